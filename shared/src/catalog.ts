@@ -1,0 +1,163 @@
+// The scenario catalog as the page and the CLI see it: manifests are plain data,
+// built by the server from each scenario folder and sent to the browser as JSON.
+
+/** A parameter of a scenario, with the bounds every caller is held to. */
+export type ParamSpec =
+  | {
+      kind: 'int';
+      name: string;
+      label: string;
+      help: string;
+      unit?: string;
+      min: number;
+      max: number;
+      default: number;
+    }
+  | {
+      kind: 'choice';
+      name: string;
+      label: string;
+      help: string;
+      options: { value: string; label: string }[];
+      default: string;
+    }
+  | {
+      kind: 'int-list';
+      name: string;
+      label: string;
+      help: string;
+      unit?: string;
+      min: number;
+      max: number;
+      minItems: number;
+      maxItems: number;
+      default: number[];
+    };
+
+export type ParamValue = number | string | number[];
+export type Params = Record<string, ParamValue>;
+
+/** Where a fault strikes: a named step of a variant's code, for a chosen worker. */
+export interface FaultRule {
+  /** Checkpoint name declared by the variant, e.g. "after-setnx". */
+  checkpoint: string;
+  /** "first" is the first worker to reach the checkpoint; otherwise a worker id. */
+  target: 'first' | string;
+  action: 'kill' | 'stall';
+  /** Only for stall: how long the process stays stopped, in ms. */
+  ms?: number;
+}
+
+export interface VariantManifest {
+  id: string;
+  title: string;
+  correct: boolean;
+  /** One or two sentences: what this variant does and what happens. */
+  summary: string;
+  /** The variant's source code as shown beside the timeline. */
+  code: string;
+  /** Parameter values this variant's demonstration needs, over the scenario's defaults. */
+  defaults: Params;
+  /** Faults the demonstration applies unless the caller gives its own plan. */
+  faults: FaultRule[];
+  /** Named steps in the code where a fault may strike. */
+  checkpoints: string[];
+}
+
+export interface MetricSpec {
+  name: string;
+  label: string;
+}
+
+export interface ScenarioManifest {
+  id: string;
+  title: string;
+  summary: string;
+  /** Plain-words explanation: why the broken variants fail, what the correct ones change. */
+  explanation: string;
+  params: ParamSpec[];
+  metrics: MetricSpec[];
+  variants: VariantManifest[];
+}
+
+export type ParamsResult = { ok: true; params: Params } | { ok: false; error: string };
+
+/** The defaults a run of this variant starts from: scenario defaults, then the variant's. */
+export function defaultParams(scenario: ScenarioManifest, variantId: string): Params {
+  const params: Params = {};
+  for (const spec of scenario.params) params[spec.name] = spec.default;
+  const variant = scenario.variants.find((v) => v.id === variantId);
+  return { ...params, ...(variant?.defaults ?? {}) };
+}
+
+/** Describes the accepted range of a parameter, in the words every error message uses. */
+export function describeBounds(spec: ParamSpec): string {
+  switch (spec.kind) {
+    case 'int':
+      return `an integer from ${spec.min} to ${spec.max}`;
+    case 'choice':
+      return `one of ${spec.options.map((o) => o.value).join(', ')}`;
+    case 'int-list':
+      return `a comma-separated list of ${spec.minItems} to ${spec.maxItems} integers from ${spec.min} to ${spec.max}`;
+  }
+}
+
+function parseInteger(raw: unknown): number | undefined {
+  if (typeof raw === 'number') return Number.isInteger(raw) ? raw : undefined;
+  if (typeof raw === 'string' && /^-?\d{1,15}$/.test(raw.trim())) return Number(raw.trim());
+  return undefined;
+}
+
+function parseOne(spec: ParamSpec, raw: unknown): ParamValue | undefined {
+  switch (spec.kind) {
+    case 'int': {
+      const n = parseInteger(raw);
+      return n !== undefined && n >= spec.min && n <= spec.max ? n : undefined;
+    }
+    case 'choice':
+      return typeof raw === 'string' && spec.options.some((o) => o.value === raw) ? raw : undefined;
+    case 'int-list': {
+      const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
+      if (!items || items.length < spec.minItems || items.length > spec.maxItems) return undefined;
+      const values = items.map(parseInteger);
+      return values.every((v): v is number => v !== undefined && v >= spec.min && v <= spec.max)
+        ? values
+        : undefined;
+    }
+  }
+}
+
+/**
+ * Validates caller-supplied parameters against a scenario's manifest and fills in defaults.
+ * Strings are accepted for every kind, so the CLI, the URL and the page share one parser
+ * and one set of error messages.
+ */
+export function resolveParams(
+  scenario: ScenarioManifest,
+  variantId: string,
+  raw: Record<string, unknown>,
+): ParamsResult {
+  const params = defaultParams(scenario, variantId);
+  for (const [name, value] of Object.entries(raw)) {
+    const spec = scenario.params.find((p) => p.name === name);
+    if (!spec) {
+      const known = scenario.params.map((p) => p.name).join(', ');
+      return { ok: false, error: `unknown parameter '${name}' for ${scenario.id}; known: ${known}` };
+    }
+    const parsed = parseOne(spec, value);
+    if (parsed === undefined) {
+      const shown = typeof value === 'string' ? value : JSON.stringify(value);
+      return {
+        ok: false,
+        error: `parameter '${name}' must be ${describeBounds(spec)}, got ${String(shown).slice(0, 40)}`,
+      };
+    }
+    params[name] = parsed;
+  }
+  return { ok: true, params };
+}
+
+/** Formats a parameter value the way the CLI and the URL take it back. */
+export function formatParam(value: ParamValue): string {
+  return Array.isArray(value) ? value.join(',') : String(value);
+}

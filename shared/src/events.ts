@@ -1,0 +1,143 @@
+// The timeline event model: every fact about a run, recorded once where it happened.
+// Workers may emit only WorkerEvent types; the server adds the rest (process faults,
+// what the stores hold, the verdict). `atMs` is ms since the run started, on the
+// host-wide monotonic clock every process shares.
+import { z } from 'zod';
+
+const key = z.string().min(1).max(300);
+const value = z.union([z.string().max(2000), z.number()]);
+
+/** Facts a worker reports about itself through its one `emit`. */
+export const workerEventBodies = [
+  z.object({ type: z.literal('job-fired') }),
+  z.object({ type: z.literal('lease-requested'), key }),
+  z.object({
+    type: z.literal('lease-acquired'),
+    key,
+    /** Lease length in ms; null when the lock never expires. */
+    ttlMs: z.number().int().nullable(),
+    token: z.string().max(200).optional(),
+    fence: z.number().int().optional(),
+  }),
+  z.object({ type: z.literal('lease-denied'), key, heldBy: z.string().max(200).nullable() }),
+  z.object({ type: z.literal('lease-wait-started'), key }),
+  z.object({ type: z.literal('lease-expiry-set'), key, ttlMs: z.number().int() }),
+  /** `deleted` is what Redis answered: how many keys the release removed. */
+  z.object({ type: z.literal('lease-released'), key, deleted: z.number().int() }),
+  z.object({ type: z.literal('work-started'), label: z.string().max(200) }),
+  z.object({ type: z.literal('work-finished'), label: z.string().max(200) }),
+  z.object({
+    type: z.literal('write-accepted'),
+    target: z.string().max(200),
+    value,
+    fence: z.number().int().optional(),
+  }),
+  z.object({
+    type: z.literal('write-rejected'),
+    target: z.string().max(200),
+    value,
+    fence: z.number().int().optional(),
+    reason: z.string().max(500),
+  }),
+  z.object({ type: z.literal('job-skipped'), reason: z.string().max(500) }),
+  z.object({ type: z.literal('checkpoint-reached'), checkpoint: z.string().max(100) }),
+  z.object({ type: z.literal('note'), text: z.string().max(1000) }),
+] as const;
+
+/** Facts only the server records: process faults, store observations, the run's life. */
+export const serverEventBodies = [
+  z.object({
+    type: z.literal('run-started'),
+    scenario: z.string(),
+    variant: z.string(),
+    correct: z.boolean(),
+    params: z.record(z.string(), z.union([z.number(), z.string(), z.array(z.number())])),
+    workers: z.array(z.string()),
+  }),
+  z.object({ type: z.literal('worker-started'), pid: z.number().int() }),
+  z.object({ type: z.literal('process-paused'), plannedMs: z.number() }),
+  z.object({ type: z.literal('process-resumed') }),
+  z.object({ type: z.literal('process-killed'), signal: z.string() }),
+  z.object({
+    type: z.literal('worker-exited'),
+    code: z.number().int().nullable(),
+    signal: z.string().nullable(),
+  }),
+  /** What Redis holds for a watched key, observed by the server: value null = no key. */
+  z.object({
+    type: z.literal('key-observed'),
+    key,
+    value: z.string().max(2000).nullable(),
+    /** PTTL as Redis reports it: -1 no expiry, -2 no key. */
+    pttlMs: z.number().int(),
+  }),
+  z.object({
+    type: z.literal('run-finished'),
+    metrics: z.record(z.string(), value),
+    expectations: z.array(
+      z.object({
+        id: z.string(),
+        metric: z.string(),
+        op: z.enum(['eq', 'ne', 'lte', 'gte']),
+        value,
+        text: z.string(),
+        actual: value.optional(),
+        held: z.boolean(),
+      }),
+    ),
+    verdict: z.enum(['pass', 'fail']),
+  }),
+  z.object({ type: z.literal('run-failed'), message: z.string() }),
+] as const;
+
+const stamp = {
+  /** Ordinal assigned by the server as the event is appended to the run's log. */
+  seq: z.number().int().nonnegative(),
+  /** Ms since the run started (host-wide monotonic clock). */
+  atMs: z.number(),
+  /** The worker the fact is about; null for facts about the run or the stores. */
+  workerId: z.string().max(40).nullable(),
+};
+
+export const WorkerEventBody = z.discriminatedUnion('type', [...workerEventBodies]);
+export type WorkerEventBody = z.infer<typeof WorkerEventBody>;
+
+/** An event as a worker sends it over IPC: stamped, not yet numbered. */
+export const WorkerEvent = z.discriminatedUnion(
+  'type',
+  workerEventBodies.map((b) => b.extend({ atMs: stamp.atMs, workerId: z.string().max(40) })) as unknown as [
+    (typeof workerEventBodies)[number],
+    ...(typeof workerEventBodies)[number][],
+  ],
+);
+
+export const RunEvent = z.discriminatedUnion(
+  'type',
+  [...workerEventBodies, ...serverEventBodies].map((b) => b.extend(stamp)) as unknown as [
+    (typeof workerEventBodies)[number],
+    ...(typeof workerEventBodies)[number][],
+  ],
+);
+
+type Stamp = { seq: number; atMs: number; workerId: string | null };
+type AnyBody = z.infer<(typeof workerEventBodies)[number]> | z.infer<(typeof serverEventBodies)[number]>;
+
+/** One fact on a run's timeline. */
+export type RunEvent = AnyBody & Stamp;
+export type RunEventType = RunEvent['type'];
+export type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+export type ServerEventBody = z.infer<(typeof serverEventBodies)[number]>;
+/** A worker's event before the server numbers it. */
+export type StampedWorkerEvent = WorkerEventBody & { atMs: number; workerId: string };
+
+/** Parses an event from a worker; returns null when it does not match the model. */
+export function parseWorkerEvent(input: unknown): StampedWorkerEvent | null {
+  const result = WorkerEvent.safeParse(input);
+  return result.success ? (result.data as StampedWorkerEvent) : null;
+}
+
+/** Parses a recorded or streamed run event; returns null when it does not match the model. */
+export function parseRunEvent(input: unknown): RunEvent | null {
+  const result = RunEvent.safeParse(input);
+  return result.success ? (result.data as RunEvent) : null;
+}
