@@ -1,0 +1,155 @@
+// The command line for people and CI:
+//   npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
+// Exit 0 when the run completed (whatever its verdict), 2 on bad input, 1 when the
+// services could not be reached or the run itself failed.
+import { formatParam, resolveParams, shouldBe, type RunEvent } from '@racelab/shared';
+import { Playground } from './runs/playground.js';
+import { loadCatalog } from './scenarios/registry.js';
+import { findServices } from './services/index.js';
+
+const USAGE = `usage: npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
+       npm run scenario -- --list`;
+
+interface Args {
+  scenario?: string;
+  variant?: string;
+  params: Record<string, string>;
+  json: boolean;
+  list: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { params: {}, json: false, list: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = (): string => {
+      const value = argv[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      return value;
+    };
+    if (arg === '--json') args.json = true;
+    else if (arg === '--list') args.list = true;
+    else if (arg === '--variant') args.variant = next();
+    else if (arg.startsWith('--variant=')) args.variant = arg.slice('--variant='.length);
+    else if (arg === '--param' || arg.startsWith('--param=')) {
+      const pair = arg === '--param' ? next() : arg.slice('--param='.length);
+      const eq = pair.indexOf('=');
+      if (eq <= 0) throw new UsageError(`--param takes name=value, got '${pair}'`);
+      args.params[pair.slice(0, eq)] = pair.slice(eq + 1);
+    } else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
+    else if (args.scenario === undefined) args.scenario = arg;
+    else throw new UsageError(`unexpected argument '${arg}'`);
+  }
+  return args;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const catalog = await loadCatalog();
+  if (args.list) {
+    for (const m of catalog.manifests) {
+      console.log(`${m.id}: ${m.title}`);
+      for (const v of m.variants) console.log(`  --variant ${v.id} (${v.correct ? 'correct' : 'broken'})`);
+      console.log(`  params: ${m.params.map((p) => `${p.name}=${formatParam(p.default)}`).join(' ')}`);
+    }
+    return 0;
+  }
+
+  // Validate everything before touching a service: bad input is exit 2, never 1.
+  const manifest = catalog.manifests.find((m) => m.id === args.scenario);
+  if (!args.scenario || !manifest) {
+    const known = catalog.manifests.map((m) => m.id).join(', ');
+    console.error(`${args.scenario ? `unknown scenario '${args.scenario}'` : 'no scenario given'}; known: ${known}\n${USAGE}`);
+    return 2;
+  }
+  const variant = manifest.variants.find((v) => v.id === args.variant);
+  if (!variant) {
+    const known = manifest.variants.map((v) => v.id).join(', ');
+    console.error(`${args.variant ? `unknown variant '${args.variant}'` : '--variant is required'} of ${manifest.id}; known: ${known}`);
+    return 2;
+  }
+  const params = resolveParams(manifest, variant.id, args.params);
+  if (!params.ok) {
+    console.error(params.error);
+    return 2;
+  }
+
+  let services;
+  try {
+    services = await findServices({ exitHooks: false });
+  } catch (error) {
+    console.error(`racelab: could not reach the services: ${(error as Error).message}`);
+    return 1;
+  }
+  const playground = await Playground.open({ ...services, poolSize: 0 });
+  try {
+    const prepared = playground.prepare({ scenario: manifest.id, variant: variant.id, params: params.params });
+    if (!prepared.ok) {
+      console.error(prepared.error);
+      return 2;
+    }
+    const outcome = await prepared.run.start();
+    if (args.json) {
+      const expected = Object.fromEntries(
+        (outcome.status === 'finished' ? outcome.results : []).map((r) => [
+          r.metric,
+          { op: r.op, value: r.value, held: r.held, text: r.text },
+        ]),
+      );
+      const result = {
+        scenario: manifest.id,
+        variant: variant.id,
+        correct: variant.correct,
+        params: params.params,
+        metrics: outcome.status === 'finished' ? outcome.metrics : {},
+        expected,
+        verdict: outcome.status === 'finished' ? outcome.verdict : 'error',
+        ...(outcome.status === 'failed' ? { error: outcome.message } : {}),
+        events: prepared.run.events,
+      };
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    } else {
+      printHuman(manifest.id, variant.id, variant.correct, params.params, outcome, prepared.run.events, manifest.metrics);
+    }
+    return outcome.status === 'finished' ? 0 : 1;
+  } finally {
+    await playground.close();
+    await services.stop();
+  }
+}
+
+function printHuman(
+  scenario: string,
+  variant: string,
+  correct: boolean,
+  params: Record<string, unknown>,
+  outcome: Awaited<ReturnType<import('./runs/run.js').Run['start']>>,
+  events: RunEvent[],
+  metrics: { name: string; label: string }[],
+): void {
+  const shownParams = Object.entries(params)
+    .map(([k, v]) => `${k}=${formatParam(v as never)}`)
+    .join(' ');
+  console.log(`${scenario} · ${variant} (${correct ? 'correct' : 'broken'}) · ${shownParams}`);
+  if (outcome.status === 'failed') {
+    console.log(`  run failed: ${outcome.message}`);
+    return;
+  }
+  for (const r of outcome.results) {
+    const label = metrics.find((m) => m.name === r.metric)?.label ?? r.metric;
+    console.log(`  ${r.held ? '✓' : '✗'} ${label}: ${r.actual ?? '—'} — ${shouldBe(r)}`);
+  }
+  const last = events.at(-1)?.atMs ?? 0;
+  const expectedWord = outcome.verdict === (correct ? 'pass' : 'fail') ? 'as expected' : 'NOT as expected';
+  console.log(`  verdict: ${outcome.verdict.toUpperCase()} (${expectedWord} for a ${correct ? 'correct' : 'broken'} variant) in ${Math.round(last)} ms`);
+}
+
+process.exitCode = await main(process.argv.slice(2));

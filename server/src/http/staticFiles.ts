@@ -1,0 +1,38 @@
+// Serves the built page (web/dist) and the catalog; everything else is the WebSocket's.
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json; charset=utf-8',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+/** Answers GET requests for files under `root`, falling back to index.html for page routes. */
+export function serveStatic(root: string, request: IncomingMessage, response: ServerResponse): void {
+  const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+  // normalize() resolves '..'; anything that still leaves the root is refused.
+  const wanted = normalize(join(root, path));
+  if (!wanted.startsWith(root + sep) && wanted !== root) {
+    response.writeHead(403).end();
+    return;
+  }
+  const file = existsSync(wanted) && statSync(wanted).isFile() ? wanted : join(root, 'index.html');
+  if (!existsSync(file)) {
+    response.writeHead(503, { 'content-type': 'text/plain' }).end('The page is not built: run `npm run build`.\n');
+    return;
+  }
+  const immutable = file.includes(`${sep}assets${sep}`);
+  response.writeHead(200, {
+    'content-type': types[extname(file)] ?? 'application/octet-stream',
+    'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  createReadStream(file).pipe(response);
+}

@@ -1,0 +1,238 @@
+// One run of one scenario variant: forks its workers from the pool, plays the
+// choreography, numbers and appends every event to the run's log (the only truth about
+// a run), then measures the verdict from the stores and cleans up after itself.
+import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import {
+  judge,
+  parseWorkerEvent,
+  type FaultRule,
+  type Metrics,
+  type Params,
+  type RunEvent,
+  type ServerEventBody,
+  type Verdict,
+} from '@racelab/shared';
+import type { AnyScenario } from '../scenarios/registry.js';
+import type { FromWorker, ToWorker, WorkerPlan } from '../worker/ipc.js';
+import { monotonicNs, msSince } from './clock.js';
+import { Coordinator } from './coordinator.js';
+import { KeyObserver } from './keyObserver.js';
+import { createRunStores, type OwnedRunStores } from './runStores.js';
+import type { WorkerPool } from './workerPool.js';
+
+export interface RunRequest {
+  scenario: AnyScenario;
+  variantId: string;
+  /** Already validated against the scenario's manifest. */
+  params: Params;
+  /** The fault plan; the variant's own when absent. */
+  faults?: FaultRule[];
+}
+
+export interface RunServices {
+  pool: WorkerPool;
+  redis: Redis;
+  pg: pg.Pool;
+}
+
+export type RunOutcome =
+  | ({ status: 'finished'; metrics: Metrics } & Verdict)
+  | { status: 'failed'; message: string };
+
+type Listener = (event: RunEvent) => void;
+
+export class Run {
+  readonly id = randomBytes(5).toString('hex');
+  readonly events: RunEvent[] = [];
+  private readonly listeners = new Set<Listener>();
+  private readonly children = new Map<string, ChildProcess>();
+  private startNs = monotonicNs();
+  private failure: string | undefined;
+  private abort: (() => void) | undefined;
+
+  constructor(
+    private readonly request: RunRequest,
+    private readonly services: RunServices,
+  ) {}
+
+  /** Subscribes to every event appended from now on; returns the unsubscribe. */
+  onEvent(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Ends the run now: kills its workers and fails it with this reason. */
+  cancel(reason: string): void {
+    this.fail(reason);
+    this.abort?.();
+  }
+
+  /** Plays the run to its end and returns its outcome; never throws. */
+  async start(): Promise<RunOutcome> {
+    const { scenario, variantId, params } = this.request;
+    const variant = scenario.variants.find((v) => v.id === variantId);
+    if (!variant) throw new Error(`unknown variant ${variantId}`);
+    const workerIds = scenario.workers(params);
+    const date = new Date().toISOString().slice(0, 10);
+    let stores: OwnedRunStores | undefined;
+    let observer: KeyObserver | undefined;
+    try {
+      stores = await createRunStores(this.services.redis, this.services.pg, this.id);
+      await scenario.setup(stores, params);
+      const children = await this.services.pool.take(workerIds.length);
+      const coordinator = new Coordinator(workerIds, this.request.faults ?? variant.faults ?? []);
+
+      this.startNs = monotonicNs();
+      this.append(null, {
+        type: 'run-started',
+        scenario: scenario.id,
+        variant: variant.id,
+        correct: variant.correct,
+        params,
+        workers: workerIds,
+      });
+      observer = new KeyObserver(
+        this.services.redis,
+        stores.keyPrefix,
+        scenario.watchedKeys(params, { date }),
+        (o, before) => {
+          this.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
+          if (before && before.value !== null && o.value === null) coordinator.signal(`key-gone:${o.key}`);
+        },
+        (error) => this.cancel(`Redis stopped answering during the run: ${error.message}`),
+      );
+
+      const exits = workerIds.map((workerId, i) => {
+        const child = children[i]!;
+        this.children.set(workerId, child);
+        const plan: WorkerPlan = {
+          runId: this.id,
+          workerId,
+          workerIds,
+          scenario: scenario.id,
+          variant: variant.id,
+          params,
+          date,
+          runStartNs: this.startNs.toString(),
+          keyPrefix: stores!.keyPrefix,
+          schema: stores!.schema,
+          faults: this.request.faults ?? variant.faults ?? [],
+        };
+        return this.drive(child, plan, coordinator);
+      });
+
+      const deadlineMs = scenario.deadlineMs(params);
+      const deadline = setTimeout(
+        () => this.cancel(`the run passed its deadline of ${deadlineMs} ms; its workers were killed`),
+        deadlineMs,
+      );
+      this.abort = () => {
+        for (const child of this.children.values()) child.kill('SIGKILL');
+      };
+      await Promise.all(exits);
+      clearTimeout(deadline);
+      await observer.stop();
+
+      if (this.failure) return this.failed(this.failure);
+      const metrics = await scenario.measure(stores, params, { date });
+      const verdict = judge(scenario.expectations(params), metrics);
+      this.append(null, { type: 'run-finished', metrics, expectations: verdict.results, verdict: verdict.verdict });
+      return { status: 'finished', metrics, ...verdict };
+    } catch (error) {
+      return this.failed(error instanceof Error ? error.message : String(error));
+    } finally {
+      this.abort?.();
+      await observer?.stop();
+      await stores?.cleanup().catch((error: unknown) => console.error(`racelab: cleanup of run ${this.id} failed: ${String(error)}`));
+      this.listeners.clear();
+    }
+  }
+
+  /** Wires one worker process into the run and resolves when it has exited. */
+  private drive(child: ChildProcess, plan: WorkerPlan, coordinator: Coordinator): Promise<void> {
+    const { workerId } = plan;
+    const reply = (message: ToWorker): void => {
+      if (child.connected) child.send(message);
+    };
+    child.on('message', (message: FromWorker) => {
+      switch (message.kind) {
+        case 'event': {
+          const event = parseWorkerEvent(message.event);
+          if (!event || event.workerId !== workerId) {
+            this.fail(`${workerId} sent an event that does not match the event model`);
+            break;
+          }
+          const { atMs, workerId: _, ...body } = event;
+          this.append(workerId, body, atMs);
+          break;
+        }
+        case 'signal':
+          coordinator.signal(message.name);
+          break;
+        case 'wait':
+          void coordinator.waitFor(message.names).then((name) => reply({ kind: 'released', id: message.id, name }));
+          break;
+        case 'barrier':
+          void coordinator.arrive(message.name, workerId).then(() => reply({ kind: 'released', id: message.id }));
+          break;
+        case 'checkpoint':
+          this.strike(child, workerId, coordinator.faultAt(message.name, workerId), () =>
+            reply({ kind: 'released', id: message.id }),
+          );
+          break;
+        case 'finished':
+          if (message.error) this.fail(`${workerId} failed: ${message.error}`);
+          coordinator.signal(`done:${workerId}`);
+          break;
+        case 'ready':
+          break;
+      }
+    });
+    return new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.append(workerId, { type: 'worker-exited', code, signal });
+        coordinator.signal(`done:${workerId}`);
+        coordinator.gone(workerId);
+        resolve();
+      });
+      this.append(workerId, { type: 'worker-started', pid: child.pid ?? -1 });
+      child.send({ kind: 'plan', plan } satisfies ToWorker);
+    });
+  }
+
+  /** Applies a fault to a real process: SIGSTOP then SIGCONT, or SIGKILL. */
+  private strike(child: ChildProcess, workerId: string, fault: FaultRule | undefined, resume: () => void): void {
+    if (!fault) return resume();
+    if (fault.action === 'kill') {
+      this.append(workerId, { type: 'process-killed', signal: 'SIGKILL' });
+      child.kill('SIGKILL');
+      return;
+    }
+    const ms = fault.ms ?? 0;
+    child.kill('SIGSTOP');
+    this.append(workerId, { type: 'process-paused', plannedMs: ms });
+    setTimeout(() => {
+      child.kill('SIGCONT');
+      this.append(workerId, { type: 'process-resumed' });
+      resume();
+    }, ms);
+  }
+
+  private fail(message: string): void {
+    this.failure ??= message;
+  }
+
+  private failed(message: string): RunOutcome {
+    this.append(null, { type: 'run-failed', message });
+    return { status: 'failed', message };
+  }
+
+  private append(workerId: string | null, body: ServerEventBody | Omit<RunEvent, 'seq' | 'atMs' | 'workerId'>, atMs?: number): void {
+    const event = { ...body, seq: this.events.length, atMs: atMs ?? msSince(this.startNs), workerId } as RunEvent;
+    this.events.push(event);
+    for (const listener of this.listeners) listener(event);
+  }
+}

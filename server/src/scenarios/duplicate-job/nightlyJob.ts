@@ -1,0 +1,58 @@
+// What a duplicate-job variant works with: the worker context plus the job itself.
+// The job's one effect is the report e-mail: a row in `emails`, counted by the verdict.
+import { intParam, type WorkerContext } from '../types.js';
+
+/** The lock key of the plain variants; token-lua adds the entity and the date. */
+export const LOCK_KEY = 'lock:nightly-report';
+/** The entity the nightly report is about. */
+export const ENTITY = 'acme';
+/** Lock-set of workers inside the job right now, and the largest size it reached. */
+export const HOLDERS_KEY = 'holders';
+export const HOLDERS_MAX_KEY = 'holders:max';
+
+// Jepsen's lock-set: each worker adds itself on entry and removes itself on exit; the
+// largest size seen proves an overlap without any timing guess.
+const ENTER = `
+redis.call('SADD', KEYS[1], ARGV[1])
+local n = redis.call('SCARD', KEYS[1])
+if n > tonumber(redis.call('GET', KEYS[2]) or '0') then redis.call('SET', KEYS[2], n) end
+return n`;
+
+export interface NightlyJob extends WorkerContext {
+  entity: string;
+  /** Lease length in ms. */
+  leaseMs: number;
+  /** Does the job's work (workMs) and sends the report e-mail. */
+  sendReport(): Promise<void>;
+  /** Reports that the lock is taken and this container skips the job. */
+  skip(key: string): Promise<void>;
+}
+
+/** Gives a worker context the nightly job's own operations. */
+export function nightlyJob(ctx: WorkerContext): NightlyJob {
+  const workMs = intParam(ctx.params, 'workMs');
+  return {
+    ...ctx,
+    entity: ENTITY,
+    leaseMs: intParam(ctx.params, 'leaseMs'),
+    async sendReport() {
+      const holders = ctx.key(HOLDERS_KEY);
+      await ctx.redis.eval(ENTER, 2, holders, ctx.key(HOLDERS_MAX_KEY), ctx.workerId);
+      ctx.emit({ type: 'work-started', label: 'build the report' });
+      await ctx.checkpoint('working');
+      await ctx.sleep(workMs);
+      await ctx.pg.query('insert into emails (worker, entity, report_date) values ($1, $2, $3)', [
+        ctx.workerId,
+        ENTITY,
+        ctx.date,
+      ]);
+      ctx.emit({ type: 'write-accepted', target: 'email', value: `report ${ENTITY} ${ctx.date}` });
+      ctx.emit({ type: 'work-finished', label: 'build the report' });
+      await ctx.redis.srem(holders, ctx.workerId);
+    },
+    async skip(key) {
+      ctx.emit({ type: 'lease-denied', key, heldBy: await ctx.redis.get(key) });
+      ctx.emit({ type: 'job-skipped', reason: 'another container holds the lock' });
+    },
+  };
+}

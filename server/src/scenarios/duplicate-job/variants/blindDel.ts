@@ -1,0 +1,27 @@
+import { defineVariant } from '../../types.js';
+import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
+
+export default defineVariant<NightlyJob>({
+  id: 'blind-del',
+  title: 'SET NX PX, release with DEL',
+  correct: false,
+  summary:
+    'The lease expires while the first holder still works; a second container takes it; the first one finishes and its DEL removes the second one\'s lock, so a third gets in.',
+  source: import.meta.url,
+  defaults: { arrival: 'late', leaseMs: 400, workMs: 600 },
+  checkpoints: ['working'],
+  async run(job) {
+    const key = job.key(LOCK_KEY);
+    job.emit({ type: 'lease-requested', key });
+    const ok = await job.redis.set(key, 'locked', 'PX', job.leaseMs, 'NX'); // every holder writes the same value
+    if (ok !== 'OK') return job.skip(key);
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs });
+
+    try {
+      await job.sendReport();
+    } finally {
+      const deleted = await job.redis.del(key); // deletes the key whoever holds it now
+      job.emit({ type: 'lease-released', key, deleted });
+    }
+  },
+});

@@ -1,0 +1,13 @@
+import { defineVariant } from '../../types.js';
+import type { NightlyJob } from '../nightlyJob.js';
+
+export default defineVariant<NightlyJob>({
+  id: 'no-lock',
+  title: 'No lock',
+  correct: false,
+  summary: 'Every container runs the job, so every container sends the report.',
+  source: import.meta.url,
+  async run(job) {
+    await job.sendReport();
+  },
+});

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { defineVariant } from '../../types.js';
+import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
+
+// Deletes the key only if it still holds our token: the check and the delete are one
+// atomic step inside Redis, so no stall can come between them.
+const COMPARE_AND_DELETE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+
+export default defineVariant<NightlyJob>({
+  id: 'token-lua',
+  title: 'Unique token, Lua compare-and-delete',
+  correct: true,
+  summary:
+    'SET key token NX PX, losers skip, and the release deletes the key only while it still holds this worker\'s token.',
+  source: import.meta.url,
+  checkpoints: ['working'],
+  async run(job) {
+    // One lock per report and night: another entity or another date never waits on this one.
+    const key = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);
+    const token = `${job.workerId}:${randomUUID()}`;
+    job.emit({ type: 'lease-requested', key });
+    const ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
+    if (ok !== 'OK') return job.skip(key);
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, token });
+
+    try {
+      await job.sendReport();
+    } finally {
+      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      job.emit({ type: 'lease-released', key, deleted }); // 0 when the lease had passed to another
+    }
+  },
+});

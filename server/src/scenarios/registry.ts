@@ -1,0 +1,74 @@
+// Finds every scenario folder under scenarios/ (each has an index module exporting its
+// definition as default) and builds the manifests the page renders. Adding a scenario
+// touches its folder only.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ScenarioManifest } from '@racelab/shared';
+import type { ScenarioDefinition } from './types.js';
+
+// Variance of the Job type is irrelevant to the registry.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyScenario = ScenarioDefinition<any>;
+
+export interface Catalog {
+  scenarios: Map<string, AnyScenario>;
+  manifests: ScenarioManifest[];
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Maps a built module's path to its TypeScript source, which is what people should read. */
+function sourcePath(moduleUrl: string): string {
+  const built = fileURLToPath(moduleUrl);
+  const source = built.replace(`${sep}dist${sep}`, `${sep}src${sep}`).replace(/\.js$/, '.ts');
+  return existsSync(source) ? source : built;
+}
+
+function readExplanation(scenarioUrl: string): string {
+  const file = join(dirname(sourcePath(scenarioUrl)), 'explanation.md');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+}
+
+/** Builds the page's manifest of a scenario, with each variant's source code. */
+export function manifestOf(scenario: AnyScenario): ScenarioManifest {
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    summary: scenario.summary,
+    explanation: readExplanation(scenario.source),
+    params: scenario.params,
+    metrics: scenario.metrics,
+    variants: scenario.variants.map((v) => ({
+      id: v.id,
+      title: v.title,
+      correct: v.correct,
+      summary: v.summary,
+      code: readFileSync(sourcePath(v.source), 'utf8'),
+      defaults: v.defaults ?? {},
+      faults: v.faults ?? [],
+      checkpoints: v.checkpoints ?? [],
+    })),
+  };
+}
+
+let loading: Promise<Catalog> | undefined;
+
+/** Loads every scenario folder once per process. */
+export function loadCatalog(): Promise<Catalog> {
+  loading ??= (async () => {
+    const scenarios = new Map<string, AnyScenario>();
+    const folders = readdirSync(here, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    for (const folder of folders) {
+      const index = ['index.js', 'index.ts'].map((f) => join(here, folder, f)).find(existsSync);
+      if (!index) continue;
+      const module = (await import(pathToFileURL(index).href)) as { default: AnyScenario };
+      scenarios.set(module.default.id, module.default);
+    }
+    return { scenarios, manifests: [...scenarios.values()].map(manifestOf) };
+  })();
+  return loading;
+}

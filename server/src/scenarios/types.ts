@@ -1,0 +1,117 @@
+// What a scenario folder provides. The registry turns it into the manifest the page
+// renders; workers call `work`; the run calls `setup`, `measure` and `expectations`.
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import type {
+  Expectation,
+  FaultRule,
+  MetricSpec,
+  Metrics,
+  Params,
+  ParamSpec,
+  WorkerEventBody,
+} from '@racelab/shared';
+
+/** What a variant's code gets inside its worker process. */
+export interface WorkerContext {
+  runId: string;
+  workerId: string;
+  workerIds: string[];
+  params: Params;
+  /** The run's date (UTC, YYYY-MM-DD), the same in every process of the run. */
+  date: string;
+  /** This process's own Redis connection. */
+  redis: Redis;
+  /** This process's own PostgreSQL connection; its search_path is the run's schema. */
+  pg: pg.Client;
+  /** The run's Redis key for a name: every key of a run lives under its prefix. */
+  key(name: string): string;
+  /** The one way a worker reports: stamps worker id and the host-wide clock. */
+  emit(event: WorkerEventBody): void;
+  sleep(ms: number): Promise<void>;
+  /** Sets a named latch of the run; every wait on it is released. */
+  signal(name: string): void;
+  /** Resolves once any of the named latches is set (by a worker or by the server). */
+  waitFor(...names: string[]): Promise<string>;
+  /** Resolves once every live worker of the run has reached the barrier. */
+  barrier(name: string): Promise<void>;
+  /** A named step where the run's fault plan may stall (SIGSTOP) or kill (SIGKILL) this process. */
+  checkpoint(name: string): Promise<void>;
+}
+
+/** The server's access to one run's slice of the stores. */
+export interface RunStores {
+  redis: Redis;
+  /** The run's Redis key for a name. */
+  key(name: string): string;
+  /** Runs SQL with the run's schema as search_path. */
+  sql<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+/** Facts of a run that the server and its workers share. */
+export interface RunInfo {
+  /** The run's date (UTC, YYYY-MM-DD). */
+  date: string;
+}
+
+export interface VariantDefinition<Job> {
+  id: string;
+  title: string;
+  correct: boolean;
+  summary: string;
+  /** The variant module's own URL (import.meta.url): its source is shown on the page. */
+  source: string;
+  defaults?: Params;
+  faults?: FaultRule[];
+  checkpoints?: string[];
+  run(job: Job): Promise<void>;
+}
+
+export interface ScenarioDefinition<Job = never> {
+  id: string;
+  title: string;
+  summary: string;
+  /** The scenario module's own URL (import.meta.url): explanation.md sits beside it. */
+  source: string;
+  params: ParamSpec[];
+  metrics: MetricSpec[];
+  variants: VariantDefinition<Job>[];
+  /** Worker ids of a run with these parameters. */
+  workers(params: Params): string[];
+  /** Redis keys (names, without the run prefix) whose contents the timeline shows. */
+  watchedKeys(params: Params, run: RunInfo): string[];
+  /** Longest a healthy run may take, in ms; past it the run is failed and its workers killed. */
+  deadlineMs(params: Params): number;
+  /** Creates the run's tables in its schema. */
+  setup(stores: RunStores, params: Params): Promise<void>;
+  /** Reads the verdict's numbers from the stores: ground truth, not what workers said. */
+  measure(stores: RunStores, params: Params, run: RunInfo): Promise<Metrics>;
+  /** What the numbers should be for these parameters. */
+  expectations(params: Params): Expectation[];
+  /** Worker side: plays this worker's part with the chosen variant. */
+  work(ctx: WorkerContext, variant: VariantDefinition<Job>): Promise<void>;
+}
+
+/** Identity function that gives a scenario definition its types. */
+export function defineScenario<Job>(definition: ScenarioDefinition<Job>): ScenarioDefinition<Job> {
+  return definition;
+}
+
+/** Identity function that gives a variant definition its types. */
+export function defineVariant<Job>(definition: VariantDefinition<Job>): VariantDefinition<Job> {
+  return definition;
+}
+
+/** A number parameter, already validated by the manifest's bounds. */
+export function intParam(params: Params, name: string): number {
+  const value = params[name];
+  if (typeof value !== 'number') throw new Error(`parameter '${name}' is not a number`);
+  return value;
+}
+
+/** A choice parameter, already validated by the manifest's options. */
+export function choiceParam(params: Params, name: string): string {
+  const value = params[name];
+  if (typeof value !== 'string') throw new Error(`parameter '${name}' is not a choice`);
+  return value;
+}
