@@ -1,9 +1,7 @@
 // racelab's server: finds the stores, warms the worker pool, serves the page and its
 // WebSocket on one port. Binds 127.0.0.1 unless HOST says otherwise.
-import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { SocketServer } from './http/socketServer.js';
-import { serveStatic } from './http/staticFiles.js';
+import { createAppServer } from './http/appServer.js';
 import { Playground } from './runs/playground.js';
 import { describeServices, findServices } from './services/index.js';
 
@@ -21,24 +19,7 @@ try {
 for (const line of describeServices(services)) console.log(`racelab: ${line}`);
 
 const playground = await Playground.open({ ...services, poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4) });
-const sockets = new SocketServer(playground);
-
-const server = createServer((request, response) => {
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    response.writeHead(405).end();
-    return;
-  }
-  if (request.url === '/api/catalog') {
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-    response.end(JSON.stringify(playground.catalog.manifests));
-    return;
-  }
-  serveStatic(webRoot, request, response);
-});
-server.on('upgrade', (request, socket, head) => {
-  if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/ws') socket.destroy();
-  else sockets.handleUpgrade(request, socket, head);
-});
+const { http: server, sockets } = createAppServer(playground, webRoot);
 server.listen(port, host, () => {
   const address = server.address();
   const shown = typeof address === 'object' && address ? address.port : port;

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunEvent, parseWorkerEvent } from './events.js';
+
+describe('event model', () => {
+  it('parses a worker event with its stamp', () => {
+    const event = { type: 'lease-acquired', key: 'lock:x', ttlMs: 400, atMs: 12.5, workerId: 'worker-1' };
+    expect(parseWorkerEvent(event)).toEqual(event);
+  });
+
+  it('refuses server-only facts from a worker', () => {
+    expect(parseWorkerEvent({ type: 'run-finished', atMs: 1, workerId: 'worker-1' })).toBeNull();
+    expect(parseWorkerEvent({ type: 'process-killed', signal: 'SIGKILL', atMs: 1, workerId: 'worker-1' })).toBeNull();
+  });
+
+  it('refuses an event without its fields', () => {
+    expect(parseWorkerEvent({ type: 'lease-released', key: 'k', atMs: 1, workerId: 'worker-1' })).toBeNull();
+    expect(parseWorkerEvent({ type: 'lease-acquired', key: 'k', ttlMs: 1 })).toBeNull();
+  });
+
+  it('parses a recorded run event of either side', () => {
+    expect(parseRunEvent({ type: 'key-observed', key: 'k', value: null, pttlMs: -2, seq: 4, atMs: 9, workerId: null })).not.toBeNull();
+    expect(parseRunEvent({ type: 'job-fired', seq: 1, atMs: 2, workerId: 'worker-2' })).not.toBeNull();
+    expect(parseRunEvent({ type: 'job-fired', atMs: 2, workerId: 'worker-2' })).toBeNull();
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { judge, shouldBe, type Expectation } from './verdict.js';
+
+const one: Expectation = { id: 'one-email', metric: 'emailsSent', op: 'eq', value: 1, text: '' };
+const notStuck: Expectation = { id: 'no-stuck', metric: 'ttl', op: 'ne', value: -1, text: '' };
+const atMostOne: Expectation = { id: 'one', metric: 'holders', op: 'lte', value: 1, text: '' };
+
+describe('judge', () => {
+  it('passes only when every expectation holds', () => {
+    expect(judge([one, notStuck, atMostOne], { emailsSent: 1, ttl: -2, holders: 0 }).verdict).toBe('pass');
+    const failed = judge([one, notStuck, atMostOne], { emailsSent: 3, ttl: -1, holders: 2 });
+    expect(failed.verdict).toBe('fail');
+    expect(failed.results.map((r) => r.held)).toEqual([false, false, false]);
+  });
+
+  it('fails a metric that was never measured', () => {
+    expect(judge([one], {}).verdict).toBe('fail');
+  });
+
+  it('words what a metric should be', () => {
+    expect([one, notStuck, atMostOne].map(shouldBe)).toEqual(['should be 1', 'should be not -1', 'should be at most 1']);
+  });
+});
