@@ -40,6 +40,24 @@ export const workerEventBodies = [
     reason: z.string().max(500),
   }),
   z.object({ type: z.literal('job-skipped'), reason: z.string().max(500) }),
+  /** A read of shared state, e.g. the stock row, with its version when it has one. */
+  z.object({
+    type: z.literal('value-read'),
+    target: z.string().max(200),
+    value,
+    version: z.number().int().optional(),
+  }),
+  /** Blocked on something outside the process: a row lock, a lock held by another, a poll. */
+  z.object({ type: z.literal('wait-started'), reason: z.string().max(200) }),
+  z.object({ type: z.literal('wait-finished'), reason: z.string().max(200) }),
+  /** A call to another service finished, e.g. the token provider answered 401. */
+  z.object({
+    type: z.literal('call-finished'),
+    target: z.string().max(200),
+    status: z.number().int(),
+    durationMs: z.number(),
+  }),
+  z.object({ type: z.literal('retry-scheduled'), reason: z.string().max(500) }),
   z.object({ type: z.literal('checkpoint-reached'), checkpoint: z.string().max(100) }),
   z.object({ type: z.literal('note'), text: z.string().max(1000) }),
 ] as const;
@@ -70,6 +88,12 @@ export const serverEventBodies = [
     value: z.string().max(2000).nullable(),
     /** PTTL as Redis reports it: -1 no expiry, -2 no key. */
     pttlMs: z.number().int(),
+  }),
+  /** What PostgreSQL holds for a watched row, observed by the server. */
+  z.object({
+    type: z.literal('row-observed'),
+    target: z.string().max(200),
+    value: z.string().max(2000).nullable(),
   }),
   z.object({
     type: z.literal('run-finished'),

@@ -16,10 +16,12 @@ import {
   type Verdict,
 } from '@racelab/shared';
 import type { AnyScenario } from '../scenarios/registry.js';
+import type { RunFixture } from '../scenarios/types.js';
 import type { FromWorker, ToWorker, WorkerPlan } from '../worker/ipc.js';
 import { monotonicNs, msSince } from './clock.js';
 import { Coordinator } from './coordinator.js';
 import { KeyObserver } from './keyObserver.js';
+import { RowObserver } from './rowObserver.js';
 import { createRunStores, type OwnedRunStores } from './runStores.js';
 import type { WorkerPool } from './workerPool.js';
 
@@ -79,9 +81,11 @@ export class Run {
     const date = new Date().toISOString().slice(0, 10);
     let stores: OwnedRunStores | undefined;
     let observer: KeyObserver | undefined;
+    let rows: RowObserver | undefined;
+    let fixture: RunFixture | undefined;
     try {
       stores = await createRunStores(this.services.redis, this.services.pg, this.id);
-      await scenario.setup(stores, params);
+      fixture = await scenario.setup(stores, params, { date });
       const children = await this.services.pool.take(workerIds.length);
       const coordinator = new Coordinator(workerIds, this.request.faults ?? variant.faults ?? []);
 
@@ -104,6 +108,14 @@ export class Run {
         },
         (error) => this.cancel(`Redis stopped answering during the run: ${error.message}`),
       );
+      if (scenario.observe) {
+        const observe = scenario.observe.bind(scenario, stores, fixture);
+        rows = new RowObserver(
+          observe,
+          (target, value) => this.append(null, { type: 'row-observed', target, value }),
+          (error) => this.cancel(`PostgreSQL stopped answering during the run: ${error.message}`),
+        );
+      }
 
       const exits = workerIds.map((workerId, i) => {
         const child = children[i]!;
@@ -120,6 +132,7 @@ export class Run {
           keyPrefix: stores!.keyPrefix,
           schema: stores!.schema,
           faults: this.request.faults ?? variant.faults ?? [],
+          shared: fixture?.shared ?? {},
         };
         return this.drive(child, plan, coordinator);
       });
@@ -135,9 +148,10 @@ export class Run {
       await Promise.all(exits);
       clearTimeout(deadline);
       await observer.stop();
+      await rows?.stop();
 
       if (this.failure) return this.failed(this.failure);
-      const metrics = await scenario.measure(stores, params, { date });
+      const metrics = await scenario.measure(stores, params, { date }, fixture);
       const verdict = judge(scenario.expectations(params), metrics);
       this.append(null, { type: 'run-finished', metrics, expectations: verdict.results, verdict: verdict.verdict });
       return { status: 'finished', metrics, ...verdict };
@@ -146,6 +160,8 @@ export class Run {
     } finally {
       this.abort?.();
       await observer?.stop();
+      await rows?.stop();
+      await fixture?.close?.().catch((error: unknown) => console.error(`racelab: run ${this.id} fixture: ${String(error)}`));
       await stores?.cleanup().catch((error: unknown) => console.error(`racelab: cleanup of run ${this.id} failed: ${String(error)}`));
       this.listeners.clear();
     }
@@ -182,6 +198,14 @@ export class Run {
           this.strike(child, workerId, coordinator.faultAt(message.name, workerId), () =>
             reply({ kind: 'released', id: message.id }),
           );
+          break;
+        case 'stall':
+          this.strike(child, workerId, { checkpoint: '', target: workerId, action: 'stall', ms: message.ms }, () =>
+            reply({ kind: 'released', id: message.id }),
+          );
+          break;
+        case 'die':
+          this.strike(child, workerId, { checkpoint: '', target: workerId, action: 'kill' }, () => undefined);
           break;
         case 'finished':
           if (message.error) this.fail(`${workerId} failed: ${message.error}`);

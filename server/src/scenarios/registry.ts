@@ -65,8 +65,13 @@ export function loadCatalog(): Promise<Catalog> {
     for (const folder of folders) {
       const index = ['index.js', 'index.ts'].map((f) => join(here, folder, f)).find(existsSync);
       if (!index) continue;
-      const module = (await import(pathToFileURL(index).href)) as { default: AnyScenario };
-      scenarios.set(module.default.id, module.default);
+      try {
+        const module = (await import(pathToFileURL(index).href)) as { default: AnyScenario };
+        scenarios.set(module.default.id, module.default);
+      } catch (error) {
+        // One broken folder must not take every other scenario down with it.
+        console.error(`racelab: scenario folder '${folder}' did not load: ${String(error)}`);
+      }
     }
     return { scenarios, manifests: [...scenarios.values()].map(manifestOf) };
   })();

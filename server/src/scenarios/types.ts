@@ -20,6 +20,8 @@ export interface WorkerContext {
   params: Params;
   /** The run's date (UTC, YYYY-MM-DD), the same in every process of the run. */
   date: string;
+  /** Values the scenario's setup shares with every worker, e.g. a provider's URL. */
+  shared: Record<string, string | number>;
   /** This process's own Redis connection. */
   redis: Redis;
   /** This process's own PostgreSQL connection; its search_path is the run's schema. */
@@ -37,6 +39,18 @@ export interface WorkerContext {
   barrier(name: string): Promise<void>;
   /** A named step where the run's fault plan may stall (SIGSTOP) or kill (SIGKILL) this process. */
   checkpoint(name: string): Promise<void>;
+  /** Has the server stop this process for real (SIGSTOP) for `ms`, then continue it (SIGCONT). */
+  stall(ms: number): Promise<void>;
+  /** Has the server kill this process for real (SIGKILL); never returns. */
+  die(): Promise<never>;
+}
+
+/** What a scenario's setup starts for one run beside the stores, e.g. a token provider. */
+export interface RunFixture {
+  /** Values every worker of the run receives as `ctx.shared`. */
+  shared?: Record<string, string | number>;
+  /** Stops whatever setup started; called once the run has been measured. */
+  close?(): Promise<void>;
 }
 
 /** The server's access to one run's slice of the stores. */
@@ -67,7 +81,7 @@ export interface VariantDefinition<Job> {
   run(job: Job): Promise<void>;
 }
 
-export interface ScenarioDefinition<Job = never> {
+export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = RunFixture> {
   id: string;
   title: string;
   summary: string;
@@ -82,10 +96,12 @@ export interface ScenarioDefinition<Job = never> {
   watchedKeys(params: Params, run: RunInfo): string[];
   /** Longest a healthy run may take, in ms; past it the run is failed and its workers killed. */
   deadlineMs(params: Params): number;
-  /** Creates the run's tables in its schema. */
-  setup(stores: RunStores, params: Params): Promise<void>;
+  /** Creates the run's tables in its schema and starts what else the run needs. */
+  setup(stores: RunStores, params: Params, run: RunInfo): Promise<Fixture>;
   /** Reads the verdict's numbers from the stores: ground truth, not what workers said. */
-  measure(stores: RunStores, params: Params, run: RunInfo): Promise<Metrics>;
+  measure(stores: RunStores, params: Params, run: RunInfo, fixture: Fixture): Promise<Metrics>;
+  /** What PostgreSQL (or the fixture) holds right now, by name, for the timeline's truth lanes. */
+  observe?(stores: RunStores, fixture: Fixture): Promise<Record<string, string | null>>;
   /** What the numbers should be for these parameters. */
   expectations(params: Params): Expectation[];
   /** Worker side: plays this worker's part with the chosen variant. */
@@ -93,7 +109,9 @@ export interface ScenarioDefinition<Job = never> {
 }
 
 /** Identity function that gives a scenario definition its types. */
-export function defineScenario<Job>(definition: ScenarioDefinition<Job>): ScenarioDefinition<Job> {
+export function defineScenario<Job, Fixture extends RunFixture = RunFixture>(
+  definition: ScenarioDefinition<Job, Fixture>,
+): ScenarioDefinition<Job, Fixture> {
   return definition;
 }
 

@@ -19,6 +19,8 @@ export interface WorkerPlan {
   /** The run's own PostgreSQL schema, already created. */
   schema: string;
   faults: FaultRule[];
+  /** What the scenario's setup shares with every worker. */
+  shared: Record<string, string | number>;
 }
 
 export type ToWorker =
@@ -33,4 +35,6 @@ export type FromWorker =
   | { kind: 'wait'; id: number; names: string[] }
   | { kind: 'barrier'; id: number; name: string }
   | { kind: 'checkpoint'; id: number; name: string }
+  | { kind: 'stall'; id: number; ms: number }
+  | { kind: 'die' }
   | { kind: 'finished'; error?: string };

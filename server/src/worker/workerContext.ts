@@ -38,6 +38,7 @@ export function createWorkerContext(
     workerIds: plan.workerIds,
     params: plan.params,
     date: plan.date,
+    shared: plan.shared,
     redis,
     pg: client,
     key: (name) => plan.keyPrefix + name,
@@ -52,6 +53,13 @@ export function createWorkerContext(
     checkpoint: async (name) => {
       ctx.emit({ type: 'checkpoint-reached', checkpoint: name });
       await request((id) => ({ kind: 'checkpoint', id, name }));
+    },
+    stall: async (ms) => {
+      await request((id) => ({ kind: 'stall', id, ms }));
+    },
+    die: () => {
+      send({ kind: 'die' });
+      return new Promise<never>(() => undefined); // the SIGKILL is on its way
     },
   };
 

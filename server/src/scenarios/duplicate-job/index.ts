@@ -49,6 +49,12 @@ export default defineScenario<NightlyJob>({
       entity text not null,
       report_date date not null,
       sent_at timestamptz not null default clock_timestamp())`);
+    return {};
+  },
+
+  async observe(stores) {
+    const { rows } = await stores.sql<{ n: number }>('select count(*)::int as n from emails');
+    return { emails: `${rows[0]?.n ?? 0} sent` };
   },
 
   async measure(stores, _params, run) {

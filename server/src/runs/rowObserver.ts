@@ -1,0 +1,48 @@
+// Ground truth from PostgreSQL (or a scenario's fixture): samples what the scenario says
+// to watch and reports each change, so the timeline shows the row beside the beliefs.
+
+/** How often rows are sampled, in ms: a query per sample, so slower than the key observer. */
+export const ROW_SAMPLE_EVERY_MS = 15;
+
+export class RowObserver {
+  private readonly last = new Map<string, string | null>();
+  private running = true;
+  private readonly loop: Promise<void>;
+
+  constructor(
+    private readonly observe: () => Promise<Record<string, string | null>>,
+    private readonly onChange: (target: string, value: string | null) => void,
+    private readonly onError: (error: Error) => void,
+  ) {
+    this.loop = this.run();
+  }
+
+  /** Takes one last sample and stops. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+    await this.sample().catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.sample();
+      } catch (error) {
+        this.running = false;
+        this.onError(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, ROW_SAMPLE_EVERY_MS));
+    }
+  }
+
+  private async sample(): Promise<void> {
+    const now = await this.observe();
+    for (const [target, value] of Object.entries(now)) {
+      if (this.last.has(target) && this.last.get(target) === value) continue;
+      this.last.set(target, value);
+      this.onChange(target, value);
+    }
+  }
+}
