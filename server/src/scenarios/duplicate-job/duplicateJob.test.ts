@@ -67,6 +67,42 @@ describe('duplicate-job at its defaults', () => {
   });
 });
 
+describe('duplicate-job: waiting and advisory locks', () => {
+  it('wait-for-lock: every worker still sends the report, one after another', async () => {
+    const { metrics, events } = await run('wait-for-lock');
+    expect(metrics).toEqual({ emailsSent: 3, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
+    expect(eventsOf(events, 'lease-wait-started')).toHaveLength(2);
+    // Each e-mail comes after the previous holder's release: serialised, late.
+    const sent = eventsOf(events, 'write-accepted').map((e) => e.atMs);
+    const released = eventsOf(events, 'lease-released').map((e) => e.atMs);
+    expect(sent[1]).toBeGreaterThan(released[0]!);
+    expect(sent[2]).toBeGreaterThan(released[1]!);
+  });
+
+  it('wait-for-lock with 6 workers sends 6 e-mails', async () => {
+    expect((await run('wait-for-lock', { workers: 6, workMs: 20 })).metrics.emailsSent).toBe(6);
+  });
+
+  it('pg-advisory: one e-mail, the others skip, nothing left in Redis', async () => {
+    const { metrics, verdict, events } = await run('pg-advisory');
+    expect(metrics).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
+    expect(verdict).toBe('pass');
+    expect(eventsOf(events, 'job-skipped')).toHaveLength(2);
+    expect(eventsOf(events, 'lease-released')[0]?.deleted).toBe(1);
+  });
+
+  it('correct variants hold with no work at all and 20 workers: every container tried while the lock was held', async () => {
+    for (const variant of ['token-lua', 'pg-advisory']) {
+      const { metrics } = await run(variant, { workers: 20, workMs: 0 });
+      expect(metrics.emailsSent).toBe(1);
+    }
+  });
+
+  it('pg-advisory with 9 workers still sends one e-mail', async () => {
+    expect((await run('pg-advisory', { workers: 9 })).metrics.emailsSent).toBe(1);
+  });
+});
+
 describe('duplicate-job honours its parameters', () => {
   it('no-lock sends one e-mail per worker, whatever the count', async () => {
     expect((await run('no-lock', { workers: 7 })).metrics.emailsSent).toBe(7);

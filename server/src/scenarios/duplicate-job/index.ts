@@ -4,9 +4,11 @@ import { choiceParam, defineScenario, intParam } from '../types.js';
 import { ENTITY, HOLDERS_MAX_KEY, LOCK_KEY, nightlyJob, type NightlyJob } from './nightlyJob.js';
 import blindDel from './variants/blindDel.js';
 import noLock from './variants/noLock.js';
+import pgAdvisory from './variants/pgAdvisory.js';
 import setnxNoExpiry from './variants/setnxNoExpiry.js';
 import setnxThenExpire from './variants/setnxThenExpire.js';
 import tokenLua from './variants/tokenLua.js';
+import waitForLock from './variants/waitForLock.js';
 
 const lockKeys = (date: string): string[] => [LOCK_KEY, `${LOCK_KEY}:${ENTITY}:${date}`];
 
@@ -36,7 +38,7 @@ export default defineScenario<NightlyJob>({
     { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
     { name: 'lockTtlAfterRunMs', label: 'Lock TTL after run (ms)' },
   ],
-  variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, tokenLua],
+  variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory],
 
   workers: (params) => Array.from({ length: intParam(params, 'workers') }, (_, i) => `worker-${i + 1}`),
   watchedKeys: (_params, run) => lockKeys(run.date),

@@ -1,6 +1,6 @@
 // What a duplicate-job variant works with: the worker context plus the job itself.
 // The job's one effect is the report e-mail: a row in `emails`, counted by the verdict.
-import { intParam, type WorkerContext } from '../types.js';
+import { choiceParam, intParam, type WorkerContext } from '../types.js';
 
 /** The lock key of the plain variants; token-lua adds the entity and the date. */
 export const LOCK_KEY = 'lock:nightly-report';
@@ -24,18 +24,25 @@ export interface NightlyJob extends WorkerContext {
   leaseMs: number;
   /** Does the job's work (workMs) and sends the report e-mail. */
   sendReport(): Promise<void>;
-  /** Reports that the lock is taken and this container skips the job. */
-  skip(key: string): Promise<void>;
+  /** Reports that the lock is taken and this container skips the job; heldBy is read from Redis when not given. */
+  skip(key: string, heldBy?: string | null): Promise<void>;
+  /** Reports that this container queues for the lock instead of skipping. */
+  queue(key: string): Promise<void>;
 }
 
 /** Gives a worker context the nightly job's own operations. */
 export function nightlyJob(ctx: WorkerContext): NightlyJob {
   const workMs = intParam(ctx.params, 'workMs');
+  // "Together" means every container tries the lock while the first holder still holds
+  // it: the holder waits until all have tried, so the race never depends on scheduling.
+  const together = choiceParam(ctx.params, 'arrival') === 'together';
+  const attempted = (): Promise<void> => (together ? ctx.barrier('attempted') : Promise.resolve());
   return {
     ...ctx,
     entity: ENTITY,
     leaseMs: intParam(ctx.params, 'leaseMs'),
     async sendReport() {
+      await attempted();
       const holders = ctx.key(HOLDERS_KEY);
       await ctx.redis.eval(ENTER, 2, holders, ctx.key(HOLDERS_MAX_KEY), ctx.workerId);
       ctx.emit({ type: 'work-started', label: 'build the report' });
@@ -50,9 +57,14 @@ export function nightlyJob(ctx: WorkerContext): NightlyJob {
       ctx.emit({ type: 'work-finished', label: 'build the report' });
       await ctx.redis.srem(holders, ctx.workerId);
     },
-    async skip(key) {
-      ctx.emit({ type: 'lease-denied', key, heldBy: await ctx.redis.get(key) });
+    async skip(key, heldBy) {
+      ctx.emit({ type: 'lease-denied', key, heldBy: heldBy === undefined ? await ctx.redis.get(key) : heldBy });
       ctx.emit({ type: 'job-skipped', reason: 'another container holds the lock' });
+      await attempted();
+    },
+    async queue(key) {
+      ctx.emit({ type: 'lease-wait-started', key });
+      await attempted();
     },
   };
 }

@@ -1,0 +1,31 @@
+import { defineVariant } from '../../types.js';
+import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
+
+export default defineVariant<NightlyJob>({
+  id: 'pg-advisory',
+  title: 'PostgreSQL advisory lock',
+  correct: true,
+  summary:
+    'pg_try_advisory_lock on a key made of the report and the night: one container gets it, the others skip. The lock lives as long as the holder\'s database session.',
+  source: import.meta.url,
+  checkpoints: ['working'],
+  async run(job) {
+    // Advisory locks are database-wide: the name carries the run, the report and the night.
+    const name = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);
+    const shown = `pg_advisory(${LOCK_KEY}:${job.entity}:${job.date})`;
+    job.emit({ type: 'lease-requested', key: shown });
+    const { rows } = await job.pg.query<{ locked: boolean }>(
+      'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
+      [name],
+    );
+    if (!rows[0]?.locked) return job.skip(shown, null);
+    job.emit({ type: 'lease-acquired', key: shown, ttlMs: null }); // no expiry: held until unlock or session end
+
+    try {
+      await job.sendReport();
+    } finally {
+      const released = await job.pg.query<{ ok: boolean }>('select pg_advisory_unlock(hashtextextended($1, 0)) as ok', [name]);
+      job.emit({ type: 'lease-released', key: shown, deleted: released.rows[0]?.ok ? 1 : 0 });
+    }
+  },
+});

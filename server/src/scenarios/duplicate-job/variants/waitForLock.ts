@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { defineVariant } from '../../types.js';
+import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
+
+const COMPARE_AND_DELETE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+const RETRY_EVERY_MS = 20;
+
+export default defineVariant<NightlyJob>({
+  id: 'wait-for-lock',
+  title: 'Wait for the lock instead of skipping',
+  correct: false,
+  summary:
+    'A correct lock, used for the wrong purpose: the losers queue up behind the holder and each runs the job when its turn comes. Every container still sends the report, one after another.',
+  source: import.meta.url,
+  checkpoints: ['working'],
+  async run(job) {
+    const key = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);
+    const token = `${job.workerId}:${randomUUID()}`;
+    job.emit({ type: 'lease-requested', key });
+    let ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
+    if (ok !== 'OK') {
+      await job.queue(key);
+      // Mutual exclusion, not deduplication: waiting only delays the duplicate.
+      while (ok !== 'OK') {
+        await job.sleep(RETRY_EVERY_MS);
+        ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
+      }
+    }
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, token });
+
+    try {
+      await job.sendReport();
+    } finally {
+      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      job.emit({ type: 'lease-released', key, deleted });
+    }
+  },
+});
