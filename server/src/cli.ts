@@ -84,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
 
   let services;
   try {
-    services = await findServices({ exitHooks: false });
+    services = await findServices();
   } catch (error) {
     console.error(`racelab: could not reach the services: ${(error as Error).message}`);
     return 1;

@@ -23,7 +23,7 @@ const params = Object.fromEntries(
   values.param.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
 
-const services = await findServices({ exitHooks: false });
+const services = await findServices();
 const playground = await Playground.open({ ...services, poolSize: 4 });
 let unstable = 0;
 try {

@@ -1,6 +1,9 @@
-// Ground truth from Redis: samples what each watched key holds (value and PTTL) and
-// reports every change, so the page can set what workers believe beside what is true.
+// Ground truth from Redis: what each watched key holds (value and PTTL), reported on
+// every change, so the page can set what workers believe beside what is true. Redis's
+// keyspace notifications report each SET, DEL and expiry as it happens; sampling keeps
+// the TTL current and covers a Redis that does not notify.
 import type { Redis } from 'ioredis';
+import type { KeyspaceEvents } from './keyspaceEvents.js';
 
 export interface KeyObservation {
   key: string;
@@ -16,6 +19,9 @@ export class KeyObserver {
   private readonly last = new Map<string, KeyObservation>();
   private running = true;
   private readonly loop: Promise<void>;
+  // Samples and notifications are applied one at a time, in the order they came.
+  private queue: Promise<void> = Promise.resolve();
+  private readonly unlisten: () => void;
 
   constructor(
     private readonly redis: Redis,
@@ -23,21 +29,39 @@ export class KeyObserver {
     private readonly keys: string[],
     private readonly onChange: (o: KeyObservation, previous: KeyObservation | undefined) => void,
     private readonly onError: (error: Error) => void,
+    notifications?: KeyspaceEvents | null,
   ) {
+    this.unlisten = notifications?.listen(prefix, (key, event) => this.notified(key, event)) ?? (() => undefined);
     this.loop = this.run();
   }
 
   /** Takes one last sample and stops. */
   async stop(): Promise<void> {
     this.running = false;
+    this.unlisten();
     await this.loop;
-    await this.sample().catch(() => undefined);
+    await this.serial(() => this.sample()).catch(() => undefined);
+  }
+
+  private serial(task: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(task);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private notified(key: string, event: string): void {
+    if (!this.running || !this.keys.includes(key)) return;
+    // A key that is gone is known to be gone; after any other change, ask Redis what it holds.
+    const gone = event === 'del' || event === 'expired' || event === 'evicted';
+    void this.serial(async () => (gone ? this.report({ key, value: null, pttlMs: -2 }) : this.sample())).catch(
+      (error: unknown) => this.onError(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        await this.sample();
+        await this.serial(() => this.sample());
       } catch (error) {
         this.running = false;
         this.onError(error instanceof Error ? error : new Error(String(error)));
@@ -56,17 +80,20 @@ export class KeyObserver {
       const [getError, value] = replies[2 * i] ?? [];
       const [pttlError, pttl] = replies[2 * i + 1] ?? [];
       if (getError || pttlError) throw getError ?? pttlError;
-      const now: KeyObservation = { key, value: (value as string | null) ?? null, pttlMs: Number(pttl) };
-      const before = this.last.get(key);
-      // A TTL counting down is not news; a new value, a new lease or a lost expiry is.
-      const changed =
-        !before ||
-        before.value !== now.value ||
-        (before.pttlMs === -1) !== (now.pttlMs === -1) ||
-        now.pttlMs > before.pttlMs;
-      if (!changed) return;
-      this.last.set(key, now);
-      if (before || now.value !== null) this.onChange(now, before);
+      this.report({ key, value: (value as string | null) ?? null, pttlMs: Number(pttl) });
     });
+  }
+
+  private report(now: KeyObservation): void {
+    const before = this.last.get(now.key);
+    // A TTL counting down is not news; a new value, a new lease or a lost expiry is.
+    const changed =
+      !before ||
+      before.value !== now.value ||
+      (before.pttlMs === -1) !== (now.pttlMs === -1) ||
+      now.pttlMs > before.pttlMs;
+    if (!changed) return;
+    this.last.set(now.key, now);
+    if (before || now.value !== null) this.onChange(now, before);
   }
 }

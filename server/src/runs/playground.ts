@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { resolveParams, type FaultRule } from '@racelab/shared';
 import { loadCatalog, type Catalog } from '../scenarios/registry.js';
+import { KeyspaceEvents } from './keyspaceEvents.js';
 import { Run } from './run.js';
 import { WorkerPool } from './workerPool.js';
 
@@ -30,6 +31,7 @@ export class Playground {
     readonly redis: Redis,
     readonly pg: pg.Pool,
     readonly pool: WorkerPool,
+    readonly keyspace: KeyspaceEvents | null,
   ) {}
 
   /** Connects to the stores and warms the worker pool. */
@@ -44,12 +46,13 @@ export class Playground {
       // An idle client lost its backend; the pool replaces it.
     });
     await Promise.all([redis.ping(), pool.query('select 1')]);
+    const keyspace = await KeyspaceEvents.open(options.redisUrl, redis, (line) => console.error(`racelab: ${line}`));
     const workers = new WorkerPool({
       redisUrl: options.redisUrl,
       databaseUrl: options.databaseUrl,
       size: options.poolSize ?? 4,
     });
-    return new Playground(catalog, redis, pool, workers);
+    return new Playground(catalog, redis, pool, workers, keyspace);
   }
 
   /** Validates a request against the catalog and creates its run (not yet started). */
@@ -68,7 +71,7 @@ export class Playground {
     if (!params.ok) return params;
     const run = new Run(
       { scenario, variantId: request.variant, params: params.params, faults: request.faults },
-      { pool: this.pool, redis: this.redis, pg: this.pg },
+      { pool: this.pool, redis: this.redis, pg: this.pg, keyspace: this.keyspace },
     );
     return { ok: true, run };
   }
@@ -76,6 +79,7 @@ export class Playground {
   /** Stops the worker pool and closes the connections. */
   async close(): Promise<void> {
     await this.pool.close();
+    this.keyspace?.close();
     this.redis.disconnect();
     await this.pg.end();
   }

@@ -21,6 +21,7 @@ import type { FromWorker, ToWorker, WorkerPlan } from '../worker/ipc.js';
 import { monotonicNs, msSince } from './clock.js';
 import { Coordinator } from './coordinator.js';
 import { KeyObserver } from './keyObserver.js';
+import type { KeyspaceEvents } from './keyspaceEvents.js';
 import { RowObserver } from './rowObserver.js';
 import { createRunStores, type OwnedRunStores } from './runStores.js';
 import type { WorkerPool } from './workerPool.js';
@@ -38,6 +39,8 @@ export interface RunServices {
   pool: WorkerPool;
   redis: Redis;
   pg: pg.Pool;
+  /** Redis's change notifications, when this Redis gives them. */
+  keyspace?: KeyspaceEvents | null;
 }
 
 export type RunOutcome =
@@ -107,6 +110,7 @@ export class Run {
           if (before && before.value !== null && o.value === null) coordinator.signal(`key-gone:${o.key}`);
         },
         (error) => this.cancel(`Redis stopped answering during the run: ${error.message}`),
+        this.services.keyspace,
       );
       if (scenario.observe) {
         const observe = scenario.observe.bind(scenario, stores, fixture);

@@ -1,0 +1,51 @@
+// Redis's own account of what happens to a run's keys: keyspace notifications. Where
+// sampling could miss a DEL followed at once by a SET, Redis reports both. Needs
+// `notify-keyspace-events` with K (keyspace), g (DEL, EXPIRE…), $ (SET…) and x
+// (expired); racelab adds those flags and falls back to sampling when CONFIG is refused.
+import { Redis } from 'ioredis';
+
+/** Flags racelab needs in notify-keyspace-events. */
+const NEEDED_FLAGS = ['K', 'g', '$', 'x'];
+const CHANNEL = /^__keyspace@\d+__:(.*)$/s;
+
+export type KeyspaceListener = (key: string, event: string) => void;
+
+export class KeyspaceEvents {
+  private readonly listeners = new Map<string, KeyspaceListener>();
+
+  private constructor(private readonly subscriber: Redis) {
+    subscriber.on('pmessage', (_pattern: string, channel: string, event: string) => {
+      const key = CHANNEL.exec(channel)?.[1];
+      if (key === undefined) return;
+      for (const [prefix, listener] of this.listeners) if (key.startsWith(prefix)) listener(key.slice(prefix.length), event);
+    });
+  }
+
+  /** Turns notifications on and subscribes to racelab's keys; null when this Redis will not notify. */
+  static async open(redisUrl: string, admin: Redis, log: (line: string) => void): Promise<KeyspaceEvents | null> {
+    try {
+      const [, current = ''] = (await admin.config('GET', 'notify-keyspace-events')) as string[];
+      const missing = NEEDED_FLAGS.filter((f) => !current.includes(f) && !(f !== 'K' && current.includes('A')));
+      if (missing.length > 0) await admin.config('SET', 'notify-keyspace-events', current + missing.join(''));
+    } catch (error) {
+      log(`keyspace notifications unavailable (${(error as Error).message}); sampling keys instead`);
+      return null;
+    }
+    const subscriber = new Redis(redisUrl, { connectionName: 'racelab-keyspace', maxRetriesPerRequest: 1 });
+    subscriber.on('error', () => {
+      // The key observer's sampling still reports what Redis holds.
+    });
+    await subscriber.psubscribe('__keyspace@*__:racelab:*');
+    return new KeyspaceEvents(subscriber);
+  }
+
+  /** Calls `listener` with the key name (without the prefix) and event of every change under `prefix`. */
+  listen(prefix: string, listener: KeyspaceListener): () => void {
+    this.listeners.set(prefix, listener);
+    return () => this.listeners.delete(prefix);
+  }
+
+  close(): void {
+    this.subscriber.disconnect();
+  }
+}

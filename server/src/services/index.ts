@@ -1,0 +1,4 @@
+export { findServices, DEFAULT_REDIS_URL, DEFAULT_DATABASE_URL } from './findServices.js';
+export type { Services, ServiceSource, FindServicesOptions } from './findServices.js';
+export { describeServices } from './describeServices.js';
+export { redactUrl } from './redactUrl.js';
