@@ -123,7 +123,8 @@ export async function findServices(options: FindServicesOptions = {}): Promise<S
         } else {
           tried.push(`${store.envVar} (not set)`);
         }
-        if (options.defaults !== false) {
+        // RACELAB_SKIP_DEFAULTS=1 leaves a local Redis/PostgreSQL alone and uses the embedded ones.
+        if ((options.defaults ?? env.RACELAB_SKIP_DEFAULTS !== '1') !== false) {
           try {
             await store.probe(store.defaultUrl);
             return found.set(store, { url: store.defaultUrl, source: 'default' });
