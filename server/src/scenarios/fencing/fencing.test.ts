@@ -1,0 +1,108 @@
+// Both fencing variants against the real Redis and PostgreSQL, at their defaults and at
+// other parameters. worker-1 is stopped for real (SIGSTOP/SIGCONT); worker-2 moves when
+// the server sees the lease gone from Redis; so each verdict is the same on every run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Playground } from '../../runs/playground.js';
+import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+
+let playground: Playground;
+beforeAll(async () => {
+  playground = await openTestPlayground();
+});
+afterAll(async () => {
+  await playground.close();
+});
+
+const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'fencing', variant, params);
+
+const overlap = { maxConcurrentHolders: 2, finalFence: 2, finalWriter: 'worker-2' };
+
+describe('fencing at its defaults', () => {
+  it('lease-only: worker-1 wakes up after its lease passed on and its stale write lands', async () => {
+    const { metrics, verdict, events } = await run('lease-only');
+    expect(metrics).toEqual({
+      maxConcurrentHolders: 2,
+      staleWritesAccepted: 1,
+      staleWritesRejected: 0,
+      finalFence: 1,
+      finalWriter: 'worker-1',
+    });
+    expect(verdict).toBe('fail');
+    // The stop was real: the server paused and resumed worker-1's process.
+    const paused = eventsOf(events, 'process-paused', 'worker-1');
+    expect(paused).toEqual([expect.objectContaining({ plannedMs: 2500 })]);
+    const resumed = eventsOf(events, 'process-resumed', 'worker-1')[0]!;
+    // worker-2 got the lease while worker-1 was stopped, and wrote before it woke up.
+    const granted = eventsOf(events, 'lease-acquired', 'worker-2')[0]!;
+    const w2Write = eventsOf(events, 'write-accepted', 'worker-2')[0]!;
+    expect(granted.atMs).toBeGreaterThan(paused[0]!.atMs);
+    expect(w2Write.atMs).toBeLessThan(resumed.atMs);
+    expect(eventsOf(events, 'lease-released', 'worker-1')[0]?.deleted).toBe(0);
+    expect(eventsOf(events, 'row-observed').at(-1)?.value).toBe('worker-1 · fence 1');
+  });
+
+  it("fenced: the same overlap, but Postgres rejects worker-1's stale write", async () => {
+    const { metrics, verdict, events } = await run('fenced');
+    expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 0, staleWritesRejected: 1 });
+    expect(verdict).toBe('pass');
+    expect(eventsOf(events, 'lease-acquired').map((e) => [e.workerId, e.fence])).toEqual([
+      ['worker-1', 1],
+      ['worker-2', 2],
+    ]);
+    expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([expect.objectContaining({ fence: 1 })]);
+    expect(eventsOf(events, 'write-accepted', 'worker-2')).toEqual([expect.objectContaining({ fence: 2 })]);
+    expect(eventsOf(events, 'key-observed').filter((e) => e.key === 'fence').at(-1)?.value).toBe('2');
+    expect(eventsOf(events, 'row-observed').at(-1)?.value).toBe('worker-2 · fence 2');
+  });
+});
+
+describe('fencing honours its parameters', () => {
+  it('a pause that ends inside the lease: no overlap, no stale write, both variants pass', async () => {
+    const quiet = { ...overlap, maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0 };
+    for (const variant of ['lease-only', 'fenced']) {
+      const { metrics, verdict, events } = await run(variant, { pauseMs: 200 });
+      expect(metrics).toEqual(quiet);
+      expect(verdict).toBe('pass');
+      // worker-2 got the lease only after worker-1 had written and released it.
+      const w1Release = eventsOf(events, 'lease-released', 'worker-1')[0]!;
+      expect(w1Release.deleted).toBe(1);
+      expect(eventsOf(events, 'lease-acquired', 'worker-2')[0]!.atMs).toBeGreaterThan(w1Release.atMs);
+    }
+  });
+
+  it('the lease expires during the work after a short pause: worker-1 still writes last', async () => {
+    const params = { pauseMs: 600, workMs: 800 };
+    const broken = await run('lease-only', params);
+    expect(broken.metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, finalWriter: 'worker-1' });
+    const { metrics, events } = await run('fenced', params);
+    expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 0, staleWritesRejected: 1 });
+    // worker-1 finished its work first, and the choreography held its write back.
+    const waited = eventsOf(events, 'wait-finished', 'worker-1')[0]!;
+    expect(waited.reason).toMatch(/worker-2, the newer holder, writes first/);
+    expect(waited.atMs).toBeGreaterThan(eventsOf(events, 'write-accepted', 'worker-2')[0]!.atMs);
+  });
+
+  it('a short lease: worker-2 writes after its own lease expired, which is not stale', async () => {
+    const params = { leaseMs: 200, pauseMs: 1000, workMs: 500 };
+    const { metrics } = await run('fenced', params);
+    expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 0, staleWritesRejected: 1 });
+    const broken = await run('lease-only', params);
+    expect(broken.metrics).toEqual({ ...overlap, staleWritesAccepted: 1, staleWritesRejected: 0, finalFence: 1, finalWriter: 'worker-1' });
+  });
+
+  it('the pause lasts pauseMs and the lease is what Redis holds', async () => {
+    const { events } = await run('fenced', { leaseMs: 3000, pauseMs: 4000, workMs: 100 });
+    expect(eventsOf(events, 'process-paused', 'worker-1')[0]?.plannedMs).toBe(4000);
+    const seen = eventsOf(events, 'key-observed').find((e) => e.key === 'lock:document' && e.value !== null)!;
+    expect(seen.pttlMs).toBeGreaterThan(2500);
+    expect(seen.pttlMs).toBeLessThanOrEqual(3000);
+    const started = eventsOf(events, 'work-started', 'worker-2')[0]!;
+    const finished = eventsOf(events, 'work-finished', 'worker-2')[0]!;
+    expect(finished.atMs - started.atMs).toBeGreaterThanOrEqual(100);
+  });
+
+  it('rejects parameters out of bounds, naming them', () => {
+    const bad = playground.prepare({ scenario: 'fencing', variant: 'fenced', params: { leaseMs: 50 } });
+    expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 100 to 10000, got 50" });
+  });
+});

@@ -1,0 +1,106 @@
+// fencing: worker-1 takes a lease on a document and its process is stopped for real
+// (SIGSTOP); the lease expires, worker-2 takes it and writes; then worker-1 wakes up and
+// writes too. Only the database can tell the stale write from the good one.
+import { defineScenario, intParam } from '../types.js';
+import { waitForFreeLease } from './choreography.js';
+import { documentJob, type DocumentJob } from './documentJob.js';
+import { FENCE_KEY, HOLDERS_MAX_KEY, LOCK_KEY } from './keys.js';
+import fenced from './variants/fenced.js';
+import leaseOnly from './variants/leaseOnly.js';
+
+const WORKERS = ['worker-1', 'worker-2'];
+
+export default defineScenario<DocumentJob>({
+  id: 'fencing',
+  title: 'Fencing tokens',
+  summary:
+    "A worker's process stops while it holds a lease; the lease passes to another, and the first one wakes up and writes anyway.",
+  source: import.meta.url,
+  params: [
+    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lease lives in Redis.', min: 100, max: 10_000, default: 1000 },
+    { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) right after it takes the lease.", min: 0, max: 15_000, default: 2500 },
+    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the document before it writes.', min: 0, max: 5000, default: 300 },
+  ],
+  metrics: [
+    { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
+    { name: 'staleWritesAccepted', label: 'Stale writes accepted' },
+    { name: 'staleWritesRejected', label: 'Stale writes rejected' },
+    { name: 'finalFence', label: 'Fence in the row' },
+    { name: 'finalWriter', label: 'Last writer in the row' },
+  ],
+  variants: [leaseOnly, fenced],
+
+  workers: () => WORKERS,
+  watchedKeys: () => [LOCK_KEY, FENCE_KEY],
+  deadlineMs: (params) =>
+    15_000 + intParam(params, 'pauseMs') + intParam(params, 'leaseMs') + intParam(params, 'workMs'),
+
+  async setup(stores) {
+    await stores.sql(`create table documents (
+      id int primary key,
+      content text not null,
+      fence int not null,
+      writer text not null)`);
+    await stores.sql(`insert into documents values (1, 'first draft', 0, 'nobody')`);
+    // Grants as the lease service numbered them, and every write attempt as Postgres decided it.
+    await stores.sql(`create table grants (
+      grant_no serial primary key,
+      worker text not null,
+      granted_at timestamptz not null default clock_timestamp())`);
+    await stores.sql(`create table write_attempts (
+      id serial primary key,
+      worker text not null,
+      grant_no int not null,
+      fence int not null,
+      accepted boolean not null,
+      stale boolean not null,
+      at timestamptz not null default clock_timestamp())`);
+    return {};
+  },
+
+  async observe(stores) {
+    const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
+    const row = rows[0];
+    return { document: row ? `${row.writer} · fence ${row.fence}` : null };
+  },
+
+  async measure(stores) {
+    const attempts = await stores.sql<{ accepted: number; rejected: number }>(
+      `select count(*) filter (where stale and accepted)::int as accepted,
+              count(*) filter (where stale and not accepted)::int as rejected
+         from write_attempts`,
+    );
+    const doc = await stores.sql<{ fence: number; writer: string }>('select fence, writer from documents where id = 1');
+    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
+    return {
+      maxConcurrentHolders: Number(holders ?? 0),
+      staleWritesAccepted: attempts.rows[0]?.accepted ?? 0,
+      staleWritesRejected: attempts.rows[0]?.rejected ?? 0,
+      finalFence: doc.rows[0]?.fence ?? 0,
+      finalWriter: doc.rows[0]?.writer ?? 'nobody',
+    };
+  },
+
+  // worker-2 is always granted the lease after worker-1, so its write must be the one that stays.
+  expectations: () => [
+    {
+      id: 'no-stale-write',
+      metric: 'staleWritesAccepted',
+      op: 'eq',
+      value: 0,
+      text: 'no write lands from a worker whose lease had already passed to another',
+    },
+    {
+      id: 'last-holder-wins',
+      metric: 'finalWriter',
+      op: 'eq',
+      value: WORKERS[1]!,
+      text: 'the document keeps the write of worker-2, the last worker granted the lease',
+    },
+  ],
+
+  async work(ctx, variant) {
+    if (ctx.workerId !== ctx.workerIds[0]) await waitForFreeLease(ctx);
+    await variant.run(documentJob(ctx));
+  },
+});

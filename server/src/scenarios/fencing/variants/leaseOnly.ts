@@ -1,0 +1,34 @@
+import { defineVariant } from '../../types.js';
+import type { DocumentJob } from '../documentJob.js';
+
+export default defineVariant<DocumentJob>({
+  id: 'lease-only',
+  title: 'Lease only, unconditional write',
+  correct: false,
+  summary:
+    "worker-1's process stops while it holds the lease; the lease expires and worker-2 takes it and writes. worker-1 wakes up still believing it holds the lease, and its stale write lands over worker-2's.",
+  source: import.meta.url,
+  async run(job) {
+    job.emit({ type: 'lease-requested', key: job.lockKey });
+    const ok = await job.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
+    if (ok !== 'OK') return job.skip();
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token });
+    const grant = await job.enter(); // the lease's grant number: written into the row, never compared
+
+    try {
+      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+      await job.work();
+      const content = `draft by ${job.workerId}`;
+      // Nothing tells this write that the lease has passed to someone else: it always lands.
+      await job.write('update documents set content = $1, fence = $2, writer = $3 where id = 1', [
+        content,
+        grant,
+        job.workerId,
+      ]);
+      job.emit({ type: 'write-accepted', target: 'document', value: content, fence: grant });
+    } finally {
+      await job.leave();
+      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() }); // 0 when it had passed on
+    }
+  },
+});
