@@ -12,7 +12,24 @@ export interface KeyObservation {
   pttlMs: number;
 }
 
-/** How often keys are sampled, in ms: expiries show on the timeline this late at most. */
+// A string's value, a set's sorted members as "{a, b}", or another type's name; and the PTTL.
+const READ_KEYS = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  local t = redis.call('TYPE', key).ok
+  local value = false
+  if t == 'string' then value = redis.call('GET', key)
+  elseif t == 'set' then
+    local members = redis.call('SMEMBERS', key)
+    table.sort(members)
+    value = '{' .. table.concat(members, ', ') .. '}'
+  elseif t ~= 'none' then value = t end
+  out[2 * i - 1] = value
+  out[2 * i] = redis.call('PTTL', key)
+end
+return out`;
+
+/** How often keys are sampled, in ms: without notifications, changes show this late at most. */
 export const SAMPLE_EVERY_MS = 5;
 
 export class KeyObserver {
@@ -73,14 +90,11 @@ export class KeyObserver {
 
   private async sample(): Promise<void> {
     if (this.keys.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const key of this.keys) pipeline.get(this.prefix + key).pttl(this.prefix + key);
-    const replies = (await pipeline.exec()) ?? [];
+    const keys = this.keys.map((k) => this.prefix + k);
+    // One script reads every key whatever its type, in one atomic snapshot.
+    const replies = (await this.redis.eval(READ_KEYS, keys.length, ...keys)) as Array<string | null | number>;
     this.keys.forEach((key, i) => {
-      const [getError, value] = replies[2 * i] ?? [];
-      const [pttlError, pttl] = replies[2 * i + 1] ?? [];
-      if (getError || pttlError) throw getError ?? pttlError;
-      this.report({ key, value: (value as string | null) ?? null, pttlMs: Number(pttl) });
+      this.report({ key, value: (replies[2 * i] as string | null) ?? null, pttlMs: Number(replies[2 * i + 1]) });
     });
   }
 

@@ -1,7 +1,7 @@
 // duplicate-job: a nightly job fires on every container at once and must send one
 // report e-mail. Each variant is one way to guard it with a Redis lock.
 import { choiceParam, defineScenario, intParam } from '../types.js';
-import { ENTITY, HOLDERS_MAX_KEY, LOCK_KEY, nightlyJob, type NightlyJob } from './nightlyJob.js';
+import { ENTITY, HOLDERS_KEY, HOLDERS_MAX_KEY, LOCK_KEY, nightlyJob, type NightlyJob } from './nightlyJob.js';
 import blindDel from './variants/blindDel.js';
 import noLock from './variants/noLock.js';
 import pgAdvisory from './variants/pgAdvisory.js';
@@ -41,7 +41,8 @@ export default defineScenario<NightlyJob>({
   variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory],
 
   workers: (params) => Array.from({ length: intParam(params, 'workers') }, (_, i) => `worker-${i + 1}`),
-  watchedKeys: (_params, run) => lockKeys(run.date),
+  // The lock keys, and the lock-set of workers inside the job right now.
+  watchedKeys: (_params, run) => [...lockKeys(run.date), HOLDERS_KEY],
   deadlineMs: (params) => 15_000 + 2 * intParam(params, 'leaseMs') + intParam(params, 'workers') * intParam(params, 'workMs'),
 
   async setup(stores) {

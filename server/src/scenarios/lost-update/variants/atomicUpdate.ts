@@ -1,0 +1,30 @@
+import { defineVariant } from '../../types.js';
+import type { Admin } from '../admin.js';
+
+export default defineVariant<Admin>({
+  id: 'atomic-update',
+  title: 'Atomic UPDATE: stock = stock - q where stock >= q',
+  correct: true,
+  summary:
+    'The database subtracts the sale from the stock it holds at that moment, and refuses it in the same statement when it does not fit. What the admin read earlier no longer matters.',
+  source: import.meta.url,
+  async run(admin) {
+    // The form still shows the stock, but the write does not trust it.
+    const { rows } = await admin.pg.query<{ stock: number }>('select stock from products where id = $1', [admin.productId]);
+    admin.emit({ type: 'value-read', target: 'stock', value: rows[0]!.stock });
+    await admin.think();
+
+    // One statement: PostgreSQL reads the current stock, checks it and writes under the row lock.
+    const updated = await admin.pg.query<{ stock: number }>(
+      'update products set stock = stock - $2 where id = $1 and stock >= $2 returning stock',
+      [admin.productId, admin.quantity],
+    );
+    const left = updated.rows[0]?.stock;
+    if (left === undefined) {
+      // No row matched: the sale does not fit in what is left, so nothing is sold.
+      admin.emit({ type: 'write-rejected', target: 'stock', value: `-${admin.quantity}`, reason: `fewer than ${admin.quantity} left` });
+      return;
+    }
+    admin.emit({ type: 'write-accepted', target: 'stock', value: left });
+  },
+});

@@ -1,0 +1,22 @@
+import { defineVariant } from '../../types.js';
+import type { Admin } from '../admin.js';
+
+export default defineVariant<Admin>({
+  id: 'read-modify-write',
+  title: 'Read, subtract in the app, write the number back',
+  correct: false,
+  summary:
+    'Each admin reads the stock, subtracts its sale in the application and writes the result. A and B both read 10; A writes 7, then B writes 8 over it: A\'s sale is lost.',
+  source: import.meta.url,
+  async run(admin) {
+    const { rows } = await admin.pg.query<{ stock: number }>('select stock from products where id = $1', [admin.productId]);
+    const stock = rows[0]!.stock;
+    admin.emit({ type: 'value-read', target: 'stock', value: stock });
+    await admin.think(); // the admin fills in the sale; the others read the same stock meanwhile
+
+    if (stock < admin.quantity) return admin.refuse(stock);
+    const left = stock - admin.quantity; // computed from our read: stale once another admin has written
+    await admin.pg.query('update products set stock = $2 where id = $1', [admin.productId, left]);
+    admin.emit({ type: 'write-accepted', target: 'stock', value: left }); // overwrites whatever is there now
+  },
+});

@@ -1,0 +1,108 @@
+// token-stampede: R requests over S server processes find the access token expired at
+// once. The provider (a real HTTP service of the run) revokes the previous token on every
+// refresh, so each needless refresh breaks the requests holding the token before it.
+import { intParam, defineScenario } from '../types.js';
+import { ProviderClient } from './providerClient.js';
+import { arrivalSpanMs } from './requestPlan.js';
+import { startTokenProvider, type TokenProvider } from './tokenProvider.js';
+import { CACHE_KEY, FRESH_KEY, LOCK_KEY, tokenService, type TokenService } from './tokenService.js';
+import lockOnly from './variants/lockOnly.js';
+import proactiveRefresh from './variants/proactiveRefresh.js';
+import refreshEveryRequest from './variants/refreshEveryRequest.js';
+import singleFlightLocal from './variants/singleFlightLocal.js';
+import singleFlightLockCache from './variants/singleFlightLockCache.js';
+
+/** Most refresh calls a correct client makes: one to start, one per 80% of a token's life while requests arrive. */
+export function maxRefreshCalls(waves: number, waveGapMs: number, tokenTtlMs: number): number {
+  return 1 + Math.ceil(arrivalSpanMs(waves, waveGapMs) / (0.8 * tokenTtlMs));
+}
+
+export default defineScenario<TokenService, TokenProvider>({
+  id: 'token-stampede',
+  title: 'Token refresh stampede',
+  summary:
+    'Many requests over several server processes find the access token expired at once; every refresh revokes the token before it.',
+  source: import.meta.url,
+  params: [
+    { kind: 'int', name: 'requests', label: 'Requests', help: 'Requests that need the token, spread evenly over the servers.', min: 1, max: 5000, default: 50 },
+    { kind: 'int', name: 'servers', label: 'Servers', help: 'Processes of the service (server-1 … server-S).', min: 1, max: 16, default: 3 },
+    { kind: 'int', name: 'providerLatencyMs', label: 'Provider latency', unit: 'ms', help: 'How long the provider takes to issue a token.', min: 0, max: 5000, default: 100 },
+    { kind: 'int', name: 'tokenTtlMs', label: 'Token lifetime', unit: 'ms', help: 'How long an issued token is valid.', min: 1000, max: 600_000, default: 60_000 },
+    {
+      kind: 'choice',
+      name: 'arrival',
+      label: 'Arrival',
+      help: 'together: every server\'s requests arrive at once. in-turn: a server\'s requests arrive once the server before it has its tokens (so its refresh lands after theirs).',
+      options: [
+        { value: 'together', label: 'together' },
+        { value: 'in-turn', label: 'in turn' },
+      ],
+      default: 'together',
+    },
+    { kind: 'int', name: 'waves', label: 'Waves', help: 'The requests arrive in this many waves, one after another.', min: 1, max: 20, default: 1 },
+    { kind: 'int', name: 'waveGapMs', label: 'Wave gap', unit: 'ms', help: 'Time from one wave\'s arrival to the next.', min: 0, max: 60_000, default: 500 },
+  ],
+  metrics: [
+    { name: 'refreshCalls', label: 'Refresh calls' },
+    { name: 'requestsOk', label: 'Requests ok' },
+    { name: 'requestsFailed', label: 'Requests failed (401)' },
+  ],
+  variants: [refreshEveryRequest, lockOnly, singleFlightLocal, singleFlightLockCache, proactiveRefresh],
+
+  workers: (params) => Array.from({ length: intParam(params, 'servers') }, (_, i) => `server-${i + 1}`),
+  watchedKeys: () => [LOCK_KEY, CACHE_KEY, FRESH_KEY],
+  // Lock-only refreshes one request after another: requests × latency, with room for each turn.
+  deadlineMs: (params) =>
+    30_000 +
+    intParam(params, 'waves') * intParam(params, 'waveGapMs') +
+    intParam(params, 'requests') * (intParam(params, 'providerLatencyMs') + 100),
+
+  async setup(_stores, params) {
+    return startTokenProvider({ latencyMs: intParam(params, 'providerLatencyMs'), ttlMs: intParam(params, 'tokenTtlMs') });
+  },
+
+  // The provider's own view, sampled for the timeline's truth lanes.
+  async observe(_stores, provider) {
+    const counts = provider.counts();
+    return {
+      'provider token': provider.currentToken(),
+      'refresh calls': String(counts.refreshCalls),
+      'API answers': `${counts.apiOk} ok · ${counts.api401} × 401`,
+    };
+  },
+
+  async measure(_stores, _params, _run, provider) {
+    const { refreshCalls, requestsOk, requestsFailed } = provider.counts();
+    return { refreshCalls, requestsOk, requestsFailed };
+  },
+
+  expectations(params) {
+    const requests = intParam(params, 'requests');
+    const waves = intParam(params, 'waves');
+    const max = maxRefreshCalls(waves, intParam(params, 'waveGapMs'), intParam(params, 'tokenTtlMs'));
+    return [
+      {
+        id: 'few-refreshes',
+        metric: 'refreshCalls',
+        op: 'lte',
+        value: max,
+        text:
+          max === 1
+            ? 'the provider is asked for a new token once, for every server'
+            : `at most ${max} refresh calls: one to start, then one per 80% of the token's life while requests arrive`,
+      },
+      { id: 'all-ok', metric: 'requestsOk', op: 'eq', value: requests, text: `all ${requests} requests get a 200 from the API` },
+      { id: 'no-401', metric: 'requestsFailed', op: 'eq', value: 0, text: 'no request ends with a 401' },
+    ];
+  },
+
+  async work(ctx, variant) {
+    const provider = new ProviderClient(String(ctx.shared.providerUrl));
+    try {
+      await ctx.barrier('start'); // every server is up and holds the expired token
+      await variant.run(tokenService(ctx, provider));
+    } finally {
+      provider.close();
+    }
+  },
+});

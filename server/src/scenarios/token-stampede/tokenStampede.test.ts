@@ -1,0 +1,176 @@
+// Every token-stampede variant against the real Redis, PostgreSQL and a real HTTP token
+// provider, at its defaults and at other parameters. Refreshes and API calls are
+// choreographed (barriers between them, arrival in turn), so each number is the same on
+// every run; the numbers are the provider's own counters.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Playground } from '../../runs/playground.js';
+import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import type { RunEvent } from '@racelab/shared';
+
+let playground: Playground;
+beforeAll(async () => {
+  playground = await openTestPlayground(4);
+});
+afterAll(async () => {
+  await playground.close();
+});
+
+const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'token-stampede', variant, params);
+const calls = (events: RunEvent[], target: string, status?: number) =>
+  eventsOf(events, 'call-finished').filter((e) => e.target === target && (status === undefined || e.status === status));
+
+describe('token-stampede at its defaults', () => {
+  it('refresh-every-request: 50 refreshes, the last token issued is the only one that works', async () => {
+    const { metrics, verdict, events } = await run('refresh-every-request');
+    expect(metrics).toEqual({ refreshCalls: 50, requestsOk: 1, requestsFailed: 49 });
+    expect(verdict).toBe('fail');
+    expect(calls(events, 'POST /token')).toHaveLength(50);
+    expect(calls(events, 'GET /api', 401)).toHaveLength(49);
+    expect(new Set(eventsOf(events, 'worker-started').map((e) => e.workerId))).toEqual(new Set(['server-1', 'server-2', 'server-3']));
+  });
+
+  it('lock-only: still one refresh per request, now one after another', async () => {
+    const { metrics, verdict, events } = await run('lock-only');
+    expect(metrics).toEqual({ refreshCalls: 50, requestsOk: 1, requestsFailed: 49 });
+    expect(verdict).toBe('fail');
+    const acquired = eventsOf(events, 'lease-acquired');
+    expect(acquired).toHaveLength(50);
+    expect(acquired.every((e) => e.key === 'token:lock')).toBe(true);
+    // Serialised: the refreshes take at least 50 × the provider's 100 ms latency in all.
+    const released = eventsOf(events, 'lease-released');
+    const spanMs = Math.max(...released.map((e) => e.atMs)) - Math.min(...acquired.map((e) => e.atMs));
+    expect(spanMs).toBeGreaterThanOrEqual(50 * 100);
+  });
+
+  it('single-flight-local: one refresh per server; only the last server\'s requests succeed', async () => {
+    const { metrics, verdict, events } = await run('single-flight-local');
+    // server-3 serves requests 3, 6, …, 48 and refreshes last (arrival in turn).
+    expect(metrics).toEqual({ refreshCalls: 3, requestsOk: 16, requestsFailed: 34 });
+    expect(verdict).toBe('fail');
+    for (const server of ['server-1', 'server-2', 'server-3']) {
+      expect(calls(events.filter((e) => e.workerId === server), 'POST /token')).toHaveLength(1);
+    }
+    expect(calls(events.filter((e) => e.workerId === 'server-3'), 'GET /api', 200)).toHaveLength(16);
+    expect(calls(events.filter((e) => e.workerId !== 'server-3'), 'GET /api', 200)).toHaveLength(0);
+  });
+
+  it('single-flight-lock-cache: one refresh, the others read the winner\'s token from Redis', async () => {
+    const { metrics, verdict, events } = await run('single-flight-lock-cache');
+    expect(metrics).toEqual({ refreshCalls: 1, requestsOk: 50, requestsFailed: 0 });
+    expect(verdict).toBe('pass');
+    expect(eventsOf(events, 'lease-acquired')).toHaveLength(1);
+    const cached = eventsOf(events, 'key-observed').find((e) => e.key === 'token:cache' && e.value !== null)!;
+    // In Redis with an expiry: 90% of the 60 s life.
+    expect(cached.pttlMs).toBeGreaterThan(50_000);
+    expect(cached.pttlMs).toBeLessThanOrEqual(54_000);
+    expect(new Set(eventsOf(events, 'value-read').map((e) => e.value))).toEqual(new Set([cached.value]));
+  });
+
+  it('proactive-refresh: refreshes ahead of expiry, so no request ever meets an expired token', async () => {
+    const { metrics, verdict, events } = await run('proactive-refresh');
+    // 2 s tokens, waves at 0, 1.4, 2.8 and 4.2 s; refreshes at about 0, 1.7 and 3.4 s.
+    expect(metrics).toEqual({ refreshCalls: 3, requestsOk: 50, requestsFailed: 0 });
+    expect(verdict).toBe('pass');
+    const tokens = eventsOf(events, 'row-observed').filter((e) => e.target === 'provider token').map((e) => e.value);
+    expect(tokens.slice(1).some((v) => v?.includes('expired'))).toBe(false);
+    expect(calls(events, 'GET /api', 401)).toHaveLength(0);
+  });
+});
+
+describe('token-stampede honours its parameters', () => {
+  it('refresh-every-request: one refresh per request, one success per wave', async () => {
+    expect((await run('refresh-every-request', { requests: 7, servers: 2 })).metrics).toEqual({
+      refreshCalls: 7,
+      requestsOk: 1,
+      requestsFailed: 6,
+    });
+    const waves = await run('refresh-every-request', { requests: 30, waves: 3, waveGapMs: 100, providerLatencyMs: 0 });
+    expect(waves.metrics).toEqual({ refreshCalls: 30, requestsOk: 3, requestsFailed: 27 });
+  });
+
+  it('lock-only with 8 requests on 4 servers', async () => {
+    const { metrics } = await run('lock-only', { requests: 8, servers: 4, providerLatencyMs: 20 });
+    expect(metrics).toEqual({ refreshCalls: 8, requestsOk: 1, requestsFailed: 7 });
+  });
+
+  it('single-flight-local: the last server\'s share succeeds, whatever the counts', async () => {
+    expect((await run('single-flight-local', { servers: 5 })).metrics).toEqual({ refreshCalls: 5, requestsOk: 10, requestsFailed: 40 });
+    // Arrival together is fine when every server has the same number of requests.
+    expect((await run('single-flight-local', { servers: 2, arrival: 'together' })).metrics).toEqual({
+      refreshCalls: 2,
+      requestsOk: 25,
+      requestsFailed: 25,
+    });
+    // A second wave uses the kept tokens: server-3's still works, the others' do not.
+    const twice = await run('single-flight-local', { waves: 2, waveGapMs: 100 });
+    expect(twice.metrics).toEqual({ refreshCalls: 3, requestsOk: 16, requestsFailed: 34 });
+    // With one process there is nothing to share: single-flight is enough.
+    const single = await run('single-flight-local', { servers: 1 });
+    expect(single.metrics).toEqual({ refreshCalls: 1, requestsOk: 50, requestsFailed: 0 });
+    expect(single.verdict).toBe('pass');
+  });
+
+  it('single-flight-lock-cache: one refresh among 16 servers, in turn or together', async () => {
+    expect((await run('single-flight-lock-cache', { requests: 500, servers: 16, providerLatencyMs: 300 })).metrics).toEqual({
+      refreshCalls: 1,
+      requestsOk: 500,
+      requestsFailed: 0,
+    });
+    expect((await run('single-flight-lock-cache', { arrival: 'in-turn', providerLatencyMs: 0 })).metrics).toEqual({
+      refreshCalls: 1,
+      requestsOk: 50,
+      requestsFailed: 0,
+    });
+  });
+
+  it('single-flight-lock-cache refreshes once each time the shared token has expired', async () => {
+    // 1 s tokens, shared for 0.9 s; waves at 0, 1.5 and 3 s each find the cache empty.
+    const { metrics, verdict } = await run('single-flight-lock-cache', { tokenTtlMs: 1000, waves: 3, waveGapMs: 1500 });
+    expect(metrics).toEqual({ refreshCalls: 3, requestsOk: 50, requestsFailed: 0 });
+    expect(verdict).toBe('pass');
+  });
+
+  it('single-flight-lock-cache at the benchmark size: 5000 requests over 16 servers, one refresh', async () => {
+    const { metrics, verdict } = await run('single-flight-lock-cache', { requests: 5000, servers: 16 });
+    expect(metrics).toEqual({ refreshCalls: 1, requestsOk: 5000, requestsFailed: 0 });
+    expect(verdict).toBe('pass');
+  });
+
+  it('proactive-refresh keeps its schedule at other parameters', async () => {
+    // 3 s tokens: refreshes at about 0 and 2.45 s, while waves arrive at 0, 2 and 4 s.
+    const { metrics, verdict } = await run('proactive-refresh', {
+      requests: 200,
+      servers: 5,
+      tokenTtlMs: 3000,
+      providerLatencyMs: 50,
+      waves: 3,
+      waveGapMs: 2000,
+    });
+    expect(metrics).toEqual({ refreshCalls: 2, requestsOk: 200, requestsFailed: 0 });
+    expect(verdict).toBe('pass');
+    expect((await run('proactive-refresh', { waves: 1, servers: 4 })).metrics).toEqual({
+      refreshCalls: 1,
+      requestsOk: 50,
+      requestsFailed: 0,
+    });
+  });
+
+  it('caps each server\'s events on large runs and says how many were left out', async () => {
+    const { metrics, events } = await run('refresh-every-request', { requests: 2000, servers: 2, providerLatencyMs: 0 });
+    expect(metrics).toEqual({ refreshCalls: 2000, requestsOk: 1, requestsFailed: 1999 });
+    const notes = eventsOf(events, 'note');
+    expect(notes.map((n) => n.workerId).sort()).toEqual(['server-1', 'server-2']);
+    expect(notes[0]!.text).toMatch(/^\d+ more events of server-\d left out/);
+    expect(events.filter((e) => e.workerId === 'server-1').length).toBeLessThan(520);
+  });
+
+  it('rejects parameters out of bounds, naming them', () => {
+    const bad = playground.prepare({ scenario: 'token-stampede', variant: 'lock-only', params: { requests: 5001 } });
+    expect(bad).toEqual({ ok: false, error: "parameter 'requests' must be an integer from 1 to 5000, got 5001" });
+  });
+
+  it('leaves no keys behind', async () => {
+    const { run: finished } = await run('single-flight-lock-cache', { requests: 5 });
+    expect(await playground.redis.keys(`racelab:${finished.id}:*`)).toEqual([]);
+  });
+});

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { defineVariant } from '../../types.js';
+import { COMPARE_AND_DELETE } from '../compareAndDelete.js';
+import { LOCK_KEY, type TokenService } from '../tokenService.js';
+
+/** How often a request tries the lock again while another holds it, in ms. */
+const RETRY_MS = 50;
+
+export default defineVariant<TokenService>({
+  id: 'lock-only',
+  title: 'Redis lock around the refresh',
+  correct: false,
+  summary:
+    'Every request takes a Redis lock, refreshes, and releases it. Refreshes no longer overlap, but there is still one per request, each revoking the last, now one after another: slow, and only the last token works.',
+  source: import.meta.url,
+  async run(service) {
+    const lockKey = service.key(LOCK_KEY);
+    await service.serve({
+      async getToken() {
+        const me = `${service.workerId}:${randomUUID()}`;
+        // Wait for the lock: one refresh at a time, across every server.
+        if ((await service.redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) !== 'OK') {
+          service.emit({ type: 'lease-wait-started', key: lockKey });
+          do await service.sleep(RETRY_MS);
+          while ((await service.redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) !== 'OK');
+        }
+        service.emit({ type: 'lease-acquired', key: lockKey, ttlMs: service.leaseMs, token: me });
+        try {
+          // Nobody looks whether the holder before us just refreshed: we refresh again,
+          // and revoke the token it got.
+          const token = await service.refresh();
+          return token.value;
+        } finally {
+          const deleted = Number(await service.redis.eval(COMPARE_AND_DELETE, 1, lockKey, me));
+          service.emit({ type: 'lease-released', key: lockKey, deleted });
+        }
+      },
+    });
+  },
+});

@@ -1,0 +1,21 @@
+import { defineVariant } from '../../types.js';
+import type { TokenService } from '../tokenService.js';
+
+export default defineVariant<TokenService>({
+  id: 'refresh-every-request',
+  title: 'Refresh on every request',
+  correct: false,
+  summary:
+    'Nothing keeps or shares the token: every request finds it expired and asks the provider for its own. Each new token revokes the one before, so only the last one issued works: 50 refreshes, 1 request ok, 49 get a 401.',
+  source: import.meta.url,
+  async run(service) {
+    await service.serve({
+      async getToken() {
+        // The token is expired, so this request fetches a fresh one for itself, and so
+        // does every other request on every server, at the same moment.
+        const token = await service.refresh(); // POST /token: issues a new token, revokes the previous
+        return token.value;
+      },
+    });
+  },
+});

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { defineVariant } from '../../types.js';
+import { COMPARE_AND_DELETE } from '../compareAndDelete.js';
+import { CACHE_KEY, LOCK_KEY, POLL_MS, type TokenService } from '../tokenService.js';
+
+export default defineVariant<TokenService>({
+  id: 'single-flight-lock-cache',
+  title: 'Single-flight, Redis lock, token shared in Redis',
+  correct: true,
+  summary:
+    'In each process one request at a time goes for a token; across processes one Redis lock lets one server refresh; the new token goes to Redis with an expiry and every other server reads it there: one refresh, every request ok.',
+  source: import.meta.url,
+  async run(service) {
+    const { redis } = service;
+    const lockKey = service.key(LOCK_KEY);
+    const cacheKey = service.key(CACHE_KEY);
+    let inFlight: Promise<string> | null = null; // this process's one trip for a token
+
+    // Across servers: the lock holder refreshes; the others wait for its token in Redis.
+    async function readOrRefresh(): Promise<string> {
+      let waiting = false;
+      for (;;) {
+        const cached = await redis.get(cacheKey);
+        if (cached) {
+          if (waiting) service.emit({ type: 'wait-finished', reason: 'another server refreshed the token' });
+          return cached;
+        }
+        const me = `${service.workerId}:${randomUUID()}`;
+        if ((await redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) === 'OK') {
+          service.emit({ type: 'lease-acquired', key: lockKey, ttlMs: service.leaseMs, token: me });
+          try {
+            const again = await redis.get(cacheKey); // the holder before us may have just published
+            if (again) return again;
+            const fresh = await service.refresh();
+            // Shared for 90% of its life, so no server ever reads a token about to expire.
+            await redis.set(cacheKey, fresh.value, 'PX', fresh.useForMs);
+            service.emit({ type: 'write-accepted', target: 'token:cache', value: fresh.value });
+            return fresh.value;
+          } finally {
+            const deleted = Number(await redis.eval(COMPARE_AND_DELETE, 1, lockKey, me));
+            service.emit({ type: 'lease-released', key: lockKey, deleted });
+          }
+        }
+        if (!waiting) service.emit({ type: 'wait-started', reason: 'another server refreshes the token' });
+        waiting = true;
+        await service.sleep(POLL_MS); // the holder publishes within the provider's latency
+      }
+    }
+
+    async function getToken(): Promise<string> {
+      const cached = await redis.get(cacheKey);
+      if (cached) return cached;
+      // Single-flight: one read-or-refresh per process; its other requests await the same one.
+      inFlight ??= readOrRefresh().finally(() => (inFlight = null));
+      return inFlight;
+    }
+
+    await service.serve({
+      getToken,
+      // A 401 means our token was replaced after we read it: wait until Redis holds the
+      // new one and use that. Never refresh on a 401 by ourselves: that is the stampede.
+      async afterUnauthorized(failed) {
+        while ((await redis.get(cacheKey)) === failed) await service.sleep(POLL_MS);
+        return getToken();
+      },
+    });
+  },
+});
