@@ -174,9 +174,11 @@ export class Run {
   /** Wires one worker process into the run and resolves when it has exited. */
   private drive(child: ChildProcess, plan: WorkerPlan, coordinator: Coordinator): Promise<void> {
     const { workerId } = plan;
+    // A worker may exit between asking and being answered: a failed send is not an error.
     const reply = (message: ToWorker): void => {
-      if (child.connected) child.send(message);
+      if (child.connected) child.send(message, () => undefined);
     };
+    child.on('error', () => undefined);
     child.on('message', (message: FromWorker) => {
       switch (message.kind) {
         case 'event': {

@@ -1,0 +1,21 @@
+import { useStore } from '../store/index.js';
+
+const words = { connecting: 'connecting…', connected: 'connected', reconnecting: 'reconnecting…' } as const;
+
+export function ConnectionStatus() {
+  const state = useStore((s) => s.connection);
+  const serverError = useStore((s) => s.serverError);
+  return (
+    <div className="connection">
+      <p className={`connection-status ${state}`} role="status" aria-live="polite">
+        <span className="dot" aria-hidden="true" />
+        {words[state]}
+      </p>
+      {serverError && (
+        <p className="server-error" role="alert">
+          Server: {serverError}
+        </p>
+      )}
+    </div>
+  );
+}

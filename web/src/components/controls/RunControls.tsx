@@ -1,0 +1,57 @@
+import { useMemo } from 'react';
+import { checkInputs } from '../../model/params.js';
+import { useStore } from '../../store/index.js';
+import { selectRunInProgress, selectScenario } from '../../store/selectors.js';
+
+export function RunControls() {
+  const scenario = useStore(selectScenario);
+  const variantId = useStore((s) => s.variantId);
+  const inputs = useStore((s) => s.paramInputs);
+  const connected = useStore((s) => s.transport !== null);
+  const inProgress = useStore(selectRunInProgress);
+  const canCancel = useStore((s) => s.currentRunId !== null) && inProgress;
+  const runError = useStore((s) => s.runError);
+  const startRun = useStore((s) => s.startRun);
+  const cancelRun = useStore((s) => s.cancelRun);
+  const valid = useMemo(
+    () => !!scenario && !!variantId && checkInputs(scenario, variantId, inputs).ok,
+    [scenario, variantId, inputs],
+  );
+  const why = !connected
+    ? 'Not connected to the server.'
+    : inProgress
+      ? 'A run is in progress.'
+      : !valid
+        ? 'Fix the parameters above to run.'
+        : null;
+  return (
+    <div className="run-controls">
+      <div className="buttons">
+        <button
+          type="button"
+          className="run"
+          disabled={!connected || inProgress || !valid}
+          aria-describedby={why ? 'run-why' : undefined}
+          onClick={() => startRun()}
+        >
+          Run
+        </button>
+        {canCancel && (
+          <button type="button" className="cancel" onClick={() => cancelRun()}>
+            Cancel run
+          </button>
+        )}
+      </div>
+      {why && (
+        <p className="run-why" id="run-why">
+          {why}
+        </p>
+      )}
+      {runError && (
+        <p className="error" role="alert">
+          The run did not start: {runError}
+        </p>
+      )}
+    </div>
+  );
+}

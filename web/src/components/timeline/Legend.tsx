@@ -1,0 +1,49 @@
+// What each shape means, in words: for the onboarding engineer and the blog reader. Only
+// the shapes the run on screen uses are listed (all of them before the first run).
+import type { Lane } from '../../model/lanes.js';
+
+const items: { cls: string; text: string; glyph?: string }[] = [
+  { cls: 'lease', text: 'lease held' },
+  { cls: 'zombie', text: 'zombie: lease gone, worker still acting' },
+  { cls: 'stall', text: 'process stalled' },
+  { cls: 'wait', text: 'waiting' },
+  { cls: 'work', text: 'working' },
+  { cls: 'read', glyph: '↧', text: 'value read' },
+  { cls: 'write-accepted', glyph: '✓', text: 'write accepted' },
+  { cls: 'write-rejected', glyph: '✗', text: 'write rejected' },
+  { cls: 'call', glyph: '↩', text: 'call answered' },
+  { cls: 'skip', glyph: '⊘', text: 'denied / skipped' },
+  { cls: 'death', glyph: '☠', text: 'killed' },
+  { cls: 'blind-delete', glyph: '!', text: 'deleted another’s lock' },
+  { cls: 'overlap', text: 'two holders at once' },
+];
+
+/** The legend entries a run's lanes use. */
+export function usedShapes(lanes: Lane[], overlaps: number): Set<string> {
+  const used = new Set<string>();
+  for (const lane of lanes) {
+    if (lane.leases.length > 0) used.add('lease');
+    if (lane.leases.some((l) => l.zombie && !l.zombie.pending)) used.add('zombie');
+    for (const s of lane.spans) used.add(s.kind === 'call' ? 'work' : s.kind);
+    for (const m of lane.marks) used.add(m.kind);
+  }
+  if (overlaps > 0) used.add('overlap');
+  return used;
+}
+
+export function Legend({ used }: { used: Set<string> | null }) {
+  const shown = used ? items.filter((i) => used.has(i.cls)) : items;
+  if (shown.length === 0) return null;
+  return (
+    <ul className="legend" aria-label="Legend">
+      {shown.map((i) => (
+        <li key={i.cls}>
+          <span className={`legend-swatch swatch-${i.cls}`} aria-hidden="true">
+            {i.glyph}
+          </span>
+          {i.text}
+        </li>
+      ))}
+    </ul>
+  );
+}

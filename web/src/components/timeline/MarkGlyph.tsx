@@ -1,0 +1,55 @@
+// A fact at an instant: a write, a skip, a death, a blind delete (major, with a glyph and a
+// caption) or a small tick (job fired, checkpoint, release, exit, note).
+import { m } from 'framer-motion';
+import type { PlacedMark } from '../../model/layout.js';
+import type { Mark } from '../../model/lanes.js';
+import { useTip } from './Tooltip.js';
+
+const glyphs: Record<Mark['kind'], string> = {
+  'write-accepted': '✓',
+  'write-rejected': '✗',
+  skip: '⊘',
+  death: '☠',
+  'blind-delete': '!',
+  release: '⏏',
+  exit: '■',
+  fired: '▶',
+  checkpoint: '◆',
+  note: 'i',
+  read: '↧',
+  call: '↩',
+  retry: '↻',
+};
+
+/** Vertical distance between rows of major marks. */
+export const MARK_ROW_PX = 48;
+
+export function MarkGlyph({ placed }: { placed: PlacedMark }) {
+  const { mark, x, row, flip: flipped } = placed;
+  const tip = useTip({ title: mark.label, lines: mark.details });
+  const text = mark.major ? mark.caption : null;
+  // Near the right edge the caption goes to the left of the glyph.
+  const flip = text !== null && flipped;
+  return (
+    <m.div
+      className={`mark ${mark.kind} ${mark.major ? 'major' : 'minor'}${flip ? ' flip' : ''}`}
+      style={{
+        ...(flip ? { right: `${100 - x}%` } : { left: `${x}%` }),
+        ...(mark.major ? { top: 10 + MARK_ROW_PX * row } : {}),
+      }}
+      initial={{ opacity: 0, scale: 0.4 }}
+      animate={{ opacity: 1, scale: 1 }}
+      transition={{ type: 'spring', stiffness: 500, damping: 30 }}
+      {...tip}
+    >
+      <span className="glyph" aria-hidden="true">
+        {glyphs[mark.kind]}
+      </span>
+      {text && (
+        <span className="caption" aria-hidden="true">
+          {text}
+        </span>
+      )}
+    </m.div>
+  );
+}

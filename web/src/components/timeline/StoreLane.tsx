@@ -1,0 +1,110 @@
+// Ground truth for one watched key or row: what the store held, who it belonged to, and
+// for a Redis key its TTL. A key with no expiry is flagged in words, not only by colour.
+import { m } from 'framer-motion';
+import type { CSSProperties } from 'react';
+import type { StoreLane as Lane, StoreSegment } from '../../model/storeLanes.js';
+import { formatMs, timeToX, type TimeScale } from '../../model/timeScale.js';
+import { workerColor } from './colors.js';
+import { intervalStyle } from './geometry.js';
+import { useTip } from './Tooltip.js';
+
+function endWords(s: StoreSegment): string | null {
+  if (!s.endedBy) return null;
+  if (s.endedBy.kind === 'expired') return 'then: expired';
+  if (s.endedBy.kind === 'deleted')
+    return s.endedBy.by === s.holder ? `then: released by ${s.holder}` : `then: deleted by ${s.endedBy.by}`;
+  return 'then: replaced';
+}
+
+/** The value as drawn: short values as they are, a long token by its worker. */
+function valueText(s: StoreSegment): string {
+  const value = s.value ?? '';
+  if (!s.holder) return value;
+  if (!value.includes(s.holder)) return `${value} (${s.holder})`;
+  return value.length > 16 ? s.holder : value;
+}
+
+function shortText(store: string, s: StoreSegment, flagNoExpiry: boolean): string {
+  if (s.value === null) return store === 'Redis' ? 'no key' : 'no row';
+  if (s.pttlMs === null) return s.value;
+  const ttl = s.noExpiry ? (flagNoExpiry ? ' · NO EXPIRY' : ' · no expiry') : ` · ttl ${formatMs(s.pttlMs)}`;
+  return `${valueText(s)}${ttl}`;
+}
+
+interface SegmentProps {
+  store: string;
+  seg: StoreSegment;
+  scale: TimeScale;
+  color: string;
+  /** The key is a lease key: never expiring there is the hazard. */
+  flagNoExpiry: boolean;
+}
+
+function Segment({ store, seg, scale, color, flagNoExpiry }: SegmentProps) {
+  const end = endWords(seg);
+  const lines = [
+    seg.value === null ? (store === 'Redis' ? 'no key' : 'no row') : `value: ${seg.value}`,
+    ...(seg.holder ? [`holder: ${seg.holder}${seg.holderInferred ? ' (the last worker to acquire it)' : ''}`] : []),
+    ...(seg.named.length > 1 ? [`names ${seg.named.length} workers at once: ${seg.named.join(', ')}`] : []),
+    ...(seg.value === null || seg.pttlMs === null
+      ? []
+      : [
+          seg.noExpiry
+            ? flagNoExpiry
+              ? 'NO EXPIRY (PTTL -1): nothing will ever free it'
+              : 'no expiry (PTTL -1)'
+            : `PTTL ${formatMs(seg.pttlMs)} when first seen`,
+        ]),
+    ...(end ? [end] : []),
+  ];
+  const tip = useTip({ title: seg.label, lines });
+  const empty = seg.value === null;
+  // "no key" is only worth writing where there is room for it.
+  const room = seg.endMs === null || timeToX(seg.endMs, scale) - timeToX(seg.startMs, scale) > 6;
+  const style: CSSProperties = { ...intervalStyle(seg.startMs, seg.endMs, scale) };
+  if (!empty && seg.holder) (style as Record<string, string>)['--holder'] = color;
+  const cls = [
+    'key-seg',
+    empty && 'empty',
+    seg.noExpiry && flagNoExpiry && 'no-expiry',
+    seg.pttlMs === null && 'row',
+    seg.named.length > 1 && 'many',
+  ].filter(Boolean);
+  return (
+    <m.div
+      className={cls.join(' ')}
+      style={style}
+      initial={{ opacity: 0 }}
+      animate={{ opacity: 1 }}
+      transition={{ duration: 0.2 }}
+      {...tip}
+    >
+      <span className="bar-text">{empty && !room ? '' : shortText(store, seg, flagNoExpiry)}</span>
+    </m.div>
+  );
+}
+
+export function StoreLane({ lane, scale, workers }: { lane: Lane; scale: TimeScale; workers: string[] }) {
+  return (
+    <div className={`tl-row store ${lane.store === 'Redis' ? 'redis' : 'sql'}`} role="group" aria-label={`${lane.store} ${lane.name}`}>
+      <div className="tl-label">
+        <span className="worker-id">{lane.store}</span>
+        <span className="worker-facts key-name" title={lane.name}>
+          {lane.name}
+        </span>
+      </div>
+      <div className="tl-track">
+        {lane.segments.map((seg) => (
+          <Segment
+            key={seg.id}
+            store={lane.store}
+            seg={seg}
+            scale={scale}
+            color={workerColor(workers.indexOf(seg.holder ?? ''))}
+            flagNoExpiry={lane.leaseKey}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}

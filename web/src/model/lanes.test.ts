@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { blindDelRun } from './fixtures/blindDelRun.js';
+import { deadHolderRun } from './fixtures/deadHolderRun.js';
+import { noLockRun } from './fixtures/noLockRun.js';
+import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
+import { deriveLanes } from './lanes.js';
+import { writeWords } from './marks.js';
+
+const kinds = (lane: { marks: { kind: string }[] }) => lane.marks.map((m) => m.kind);
+
+describe('deriveLanes', () => {
+  it('has one lane per worker of the roster, in order', () => {
+    const lanes = deriveLanes(noLockRun());
+    expect(lanes.map((l) => l.workerId)).toEqual(['worker-1', 'worker-2', 'worker-3']);
+    expect(lanes.map((l) => l.pid)).toEqual([4100, 4101, 4102]);
+  });
+
+  it('shows every worker of a no-lock run doing the work and writing', () => {
+    for (const lane of deriveLanes(noLockRun())) {
+      expect(lane.spans).toHaveLength(1);
+      expect(lane.spans[0]).toMatchObject({ kind: 'work' });
+      const writes = lane.marks.filter((m) => m.kind === 'write-accepted');
+      expect(writes).toHaveLength(1);
+      expect(writes[0]!.label).toMatch(new RegExp(`^${lane.workerId} write to email accepted at \\d+ ms$`));
+      expect(lane.fate).toBe('exited 0');
+      expect(lane.died).toBe(false);
+    }
+  });
+
+  it('names marks with worker, fact and time', () => {
+    const w1 = deriveLanes(noLockRun())[0]!;
+    expect(w1.marks.find((m) => m.kind === 'write-accepted')!.label).toBe('worker-1 write to email accepted at 131 ms');
+  });
+
+  it('draws the stall, and the blind DEL as a major mark', () => {
+    const w1 = deriveLanes(blindDelRun())[0]!;
+    const stall = w1.spans.find((s) => s.kind === 'stall')!;
+    expect([stall.startMs, stall.endMs]).toEqual([8, 788]);
+    const del = w1.marks.find((m) => m.kind === 'blind-delete')!;
+    expect(del.label).toBe("worker-1 deleted worker-2's lock lock:nightly-report at 803 ms");
+    expect(del.major).toBe(true);
+    expect(kinds(deriveLanes(blindDelRun())[1]!)).toContain('release');
+  });
+
+  it('shows denials, skips, waits and a single death mark', () => {
+    const [w1, w2, w3] = deriveLanes(deadHolderRun());
+    expect(kinds(w1!).filter((k) => k === 'death')).toHaveLength(1);
+    expect(w1!.fate).toBe('killed by SIGKILL');
+    expect(w1!.died).toBe(true);
+    expect(kinds(w2!)).toEqual(['skip', 'skip']);
+    const wait = w3!.spans.find((s) => s.kind === 'wait')!;
+    expect([wait.startMs, wait.endMs]).toEqual([150, 400]);
+  });
+
+  it('carries fence numbers on writes', () => {
+    const [w1, w2] = deriveLanes(tokenLuaRun());
+    const rejected = w1!.marks.find((m) => m.kind === 'write-rejected')!;
+    expect(rejected.tag).toBe('#1');
+    expect(rejected.label).toBe('worker-1 write to email rejected with fence 1 at 720 ms');
+    expect(rejected.details).toContain('reason: stale fence 1 < 2');
+    expect(w2!.marks.find((m) => m.kind === 'write-accepted')!.tag).toBe('#2');
+  });
+});
+
+describe('mark captions', () => {
+  it('shows a short written value, and only the target for a long one', () => {
+    expect(writeWords('stock', 7)).toBe('stock = 7');
+    expect(writeWords('email', 'report acme 2026-11-29')).toBe('email');
+    const w2 = deriveLanes(tokenLuaRun())[1]!;
+    expect(w2.marks.find((m) => m.kind === 'write-accepted')!.caption).toBe('email = report #2');
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Mark } from './lanes.js';
+import { domainFor, markExtent, needsNewHorizon, nextHorizon, stackMarks } from './layout.js';
+import { runSummary } from './runSummary.js';
+import { blindDelRun } from './fixtures/blindDelRun.js';
+import { makeScale } from './timeScale.js';
+
+const mark = (id: string, atMs: number): Mark => ({ id, kind: 'note', atMs, tag: null, caption: null, label: id, details: [], major: true });
+
+describe('layout', () => {
+  it('fits a finished run, with a little room on the right', () => {
+    const s = domainFor(runSummary(blindDelRun()), 200);
+    expect(s.startMs).toBe(0);
+    expect(s.endMs).toBeCloseTo(1030 * 1.03);
+  });
+
+  it('uses the horizon while running, and grows it on round numbers', () => {
+    const running = runSummary(blindDelRun().slice(0, 10));
+    expect(domainFor(running, 500).endMs).toBe(500);
+    expect(needsNewHorizon(480, 500)).toBe(true);
+    expect(needsNewHorizon(300, 500)).toBe(false);
+    expect(nextHorizon(480)).toBe(1000);
+  });
+
+  it('stacks marks that would collide, glyph and caption', () => {
+    const fixed = () => ({ glyph: 2, caption: 5 });
+    const placed = stackMarks([mark('a', 100), mark('b', 101), mark('c', 500), mark('d', 102), mark('e', 170)], makeScale(0, 1000), fixed, 3);
+    expect(placed.map((p) => [p.mark.id, p.row])).toEqual([
+      ['a', 0],
+      ['b', 1],
+      ['d', 2],
+      ['e', 0], // at 17% it clears a's glyph and caption, which end at 16%
+      ['c', 0],
+    ]);
+  });
+
+  it('flips captions near the right edge and counts them to the left', () => {
+    const fixed = () => ({ glyph: 2, caption: 10 });
+    const placed = stackMarks([mark('a', 850), mark('b', 900)], makeScale(0, 1000), fixed);
+    expect(placed.map((p) => [p.mark.id, p.row, p.flip])).toEqual([
+      ['a', 0, true],
+      ['b', 1, true],
+    ]);
+  });
+
+  it('measures captions in percent of the track', () => {
+    const m = { ...mark('a', 0), caption: 'email' };
+    expect(markExtent(1000)(m)).toEqual({ glyph: 3, caption: (12 + 5 * 7.5) / 10 });
+    expect(markExtent(1000)({ ...m, major: false })).toEqual({ glyph: 1.6, caption: 0 });
+  });
+});

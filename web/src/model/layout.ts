@@ -1,0 +1,77 @@
+// Pure layout decisions for the timeline: the time domain, and rows for marks that would
+// otherwise sit on top of one another.
+import type { Mark } from './lanes.js';
+import type { RunSummary } from './runSummary.js';
+import { makeScale, niceCeil, timeToX, type TimeScale } from './timeScale.js';
+
+/** Smallest domain of a running run: the first horizon. */
+export const MIN_DOMAIN_MS = 200;
+/** Smallest domain of a finished run: short runs are drawn full width too. */
+export const MIN_FINISHED_MS = 10;
+
+/**
+ * The time domain of a run's drawing. A finished run fits its length; a running one uses
+ * the horizon (a round number that the live edge pushes forward now and then), so marks
+ * do not shift on every event.
+ */
+export function domainFor(summary: RunSummary, horizonMs: number): TimeScale {
+  if (summary.endMs !== null) return makeScale(0, Math.max(MIN_FINISHED_MS, summary.endMs * 1.03));
+  return makeScale(0, Math.max(MIN_DOMAIN_MS, horizonMs, niceCeil(summary.lastMs * 1.1)));
+}
+
+/** The next horizon once the live edge reaches `nowMs`: comfortably ahead, on a round number. */
+export function nextHorizon(nowMs: number): number {
+  return niceCeil(Math.max(MIN_DOMAIN_MS, nowMs * 1.5));
+}
+
+/** True when the live edge is close enough to the right edge that the domain should grow. */
+export function needsNewHorizon(nowMs: number, horizonMs: number): boolean {
+  return nowMs > horizonMs * 0.92;
+}
+
+export interface PlacedMark {
+  mark: Mark;
+  /** Position in percent of the lane width. */
+  x: number;
+  /** 0 = the lane's main row; 1, 2… = rows that avoid a collision. */
+  row: number;
+  /** The caption is drawn to the left of the glyph (near the right edge). */
+  flip: boolean;
+}
+
+/** Horizontal room a mark takes, in percent of the track: glyph and caption. */
+export type MarkExtent = (mark: Mark) => { glyph: number; caption: number };
+
+/** Captions starting past this position (percent) are drawn to the left of their glyph. */
+export const FLIP_AFTER = 80;
+
+/**
+ * Places marks left to right; a mark that would touch the last mark of a row (glyph and
+ * caption) goes to the next row. Past the last row it takes the row that frees up first,
+ * accepting an overlap at worst.
+ */
+export function stackMarks(marks: readonly Mark[], scale: TimeScale, extent: MarkExtent, rows = 2): PlacedMark[] {
+  const rowEnd: number[] = Array.from({ length: rows }, () => Number.NEGATIVE_INFINITY);
+  return [...marks]
+    .sort((a, b) => a.atMs - b.atMs)
+    .map((mark) => {
+      const x = timeToX(mark.atMs, scale);
+      const { glyph, caption } = extent(mark);
+      const flip = caption > 0 && x > FLIP_AFTER;
+      const from = x - glyph / 2 - (flip ? caption : 0);
+      const to = x + glyph / 2 + (flip ? 0 : caption);
+      let row = rowEnd.findIndex((end) => from >= end);
+      if (row < 0) row = rowEnd.indexOf(Math.min(...rowEnd));
+      rowEnd[row] = to;
+      return { mark, x, row, flip };
+    });
+}
+
+/** Extent of marks on a track `trackPx` wide: ~7.5 px per caption character at 0.78rem. */
+export function markExtent(trackPx: number): MarkExtent {
+  const pct = (px: number) => (px / Math.max(1, trackPx)) * 100;
+  return (mark) =>
+    mark.major
+      ? { glyph: pct(30), caption: mark.caption ? pct(12 + mark.caption.length * 7.5) : 0 }
+      : { glyph: pct(16), caption: 0 };
+}

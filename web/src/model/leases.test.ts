@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { blindDelRun } from './fixtures/blindDelRun.js';
+import { deadHolderRun } from './fixtures/deadHolderRun.js';
+import { LogBuilder } from './fixtures/build.js';
+import { noLockRun } from './fixtures/noLockRun.js';
+import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
+import { deriveOverlaps, maxHolders } from './holders.js';
+import { deriveLeases } from './leases.js';
+
+describe('deriveLeases', () => {
+  it('finds no lease when no worker locks', () => {
+    expect(deriveLeases(noLockRun())).toEqual([]);
+    expect(maxHolders(noLockRun())).toBe(0);
+  });
+
+  it('ends a stalled holder’s lease at expiry and shades the rest as a zombie window', () => {
+    const [w1] = deriveLeases(blindDelRun());
+    expect(w1).toMatchObject({ workerId: 'worker-1', acquiredMs: 5, expiresAtMs: 505, releasedMs: 803, deleted: 1 });
+    expect(w1!.heldEndMs).toBe(505);
+    expect(w1!.end).toEqual({ kind: 'expired' });
+    expect(w1!.zombie).toEqual({ startMs: 505, endMs: 803 });
+  });
+
+  it('sees a blind DEL remove the next holder’s lock', () => {
+    const leases = deriveLeases(blindDelRun());
+    const w1 = leases.find((l) => l.workerId === 'worker-1')!;
+    const w2 = leases.find((l) => l.workerId === 'worker-2')!;
+    const w3 = leases.find((l) => l.workerId === 'worker-3')!;
+    expect(w1.deletedLockOf).toBe('worker-2');
+    expect(w2.end).toEqual({ kind: 'deleted', by: 'worker-1' });
+    expect(w2.heldEndMs).toBe(803);
+    expect(w2.zombie).toEqual({ startMs: 803, endMs: 1000 });
+    // worker-3 released its own lock: a clean release, no zombie.
+    expect(w3.end).toEqual({ kind: 'released' });
+    expect(w3.heldEndMs).toBe(950);
+    expect(w3.zombie).toBeNull();
+    expect(w3.deletedLockOf).toBeNull();
+  });
+
+  it('counts overlapping beliefs per key', () => {
+    const overlaps = deriveOverlaps(blindDelRun());
+    expect(overlaps.map((o) => [o.startMs, o.endMs, o.holders])).toEqual([
+      [602, 803, ['worker-1', 'worker-2']],
+      [852, 950, ['worker-2', 'worker-3']],
+    ]);
+    expect(maxHolders(blindDelRun())).toBe(2);
+  });
+
+  it('keeps a dead worker’s never-expiring lock open to the run’s end', () => {
+    const [w1] = deriveLeases(deadHolderRun());
+    expect(w1).toMatchObject({ workerId: 'worker-1', ttlMs: null, goneMs: 10, heldEndMs: 500, releasedMs: null });
+    expect(w1!.end).toEqual({ kind: 'never-released' });
+    expect(w1!.zombie).toBeNull();
+    expect(w1!.belief).toEqual({ startMs: 3, endMs: 10 });
+  });
+
+  it('shows a token release that deleted nothing, and carries the fence', () => {
+    const [w1, w2] = deriveLeases(tokenLuaRun());
+    expect(w1).toMatchObject({ fence: 1, token: 'tok-a1', deleted: 0, deletedLockOf: null, heldEndMs: 405 });
+    expect(w1!.zombie).toEqual({ startMs: 405, endMs: 725 });
+    expect(w2).toMatchObject({ fence: 2, end: { kind: 'released' }, heldEndMs: 560 });
+  });
+
+  it('leaves a lease open while the run is in progress', () => {
+    const events = new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1'] })
+      .at(3, 'worker-1', { type: 'lease-acquired', key: 'k', ttlMs: null })
+      .build();
+    const [l] = deriveLeases(events);
+    expect(l!.heldEndMs).toBeNull();
+    expect(l!.end).toEqual({ kind: 'open' });
+    expect(l!.belief.endMs).toBeNull();
+  });
+
+  it('takes an expiry set after the fact (SETNX then EXPIRE)', () => {
+    const events = new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1'] })
+      .at(3, 'worker-1', { type: 'lease-acquired', key: 'k', ttlMs: null })
+      .at(10, 'worker-1', { type: 'lease-expiry-set', key: 'k', ttlMs: 100 })
+      .at(50, 'worker-1', { type: 'lease-released', key: 'k', deleted: 1 })
+      .at(60, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'pass' })
+      .build();
+    const [l] = deriveLeases(events);
+    expect(l).toMatchObject({ ttlMs: 100, expiresAtMs: 110, heldEndMs: 50, end: { kind: 'released' } });
+  });
+
+  it('returns the same array for the same log (stable for React and zustand)', () => {
+    const events = blindDelRun();
+    expect(deriveLeases(events)).toBe(deriveLeases(events));
+    expect(deriveOverlaps(events)).toBe(deriveOverlaps(events));
+  });
+});
+
+describe('a lease during a run in progress', () => {
+  const start = () =>
+    new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1'] })
+      .at(10, 'worker-1', { type: 'lease-acquired', key: 'k', ttlMs: 400 });
+
+  it('is open, with its expiry still ahead as a pending zombie window', () => {
+    const [l] = deriveLeases(start().at(100, 'worker-1', { type: 'note', text: 'working' }).build());
+    expect(l!.heldEndMs).toBeNull();
+    expect(l!.end).toEqual({ kind: 'open' });
+    expect(l!.zombie).toEqual({ startMs: 410, endMs: null, pending: true });
+  });
+
+  it('has expired once an event later than the expiry arrives', () => {
+    const [l] = deriveLeases(start().at(500, null, { type: 'key-observed', key: 'k', value: null, pttlMs: -2 }).build());
+    expect(l!.heldEndMs).toBe(410);
+    expect(l!.end).toEqual({ kind: 'expired' });
+    expect(l!.zombie).toEqual({ startMs: 410, endMs: null });
+  });
+});

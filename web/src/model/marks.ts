@@ -1,0 +1,142 @@
+// The instants of a worker's lane, in words: what a tooltip and a screen reader say.
+import type { RunEvent } from '@racelab/shared';
+import type { Lease } from './leases.js';
+import { formatMs } from './timeScale.js';
+
+export type MarkKind =
+  | 'write-accepted'
+  | 'write-rejected'
+  | 'skip'
+  | 'death'
+  | 'blind-delete'
+  | 'release'
+  | 'exit'
+  | 'fired'
+  | 'checkpoint'
+  | 'note'
+  | 'read'
+  | 'call'
+  | 'retry';
+
+export interface Mark {
+  id: string;
+  kind: MarkKind;
+  atMs: number;
+  /** A fence number "#2" or a signal, when the fact has one. */
+  tag: string | null;
+  /** Short text drawn beside a major mark's glyph, e.g. "email #2". */
+  caption: string | null;
+  /** Full accessible name, e.g. "worker-1 write to email accepted at 131 ms". */
+  label: string;
+  details: string[];
+  /** Major marks are drawn large in the middle of the lane; minor ones as small ticks. */
+  major: boolean;
+}
+
+const at = (ms: number) => `at ${formatMs(ms)}`;
+const fenceTag = (fence: number | undefined) => (fence === undefined ? null : `#${fence}`);
+const fenceWords = (fence: number | undefined) => (fence === undefined ? '' : ` with fence ${fence}`);
+
+/** "stock = 7" when the value is short enough to read at a glance, else just the target. */
+export function writeWords(target: string, value: string | number): string {
+  return String(value).length <= 10 ? `${target} = ${value}` : target;
+}
+
+/** The mark an event draws in its worker's lane, or null when it draws none. */
+export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<Mark, 'id' | 'atMs'> | null {
+  switch (e.type) {
+    case 'write-accepted':
+      return {
+        kind: 'write-accepted',
+        major: true,
+        tag: fenceTag(e.fence),
+        caption: `${writeWords(e.target, e.value)}${e.fence === undefined ? '' : ` #${e.fence}`}`,
+        label: `${w} write to ${e.target} accepted${fenceWords(e.fence)} ${at(e.atMs)}`,
+        details: [`value: ${e.value}`],
+      };
+    case 'write-rejected':
+      return {
+        kind: 'write-rejected',
+        major: true,
+        tag: fenceTag(e.fence),
+        caption: `${writeWords(e.target, e.value)}${e.fence === undefined ? '' : ` #${e.fence}`} rejected`,
+        label: `${w} write to ${e.target} rejected${fenceWords(e.fence)} ${at(e.atMs)}`,
+        details: [`reason: ${e.reason}`, `value: ${e.value}`],
+      };
+    case 'lease-denied':
+      return {
+        kind: 'skip',
+        major: true,
+        tag: null,
+        caption: 'denied',
+        label: `${w} denied ${e.key} ${at(e.atMs)}`,
+        details: [e.heldBy === null ? 'held by: unknown' : `held by: ${e.heldBy}`],
+      };
+    case 'job-skipped':
+      return { kind: 'skip', major: true, tag: null, caption: 'skipped', label: `${w} skipped the job ${at(e.atMs)}`, details: [e.reason] };
+    case 'process-killed':
+      return { kind: 'death', major: true, tag: e.signal, caption: e.signal, label: `${w} killed by ${e.signal} ${at(e.atMs)}`, details: [] };
+    case 'worker-exited':
+      if (e.signal !== null)
+        return { kind: 'death', major: true, tag: e.signal, caption: e.signal, label: `${w} died by ${e.signal} ${at(e.atMs)}`, details: [] };
+      return {
+        kind: 'exit',
+        major: false,
+        tag: null,
+        caption: null,
+        label: `${w} exited with code ${e.code ?? 'none'} ${at(e.atMs)}`,
+        details: [],
+      };
+    case 'lease-released': {
+      const details = [`Redis deleted ${e.deleted} key${e.deleted === 1 ? '' : 's'}`];
+      if (lease?.deletedLockOf) {
+        return {
+          kind: 'blind-delete',
+          major: true,
+          tag: 'DEL',
+          caption: `DEL ${lease.deletedLockOf}'s lock`,
+          label: `${w} deleted ${lease.deletedLockOf}'s lock ${e.key} ${at(e.atMs)}`,
+          details: [`its own lease had already ended`, ...details],
+        };
+      }
+      return { kind: 'release', major: false, tag: null, caption: null, label: `${w} released ${e.key} ${at(e.atMs)}`, details };
+    }
+    case 'value-read': {
+      const version = e.version === undefined ? '' : ` (version ${e.version})`;
+      return {
+        kind: 'read',
+        major: true,
+        tag: e.version === undefined ? null : `v${e.version}`,
+        caption: `${e.target} = ${e.value}${e.version === undefined ? '' : ` (v${e.version})`}`,
+        label: `${w} read ${e.target} = ${e.value}${version} ${at(e.atMs)}`,
+        details: [],
+      };
+    }
+    case 'call-finished':
+      return {
+        kind: 'call',
+        major: true,
+        tag: String(e.status),
+        caption: `${e.target} ${e.status}`,
+        label: `${w} call to ${e.target} answered ${e.status} ${at(e.atMs)}`,
+        details: [`took ${formatMs(e.durationMs)}`],
+      };
+    case 'retry-scheduled':
+      return { kind: 'retry', major: false, tag: null, caption: null, label: `${w} retry scheduled ${at(e.atMs)}`, details: [e.reason] };
+    case 'job-fired':
+      return { kind: 'fired', major: false, tag: null, caption: null, label: `${w} job fired ${at(e.atMs)}`, details: [] };
+    case 'checkpoint-reached':
+      return {
+        kind: 'checkpoint',
+        major: false,
+        tag: null,
+        caption: null,
+        label: `${w} reached checkpoint ${e.checkpoint} ${at(e.atMs)}`,
+        details: [],
+      };
+    case 'note':
+      return { kind: 'note', major: false, tag: null, caption: null, label: `${w} note ${at(e.atMs)}: ${e.text}`, details: [] };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { blindDelRun, LOCK } from './fixtures/blindDelRun.js';
+import { LogBuilder } from './fixtures/build.js';
+import { deadHolderRun } from './fixtures/deadHolderRun.js';
+import { recorded } from './fixtures/recorded/index.js';
+import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
+import { deriveStoreLanes, holderOf, workersIn } from './storeLanes.js';
+
+describe('deriveStoreLanes', () => {
+  it('groups Redis observations into segments of one value', () => {
+    const [lane] = deriveStoreLanes(blindDelRun());
+    expect([lane!.store, lane!.name]).toEqual(['Redis', LOCK]);
+    expect(lane!.segments.map((s) => [s.startMs, s.endMs, s.value])).toEqual([
+      [0, 25, null],
+      [25, 525, 'worker-1'],
+      [525, 625, null],
+      [625, 825, 'worker-2'],
+      [825, 875, null],
+      [875, 975, 'worker-3'],
+      [975, 1030, null],
+    ]);
+  });
+
+  it('says how each value went away', () => {
+    const segs = deriveStoreLanes(blindDelRun())[0]!.segments.filter((s) => s.value !== null);
+    expect(segs.map((s) => s.endedBy)).toEqual([
+      { kind: 'expired' },
+      { kind: 'deleted', by: 'worker-1' },
+      { kind: 'deleted', by: 'worker-3' },
+    ]);
+    expect(segs.map((s) => s.holder)).toEqual(['worker-1', 'worker-2', 'worker-3']);
+  });
+
+  it('flags a key with no expiry', () => {
+    const held = deriveStoreLanes(deadHolderRun())[0]!.segments.find((s) => s.value !== null)!;
+    expect(held.noExpiry).toBe(true);
+    expect(held.endMs).toBe(500);
+    expect(held.label).toBe('Redis lock:nightly-report = worker-1 (worker-1), no expiry, from 25 ms to 500 ms');
+  });
+
+  it('maps lease tokens to their worker', () => {
+    const segs = deriveStoreLanes(tokenLuaRun())[0]!.segments.filter((s) => s.value !== null);
+    expect(segs.map((s) => s.holder)).toEqual(['worker-1', 'worker-2']);
+    expect(segs[0]!.expiresAtMs).toBe(405);
+  });
+
+  it('infers the holder of a value that names no one, from who acquired the key last', () => {
+    // Recorded blind-del: every holder writes "locked".
+    const [lane] = deriveStoreLanes(recorded['blind-del']!);
+    const held = lane!.segments.filter((s) => s.value !== null);
+    expect(held.map((s) => [s.value, s.holder, s.holderInferred])).toEqual([
+      ['locked', 'worker-1', true],
+      ['locked', 'worker-2', true],
+      ['locked', 'worker-3', true],
+    ]);
+    expect(held[1]!.endedBy).toEqual({ kind: 'deleted', by: 'worker-1' });
+  });
+
+  it('splits one value set twice (a fresh TTL) into two segments', () => {
+    const events = new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1', 'worker-2'] })
+      .at(1, 'worker-1', { type: 'lease-acquired', key: 'k', ttlMs: 100 })
+      .at(2, null, { type: 'key-observed', key: 'k', value: 'locked', pttlMs: 99 })
+      .at(120, 'worker-2', { type: 'lease-acquired', key: 'k', ttlMs: 100 })
+      .at(125, null, { type: 'key-observed', key: 'k', value: 'locked', pttlMs: 95 })
+      .build();
+    const segs = deriveStoreLanes(events)[0]!.segments;
+    expect(segs.map((s) => [s.startMs, s.holder])).toEqual([
+      [2, 'worker-1'],
+      [125, 'worker-2'],
+    ]);
+  });
+
+  it('draws watched PostgreSQL rows too', () => {
+    const lanes = deriveStoreLanes(recorded['blind-del']!);
+    const pg = lanes.find((l) => l.store === 'PostgreSQL')!;
+    expect(pg.name).toBe('emails');
+    expect(pg.segments.map((s) => s.value)).toEqual(['0 sent', '1 sent', '2 sent', '3 sent']);
+    expect(pg.segments[0]!.pttlMs).toBeNull();
+  });
+
+  it('tells worker-1 from worker-10', () => {
+    const workers = ['worker-1', 'worker-10'];
+    expect(holderOf('worker-10:abc', new Map(), workers)).toBe('worker-10');
+    expect(holderOf('worker-1:abc', new Map(), workers)).toBe('worker-1');
+    expect(holderOf('zzz', new Map(), workers)).toBeNull();
+  });
+});
+
+describe('values that name workers', () => {
+  it('finds every worker a set names, and a holder only when it names one', () => {
+    const workers = ['worker-1', 'worker-2', 'worker-10'];
+    expect(workersIn('{worker-1, worker-10}', new Map(), workers)).toEqual(['worker-1', 'worker-10']);
+    expect(holderOf('{worker-1, worker-2}', new Map(), workers)).toBeNull();
+    expect(holderOf('{worker-2}', new Map(), workers)).toBe('worker-2');
+  });
+
+  it('flags only keys that workers lease', () => {
+    const events = new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1', 'worker-2'] })
+      .at(1, 'worker-1', { type: 'lease-acquired', key: 'lock', ttlMs: null })
+      .at(2, null, { type: 'key-observed', key: 'lock', value: 'worker-1', pttlMs: -1 })
+      .at(3, null, { type: 'key-observed', key: 'holders', value: '{worker-1, worker-2}', pttlMs: -1 })
+      .build();
+    const lanes = deriveStoreLanes(events);
+    expect(lanes.map((l) => [l.name, l.leaseKey])).toEqual([
+      ['lock', true],
+      ['holders', false],
+    ]);
+    expect(lanes[1]!.segments[0]).toMatchObject({ holder: null, named: ['worker-1', 'worker-2'], holderInferred: false });
+  });
+});

@@ -1,0 +1,153 @@
+// Ground truth: what the stores actually held, from the server's own observations: a lane
+// per watched Redis key (value, holder, TTL) and per watched PostgreSQL row or table.
+// Consecutive observations with the same value (and the same "expires or not") form a segment.
+import type { Lease } from './leases.js';
+import { deriveLeases } from './leases.js';
+import { memoOnLog, type EventLog } from './memo.js';
+import { inOrder, runSummary } from './runSummary.js';
+import { formatMs } from './timeScale.js';
+
+export type SegmentEnd = { kind: 'expired' } | { kind: 'deleted'; by: string } | { kind: 'replaced' } | null;
+
+export interface StoreSegment {
+  id: string;
+  startMs: number;
+  /** null: still going at the live edge. */
+  endMs: number | null;
+  /** What the store held; null = no key / no row. */
+  value: string | null;
+  /** Redis PTTL at the first observation (-1: no expiry); null for rows. */
+  pttlMs: number | null;
+  noExpiry: boolean;
+  /** When the key would expire, as of the first observation. */
+  expiresAtMs: number | null;
+  /** The worker the value belongs to, if it names exactly one (or one is inferred). */
+  holder: string | null;
+  /** Every worker the value names, e.g. a set "{worker-1, worker-2}". */
+  named: string[];
+  /** True when the holder is inferred from who last acquired the key (the value names no one). */
+  holderInferred: boolean;
+  /** How the value went away, when it went away. */
+  endedBy: SegmentEnd;
+  label: string;
+}
+
+export interface StoreLane {
+  /** "Redis" or "PostgreSQL". */
+  store: string;
+  /** The key or the row/table. */
+  name: string;
+  /** A key workers take leases on: one that never expires there is the hazard to flag. */
+  leaseKey: boolean;
+  segments: StoreSegment[];
+}
+
+type Draft = Omit<StoreSegment, 'label'>;
+
+/** The workers a stored value names: a worker's lease token, or worker ids inside it. */
+export function workersIn(value: string | null, tokens: Map<string, string>, workers: string[]): string[] {
+  if (value === null) return [];
+  const byToken = tokens.get(value);
+  if (byToken) return [byToken];
+  const named = workers.filter((w) => {
+    for (let i = value.indexOf(w); i >= 0; i = value.indexOf(w, i + 1)) {
+      const before = value.charAt(i - 1);
+      const after = value.charAt(i + w.length);
+      if (!/[0-9A-Za-z-]/.test(before) && !/[0-9A-Za-z]/.test(after)) return true;
+    }
+    return false;
+  });
+  return named;
+}
+
+/** The one worker a stored value belongs to, or null when it names none or several. */
+export function holderOf(value: string | null, tokens: Map<string, string>, workers: string[]): string | null {
+  const named = workersIn(value, tokens, workers);
+  return named.length === 1 ? named[0]! : null;
+}
+
+/** Observations lag the change they see: allow this much when matching them to events. */
+const LAG_MS = 25;
+
+function lastAcquirer(leases: Lease[], key: string, atMs: number): string | null {
+  let best: Lease | null = null;
+  for (const l of leases) if (l.key === key && l.acquiredMs <= atMs && (!best || l.acquiredMs > best.acquiredMs)) best = l;
+  return best?.workerId ?? null;
+}
+
+function describe(store: string, name: string, s: Draft): string {
+  const span = `from ${formatMs(s.startMs)}${s.endMs === null ? '' : ` to ${formatMs(s.endMs)}`}`;
+  if (s.value === null) return `${store} ${name}: ${store === 'Redis' ? 'no key' : 'no row'} ${span}`;
+  const who = s.holder ? ` (${s.holderInferred ? 'set by ' : ''}${s.holder})` : '';
+  const ttl = s.pttlMs === null ? '' : s.noExpiry ? ', no expiry' : `, ttl ${formatMs(s.pttlMs)}`;
+  return `${store} ${name} = ${s.value}${who}${ttl}, ${span}`;
+}
+
+export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
+  const { workers, endMs } = runSummary(events);
+  const leases = deriveLeases(events);
+  const tokens = new Map<string, string>();
+  for (const l of leases) if (l.token !== undefined) tokens.set(l.token, l.workerId);
+  const deletions = leases
+    .filter((l) => l.releasedMs !== null && (l.deleted ?? 0) > 0)
+    .map((l) => ({ key: l.key, atMs: l.releasedMs as number, by: l.workerId }));
+
+  const leaseKeys = new Set<string>();
+  for (const e of events) {
+    if (e.type === 'lease-acquired' || e.type === 'lease-denied' || e.type === 'lease-requested' || e.type === 'lease-wait-started')
+      leaseKeys.add(e.key);
+  }
+  const lanes = new Map<string, { store: string; name: string; segments: Draft[] }>();
+  for (const e of inOrder(events)) {
+    if (e.type !== 'key-observed' && e.type !== 'row-observed') continue;
+    const redis = e.type === 'key-observed';
+    const store = redis ? 'Redis' : 'PostgreSQL';
+    const name = redis ? e.key : e.target;
+    const id = `${store}\u0000${name}`;
+    const lane = lanes.get(id) ?? { store, name, segments: [] };
+    lanes.set(id, lane);
+    const pttlMs = redis ? e.pttlMs : null;
+    const noExpiry = e.value !== null && pttlMs === -1;
+    const last = lane.segments[lane.segments.length - 1];
+    // Same value, but a fresh TTL: the key was set again (by another holder, possibly).
+    const reset =
+      last?.expiresAtMs != null && pttlMs !== null && pttlMs >= 0 && e.atMs + pttlMs > last.expiresAtMs + LAG_MS;
+    if (last && last.value === e.value && last.noExpiry === noExpiry && !reset) continue;
+    if (last) {
+      last.endMs = e.atMs;
+      if (last.value !== null) {
+        const from = last.startMs;
+        const del = deletions.filter((d) => d.key === name && d.atMs >= from && d.atMs <= e.atMs).pop();
+        if (e.value !== null && !del) last.endedBy = { kind: 'replaced' };
+        else if (del) last.endedBy = { kind: 'deleted', by: del.by };
+        else if (last.expiresAtMs !== null && last.expiresAtMs <= e.atMs + 1) last.endedBy = { kind: 'expired' };
+      }
+    }
+    const named = redis ? workersIn(e.value, tokens, workers) : [];
+    const one = named.length === 1 ? named[0]! : null;
+    const inferred = redis && e.value !== null && named.length === 0 ? lastAcquirer(leases, name, e.atMs + LAG_MS) : null;
+    lane.segments.push({
+      id: `obs-${e.seq}`,
+      startMs: e.atMs,
+      endMs: null,
+      value: e.value,
+      pttlMs,
+      noExpiry,
+      expiresAtMs: e.value !== null && pttlMs !== null && pttlMs >= 0 ? e.atMs + pttlMs : null,
+      holder: one ?? inferred,
+      named,
+      holderInferred: one === null && inferred !== null,
+      endedBy: null,
+    });
+  }
+  const order = (store: string) => (store === 'Redis' ? 0 : 1);
+  return [...lanes.values()].sort((a, b) => order(a.store) - order(b.store)).map(({ store, name, segments }) => ({
+    store,
+    name,
+    leaseKey: store === 'Redis' && leaseKeys.has(name),
+    segments: segments.map((s) => {
+      const closed = s.endMs === null && endMs !== null ? { ...s, endMs: Math.max(endMs, s.startMs) } : s;
+      return { ...closed, label: describe(store, name, closed) };
+    }),
+  }));
+});

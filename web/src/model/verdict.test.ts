@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { blindDelRun } from './fixtures/blindDelRun.js';
+import { LogBuilder } from './fixtures/build.js';
+import { duplicateJobManifest } from './fixtures/manifest.js';
+import { noLockRun } from './fixtures/noLockRun.js';
+import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
+import { deriveVerdict, headlineOf } from './verdict.js';
+
+describe('deriveVerdict', () => {
+  it('writes each expectation in numbers with the manifest’s label', () => {
+    const v = deriveVerdict(noLockRun(), duplicateJobManifest);
+    expect(v.state).toBe('finished');
+    if (v.state !== 'finished') return;
+    expect(v.pass).toBe(false);
+    expect(v.headline).toBe('FAIL — 1 of 2 invariants was broken');
+    expect(v.lines.map((l) => [l.text, l.held])).toEqual([
+      ['E-mails sent: 3 — should be 1', false],
+      ['Lock TTL after run (ms): -2 — should be not -1', true],
+    ]);
+    expect(v.others).toEqual([{ name: 'maxConcurrentHolders', text: 'Max concurrent holders: 0' }]);
+  });
+
+  it('says "at most" for lte', () => {
+    const v = deriveVerdict(blindDelRun(), duplicateJobManifest);
+    if (v.state !== 'finished') throw new Error(v.state);
+    expect(v.lines[1]!.text).toBe('Max concurrent holders: 2 — should be at most 1');
+    expect(v.headline).toBe('FAIL — 2 of 3 invariants were broken');
+  });
+
+  it('passes a correct run', () => {
+    const v = deriveVerdict(tokenLuaRun(), duplicateJobManifest);
+    if (v.state !== 'finished') throw new Error(v.state);
+    expect(v.headline).toBe('PASS — the invariant held');
+    expect(v.lines[0]!.text).toBe('E-mails sent: 1 — should be 1');
+  });
+
+  it('shows a failed run’s message, and a running run', () => {
+    const b = new LogBuilder().at(0, null, {
+      type: 'run-started',
+      scenario: 'duplicate-job',
+      variant: 'no-lock',
+      correct: false,
+      params: {},
+      workers: [],
+    });
+    expect(deriveVerdict(b.build(), duplicateJobManifest)).toEqual({ state: 'running' });
+    b.at(5, null, { type: 'run-failed', message: 'Redis is not reachable' });
+    expect(deriveVerdict(b.build(), duplicateJobManifest)).toEqual({ state: 'failed', message: 'Redis is not reachable' });
+    expect(deriveVerdict([], undefined)).toEqual({ state: 'empty' });
+  });
+
+  it('falls back to the metric name without a manifest', () => {
+    const v = deriveVerdict(noLockRun(), undefined);
+    if (v.state !== 'finished') throw new Error(v.state);
+    expect(v.lines[0]!.text).toBe('emailsSent: 3 — should be 1');
+  });
+
+  it('uses the plain headline for a single invariant', () => {
+    expect(headlineOf(false, 1, 1)).toBe('FAIL — the invariant was broken');
+    expect(headlineOf(true, 3, 0)).toBe('PASS — all 3 invariants held');
+  });
+});

@@ -1,0 +1,80 @@
+// The verdict in numbers: one line per expectation, in the manifest's words.
+import { shouldBe, type ScenarioManifest } from '@racelab/shared';
+import { memoOnLogAnd, type EventLog } from './memo.js';
+import { runSummary } from './runSummary.js';
+
+export interface VerdictLine {
+  id: string;
+  /** "E-mails sent: 3 — should be 1" */
+  text: string;
+  /** The invariant in plain words, from the scenario. */
+  invariant: string;
+  held: boolean;
+}
+
+export interface MetricLine {
+  name: string;
+  text: string;
+}
+
+export type VerdictView =
+  | { state: 'empty' }
+  | { state: 'running' }
+  | { state: 'failed'; message: string }
+  | {
+      state: 'finished';
+      pass: boolean;
+      /** "PASS — the invariant held" / "FAIL — the invariant was broken" */
+      headline: string;
+      lines: VerdictLine[];
+      /** Metrics no expectation is about, shown for context. */
+      others: MetricLine[];
+    };
+
+export function metricLabel(scenario: ScenarioManifest | undefined, metric: string): string {
+  return scenario?.metrics.find((m) => m.name === metric)?.label ?? metric;
+}
+
+export function headlineOf(pass: boolean, total: number, broken: number): string {
+  if (pass) return total > 1 ? `PASS — all ${total} invariants held` : 'PASS — the invariant held';
+  if (total > 1 && broken > 1) return `FAIL — ${broken} of ${total} invariants were broken`;
+  return total > 1 ? `FAIL — 1 of ${total} invariants was broken` : 'FAIL — the invariant was broken';
+}
+
+const EMPTY_SCENARIO: ScenarioManifest = {
+  id: '',
+  title: '',
+  summary: '',
+  explanation: '',
+  params: [],
+  metrics: [],
+  variants: [],
+};
+
+function build(events: EventLog, scenario: ScenarioManifest): VerdictView {
+  const { phase, finished, failed } = runSummary(events);
+  if (phase === 'empty') return { state: 'empty' };
+  if (failed) return { state: 'failed', message: failed.message };
+  if (!finished) return { state: 'running' };
+  const lines = finished.expectations.map((e) => ({
+    id: e.id,
+    text: `${metricLabel(scenario, e.metric)}: ${e.actual ?? 'not measured'} — ${shouldBe(e)}`,
+    invariant: e.text,
+    held: e.held,
+  }));
+  const covered = new Set(finished.expectations.map((e) => e.metric));
+  const names = [...scenario.metrics.map((m) => m.name), ...Object.keys(finished.metrics)];
+  const others = [...new Set(names)]
+    .filter((n) => !covered.has(n) && finished.metrics[n] !== undefined)
+    .map((n) => ({ name: n, text: `${metricLabel(scenario, n)}: ${finished.metrics[n]}` }));
+  const pass = finished.verdict === 'pass';
+  const broken = lines.filter((l) => !l.held).length;
+  return { state: 'finished', pass, headline: headlineOf(pass, lines.length, broken), lines, others };
+}
+
+const memoBuild = memoOnLogAnd(build);
+
+/** The verdict view of a run; the scenario gives the metric labels. */
+export function deriveVerdict(events: EventLog, scenario: ScenarioManifest | undefined): VerdictView {
+  return memoBuild(events, scenario ?? EMPTY_SCENARIO);
+}

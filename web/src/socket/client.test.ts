@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { blindDelRun } from '../model/fixtures/blindDelRun.js';
+import { duplicateJobManifest } from '../model/fixtures/manifest.js';
+import { createAppStore } from '../store/index.js';
+import { selectCurrentEvents } from '../store/selectors.js';
+import { backoffDelay, BACKOFF_MAX_MS } from './backoff.js';
+import { socketUrl, startSocket } from './client.js';
+import { parseServerMessage } from './messages.js';
+
+class FakeSocket {
+  static OPEN = 1;
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: string[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  receive(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+}
+
+function harness() {
+  FakeSocket.all = [];
+  const timers: { fn: () => void; ms: number }[] = [];
+  const store = createAppStore();
+  let clock = 1000;
+  const client = startSocket({
+    url: 'ws://host/ws',
+    store,
+    WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
+    now: () => clock,
+    setTimer: (fn, ms) => timers.push({ fn, ms }),
+    clearTimer: () => {},
+  });
+  const runTimers = () => timers.splice(0).forEach((t) => t.fn());
+  return { store, client, timers, runTimers, tick: (ms: number) => (clock += ms), socket: () => FakeSocket.all.at(-1)! };
+}
+
+describe('socket client', () => {
+  it('builds the URL from the page location', () => {
+    expect(socketUrl({ protocol: 'http:', host: '127.0.0.1:7070' })).toBe('ws://127.0.0.1:7070/ws');
+    expect(socketUrl({ protocol: 'https:', host: 'racelab.dev' })).toBe('wss://racelab.dev/ws');
+  });
+
+  it('backs off exponentially with jitter, up to a ceiling', () => {
+    expect(backoffDelay(0, 0)).toBe(125);
+    expect(backoffDelay(0, 0.999)).toBeLessThanOrEqual(250);
+    expect(backoffDelay(3, 1)).toBe(2000);
+    expect(backoffDelay(30, 1)).toBe(BACKOFF_MAX_MS);
+  });
+
+  it('ignores frames that are not server messages', () => {
+    expect(parseServerMessage('nope')).toBeNull();
+    expect(parseServerMessage('{"type":"run-event","runId":"r","event":{"type":"x"}}')).toBeNull();
+    expect(parseServerMessage('{"type":"error","error":"bad"}')).toEqual({ type: 'error', error: 'bad' });
+  });
+
+  it('feeds the store: catalog, run acceptance, batched events', () => {
+    const h = harness();
+    expect(h.store.getState().connection).toBe('connecting');
+    h.socket().open();
+    expect(h.store.getState().connection).toBe('connected');
+    h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
+    expect(h.store.getState().scenarioId).toBe('duplicate-job');
+
+    expect(h.store.getState().startRun()).toBe(true);
+    const request = JSON.parse(h.socket().sent[0]!);
+    expect(request.type).toBe('start-run');
+    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-9' });
+    const events = blindDelRun();
+    for (const event of events.slice(0, 10)) h.socket().receive({ type: 'run-event', runId: 'run-9', event });
+    expect(selectCurrentEvents(h.store.getState())).toHaveLength(0); // not yet flushed
+    h.runTimers();
+    expect(selectCurrentEvents(h.store.getState())).toHaveLength(10);
+    expect(h.store.getState().runs['run-9']!.clientOriginMs).toBe(1000 - events[9]!.atMs);
+  });
+
+  it('reconnects after a drop and marks the followed run lost', () => {
+    const h = harness();
+    h.socket().open();
+    h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
+    h.store.getState().startRun();
+    const first = h.socket();
+    first.close();
+    expect(h.store.getState().connection).toBe('reconnecting');
+    expect(h.store.getState().transport).toBeNull();
+    expect(h.store.getState().pending).toBeNull();
+    expect(h.timers).toHaveLength(1);
+    h.runTimers();
+    expect(h.socket()).not.toBe(first);
+    h.socket().open();
+    expect(h.store.getState().connection).toBe('connected');
+  });
+
+  it('stops for good', () => {
+    const h = harness();
+    h.socket().open();
+    h.client.stop();
+    expect(h.timers).toHaveLength(0);
+  });
+});

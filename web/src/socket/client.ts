@@ -1,0 +1,107 @@
+// The page's WebSocket: connects to /ws on the page's own host, feeds every server message
+// into the store, and reconnects with backoff when the connection drops.
+import type { ClientMessage, RunEvent } from '@racelab/shared';
+import type { AppStore } from '../store/index.js';
+import { backoffDelay } from './backoff.js';
+import { dispatch, parseServerMessage } from './messages.js';
+
+/** Run events are handed to the store in small batches: one store update per burst. */
+const BATCH_MS = 16;
+
+export interface SocketDeps {
+  url: string;
+  store: AppStore;
+  WebSocketImpl?: typeof WebSocket;
+  now?: () => number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (id: unknown) => void;
+}
+
+export function socketUrl(location: { protocol: string; host: string }): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+}
+
+export function startSocket(deps: SocketDeps): { stop(): void } {
+  const Impl = deps.WebSocketImpl ?? WebSocket;
+  const now = deps.now ?? (() => performance.now());
+  const setTimer = deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+  const clearTimer = deps.clearTimer ?? ((id) => clearTimeout(id as ReturnType<typeof setTimeout>));
+  const actions = () => deps.store.getState();
+
+  let socket: WebSocket | null = null;
+  let attempt = 0;
+  let stopped = false;
+  let reconnectTimer: unknown = null;
+  let batchTimer: unknown = null;
+  const batch = new Map<string, { events: RunEvent[]; originMs: number }>();
+
+  const flush = () => {
+    batchTimer = null;
+    for (const [runId, b] of batch) actions().appendEvents(runId, b.events, b.originMs);
+    batch.clear();
+  };
+
+  const sink = {
+    setCatalog: (c: Parameters<ReturnType<typeof actions>['setCatalog']>[0]) => actions().setCatalog(c),
+    runAccepted: (requestId: string, runId: string) => {
+      flush();
+      actions().runAccepted(requestId, runId);
+    },
+    runRejected: (requestId: string, error: string) => actions().runRejected(requestId, error),
+    runEvent: (runId: string, event: RunEvent) => {
+      const b = batch.get(runId) ?? { events: [], originMs: Number.POSITIVE_INFINITY };
+      b.events.push(event);
+      // Each arrival bounds the run's time zero on this page's clock: arrival - atMs.
+      b.originMs = Math.min(b.originMs, now() - event.atMs);
+      batch.set(runId, b);
+      batchTimer ??= setTimer(flush, BATCH_MS);
+    },
+    setServerError: (error: string | null) => actions().setServerError(error),
+  };
+
+  const send = (message: ClientMessage): boolean => {
+    if (!socket || socket.readyState !== Impl.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  };
+
+  const connect = () => {
+    reconnectTimer = null;
+    if (stopped) return;
+    actions().setConnection(attempt === 0 ? 'connecting' : 'reconnecting');
+    const ws = new Impl(deps.url);
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      actions().setServerError(null);
+      actions().setConnection('connected');
+      actions().setTransport(send);
+    };
+    ws.onmessage = (ev: MessageEvent) => {
+      if (typeof ev.data !== 'string') return;
+      const message = parseServerMessage(ev.data);
+      if (message) dispatch(message, sink);
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = null;
+      flush();
+      actions().setTransport(null);
+      actions().connectionLost();
+      if (stopped) return;
+      actions().setConnection('reconnecting');
+      reconnectTimer = setTimer(connect, backoffDelay(attempt++));
+    };
+    ws.onerror = () => ws.close();
+  };
+
+  connect();
+  return {
+    stop() {
+      stopped = true;
+      if (reconnectTimer !== null) clearTimer(reconnectTimer);
+      if (batchTimer !== null) clearTimer(batchTimer);
+      socket?.close();
+    },
+  };
+}
