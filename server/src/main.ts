@@ -38,7 +38,7 @@ async function stop(signal: string): Promise<void> {
   await sockets.close('the server is stopping');
   // Give cancelled runs a moment to drop their keys and schemas.
   const deadline = Date.now() + 3000;
-  while (sockets.runs.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (sockets.directory.active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   await playground.close();
   await services!.stop();
   process.exit(0);

@@ -71,9 +71,22 @@ export const serverEventBodies = [
     correct: z.boolean(),
     params: z.record(z.string(), z.union([z.number(), z.string(), z.array(z.number())])),
     workers: z.array(z.string()),
+    /** Time scale the run played at; its durations were divided by it. */
+    speed: z.number().default(1),
+    faults: z
+      .array(
+        z.object({
+          checkpoint: z.string(),
+          target: z.string(),
+          action: z.enum(['kill', 'stall']),
+          ms: z.number().optional(),
+        }),
+      )
+      .default([]),
   }),
   z.object({ type: z.literal('worker-started'), pid: z.number().int() }),
-  z.object({ type: z.literal('process-paused'), plannedMs: z.number() }),
+  /** plannedMs null: paused from the page, until it is resumed. */
+  z.object({ type: z.literal('process-paused'), plannedMs: z.number().nullable() }),
   z.object({ type: z.literal('process-resumed') }),
   z.object({ type: z.literal('process-killed'), signal: z.string() }),
   z.object({

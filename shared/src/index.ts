@@ -2,3 +2,4 @@ export * from './catalog.js';
 export * from './events.js';
 export * from './protocol.js';
 export * from './verdict.js';
+export * from './recording.js';

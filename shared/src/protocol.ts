@@ -6,7 +6,20 @@ import type { RunEvent } from './events.js';
 /** Largest frame the server accepts from a page, in bytes. */
 export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
 
+/** Slowest and fastest time scale of a run: 0.25 runs every sleep and TTL four times longer. */
+export const MIN_SPEED = 0.25;
+export const MAX_SPEED = 2;
+/** Most fault rules one run may carry. */
+export const MAX_FAULTS = 20;
+
 const id = z.string().min(1).max(100);
+
+export const FaultRuleSchema = z.object({
+  checkpoint: z.string().min(1).max(100),
+  target: z.string().min(1).max(40),
+  action: z.enum(['kill', 'stall']),
+  ms: z.number().int().min(0).max(60_000).optional(),
+});
 
 export const ClientMessage = z.discriminatedUnion('type', [
   z.object({
@@ -16,8 +29,21 @@ export const ClientMessage = z.discriminatedUnion('type', [
     scenario: id,
     variant: id,
     params: z.record(z.string().max(100), z.unknown()).default({}),
+    /** The fault plan; the variant's own when absent. Checkpoints must be the variant's. */
+    faults: z.array(FaultRuleSchema).max(MAX_FAULTS).optional(),
+    /** Time scale: every duration of the run is divided by it (0.5 = half speed). */
+    speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1),
   }),
   z.object({ type: z.literal('cancel-run'), runId: id }),
+  /** Resumes a run's event stream after a reconnect: every event after `afterSeq`, then live. */
+  z.object({ type: z.literal('subscribe'), runId: id, afterSeq: z.number().int().min(-1).default(-1) }),
+  /** A live fault on a real worker process of a run this page started. */
+  z.object({
+    type: z.literal('fault'),
+    runId: id,
+    workerId: z.string().min(1).max(40),
+    action: z.enum(['pause', 'resume', 'kill']),
+  }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
@@ -25,6 +51,8 @@ export type ServerMessage =
   | { type: 'hello'; catalog: ScenarioManifest[] }
   | { type: 'run-accepted'; requestId: string; runId: string }
   | { type: 'run-rejected'; requestId: string; error: string }
+  /** Answers a subscribe for a run the server no longer knows (it keeps finished runs a while). */
+  | { type: 'run-unknown'; runId: string }
   | { type: 'run-event'; runId: string; event: RunEvent }
   | { type: 'error'; error: string };
 

@@ -98,6 +98,99 @@ describe('socket server', () => {
     again.socket.close();
   });
 
+  it('resumes a run after a reconnect, from the last event the page had, to how it really ended', async () => {
+    const first = await connect();
+    await first.next((m) => m.type === 'hello');
+    first.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'blind-del' }));
+    const accepted = await first.next((m) => m.type === 'run-accepted');
+    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    await first.next((m) => m.type === 'run-event' && m.event.type === 'lease-acquired');
+    const had = first.inbox.filter((m) => m.type === 'run-event').length;
+    first.socket.terminate(); // the socket drops mid-run
+
+    const second = await connect();
+    await second.next((m) => m.type === 'hello');
+    second.socket.send(JSON.stringify({ type: 'subscribe', runId, afterSeq: had })); // seqs 0..had were received
+    const end = await second.next((m) => m.type === 'run-event' && m.event.type === 'run-finished');
+    expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.metrics.maxConcurrentHolders).toBe(2);
+    const seqs = second.inbox.filter((m) => m.type === 'run-event').map((m) => (m as { event: RunEvent }).event.seq);
+    expect(seqs[0]).toBe(had + 1);
+    second.socket.send(JSON.stringify({ type: 'subscribe', runId: 'ffffffffff' }));
+    expect(await second.next((m) => m.type === 'run-unknown')).toEqual({ type: 'run-unknown', runId: 'ffffffffff' });
+    second.socket.close();
+  });
+
+  it('cancels a run whose page went away and did not come back', async () => {
+    const client = await connect();
+    await client.next((m) => m.type === 'hello');
+    client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { leaseMs: 60000, arrival: 'late', workMs: 8000 } }));
+    const accepted = await client.next((m) => m.type === 'run-accepted');
+    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    await client.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
+    client.socket.close();
+    const run = app.sockets.directory.get(runId)!;
+    const started = Date.now();
+    while (!run.done) await new Promise((r) => setTimeout(r, 20));
+    expect(Date.now() - started).toBeLessThan(2000 + 500);
+    expect(run.events.at(-1)).toMatchObject({ type: 'run-failed', message: 'the page that started the run went away' });
+  });
+
+  it('pauses, resumes and kills a real worker process from the page', async () => {
+    const client = await connect();
+    await client.next((m) => m.type === 'hello');
+    client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'no-lock', params: { workers: 2, workMs: 1500 } }));
+    const accepted = await client.next((m) => m.type === 'run-accepted');
+    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    await client.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
+    const fault = (workerId: string, action: string) => client.socket.send(JSON.stringify({ type: 'fault', runId, workerId, action }));
+    fault('worker-1', 'pause');
+    const paused = await client.next((m) => m.type === 'run-event' && m.event.type === 'process-paused');
+    const pid = app.sockets.directory.get(runId)!.events.find((e) => e.type === 'worker-started' && e.workerId === 'worker-1');
+    const { readFileSync } = await import('node:fs');
+    const state = () => readFileSync(`/proc/${(pid as { pid: number }).pid}/stat`, 'utf8').split(' ')[2];
+    await expect.poll(state, { timeout: 2000 }).toBe('T'); // stopped, for real: the kernel says so
+    fault('worker-1', 'pause');
+    expect(await client.next((m) => m.type === 'error')).toEqual({ type: 'error', error: 'worker-1 is already paused' });
+    fault('worker-1', 'resume');
+    await client.next((m) => m.type === 'run-event' && m.event.type === 'process-resumed');
+    fault('worker-2', 'kill');
+    const end = await client.next((m) => m.type === 'run-event' && m.event.type === 'run-finished');
+    // worker-2 died before its e-mail: only worker-1's was sent.
+    expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.metrics.emailsSent).toBe(1);
+    expect(paused.type === 'run-event' && paused.event.workerId).toBe('worker-1');
+    fault('worker-1', 'kill');
+    expect(await client.next((m) => m.type === 'error')).toEqual({ type: 'error', error: 'the run has ended' });
+    client.socket.close();
+  });
+
+  it('plays a run in slow motion with the same verdict', async () => {
+    const client = await connect();
+    await client.next((m) => m.type === 'hello');
+    client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'blind-del', speed: 0.5 }));
+    const end = await client.next((m) => m.type === 'run-event' && m.event.type === 'run-finished');
+    const events = client.inbox.filter((m) => m.type === 'run-event').map((m) => (m as { event: RunEvent }).event);
+    const acquired = events.find((e) => e.type === 'lease-acquired');
+    expect(acquired && acquired.type === 'lease-acquired' && acquired.ttlMs).toBe(800); // 400 ms at half speed
+    expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.metrics).toMatchObject({ emailsSent: 3, maxConcurrentHolders: 2 });
+    client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'x', scenario: 'duplicate-job', variant: 'no-lock', speed: 9 }));
+    expect(await client.next((m) => m.type === 'error')).toMatchObject({ error: expect.stringContaining("at 'speed'") });
+    client.socket.close();
+  });
+
+  it('takes a fault plan of the variant\'s checkpoints and refuses others', async () => {
+    const client = await connect();
+    await client.next((m) => m.type === 'hello');
+    const start = (requestId: string, faults: unknown) =>
+      client.socket.send(JSON.stringify({ type: 'start-run', requestId, scenario: 'duplicate-job', variant: 'token-lua', faults }));
+    start('bad', [{ checkpoint: 'between-get-and-del', target: 'first', action: 'kill' }]);
+    expect(await client.next((m) => m.type === 'run-rejected')).toMatchObject({ error: "unknown checkpoint 'between-get-and-del' of token-lua; known: working" });
+    start('kill', [{ checkpoint: 'working', target: 'first', action: 'kill' }]);
+    const end = await client.next((m) => m.type === 'run-event' && m.event.type === 'run-finished');
+    // The holder died mid-work: no e-mail, and its lease is left to expire.
+    expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.metrics.emailsSent).toBe(0);
+    client.socket.close();
+  });
+
   it('refuses an upgrade from a foreign origin', async () => {
     await expect(connect('http://evil.example')).rejects.toThrow(/403/);
   });

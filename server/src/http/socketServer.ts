@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_CLIENT_FRAME_BYTES, parseClientMessage, type ServerMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import type { Run } from '../runs/run.js';
+import { RunDirectory } from './runDirectory.js';
 
 /** Runs one page may have going at once. */
 export const MAX_RUNS_PER_CONNECTION = 2;
@@ -18,7 +19,7 @@ const HEARTBEAT_MS = 30_000;
 
 export class SocketServer {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES });
-  readonly runs = new Set<Run>();
+  readonly directory = new RunDirectory();
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(private readonly playground: Playground) {
@@ -55,13 +56,14 @@ export class SocketServer {
   /** Cancels every run and closes every socket. */
   async close(reason: string): Promise<void> {
     clearInterval(this.heartbeat);
-    for (const run of this.runs) run.cancel(reason);
+    this.directory.cancelAll(reason);
     for (const socket of this.wss.clients) socket.close(1001, 'server stopping');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 
   private accept(socket: WebSocket): void {
-    const mine = new Set<Run>();
+    // The runs this page started or resumed, with the unsubscribe of each stream.
+    const streams = new Map<string, () => void>();
     const send = (message: ServerMessage): void => {
       if (socket.readyState !== socket.OPEN) return;
       if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -70,6 +72,12 @@ export class SocketServer {
       }
       socket.send(JSON.stringify(message));
     };
+    const stream = (run: Run, afterSeq: number): void => {
+      if (streams.has(run.id)) return;
+      for (const event of run.events) if (event.seq > afterSeq) send({ type: 'run-event', runId: run.id, event });
+      streams.set(run.id, run.onEvent((event) => send({ type: 'run-event', runId: run.id, event })));
+      this.directory.watch(run.id);
+    };
     send({ type: 'hello', catalog: this.playground.catalog.manifests });
 
     socket.on('message', (data, isBinary) => {
@@ -77,31 +85,46 @@ export class SocketServer {
       const parsed = parseClientMessage(data.toString());
       if (!parsed.ok) return send({ type: 'error', error: parsed.error });
       const message = parsed.message;
-      if (message.type === 'cancel-run') {
-        const run = [...mine].find((r) => r.id === message.runId);
-        if (!run) return send({ type: 'error', error: `no run '${message.runId}' of yours is going` });
-        return run.cancel('cancelled from the page');
+      switch (message.type) {
+        case 'start-run': {
+          const { requestId } = message;
+          const mine = [...streams.keys()].filter((id) => this.directory.get(id)?.done === false).length;
+          if (mine >= MAX_RUNS_PER_CONNECTION || this.directory.active >= MAX_RUNS_PER_SERVER) {
+            return send({ type: 'run-rejected', requestId, error: 'busy: too many runs are going; try again in a moment' });
+          }
+          const prepared = this.playground.prepare(message);
+          if (!prepared.ok) return send({ type: 'run-rejected', requestId, error: prepared.error });
+          const { run } = prepared;
+          this.directory.add(run);
+          send({ type: 'run-accepted', requestId, runId: run.id });
+          stream(run, -1);
+          void run.start();
+          return;
+        }
+        case 'subscribe': {
+          const run = this.directory.get(message.runId);
+          if (!run) return send({ type: 'run-unknown', runId: message.runId });
+          return stream(run, message.afterSeq);
+        }
+        case 'cancel-run':
+        case 'fault': {
+          const run = streams.has(message.runId) ? this.directory.get(message.runId) : undefined;
+          if (!run) return send({ type: 'error', error: `no run '${message.runId}' of this page` });
+          if (message.type === 'cancel-run') return run.cancel('cancelled from the page');
+          const error = run.fault(message.workerId, message.action);
+          if (error) send({ type: 'error', error });
+          return;
+        }
       }
-      const { requestId } = message;
-      if (mine.size >= MAX_RUNS_PER_CONNECTION || this.runs.size >= MAX_RUNS_PER_SERVER) {
-        return send({ type: 'run-rejected', requestId, error: 'busy: too many runs are going; try again in a moment' });
-      }
-      const prepared = this.playground.prepare(message);
-      if (!prepared.ok) return send({ type: 'run-rejected', requestId, error: prepared.error });
-      const { run } = prepared;
-      mine.add(run);
-      this.runs.add(run);
-      send({ type: 'run-accepted', requestId, runId: run.id });
-      run.onEvent((event) => send({ type: 'run-event', runId: run.id, event }));
-      void run.start().finally(() => {
-        mine.delete(run);
-        this.runs.delete(run);
-      });
     });
 
-    // A page that goes away takes its runs with it: nobody is left to watch them.
+    // A page that goes away takes its runs with it, unless it comes back in time.
     socket.on('close', () => {
-      for (const run of mine) run.cancel('the page closed its connection');
+      for (const [runId, unsubscribe] of streams) {
+        unsubscribe();
+        this.directory.unwatch(runId);
+      }
+      streams.clear();
     });
     socket.on('error', () => socket.terminate());
   }

@@ -21,6 +21,8 @@ export interface StartRequest {
   /** Unvalidated, as a page or the CLI sent them. */
   params: Record<string, unknown>;
   faults?: FaultRule[];
+  /** Time scale, already bounded by the protocol. */
+  speed?: number;
 }
 
 export type Started = { ok: true; run: Run } | { ok: false; error: string };
@@ -69,8 +71,22 @@ export class Playground {
     const manifest = this.catalog.manifests.find((m) => m.id === scenario.id)!;
     const params = resolveParams(manifest, request.variant, request.params);
     if (!params.ok) return params;
+    const variant = manifest.variants.find((v) => v.id === request.variant)!;
+    const workerIds = scenario.workers(params.params);
+    for (const fault of request.faults ?? []) {
+      if (!variant.checkpoints.includes(fault.checkpoint)) {
+        const known = variant.checkpoints.join(', ') || 'none';
+        return { ok: false, error: `unknown checkpoint '${fault.checkpoint}' of ${variant.id}; known: ${known}` };
+      }
+      if (fault.target !== 'first' && !workerIds.includes(fault.target)) {
+        return { ok: false, error: `fault target '${fault.target}' is not 'first' or a worker of this run (${workerIds.join(', ')})` };
+      }
+      if (fault.action === 'stall' && fault.ms === undefined) {
+        return { ok: false, error: `a stall at '${fault.checkpoint}' needs its length in ms` };
+      }
+    }
     const run = new Run(
-      { scenario, variantId: request.variant, params: params.params, faults: request.faults },
+      { scenario, variantId: request.variant, params: params.params, faults: request.faults, speed: request.speed },
       { pool: this.pool, redis: this.redis, pg: this.pg, keyspace: this.keyspace },
     );
     return { ok: true, run };

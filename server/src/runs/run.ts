@@ -24,6 +24,7 @@ import { KeyObserver } from './keyObserver.js';
 import type { KeyspaceEvents } from './keyspaceEvents.js';
 import { RowObserver } from './rowObserver.js';
 import { createRunStores, type OwnedRunStores } from './runStores.js';
+import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
 
 export interface RunRequest {
@@ -33,6 +34,8 @@ export interface RunRequest {
   params: Params;
   /** The fault plan; the variant's own when absent. */
   faults?: FaultRule[];
+  /** Time scale: every duration of the run is divided by it. */
+  speed?: number;
 }
 
 export interface RunServices {
@@ -57,6 +60,10 @@ export class Run {
   private startNs = monotonicNs();
   private failure: string | undefined;
   private abort: (() => void) | undefined;
+  private readonly exited = new Set<string>();
+  private readonly pausedByPage = new Set<string>();
+  /** True once the run has ended, whatever its outcome. */
+  done = false;
 
   constructor(
     private readonly request: RunRequest,
@@ -80,6 +87,10 @@ export class Run {
     const { scenario, variantId, params } = this.request;
     const variant = scenario.variants.find((v) => v.id === variantId);
     if (!variant) throw new Error(`unknown variant ${variantId}`);
+    const speed = this.request.speed ?? 1;
+    // Workers, stores and the deadline see the scaled durations; the verdict's expectations the chosen ones.
+    const timed = scaleDurations(scenario.params, params, speed);
+    const faults = scaleFaults(this.request.faults ?? variant.faults ?? [], speed);
     const workerIds = scenario.workers(params);
     const date = new Date().toISOString().slice(0, 10);
     let stores: OwnedRunStores | undefined;
@@ -88,9 +99,9 @@ export class Run {
     let fixture: RunFixture | undefined;
     try {
       stores = await createRunStores(this.services.redis, this.services.pg, this.id);
-      fixture = await scenario.setup(stores, params, { date });
+      fixture = await scenario.setup(stores, timed, { date });
       const children = await this.services.pool.take(workerIds.length);
-      const coordinator = new Coordinator(workerIds, this.request.faults ?? variant.faults ?? []);
+      const coordinator = new Coordinator(workerIds, faults);
 
       this.startNs = monotonicNs();
       this.append(null, {
@@ -100,11 +111,13 @@ export class Run {
         correct: variant.correct,
         params,
         workers: workerIds,
+        speed,
+        faults: this.request.faults ?? variant.faults ?? [],
       });
       observer = new KeyObserver(
         this.services.redis,
         stores.keyPrefix,
-        scenario.watchedKeys(params, { date }),
+        scenario.watchedKeys(timed, { date }),
         (o, before) => {
           this.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
           if (before && before.value !== null && o.value === null) coordinator.signal(`key-gone:${o.key}`);
@@ -130,18 +143,18 @@ export class Run {
           workerIds,
           scenario: scenario.id,
           variant: variant.id,
-          params,
+          params: timed,
           date,
           runStartNs: this.startNs.toString(),
           keyPrefix: stores!.keyPrefix,
           schema: stores!.schema,
-          faults: this.request.faults ?? variant.faults ?? [],
+          faults,
           shared: fixture?.shared ?? {},
         };
         return this.drive(child, plan, coordinator);
       });
 
-      const deadlineMs = scenario.deadlineMs(params);
+      const deadlineMs = scenario.deadlineMs(timed);
       const deadline = setTimeout(
         () => this.cancel(`the run passed its deadline of ${deadlineMs} ms; its workers were killed`),
         deadlineMs,
@@ -155,13 +168,14 @@ export class Run {
       await rows?.stop();
 
       if (this.failure) return this.failed(this.failure);
-      const metrics = await scenario.measure(stores, params, { date }, fixture);
+      const metrics = await scenario.measure(stores, timed, { date }, fixture);
       const verdict = judge(scenario.expectations(params), metrics);
       this.append(null, { type: 'run-finished', metrics, expectations: verdict.results, verdict: verdict.verdict });
       return { status: 'finished', metrics, ...verdict };
     } catch (error) {
       return this.failed(error instanceof Error ? error.message : String(error));
     } finally {
+      this.done = true;
       this.abort?.();
       await observer?.stop();
       await rows?.stop();
@@ -223,6 +237,7 @@ export class Run {
     });
     return new Promise((resolve) => {
       child.once('exit', (code, signal) => {
+        this.exited.add(workerId);
         this.append(workerId, { type: 'worker-exited', code, signal });
         coordinator.signal(`done:${workerId}`);
         coordinator.gone(workerId);
@@ -231,6 +246,28 @@ export class Run {
       this.append(workerId, { type: 'worker-started', pid: child.pid ?? -1 });
       child.send({ kind: 'plan', plan } satisfies ToWorker);
     });
+  }
+
+  /** A fault from the page on one worker's real process; returns an error when it cannot apply. */
+  fault(workerId: string, action: 'pause' | 'resume' | 'kill'): string | undefined {
+    const child = this.children.get(workerId);
+    if (this.done) return 'the run has ended';
+    if (!child) return `no worker '${workerId}' in this run`;
+    if (this.exited.has(workerId)) return `${workerId} has already exited`;
+    if (action === 'kill') {
+      this.append(workerId, { type: 'process-killed', signal: 'SIGKILL' });
+      child.kill('SIGKILL');
+    } else if (action === 'pause') {
+      if (this.pausedByPage.has(workerId)) return `${workerId} is already paused`;
+      this.pausedByPage.add(workerId);
+      child.kill('SIGSTOP');
+      this.append(workerId, { type: 'process-paused', plannedMs: null });
+    } else {
+      if (!this.pausedByPage.delete(workerId)) return `${workerId} is not paused`;
+      child.kill('SIGCONT');
+      this.append(workerId, { type: 'process-resumed' });
+    }
+    return undefined;
   }
 
   /** Applies a fault to a real process: SIGSTOP then SIGCONT, or SIGKILL. */

@@ -3,8 +3,8 @@ import { defineVariant } from '../../types.js';
 import { COMPARE_AND_DELETE } from '../compareAndDelete.js';
 import { LOCK_KEY, type TokenService } from '../tokenService.js';
 
-/** How often a request tries the lock again while another holds it, in ms. */
-const RETRY_MS = 50;
+/** How often a waiting request tries the lock again, in ms; with many waiters one of them still gets it soon after a release. */
+const RETRY_MS = 100;
 
 export default defineVariant<TokenService>({
   id: 'lock-only',

@@ -65,19 +65,15 @@ export default defineVariant<TokenService>({
     }
 
     const refresher = keepFresh();
-    try {
-      await service.serve({
-        getToken,
-        // The provider revokes the old token the moment it issues a new one, so a request
-        // that read it just before can still get a 401: wait for the new one in Redis, retry once.
-        async afterUnauthorized(failed) {
-          while ((await redis.get(cacheKey)) === failed) await service.sleep(POLL_MS);
-          return getToken();
-        },
-      });
-    } finally {
-      serving = false;
-      await refresher;
-    }
+    const served = service.serve({
+      getToken,
+      // The provider revokes the old token the moment it issues a new one, so a request
+      // that read it just before can still get a 401: wait for the new one in Redis, retry once.
+      async afterUnauthorized(failed) {
+        while ((await redis.get(cacheKey)) === failed) await service.sleep(POLL_MS);
+        return getToken();
+      },
+    });
+    await Promise.all([refresher, served.finally(() => (serving = false))]);
   },
 });

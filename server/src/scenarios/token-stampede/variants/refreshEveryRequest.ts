@@ -6,7 +6,7 @@ export default defineVariant<TokenService>({
   title: 'Refresh on every request',
   correct: false,
   summary:
-    'Nothing keeps or shares the token: every request finds it expired and asks the provider for its own. Each new token revokes the one before, so only the last one issued works: 50 refreshes, 1 request ok, 49 get a 401.',
+    'Nothing keeps or shares the token: every request finds it expired and asks the provider for its own. Each new token revokes the one before, so only the last one issued works: at the defaults 50 refreshes, 1 request ok, 49 get a 401.',
   source: import.meta.url,
   async run(service) {
     await service.serve({
