@@ -14,6 +14,8 @@ export interface EmbeddedRedisOptions {
   command?: string;
   /** How long to wait for PING to answer, in ms. */
   timeoutMs?: number;
+  /** Extra redis-server arguments, e.g. ['--replicaof', '127.0.0.1', '6379'] for the labs' replicas. */
+  args?: string[];
 }
 
 /** Starts a throwaway redis-server on a free 127.0.0.1 port in a scratch dir (no persistence). */
@@ -26,7 +28,7 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
     // The free port can be taken between our check and redis' bind; a retry covers that race.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const child = await spawnRedis(command, port, dir, logFile);
+      const child = await spawnRedis(command, port, dir, logFile, options.args ?? []);
       const url = `redis://127.0.0.1:${port}`;
       const failure = await waitUntilReady(child, url, timeoutMs);
       if (!failure) {
@@ -44,8 +46,8 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   }
 }
 
-function spawnRedis(command: string, port: number, dir: string, logFile: string): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', logFile];
+function spawnRedis(command: string, port: number, dir: string, logFile: string, extra: string[]): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', logFile, ...extra];
   // Logs go to a file so no pipe can fill up and stall redis.
   const child = spawn(command, args, { stdio: 'ignore' });
   return new Promise((resolve, reject) => {
