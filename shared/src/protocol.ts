@@ -68,7 +68,12 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   }
   const result = ClientMessage.safeParse(json);
   if (result.success) return { ok: true, message: result.data };
-  const issue = result.error.issues[0];
+  return { ok: false, error: `invalid message${describeIssue(result.error)}` };
+}
+
+/** The first problem zod found, as " at 'path': message", for error replies. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at '${issue.path.join('.')}'` : '';
-  return { ok: false, error: `invalid message${where}: ${issue?.message ?? 'unknown problem'}` };
+  return `${where}: ${issue?.message ?? 'unknown problem'}`;
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ScenarioManifest } from './catalog.js';
 import { RunEvent } from './events.js';
+import { describeIssue } from './protocol.js';
 
 export const RECORDING_FORMAT = 'racelab-run';
 export const RECORDING_VERSION = 1;
@@ -43,10 +44,6 @@ export function parseRecording(text: string): ParsedRecording {
     return { ok: false, error: 'the file is not JSON' };
   }
   const result = RecordingSchema.safeParse(json);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` at '${issue.path.join('.')}'` : '';
-    return { ok: false, error: `not a racelab recording${where}: ${issue?.message ?? 'unknown problem'}` };
-  }
+  if (!result.success) return { ok: false, error: `not a racelab recording${describeIssue(result.error)}` };
   return { ok: true, recording: result.data as unknown as Recording };
 }

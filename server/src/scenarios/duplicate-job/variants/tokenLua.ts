@@ -4,7 +4,7 @@ import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
 
 // Deletes the key only if it still holds our token: the check and the delete are one
 // atomic step inside Redis, so no stall can come between them.
-const COMPARE_AND_DELETE = `
+export const COMPARE_AND_DELETE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end

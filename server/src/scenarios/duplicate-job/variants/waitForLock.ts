@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineVariant } from '../../types.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
-
-const COMPARE_AND_DELETE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`;
+import { COMPARE_AND_DELETE } from './tokenLua.js';
 const RETRY_EVERY_MS = 20;
 
 export default defineVariant<NightlyJob>({
