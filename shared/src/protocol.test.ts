@@ -5,8 +5,15 @@ describe('parseClientMessage', () => {
   it('accepts a start-run and defaults its params', () => {
     expect(parseClientMessage('{"type":"start-run","requestId":"r1","scenario":"duplicate-job","variant":"no-lock"}')).toEqual({
       ok: true,
-      message: { type: 'start-run', requestId: 'r1', scenario: 'duplicate-job', variant: 'no-lock', params: {} },
+      message: { type: 'start-run', requestId: 'r1', scenario: 'duplicate-job', variant: 'no-lock', params: {}, speed: 1 },
     });
+  });
+
+  it('accepts a fault plan, a time scale, a live fault and a subscribe', () => {
+    const start = { type: 'start-run', requestId: 'r', scenario: 's', variant: 'v', speed: 0.25, faults: [{ checkpoint: 'working', target: 'first', action: 'stall', ms: 500 }] };
+    expect(parseClientMessage(JSON.stringify(start)).ok).toBe(true);
+    expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"worker-1","action":"pause"}').ok).toBe(true);
+    expect(parseClientMessage('{"type":"subscribe","runId":"a","afterSeq":41}').ok).toBe(true);
   });
 
   it('accepts a cancel-run', () => {
@@ -21,6 +28,10 @@ describe('parseClientMessage', () => {
     ['{"type":"start-run","requestId":"","scenario":"x","variant":"y"}', "at 'requestId'"],
     ['{"type":"start-run","requestId":"r","scenario":"x","variant":"y","params":[1]}', "at 'params'"],
     ['{"type":"cancel-run","runId":5}', "at 'runId'"],
+    ['{"type":"start-run","requestId":"r","scenario":"x","variant":"y","speed":10}', "at 'speed'"],
+    ['{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"explode"}]}', "at 'faults.0.action'"],
+    ['{"type":"fault","runId":"a","workerId":"worker-1","action":"sigkill-the-server"}', "at 'action'"],
+    ['{"type":"subscribe","runId":"a","afterSeq":-5}', "at 'afterSeq'"],
   ])('rejects %s with a clear error', (text, fragment) => {
     const result = parseClientMessage(text);
     expect(result.ok).toBe(false);
