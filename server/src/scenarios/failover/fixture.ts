@@ -1,0 +1,84 @@
+// What the failover scenario starts for one run: its Redis deployment with Sentinel, and
+// the outage armed against it. It also reads the deployment's ground truth for the
+// timeline: each node's role and what it holds under the lock key, the primary Sentinel
+// names, and the replication bytes the slow link holds or lost.
+import type { RunFixture, RunStores } from '../types.js';
+import { startCluster, type Cluster, type RedisNode } from './cluster.js';
+import { LOCK_KEY, NODES, OUTAGE_OVER_KEY, OUTAGE_START_KEY } from './keys.js';
+import { armOutage, type Outage, type OutageRecord } from './outage.js';
+
+export interface FixtureOptions {
+  /** "zone": the primary dies with the near replica beside it; "primary": alone. */
+  outage: 'primary' | 'zone';
+  /** "slow": the far replica's link holds the primary's bytes; "none": it copies each write before the outage. */
+  lag: 'slow' | 'none';
+  downAfterMs: number;
+  failoverTimeoutMs: number;
+  /** Longest the failover may take before the run is failed, in ms. */
+  promotionTimeoutMs: number;
+}
+
+export interface FailoverFixture extends RunFixture {
+  shared: { sentinelPort: number };
+  outcome(): OutageRecord;
+  truth(): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export async function startFailoverFixture(stores: RunStores, options: FixtureOptions): Promise<FailoverFixture> {
+  const zone = options.outage === 'zone';
+  const cluster = await startCluster({
+    withNearReplica: zone,
+    slowLink: options.lag === 'slow',
+    downAfterMs: options.downAfterMs,
+    failoverTimeoutMs: options.failoverTimeoutMs,
+  });
+  let outage: Outage;
+  try {
+    const control = stores.redis.duplicate(); // BLPOP blocks its connection: not the server's shared one
+    control.on('error', () => undefined);
+    const keys = { start: stores.key(OUTAGE_START_KEY), over: stores.key(OUTAGE_OVER_KEY), lock: stores.key(LOCK_KEY) };
+    const victims = zone ? [NODES.primary, NODES.near] : [NODES.primary];
+    outage = armOutage(cluster, control, keys, { victims, awaitCopy: options.lag === 'none', timeoutMs: options.promotionTimeoutMs });
+  } catch (error) {
+    await cluster.close();
+    throw error;
+  }
+  const lockKey = stores.key(LOCK_KEY);
+
+  return {
+    shared: { sentinelPort: cluster.sentinelPort },
+    outcome: () => outage.record(),
+    async truth() {
+      const lanes: Record<string, string> = {};
+      for (const node of cluster.nodes) lanes[node.name] = await describeNode(node, lockKey);
+      lanes.Sentinel = await cluster.sentinelPrimary().then(
+        (name) => `primary: ${name}`,
+        () => 'no answer',
+      );
+      lanes['link to the far replica'] = describeLink(cluster, options.lag);
+      return lanes;
+    },
+    async close() {
+      await outage.stop();
+      await cluster.close();
+    },
+  };
+}
+
+async function describeNode(node: RedisNode, lockKey: string): Promise<string> {
+  if (node.dead) return 'dead (SIGKILL)';
+  try {
+    const [role, value] = await Promise.all([node.client.role(), node.client.get(lockKey)]);
+    const shown = role[0] === 'master' ? 'primary' : 'replica';
+    return `${shown} · ${value === null ? 'no lock key' : `lock ${value}`}`;
+  } catch {
+    return 'no answer';
+  }
+}
+
+function describeLink(cluster: Cluster, lag: FixtureOptions['lag']): string {
+  const lost = cluster.link.lostBytes();
+  if (lost > 0) return `cut · ${lost} bytes never arrived`;
+  return lag === 'slow' ? `slow · ${cluster.link.heldBytes()} bytes on the way` : 'no lag · passes every byte';
+}

@@ -1,0 +1,139 @@
+// failover: a real Redis primary with real replicas and a real Sentinel. worker-1 takes a
+// lock on the primary; the primary dies before the replica Sentinel will promote has the
+// key; worker-2 takes the same lock on the promoted replica. Only the database can tell
+// worker-1's stale write from worker-2's.
+import { choiceParam, defineScenario, intParam } from '../types.js';
+import { waitForFailover } from './choreography.js';
+import { failoverJob, type FailoverJob } from './failoverJob.js';
+import { startFailoverFixture, type FailoverFixture } from './fixture.js';
+import { HOLDERS_KEY, HOLDERS_MAX_KEY } from './keys.js';
+import { connectThroughSentinel } from './lockClient.js';
+import { deadlineMs } from './timing.js';
+import pgFence from './variants/pgFence.js';
+import plainLock from './variants/plainLock.js';
+import waitReplica from './variants/waitReplica.js';
+
+
+export default defineScenario<FailoverJob, FailoverFixture>({
+  id: 'failover',
+  title: 'Lock lost in a failover',
+  summary:
+    'Redis replicates asynchronously: the primary dies before its replica has the lock, Sentinel promotes the replica, and a second worker takes the same lock.',
+  source: import.meta.url,
+  params: [
+    {
+      kind: 'choice',
+      name: 'outage',
+      label: 'Outage',
+      help: 'primary: the primary dies alone. zone: its zone goes down — the primary and the near replica beside it die together.',
+      options: [
+        { value: 'primary', label: 'primary' },
+        { value: 'zone', label: 'zone' },
+      ],
+      default: 'primary',
+    },
+    {
+      kind: 'choice',
+      name: 'lag',
+      label: 'Replication lag',
+      help: "slow: the link to the far replica holds the primary's bytes longer than the run lasts. none: the far replica has copied every write when the outage strikes.",
+      options: [
+        { value: 'slow', label: 'slow' },
+        { value: 'none', label: 'none' },
+      ],
+      default: 'slow',
+    },
+    { kind: 'int', name: 'waitTimeoutMs', label: 'WAIT timeout', unit: 'ms', help: 'How long WAIT blocks for a replica to acknowledge the lock (wait-replica).', min: 200, max: 10_000, default: 1000 },
+    { kind: 'int', name: 'downAfterMs', label: 'Sentinel down-after', unit: 'ms', help: "How long the primary must stay silent before Sentinel calls it down (down-after-milliseconds).", min: 300, max: 10_000, default: 500 },
+    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the document before it writes.', min: 0, max: 5000, default: 300 },
+  ],
+  metrics: [
+    { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
+    { name: 'staleWritesAccepted', label: 'Stale writes accepted' },
+    { name: 'staleWritesRejected', label: 'Stale writes rejected' },
+    { name: 'replicaHadKeyAtFailover', label: 'Promoted replica had the lock' },
+    { name: 'finalWriter', label: 'Last writer in the row' },
+  ],
+  variants: [plainLock, waitReplica, pgFence],
+
+  workers: () => ['worker-1', 'worker-2'],
+  watchedKeys: () => [HOLDERS_KEY],
+  deadlineMs,
+
+  async setup(stores, params) {
+    await stores.sql(`create table documents (
+      id int primary key,
+      content text not null,
+      writer text not null,
+      fence int not null default 0)`);
+    await stores.sql(`insert into documents (id, content, writer) values (1, 'first draft', 'nobody')`);
+    await stores.sql(`create table fences (name text primary key, n int not null)`);
+    await stores.sql(`insert into fences values ('document', 0)`);
+    // Grants as the lock service handed them out, and every write attempt as PostgreSQL decided it.
+    await stores.sql(`create table grants (
+      grant_no serial primary key,
+      worker text not null,
+      granted_at timestamptz not null default clock_timestamp())`);
+    await stores.sql(`create table write_attempts (
+      id serial primary key,
+      worker text not null,
+      grant_no int not null,
+      accepted boolean not null,
+      stale boolean not null,
+      at timestamptz not null default clock_timestamp())`);
+    const downAfterMs = intParam(params, 'downAfterMs');
+    return startFailoverFixture(stores, {
+      outage: choiceParam(params, 'outage') === 'zone' ? 'zone' : 'primary',
+      lag: choiceParam(params, 'lag') === 'none' ? 'none' : 'slow',
+      downAfterMs,
+      // Sentinel "fixes" a replica whose primary address differs from the one it watches (the far
+      // replica points at the lab's link) once failover-timeout has passed: never within a run.
+      failoverTimeoutMs: 2 * deadlineMs(params),
+      promotionTimeoutMs: 15_000 + 3 * downAfterMs,
+    });
+  },
+
+  async observe(stores, fixture) {
+    const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
+    const row = rows[0];
+    return { ...(await fixture.truth()), document: row ? `${row.writer} · fence ${row.fence}` : null };
+  },
+
+  async measure(stores, _params, _run, fixture) {
+    const attempts = await stores.sql<{ accepted: number; rejected: number }>(
+      `select count(*) filter (where stale and accepted)::int as accepted,
+              count(*) filter (where stale and not accepted)::int as rejected
+         from write_attempts`,
+    );
+    const doc = await stores.sql<{ writer: string }>('select writer from documents where id = 1');
+    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
+    return {
+      maxConcurrentHolders: Number(holders ?? 0),
+      staleWritesAccepted: attempts.rows[0]?.accepted ?? 0,
+      staleWritesRejected: attempts.rows[0]?.rejected ?? 0,
+      replicaHadKeyAtFailover: fixture.outcome().replicaHadKey ? 'yes' : 'no',
+      finalWriter: doc.rows[0]?.writer ?? 'nobody',
+    };
+  },
+
+  // Two holders may exist after a failover; the lesson is that no stale write may land.
+  expectations: () => [
+    {
+      id: 'no-stale-write',
+      metric: 'staleWritesAccepted',
+      op: 'eq',
+      value: 0,
+      text: 'no write lands from a worker whose lock had already been granted to another',
+    },
+  ],
+
+  async work(ctx, variant) {
+    await waitForFailover(ctx); // worker-2 arrives once Sentinel has promoted a replica
+    const lockRedis = await connectThroughSentinel(ctx);
+    try {
+      await variant.run(failoverJob(ctx, lockRedis));
+    } finally {
+      lockRedis.disconnect();
+    }
+  },
+});

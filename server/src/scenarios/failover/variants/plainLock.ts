@@ -1,0 +1,29 @@
+import { defineVariant } from '../../types.js';
+import type { FailoverJob } from '../failoverJob.js';
+
+export default defineVariant<FailoverJob>({
+  id: 'plain-lock',
+  title: 'SET NX PX on the primary',
+  correct: false,
+  summary:
+    "worker-1 takes the lock on the primary, which answers OK before its replica has the key. The primary dies; Sentinel promotes the replica, worker-2 takes the same lock there, and worker-1's stale write lands over worker-2's.",
+  source: import.meta.url,
+  async run(job) {
+    job.emit({ type: 'lease-requested', key: job.lockKey });
+    // The primary answers OK once it has the key; replication to the replica follows later.
+    const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
+    if (ok !== 'OK') return job.denied();
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token });
+    await job.enter();
+
+    try {
+      await job.work();
+      const content = `draft by ${job.workerId}`;
+      // The lock is all this write relies on: it always lands.
+      await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
+      job.emit({ type: 'write-accepted', target: 'document', value: content });
+    } finally {
+      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() }); // 0 when it had passed on
+    }
+  },
+});

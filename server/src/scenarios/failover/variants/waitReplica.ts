@@ -1,0 +1,36 @@
+import { defineVariant } from '../../types.js';
+import type { FailoverJob } from '../failoverJob.js';
+
+export default defineVariant<FailoverJob>({
+  id: 'wait-replica',
+  title: 'SET NX PX, then WAIT for a replica',
+  correct: false,
+  summary:
+    "The lock is trusted only once WAIT says a replica has it. That stops a failover from losing it to a lagging replica, but not when the replica that confirmed it dies with the primary: Sentinel promotes the other one, and worker-2 takes the same lock.",
+  source: import.meta.url,
+  defaults: { outage: 'zone' },
+  async run(job) {
+    job.emit({ type: 'lease-requested', key: job.lockKey });
+    const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
+    if (ok !== 'OK') return job.denied();
+    // Blocks until 1 replica has acknowledged every write of this connection, or the timeout passes.
+    const acked = await job.lockRedis.wait(1, job.waitTimeoutMs);
+    job.emit({ type: 'note', text: `WAIT 1 ${job.waitTimeoutMs}: ${acked} replica(s) acknowledged the lock` });
+    if (acked < 1) {
+      // Only the primary has the key: a failover now would lose it. Do not trust the lock.
+      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
+      return job.skip('no replica confirmed the lock');
+    }
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token });
+    await job.enter();
+
+    try {
+      await job.work();
+      const content = `draft by ${job.workerId}`;
+      await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
+      job.emit({ type: 'write-accepted', target: 'document', value: content });
+    } finally {
+      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
+    }
+  },
+});
