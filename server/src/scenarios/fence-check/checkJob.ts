@@ -1,0 +1,126 @@
+// What a fence-check variant works with in one ordering: the worker context plus that
+// ordering's document row and lease. The one effect is an update of the row; PostgreSQL
+// itself records every change of its content (a trigger), and the harness logs every
+// attempt, with "stale" decided by PostgreSQL from the order of grants.
+import { randomUUID } from 'node:crypto';
+import { intParam, type WorkerContext } from '../types.js';
+import { afterWaking, latch, letStaleWriteFirst } from './choreography.js';
+import { fenceKey, lockKey, type Ordering, type Step } from './orderings.js';
+
+// The lease and its fence number in one atomic step: numbers follow the order of grants.
+const ACQUIRE_WITH_FENCE = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return false`;
+
+// Deletes the lease only while it still holds this worker's token.
+const RELEASE_IF_MINE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+export interface Lease {
+  /** The lease's own id: the token Redis holds for it. */
+  id: string;
+  /** Its fence number: later grants get higher ones. */
+  fence: number;
+}
+
+export interface CheckJob extends WorkerContext {
+  /** The ordering's document row. */
+  doc: string;
+  /** What this worker writes into it. */
+  content: string;
+  /** Takes the ordering's lease and its fence number. */
+  acquire(): Promise<Lease | null>;
+  /** A named step: the fault plan may strike here, and worker-1 is stopped here in the orderings that say so. */
+  checkpoint(step: Step): Promise<void>;
+  /** Runs the update and logs the attempt; returns the rows updated. */
+  write(sql: string, values: unknown[]): Promise<number>;
+  /** The application turns its own write down. */
+  refuse(reason: string): Promise<void>;
+  /** Releases the lease if it is still this worker's. */
+  release(): Promise<void>;
+}
+
+/** Gives a worker context the job of one ordering; `steps` are the variant's checkpoints. */
+export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): CheckJob {
+  const leaseMs = intParam(ctx.params, 'leaseMs');
+  const pauseMs = intParam(ctx.params, 'pauseMs');
+  const lock = ctx.key(lockKey(o.id));
+  const token = `${ctx.workerId}:${randomUUID().slice(0, 8)}`;
+  const first = ctx.workerId === ctx.workerIds[0];
+  // A variant that has no such step is stopped before its write.
+  const stallAt: Step = steps.includes(o.stallAt) ? o.stallAt : 'before-write';
+  let grant = 0;
+  let leaseFence = 0;
+
+  // Stale: a newer grant of this ordering exists as PostgreSQL records the attempt.
+  const log = (accepted: boolean) =>
+    ctx.pg.query(
+      `insert into attempts (ordering, worker, grant_no, accepted, stale)
+       values ($1, $2, $3, $4, exists (select 1 from grants where ordering = $1 and grant_no > $3))`,
+      [o.id, ctx.workerId, grant, accepted],
+    );
+
+  return {
+    ...ctx,
+    doc: o.id,
+    content: `draft by ${ctx.workerId}`,
+    async acquire() {
+      ctx.emit({ type: 'lease-requested', key: lock });
+      const fence = (await ctx.redis.eval(ACQUIRE_WITH_FENCE, 2, lock, ctx.key(fenceKey(o.id)), token, leaseMs)) as number | null;
+      if (fence === null) {
+        ctx.emit({ type: 'lease-denied', key: lock, heldBy: await ctx.redis.get(lock) });
+        ctx.emit({ type: 'job-skipped', reason: 'another worker holds the lease' });
+        return null;
+      }
+      ctx.emit({ type: 'lease-acquired', key: lock, ttlMs: leaseMs, token, fence });
+      const { rows } = await ctx.pg.query<{ grant_no: number }>(
+        'insert into grants (ordering, worker) values ($1, $2) returning grant_no',
+        [o.id, ctx.workerId],
+      );
+      grant = rows[0]!.grant_no;
+      leaseFence = fence;
+      ctx.signal(latch.granted(ctx.workerId, o));
+      return { id: token, fence };
+    },
+    async checkpoint(step) {
+      await ctx.checkpoint(step);
+      if (!first) {
+        if (step === 'before-write' && o.firstWriter === 'stale') await letStaleWriteFirst(ctx, o);
+        return;
+      }
+      if (step !== stallAt) return;
+      if (pauseMs > 0) await ctx.stall(pauseMs);
+      await afterWaking(ctx, o, token);
+    },
+    async write(sql, values) {
+      let updated: number;
+      await ctx.pg.query('begin');
+      try {
+        updated = (await ctx.pg.query(sql, values)).rowCount ?? 0;
+        await log(updated > 0);
+        await ctx.pg.query('commit');
+      } catch (error) {
+        await ctx.pg.query('rollback');
+        throw error;
+      }
+      ctx.signal(latch.attempted(ctx.workerId, o));
+      const value = `draft by ${ctx.workerId}`;
+      const fence = leaseFence;
+      if (updated > 0) ctx.emit({ type: 'write-accepted', target: o.id, value, fence });
+      else ctx.emit({ type: 'write-rejected', target: o.id, value, fence, reason: "the storage's check matched no row" });
+      return updated;
+    },
+    async refuse(reason) {
+      await log(false);
+      ctx.signal(latch.attempted(ctx.workerId, o));
+      ctx.emit({ type: 'write-rejected', target: o.id, value: `draft by ${ctx.workerId}`, fence: leaseFence, reason });
+    },
+    async release() {
+      const deleted = Number(await ctx.redis.eval(RELEASE_IF_MINE, 1, lock, token));
+      ctx.emit({ type: 'lease-released', key: lock, deleted }); // 0 when it had passed on
+    },
+  };
+}

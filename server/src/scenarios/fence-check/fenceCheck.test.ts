@@ -1,0 +1,91 @@
+// Every fence-check variant against the real Redis and PostgreSQL, at its defaults and at
+// other parameters. Each run plays the four orderings; worker-1 is stopped for real
+// (SIGSTOP/SIGCONT) at the step each ordering names, and a trigger in PostgreSQL records
+// what each check let through, so each verdict is the same on every run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Playground } from '../../runs/playground.js';
+import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+
+let playground: Playground;
+beforeAll(async () => {
+  playground = await openTestPlayground();
+});
+afterAll(async () => {
+  await playground.close();
+});
+
+const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'fence-check', variant, params);
+
+const LET = 'let through';
+const TAKEN = 'taken, then replaced';
+const REFUSED = 'refused';
+
+describe('fence-check at its defaults: which orderings each check lets through', () => {
+  it('none: every stale write that comes after the new one stays', async () => {
+    const { metrics, verdict, events } = await run('none');
+    expect(metrics).toEqual({ lateWrite: LET, earlyWrite: TAKEN, checkThenWrite: LET, lateRegistration: LET, orderingsLetThrough: 3 });
+    expect(verdict).toBe('fail');
+    // worker-1 was stopped for real once per ordering.
+    expect(eventsOf(events, 'process-paused', 'worker-1').map((e) => e.plannedMs)).toEqual([700, 700, 700, 700]);
+    // The row's fence goes back from 2 to 1.
+    const lateWrite = eventsOf(events, 'row-observed').filter((e) => e.target === 'late-write').map((e) => e.value);
+    expect(lateWrite.slice(-2)).toEqual(['worker-2 · fence 2', 'worker-1 · fence 1']);
+  });
+
+  it('equal-lease-id: refuses early, but a late registration takes the row back', async () => {
+    const { metrics, verdict, events } = await run('equal-lease-id');
+    expect(metrics).toEqual({ lateWrite: REFUSED, earlyWrite: REFUSED, checkThenWrite: REFUSED, lateRegistration: LET, orderingsLetThrough: 1 });
+    expect(verdict).toBe('fail');
+    // Where worker-1 was stopped in each ordering: the step it reached just before.
+    const mine = events.filter((e) => e.workerId === 'worker-1');
+    const stops = mine.flatMap((e, i) => {
+      const step = mine[i - 1];
+      return e.type === 'process-paused' && step?.type === 'checkpoint-reached' ? [step] : [];
+    });
+    expect(stops.map((e) => e.checkpoint)).toEqual(['before-write', 'before-write', 'before-write', 'before-register']);
+  });
+
+  it('greater-than-in-app: the right rule, but a write between check and write is lost', async () => {
+    const { metrics, verdict, events } = await run('greater-than-in-app');
+    expect(metrics).toEqual({ lateWrite: REFUSED, earlyWrite: TAKEN, checkThenWrite: LET, lateRegistration: REFUSED, orderingsLetThrough: 1 });
+    expect(verdict).toBe('fail');
+    // In check-then-write, worker-1 read fence 0 before it stopped, and wrote after worker-2.
+    const reads = eventsOf(events, 'value-read', 'worker-1').filter((e) => e.target === 'check-then-write');
+    expect(reads.map((e) => e.value)).toEqual([0]);
+  });
+
+  it('database-guard: no ordering lets a stale write replace a newer one', async () => {
+    const { metrics, verdict, events } = await run('database-guard');
+    expect(metrics).toEqual({ lateWrite: REFUSED, earlyWrite: TAKEN, checkThenWrite: REFUSED, lateRegistration: REFUSED, orderingsLetThrough: 0 });
+    expect(verdict).toBe('pass');
+    const rows = eventsOf(events, 'row-observed');
+    for (const doc of ['late-write', 'early-write', 'check-then-write', 'late-registration']) {
+      expect(rows.filter((e) => e.target === doc).at(-1)?.value, doc).toBe('worker-2 · fence 2');
+    }
+  });
+});
+
+describe('fence-check honours its parameters', () => {
+  it('a pause shorter than the lease: nothing is stale, every check passes', async () => {
+    const quiet = { lateWrite: 'no stale write', earlyWrite: 'no stale write', checkThenWrite: 'no stale write', lateRegistration: 'no stale write', orderingsLetThrough: 0 };
+    for (const variant of ['none', 'greater-than-in-app']) {
+      const { metrics, verdict } = await run(variant, { leaseMs: 1000, pauseMs: 400 });
+      expect(metrics, variant).toEqual(quiet);
+      expect(verdict).toBe('pass');
+    }
+  });
+
+  it('other lease and pause lengths tell the same story', async () => {
+    const { metrics, events } = await run('equal-lease-id', { leaseMs: 150, pauseMs: 400 });
+    expect(metrics).toMatchObject({ lateRegistration: LET, orderingsLetThrough: 1 });
+    expect(eventsOf(events, 'process-paused', 'worker-1').map((e) => e.plannedMs)).toEqual([400, 400, 400, 400]);
+    const seen = eventsOf(events, 'key-observed').find((e) => e.key === 'lock:late-write' && e.value !== null)!;
+    expect(seen.pttlMs).toBeLessThanOrEqual(150);
+    expect((await run('database-guard', { leaseMs: 150, pauseMs: 400 })).metrics.orderingsLetThrough).toBe(0);
+  });
+
+  it('rejects parameters out of bounds, naming them', () => {
+    const bad = playground.prepare({ scenario: 'fence-check', variant: 'none', params: { leaseMs: 50 } });
+    expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 100 to 5000, got 50" });
+  });
+});

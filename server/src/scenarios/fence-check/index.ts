@@ -1,0 +1,71 @@
+// fence-check: the storage's check is the variant — none, equality with a registered lease
+// id, greater-than in the application, or greater-than in the database's update. Every
+// run plays four orderings of a stale write against a newer holder's, each on its own row,
+// with worker-1's process stopped for real (SIGSTOP) at a different step.
+import { defineScenario, intParam } from '../types.js';
+import { latch, waitForFreeLease } from './choreography.js';
+import { checkJob, type CheckJob } from './checkJob.js';
+import { createLedger, measureOutcomes, observeDocuments } from './documentLedger.js';
+import { ORDERINGS, OUTCOMES, fenceKey, lockKey } from './orderings.js';
+import databaseGuard from './variants/databaseGuard.js';
+import equalLeaseId from './variants/equalLeaseId.js';
+import greaterThanInApp from './variants/greaterThanInApp.js';
+import none from './variants/none.js';
+
+const WORKERS = ['worker-1', 'worker-2'];
+
+export default defineScenario<CheckJob>({
+  id: 'fence-check',
+  title: "The storage's fence check",
+  summary:
+    'Which check lets a stale write through? Four orderings of a stale write against a newer holder\'s, played against the check you choose.',
+  source: import.meta.url,
+  params: [
+    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long each ordering\'s lease lives in Redis.', min: 100, max: 5000, default: 300 },
+    { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", min: 0, max: 10_000, default: 700 },
+  ],
+  metrics: [
+    ...ORDERINGS.map((o) => ({ name: o.metric, label: o.label })),
+    { name: 'orderingsLetThrough', label: 'Orderings let through' },
+  ],
+  variants: [none, equalLeaseId, greaterThanInApp, databaseGuard],
+
+  workers: () => WORKERS,
+  watchedKeys: () => ORDERINGS.flatMap((o) => [lockKey(o.id), fenceKey(o.id)]),
+  deadlineMs: (params) => 20_000 + ORDERINGS.length * (intParam(params, 'pauseMs') + 2 * intParam(params, 'leaseMs') + 500),
+
+  async setup(stores) {
+    await createLedger(stores);
+    return {};
+  },
+
+  observe: (stores) => observeDocuments(stores),
+
+  async measure(stores) {
+    const outcomes = await measureOutcomes(stores, WORKERS[0]!);
+    const letThrough = Object.values(outcomes).filter((v) => v === OUTCOMES.letThrough).length;
+    return { ...outcomes, orderingsLetThrough: letThrough };
+  },
+
+  expectations: () =>
+    ORDERINGS.map((o) => ({
+      id: `${o.id}-held`,
+      metric: o.metric,
+      op: 'ne' as const,
+      value: OUTCOMES.letThrough,
+      text: o.text,
+    })),
+
+  async work(ctx, variant) {
+    for (const o of ORDERINGS) {
+      await ctx.barrier(`start:${o.id}`);
+      ctx.emit({ type: 'note', text: `ordering: ${o.label.toLowerCase()}` });
+      if (ctx.workerId !== ctx.workerIds[0]) await waitForFreeLease(ctx, o);
+      try {
+        await variant.run(checkJob(ctx, o, variant.checkpoints ?? []));
+      } finally {
+        ctx.signal(latch.finished(ctx.workerId, o));
+      }
+    }
+  },
+});

@@ -1,0 +1,33 @@
+import { defineVariant } from '../../types.js';
+import type { CheckJob } from '../checkJob.js';
+
+export default defineVariant<CheckJob>({
+  id: 'greater-than-in-app',
+  title: 'Fence compared in the application, then written',
+  correct: false,
+  summary:
+    "The application reads the row's fence and writes only with a higher one. The rule is right, but the check and the write are two steps: a new holder that writes between them is overwritten.",
+  source: import.meta.url,
+  checkpoints: ['before-write', 'between-check-and-write'],
+  async run(job) {
+    const lease = await job.acquire(); // the lease and a fence number, in one step
+    if (!lease) return;
+    try {
+      await job.checkpoint('before-write');
+      const { rows } = await job.pg.query<{ fence: number }>('select fence from documents where id = $1', [job.doc]);
+      const stored = rows[0]!.fence;
+      job.emit({ type: 'value-read', target: job.doc, value: stored, version: stored });
+      if (lease.fence <= stored) return await job.refuse(`the row holds fence ${stored}`);
+      await job.checkpoint('between-check-and-write');
+      // The check is behind us: this update trusts it, whatever happened since.
+      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', [
+        job.content,
+        job.workerId,
+        lease.fence,
+        job.doc,
+      ]);
+    } finally {
+      await job.release();
+    }
+  },
+});

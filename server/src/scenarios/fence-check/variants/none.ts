@@ -1,0 +1,28 @@
+import { defineVariant } from '../../types.js';
+import type { CheckJob } from '../checkJob.js';
+
+export default defineVariant<CheckJob>({
+  id: 'none',
+  title: 'No check: the last write wins',
+  correct: false,
+  summary:
+    'The write carries its fence number and the row stores it, but nothing compares it. Every stale write that comes after the new holder\'s replaces it.',
+  source: import.meta.url,
+  checkpoints: ['before-write'],
+  async run(job) {
+    const lease = await job.acquire(); // the lease and a fence number, in one step
+    if (!lease) return;
+    try {
+      await job.checkpoint('before-write');
+      // The fence is stored with the write, and the row even goes back to an older one.
+      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', [
+        job.content,
+        job.workerId,
+        lease.fence,
+        job.doc,
+      ]);
+    } finally {
+      await job.release();
+    }
+  },
+});

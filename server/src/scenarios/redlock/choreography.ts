@@ -1,0 +1,59 @@
+// The redlock scenario's choreography. worker-1 asks for the lock first; worker-2 asks
+// once worker-1's lock is gone from the deciding node (see reach.ts), the first moment
+// it can win a majority. At worker-1's write, one atomic step on that node decides
+// which case the run is in: still holding the lock there (worker-2 waits for worker-1 to
+// finish) or not (worker-2 has or will have the lock, and writes first). So no verdict
+// hangs on which process the scheduler ran first.
+import type { Redis } from 'ioredis';
+import type { WorkerContext } from '../types.js';
+import { LOCK_KEY, WRITING_IN_LEASE_KEY } from './keys.js';
+
+// At write time: is this worker's lock still on the deciding node? If so, say so there.
+const CLAIM_WRITE_IN_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[2], ARGV[2])
+  return 1
+end
+return 0`;
+
+// "held" while the lock is on the node; once it is gone, who (if anyone) wrote while holding it.
+const LOCK_STATE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'held' end
+return redis.call('GET', KEYS[2]) or 'free'`;
+
+/** Checks the deciding node this often while waiting, in ms. */
+const POLL_MS = 5;
+
+/** worker-2's arrival: after worker-1's grant, once its lock has left the deciding node. */
+export async function waitForFreeLock(ctx: WorkerContext, deciding: Redis, nodeName: string): Promise<void> {
+  const first = ctx.workerIds[0]!;
+  await ctx.waitFor(`granted:${first}`, `done:${first}`);
+  const reason = `${first}'s lock is still on ${nodeName}`;
+  ctx.emit({ type: 'wait-started', reason });
+  let state: string;
+  while ((state = String(await deciding.eval(LOCK_STATE, 2, LOCK_KEY, WRITING_IN_LEASE_KEY))) === 'held') {
+    await ctx.sleep(POLL_MS);
+  }
+  // worker-1 wrote while its lock was still there: that write belongs to its lock.
+  if (state === first) await ctx.waitFor(`done:${first}`);
+  ctx.emit({ type: 'wait-finished', reason });
+}
+
+/**
+ * Before a write: if this worker's lock has left the deciding node, the workers after it
+ * have taken (or are taking) the lock, and they write first. The stale write then lands
+ * after the newer holder's, as it does when a paused process wakes up late.
+ */
+export async function keepWriteOrder(ctx: WorkerContext, deciding: Redis, token: string): Promise<void> {
+  const inLease = await deciding.eval(CLAIM_WRITE_IN_LEASE, 2, LOCK_KEY, WRITING_IN_LEASE_KEY, token, ctx.workerId);
+  if (Number(inLease) === 1) return;
+  const later = ctx.workerIds.slice(ctx.workerIds.indexOf(ctx.workerId) + 1);
+  for (const other of later) {
+    const { rowCount } = await ctx.pg.query('select 1 from write_attempts where worker = $1', [other]);
+    if (rowCount) continue; // it has written already: nothing to wait for
+    const reason = `choreography: ${other}, the newer holder, writes first`;
+    ctx.emit({ type: 'wait-started', reason });
+    await ctx.waitFor(`wrote:${other}`, `done:${other}`);
+    ctx.emit({ type: 'wait-finished', reason });
+  }
+}

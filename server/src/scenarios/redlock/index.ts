@@ -1,0 +1,133 @@
+// redlock: five independent Redis nodes and a majority lock (Redlock). worker-1 takes the
+// lock on a majority and its process is stopped for real (SIGSTOP); every key expires,
+// worker-2 takes a majority of its own and writes; worker-1 wakes up and writes too. A
+// clock jump on one node can give a second majority with no pause at all.
+import { defineScenario, intParam } from '../types.js';
+import { startCluster, type Cluster } from './cluster.js';
+import { HOLDERS_KEY, HOLDERS_MAX_KEY } from './keys.js';
+import { redlockHarness, type RedlockJob } from './redlockJob.js';
+import redlock from './variants/redlock.js';
+import redlockFenced from './variants/redlockFenced.js';
+
+const WORKERS = ['worker-1', 'worker-2'];
+
+export default defineScenario<RedlockJob, Cluster>({
+  id: 'redlock',
+  title: 'Redlock',
+  summary:
+    'A lock held by a majority of five independent Redis nodes is still granted twice: a stopped process, or one node whose clock jumps, is enough.',
+  source: import.meta.url,
+  params: [
+    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lock lives on each node.', min: 500, max: 10_000, default: 1000 },
+    { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) right after it takes the lock.", min: 0, max: 15_000, default: 2500 },
+    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the document before it writes.', min: 0, max: 5000, default: 300 },
+    {
+      kind: 'int',
+      name: 'clockJumpMs',
+      label: 'Clock jump on node-3',
+      unit: 'ms',
+      help: "How far node-3's clock jumps forward right after worker-1 takes the lock: its keys expire that much early. 0: no jump.",
+      min: 0,
+      max: 60_000,
+      default: 0,
+    },
+    {
+      kind: 'choice',
+      name: 'reach',
+      label: 'Network',
+      help: 'all: every worker reaches every node. split: worker-1 reaches nodes 1–3 and worker-2 nodes 3–5; the others never answer.',
+      options: [
+        { value: 'all', label: 'every node reachable' },
+        { value: 'split', label: 'split: 1–3 | 3–5' },
+      ],
+      default: 'all',
+    },
+  ],
+  metrics: [
+    { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
+    { name: 'staleWritesAccepted', label: 'Stale writes accepted' },
+    { name: 'staleWritesRejected', label: 'Stale writes rejected' },
+    { name: 'finalWriter', label: 'Last writer in the row' },
+  ],
+  variants: [redlock, redlockFenced],
+
+  workers: () => WORKERS,
+  watchedKeys: () => [HOLDERS_KEY],
+  deadlineMs: (params) =>
+    20_000 + intParam(params, 'pauseMs') + 2 * intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
+
+  async setup(stores) {
+    await stores.sql(`create table documents (
+      id int primary key,
+      content text not null,
+      writer text not null,
+      fence int not null default 0)`);
+    await stores.sql(`insert into documents (id, content, writer) values (1, 'first draft', 'nobody')`);
+    await stores.sql('create sequence fences');
+    // Grants in the order the workers got a majority, and every write attempt as PostgreSQL decided it.
+    await stores.sql(`create table grants (
+      grant_no serial primary key,
+      worker text not null,
+      granted_at timestamptz not null default clock_timestamp())`);
+    await stores.sql(`create table write_attempts (
+      id serial primary key,
+      worker text not null,
+      grant_no int not null,
+      fence int,
+      accepted boolean not null,
+      stale boolean not null,
+      at timestamptz not null default clock_timestamp())`);
+    return startCluster();
+  },
+
+  async observe(stores, cluster) {
+    const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
+    const row = rows[0];
+    const document = row ? `${row.writer}${row.fence > 0 ? ` · fence ${row.fence}` : ''}` : 'no row';
+    return { ...(await cluster.observe()), document };
+  },
+
+  async measure(stores) {
+    const attempts = await stores.sql<{ accepted: number; rejected: number }>(
+      `select count(*) filter (where stale and accepted)::int as accepted,
+              count(*) filter (where stale and not accepted)::int as rejected
+         from write_attempts`,
+    );
+    const doc = await stores.sql<{ writer: string }>('select writer from documents where id = 1');
+    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
+    return {
+      maxConcurrentHolders: Number(holders ?? 0),
+      staleWritesAccepted: attempts.rows[0]?.accepted ?? 0,
+      staleWritesRejected: attempts.rows[0]?.rejected ?? 0,
+      finalWriter: doc.rows[0]?.writer ?? 'nobody',
+    };
+  },
+
+  // worker-2 always gets its majority after worker-1's, so its write must be the one that stays.
+  expectations: () => [
+    {
+      id: 'no-stale-write',
+      metric: 'staleWritesAccepted',
+      op: 'eq',
+      value: 0,
+      text: 'no write lands from a worker whose lock had already passed to another',
+    },
+    {
+      id: 'last-holder-wins',
+      metric: 'finalWriter',
+      op: 'eq',
+      value: WORKERS[1]!,
+      text: 'the document keeps the write of worker-2, the last worker granted the lock',
+    },
+  ],
+
+  async work(ctx, variant) {
+    const harness = await redlockHarness(ctx);
+    try {
+      if (ctx.workerId !== ctx.workerIds[0]) await harness.waitForFreeLock();
+      await variant.run(harness.job);
+    } finally {
+      harness.disconnect();
+    }
+  },
+});

@@ -1,0 +1,127 @@
+// Both redlock variants against five real redis-servers started for each run, the real
+// main Redis and PostgreSQL, at their defaults and at other parameters. worker-1 is
+// stopped for real (SIGSTOP/SIGCONT), node-3's clock jump is a real change of its key's
+// expiry, and a node out of reach is a real silent socket; so each verdict is the same
+// on every run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Playground } from '../../runs/playground.js';
+import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+
+let playground: Playground;
+beforeAll(async () => {
+  playground = await openTestPlayground();
+});
+afterAll(async () => {
+  await playground.close();
+});
+
+const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'redlock', variant, params);
+
+const stale = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' };
+const fenced = { maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2' };
+const quiet = { maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0, finalWriter: 'worker-2' };
+const notes = (events: Parameters<typeof eventsOf>[0], workerId: string) =>
+  eventsOf(events, 'note', workerId).map((e) => e.text);
+
+describe('redlock at its defaults', () => {
+  it('redlock: both workers win a majority, and the stale write lands', async () => {
+    const { metrics, verdict, events } = await run('redlock');
+    expect(metrics).toEqual(stale);
+    expect(verdict).toBe('fail');
+    // A majority of the five real nodes, each time: all five, as every node is reachable.
+    expect(notes(events, 'worker-1')[0]).toMatch(/^5 of 5 nodes said yes/);
+    expect(notes(events, 'worker-2')[0]).toMatch(/^5 of 5 nodes said yes/);
+    const paused = eventsOf(events, 'process-paused', 'worker-1');
+    expect(paused).toEqual([expect.objectContaining({ plannedMs: 2500 })]);
+    // worker-2 got its majority while worker-1 was stopped, and wrote before it woke up.
+    const resumed = eventsOf(events, 'process-resumed', 'worker-1')[0]!;
+    expect(eventsOf(events, 'lease-acquired', 'worker-2')[0]!.atMs).toBeGreaterThan(paused[0]!.atMs);
+    expect(eventsOf(events, 'write-accepted', 'worker-2')[0]!.atMs).toBeLessThan(resumed.atMs);
+    expect(eventsOf(events, 'lease-released', 'worker-1')[0]?.deleted).toBe(0);
+    // The server saw every node hand the lock from worker-1 to worker-2.
+    const node5 = eventsOf(events, 'row-observed').filter((e) => e.target === 'node-5 lock').map((e) => e.value);
+    expect(node5).toEqual(expect.arrayContaining(['worker-1', 'worker-2']));
+    expect(node5.indexOf('worker-1')).toBeLessThan(node5.indexOf('worker-2'));
+    expect(eventsOf(events, 'key-observed').some((e) => e.key === 'holders' && e.value === '{worker-1, worker-2}')).toBe(true);
+  });
+
+  it('redlock-fenced: the same two holders, but PostgreSQL refuses the stale write', async () => {
+    const { metrics, verdict, events } = await run('redlock-fenced');
+    expect(metrics).toEqual(fenced);
+    expect(verdict).toBe('pass');
+    expect(eventsOf(events, 'lease-acquired').map((e) => [e.workerId, e.fence])).toEqual([
+      ['worker-1', 1],
+      ['worker-2', 2],
+    ]);
+    expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([expect.objectContaining({ fence: 1 })]);
+    expect(eventsOf(events, 'row-observed').filter((e) => e.target === 'document').at(-1)?.value).toBe('worker-2 · fence 2');
+  });
+});
+
+describe('redlock: a clock jump on one node', () => {
+  const jump = { clockJumpMs: 1000, pauseMs: 0, reach: 'split' };
+
+  it('in a split, the jump alone gives a second majority, with no pause at all', async () => {
+    const { metrics, events } = await run('redlock', jump);
+    expect(metrics).toEqual(stale);
+    expect(eventsOf(events, 'process-paused')).toEqual([]);
+    expect(notes(events, 'worker-1')[0]).toMatch(/^3 of 5 nodes said yes \(node-1, node-2, node-3\)/);
+    expect(notes(events, 'worker-2')[0]).toMatch(/^3 of 5 nodes said yes \(node-3, node-4, node-5\)/);
+    expect(eventsOf(events, 'row-observed').some((e) => e.target === 'node-3 clock' && e.value === '+1000 ms')).toBe(true);
+    // worker-2 got its majority while worker-1 was still working on its first one.
+    const w2Granted = eventsOf(events, 'lease-acquired', 'worker-2')[0]!.atMs;
+    expect(w2Granted).toBeLessThan(eventsOf(events, 'work-finished', 'worker-1')[0]!.atMs);
+    const fencedRun = await run('redlock-fenced', jump);
+    expect(fencedRun.metrics).toEqual(fenced);
+    expect(fencedRun.verdict).toBe('pass');
+  });
+
+  it('with every node reachable, the same jump leaves worker-1 four nodes and worker-2 waits', async () => {
+    const { metrics, verdict, events } = await run('redlock', { clockJumpMs: 1000, pauseMs: 0 });
+    expect(metrics).toEqual(quiet);
+    expect(verdict).toBe('pass');
+    expect(eventsOf(events, 'lease-released', 'worker-1')[0]?.deleted).toBe(4);
+    expect(eventsOf(events, 'lease-acquired', 'worker-2')[0]!.atMs).toBeGreaterThan(
+      eventsOf(events, 'lease-released', 'worker-1')[0]!.atMs,
+    );
+  });
+
+  it('a jump smaller than the time left after the work changes nothing, even in a split', async () => {
+    const { metrics } = await run('redlock', { clockJumpMs: 300, pauseMs: 0, reach: 'split', workMs: 100 });
+    expect(metrics).toEqual(quiet);
+  });
+});
+
+describe('redlock honours its parameters', () => {
+  it('a pause shorter than the lease: no second holder, both variants pass', async () => {
+    for (const variant of ['redlock', 'redlock-fenced']) {
+      const { metrics, verdict } = await run(variant, { pauseMs: 200 });
+      expect(metrics).toEqual(quiet);
+      expect(verdict).toBe('pass');
+    }
+  });
+
+  it('a split network with the pause: three nodes each, node-3 shared, and the per-node timeouts eat into the validity', async () => {
+    const { metrics, events } = await run('redlock', { reach: 'split', leaseMs: 2000, pauseMs: 3000, workMs: 100 });
+    expect(metrics).toEqual(stale);
+    const acquired = eventsOf(events, 'lease-acquired');
+    // Two silent nodes at 100 ms each, and a 22 ms drift allowance, come off the 2000 ms lease.
+    for (const e of acquired) expect(e.ttlMs).toBeLessThanOrEqual(2000 - 200 - 22);
+    expect(eventsOf(events, 'process-paused', 'worker-1')[0]?.plannedMs).toBe(3000);
+  });
+
+  it('rejects parameters out of bounds, naming them', () => {
+    const bad = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: { leaseMs: 100 } });
+    expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 500 to 10000, got 100" });
+    const reach = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: { reach: 'half' } });
+    expect(reach).toEqual({ ok: false, error: "parameter 'reach' must be one of all, split, got half" });
+  });
+
+  it('leaves no redis-server of its own running', async () => {
+    const { events } = await run('redlock', { pauseMs: 0, workMs: 0 });
+    expect(eventsOf(events, 'run-finished')).toHaveLength(1);
+    const { execFileSync } = await import('node:child_process');
+    const mine = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)]).toString();
+    expect(mine).not.toMatch(/redis-server/);
+  });
+});

@@ -1,0 +1,77 @@
+import { defineVariant } from '../../types.js';
+import type { RedlockJob } from '../redlockJob.js';
+
+/** How long one node may take to answer, in ms: small beside the lock's life, so a dead node costs little. */
+const NODE_TIMEOUT_MS = 100;
+
+// Deletes the key only while it still holds this client's token.
+const COMPARE_AND_DELETE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** A node's answer, or null when it fails or stays silent past the timeout. */
+function ask<T>(request: Promise<T>): Promise<T | null> {
+  const silence = new Promise<null>((resolve) => setTimeout(resolve, NODE_TIMEOUT_MS, null));
+  return Promise.race([request.catch(() => null), silence]);
+}
+
+/**
+ * Redlock as antirez describes it: ask every node in turn for the same key, with a short
+ * timeout each. The lock is held when a majority said yes and time is left of its life:
+ * validity = lease − time spent asking − an allowance for clock drift.
+ */
+export async function acquireMajority(job: RedlockJob): Promise<{ validityMs: number } | null> {
+  const quorum = Math.floor(job.nodes.length / 2) + 1;
+  const startedMs = performance.now();
+  const yes: string[] = [];
+  for (const node of job.nodes) {
+    const reply = await ask(node.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX'));
+    if (reply === 'OK') yes.push(node.name);
+  }
+  const elapsedMs = performance.now() - startedMs;
+  const driftMs = job.leaseMs * 0.01 + 2; // clocks run at slightly different rates
+  const validityMs = Math.floor(job.leaseMs - elapsedMs - driftMs);
+  job.emit({
+    type: 'note',
+    text: `${yes.length} of ${job.nodes.length} nodes said yes (${yes.join(', ') || 'none'}) in ${Math.round(elapsedMs)} ms; validity ${validityMs} ms`,
+  });
+  if (yes.length >= quorum && validityMs > 0) return { validityMs };
+  await releaseAll(job); // no majority: free the nodes that said yes, not only when their keys expire
+  return null;
+}
+
+/** Deletes this client's key on every node, in parallel; returns how many keys went. */
+export async function releaseAll(job: RedlockJob): Promise<number> {
+  const replies = await Promise.all(
+    job.nodes.map((node) => ask(node.redis.eval(COMPARE_AND_DELETE, 1, job.lockKey, job.token))),
+  );
+  return replies.reduce<number>((sum, deleted) => sum + Number(deleted ?? 0), 0);
+}
+
+export default defineVariant<RedlockJob>({
+  id: 'redlock',
+  title: 'Redlock over five nodes, unconditional write',
+  correct: false,
+  summary:
+    "worker-1 takes the lock on a majority of five independent Redis nodes, then its process stops. Every key expires; worker-2 takes a majority of its own and writes. worker-1 wakes up still believing it holds the lock, and its stale write lands.",
+  source: import.meta.url,
+  async run(job) {
+    job.emit({ type: 'lease-requested', key: job.lockKey });
+    const lock = await acquireMajority(job);
+    if (!lock) return job.skip('no majority of the nodes took the lock');
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: lock.validityMs, token: job.token });
+    await job.enter();
+
+    try {
+      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+      await job.work();
+      const content = `draft by ${job.workerId}`;
+      // A majority said yes, so the write goes ahead: nothing here can tell it is too late.
+      await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
+      job.emit({ type: 'write-accepted', target: 'document', value: content });
+    } finally {
+      await job.leave();
+      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await releaseAll(job) });
+    }
+  },
+});

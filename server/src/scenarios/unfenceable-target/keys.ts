@@ -1,0 +1,17 @@
+// The unfenceable-target scenario's Redis key names (main Redis, without the run's prefix)
+// and its file names.
+
+/** The lease on the report. */
+export const LOCK_KEY = 'lock:report';
+/** The counter every grant takes its fence number from. */
+export const FENCE_KEY = 'fence';
+/** The versioned-key target: the report, and the fence of the upload it holds. */
+export const REPORT_KEY = 'report';
+export const REPORT_FENCE_KEY = 'report:fence';
+/** Lock-set of workers that believe they hold the lease, and the largest size it reached. */
+export const HOLDERS_KEY = 'holders';
+export const HOLDERS_MAX_KEY = 'holders:max';
+/** Names the worker that found its lease still live just before it uploaded (choreography). */
+export const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
+/** The plain file every upload of file-with-token replaces. */
+export const REPORT_FILE = 'report.txt';

@@ -1,0 +1,33 @@
+import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { defineVariant } from '../../types.js';
+import { REPORT_FILE } from '../keys.js';
+import type { UploadJob } from '../uploadJob.js';
+
+export default defineVariant<UploadJob>({
+  id: 'file-with-token',
+  title: 'Fencing token written into a plain file',
+  correct: false,
+  summary:
+    "Each upload carries its fence number inside the report, but the target is a plain file: rename replaces whatever is there. worker-1 wakes up after worker-2 uploaded with fence 2, and its fence-1 upload wins.",
+  source: import.meta.url,
+  async run(job) {
+    const fence = await job.acquire(); // the lease and a fence number, in one step
+    if (fence === null) return;
+
+    try {
+      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+      const report = await job.work(fence); // "fence: 1" is the first line of the report
+      await job.upload(fence, async () => {
+        // Written beside it, then renamed over it: readers never see half a report. But
+        // rename takes any file; nothing on the way in reads, let alone compares, the fence.
+        const temp = path.join(job.dir, `.${REPORT_FILE}.${job.workerId}`);
+        await writeFile(temp, report);
+        await rename(temp, path.join(job.dir, REPORT_FILE));
+        return true;
+      });
+    } finally {
+      await job.finish();
+    }
+  },
+});
