@@ -79,7 +79,9 @@ describe('fencing honours its parameters', () => {
     // worker-1 finished its work first, and the choreography held its write back.
     const waited = eventsOf(events, 'wait-finished', 'worker-1')[0]!;
     expect(waited.reason).toMatch(/worker-2, the newer holder, writes first/);
-    expect(waited.atMs).toBeGreaterThan(eventsOf(events, 'write-accepted', 'worker-2')[0]!.atMs);
+    // Causally after worker-2's work (its write's signal released the wait); which write
+    // landed last is the row's to say: finalWriter above.
+    expect(waited.atMs).toBeGreaterThan(eventsOf(events, 'work-finished', 'worker-2')[0]!.atMs);
   });
 
   it('a short lease: worker-2 writes after its own lease expired, which is not stale', async () => {
