@@ -45,7 +45,10 @@ export const ClientMessage = z.discriminatedUnion('type', [
     action: z.enum(['pause', 'resume', 'kill']),
   }),
 ]);
-export type ClientMessage = z.infer<typeof ClientMessage>;
+/** A message as a page sends it: fields with defaults may be left out. */
+export type ClientMessage = z.input<typeof ClientMessage>;
+/** A message as the server acts on it, defaults filled in. */
+export type ValidClientMessage = z.output<typeof ClientMessage>;
 
 export type ServerMessage =
   | { type: 'hello'; catalog: ScenarioManifest[] }
@@ -56,7 +59,7 @@ export type ServerMessage =
   | { type: 'run-event'; runId: string; event: RunEvent }
   | { type: 'error'; error: string };
 
-export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; error: string };
+export type ParsedClientMessage = { ok: true; message: ValidClientMessage } | { ok: false; error: string };
 
 /** Parses one text frame from a page; the error names what was wrong with it. */
 export function parseClientMessage(text: string): ParsedClientMessage {

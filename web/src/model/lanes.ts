@@ -19,6 +19,8 @@ export interface Span {
   endMs: number | null;
   label: string;
   details: string[];
+  /** A stall the page asked for (pause): it lasts until the page resumes it. */
+  byPage?: boolean;
 }
 
 export interface Lane {
@@ -118,8 +120,9 @@ export const deriveLanes = memoOnLog((events: EventLog): Lane[] => {
         break;
       case 'process-paused':
         startSpan(w, 'stall', '', e, `${w} process stalled from ${formatMs(e.atMs)}`, [
-          `planned: ${formatMs(e.plannedMs)}`,
+          e.plannedMs === null ? 'paused from the page (SIGSTOP) until resumed' : `planned: ${formatMs(e.plannedMs)} (SIGSTOP)`,
         ]);
+        if (e.plannedMs === null) lane.spans[lane.spans.length - 1]!.byPage = true;
         break;
       case 'process-resumed':
         endSpan(w, 'stall', '', e.atMs, `resumed ${at(e.atMs)}`);
