@@ -106,6 +106,13 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   expectations(params: Params): Expectation[];
   /** Worker side: plays this worker's part with the chosen variant. */
   work(ctx: WorkerContext, variant: VariantDefinition<Job>): Promise<void>;
+  /**
+   * Parameter sets besides the defaults (two, by convention) at which `npm run stability`
+   * runs every variant, each over the variant's own defaults: a verdict must come out the
+   * same run after run at these too. Values as the manifest takes them; the script
+   * validates them like any caller's.
+   */
+  stabilityParams?: Params[];
 }
 
 /** Identity function that gives a scenario definition its types. */

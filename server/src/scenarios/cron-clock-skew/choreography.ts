@@ -1,0 +1,46 @@
+// What makes every run with the same parameters tell the same story. Each node fires when
+// its own clock reaches the slot; these waits only hold back what scheduling noise could
+// reorder, so the run plays out as the parameters say it would on a quiet machine:
+//  - nodes try the lock in the order they fire;
+//  - a node that fires after an earlier node's job has ended (by the schedule) waits for
+//    that node to be done, and a holder whose job is still running when a later node
+//    fires waits for that node to try before its job ends;
+//  - a lock about to expire (within GUARD_MS) when a node tries is played as expired.
+import { intParam, type WorkerContext } from '../types.js';
+import { fireAtMs } from './schedule.js';
+
+const GUARD_MS = 100;
+const POLL_MS = 5;
+
+export const triedLatch = (node: string): string => `tried:${node}`;
+
+/** Before node i tries the lock: the nodes that fired before it have tried, and those whose job ended by now are done. */
+export async function waitForEarlierNodes(ctx: WorkerContext, index: number): Promise<void> {
+  const jobMs = intParam(ctx.params, 'jobMs');
+  const fireMs = fireAtMs(ctx.params, index);
+  for (let j = 0; j < index; j++) {
+    const earlier = ctx.workerIds[j]!;
+    await ctx.waitFor(triedLatch(earlier), `done:${earlier}`);
+    if (fireAtMs(ctx.params, j) + jobMs <= fireMs) await ctx.waitFor(`done:${earlier}`);
+  }
+}
+
+/** A holder, before its job ends: every later node that fires while the job runs has tried. */
+export async function waitForNodesFiringDuringJob(ctx: WorkerContext, index: number): Promise<void> {
+  const endMs = fireAtMs(ctx.params, index) + intParam(ctx.params, 'jobMs');
+  for (let k = index + 1; k < ctx.workerIds.length; k++) {
+    if (fireAtMs(ctx.params, k) >= endMs) break;
+    const later = ctx.workerIds[k]!;
+    await ctx.waitFor(triedLatch(later), `done:${later}`);
+  }
+}
+
+/** If the lock expires within GUARD_MS, waits until Redis has let it go. */
+export async function settleExpiringLock(ctx: WorkerContext, key: string): Promise<void> {
+  const pttl = await ctx.redis.pttl(key);
+  if (pttl <= 0 || pttl > GUARD_MS) return;
+  const reason = `choreography: the lock expires in ${pttl} ms, let it`;
+  ctx.emit({ type: 'wait-started', reason });
+  while ((await ctx.redis.exists(key)) === 1) await ctx.sleep(POLL_MS);
+  ctx.emit({ type: 'wait-finished', reason });
+}

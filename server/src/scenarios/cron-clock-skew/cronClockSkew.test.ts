@@ -1,0 +1,108 @@
+// Both cron-clock-skew variants against the real Redis and PostgreSQL, at their defaults
+// and at other skews, job lengths, node counts and schedule periods. Nodes try the lock in
+// the order their clocks fire, and waits hold back only what scheduling noise could
+// reorder, so each verdict is the same on every run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Playground } from '../../runs/playground.js';
+import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+
+let playground: Playground;
+beforeAll(async () => {
+  playground = await openTestPlayground();
+});
+afterAll(async () => {
+  await playground.close();
+});
+
+const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'cron-clock-skew', variant, params);
+const SLOT_KEY = 'lock:invoice-batch:slot-0';
+
+describe('cron-clock-skew at its defaults', () => {
+  it('release-when-done: node-2 fires after the release and bills the slot again', async () => {
+    const { metrics, verdict, events } = await run('release-when-done');
+    expect(metrics).toEqual({ runsPerSlot: 2, maxConcurrentRuns: 1 });
+    expect(verdict).toBe('fail');
+    const released = eventsOf(events, 'lease-released', 'node-1')[0]!;
+    expect(released.deleted).toBe(1);
+    const fired = eventsOf(events, 'job-fired', 'node-2')[0]!;
+    // node-2 fired about a second after node-1, by its own late clock, after the release.
+    const firstFired = eventsOf(events, 'job-fired', 'node-1')[0]!;
+    expect(fired.atMs - firstFired.atMs).toBeGreaterThanOrEqual(1000);
+    expect(fired.atMs).toBeGreaterThan(released.atMs);
+    expect(eventsOf(events, 'lease-acquired').map((e) => [e.workerId, e.key])).toEqual([
+      ['node-1', SLOT_KEY],
+      ['node-2', SLOT_KEY],
+    ]);
+    expect(eventsOf(events, 'row-observed').at(-1)?.value).toBe('slot-0: node-1, node-2');
+  });
+
+  it('lock-per-slot: the key outlives the job, so node-2 finds the slot taken and skips', async () => {
+    const { metrics, verdict, events } = await run('lock-per-slot');
+    expect(metrics).toEqual({ runsPerSlot: 1, maxConcurrentRuns: 1 });
+    expect(verdict).toBe('pass');
+    expect(eventsOf(events, 'lease-released')).toHaveLength(0);
+    expect(eventsOf(events, 'job-skipped', 'node-2')).toHaveLength(1);
+    expect(eventsOf(events, 'lease-denied', 'node-2')[0]).toMatchObject({ key: SLOT_KEY, heldBy: 'node-1' });
+    // The lock's lease runs to the end of the one-minute slot.
+    const ttl = eventsOf(events, 'lease-acquired', 'node-1')[0]!.ttlMs!;
+    expect(ttl).toBeGreaterThan(59_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    const last = eventsOf(events, 'key-observed').filter((e) => e.key === SLOT_KEY).at(-1)!;
+    expect(last.value).toBe('node-1');
+    expect(last.pttlMs).toBeGreaterThan(55_000);
+  });
+});
+
+describe('cron-clock-skew honours its parameters', () => {
+  it('a skew shorter than the job: the lock is still held when node-2 fires, so even the broken variant runs once', async () => {
+    for (const variant of ['release-when-done', 'lock-per-slot']) {
+      const { metrics, verdict, events } = await run(variant, { skewMs: 100, jobMs: 400 });
+      expect(metrics).toEqual({ runsPerSlot: 1, maxConcurrentRuns: 1 });
+      expect(verdict).toBe('pass');
+      expect(eventsOf(events, 'job-skipped', 'node-2')).toHaveLength(1);
+    }
+  });
+
+  it('four nodes 400 ms apart and a 100 ms job: the broken variant runs the slot four times', async () => {
+    const broken = await run('release-when-done', { nodes: 4, skewMs: 400, jobMs: 100 });
+    expect(broken.metrics).toEqual({ runsPerSlot: 4, maxConcurrentRuns: 1 });
+    const correct = await run('lock-per-slot', { nodes: 4, skewMs: 400, jobMs: 100 });
+    expect(correct.metrics).toEqual({ runsPerSlot: 1, maxConcurrentRuns: 1 });
+    expect(eventsOf(correct.events, 'job-skipped')).toHaveLength(3);
+  });
+
+  it('three nodes 200 ms apart and a 300 ms job: node-2 finds it running, node-3 finds it released', async () => {
+    const { metrics, events } = await run('release-when-done', { nodes: 3, skewMs: 200, jobMs: 300 });
+    expect(metrics).toEqual({ runsPerSlot: 2, maxConcurrentRuns: 1 });
+    expect(eventsOf(events, 'job-skipped').map((e) => e.workerId)).toEqual(['node-2']);
+    expect(eventsOf(events, 'lease-acquired').map((e) => e.workerId)).toEqual(['node-1', 'node-3']);
+  });
+
+  it('clocks in step and an instant job: the second node still fires after the release', async () => {
+    const broken = await run('release-when-done', { skewMs: 0, jobMs: 0 });
+    expect(broken.metrics.runsPerSlot).toBe(2);
+    const correct = await run('lock-per-slot', { skewMs: 0, jobMs: 0 });
+    expect(correct.metrics.runsPerSlot).toBe(1);
+  });
+
+  it('a skew longer than the slot: the slot lock has expired too, and the slot runs twice (its honest limit)', async () => {
+    const { metrics, verdict, events } = await run('lock-per-slot', { slotMs: 600, skewMs: 900, jobMs: 100 });
+    expect(metrics).toEqual({ runsPerSlot: 2, maxConcurrentRuns: 1 });
+    expect(verdict).toBe('fail');
+    const acquired = eventsOf(events, 'lease-acquired');
+    expect(acquired.map((e) => e.workerId)).toEqual(['node-1', 'node-2']);
+    // node-2 took the slot's key only after Redis had expired node-1's.
+    const gone = eventsOf(events, 'key-observed').find((e) => e.key === SLOT_KEY && e.value === null)!;
+    expect(acquired[1]!.atMs).toBeGreaterThan(gone.atMs);
+  });
+
+  it('a skew well inside a short slot is still covered', async () => {
+    const { metrics } = await run('lock-per-slot', { slotMs: 3000, skewMs: 900, jobMs: 100 });
+    expect(metrics).toEqual({ runsPerSlot: 1, maxConcurrentRuns: 1 });
+  });
+
+  it('rejects parameters out of bounds, naming them', () => {
+    const bad = playground.prepare({ scenario: 'cron-clock-skew', variant: 'lock-per-slot', params: { nodes: 5 } });
+    expect(bad).toEqual({ ok: false, error: "parameter 'nodes' must be an integer from 2 to 4, got 5" });
+  });
+});

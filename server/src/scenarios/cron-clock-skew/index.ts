@@ -1,0 +1,74 @@
+// cron-clock-skew: every node runs the same cron schedule by its own clock, and the
+// clocks disagree. The batch is guarded by a correct lock on the schedule slot; when it
+// is released as soon as the short job is done, a node whose clock is late fires after
+// the release and runs the slot again.
+import { defineScenario, intParam } from '../types.js';
+import { createBatchRuns, observeBatchRuns, runsPerSlot } from './batchRuns.js';
+import { settleExpiringLock, waitForEarlierNodes } from './choreography.js';
+import { cronJob, type CronJob } from './cronJob.js';
+import { LOCK_KEY, RUNNING_KEY, RUNNING_MAX_KEY, slotName } from './keys.js';
+import { nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
+import lockPerSlot from './variants/lockPerSlot.js';
+import releaseWhenDone from './variants/releaseWhenDone.js';
+
+/** Slot 0 starts this long after every node is up, on node-1's clock. */
+const LEAD_MS = 100;
+
+export default defineScenario<CronJob>({
+  id: 'cron-clock-skew',
+  title: 'Cron and clock skew',
+  summary: "Two nodes run the same cron schedule; node-2's clock is a second late and the job takes 300 ms.",
+  source: import.meta.url,
+  params: [
+    { kind: 'int', name: 'nodes', label: 'Nodes', help: "Nodes running the schedule; node-k's clock is (k-1) × skew behind node-1's.", min: 2, max: 4, default: 2 },
+    { kind: 'int', name: 'skewMs', label: 'Clock skew', unit: 'ms', help: "How far each node's clock is behind the previous node's.", min: 0, max: 10_000, default: 1000 },
+    { kind: 'int', name: 'jobMs', label: 'Job', unit: 'ms', help: 'How long the invoice batch takes.', min: 0, max: 5000, default: 300 },
+    { kind: 'int', name: 'slotMs', label: 'Schedule period', unit: 'ms', help: 'The batch is due once per slot of this length (a minute by default).', min: 500, max: 120_000, default: 60_000 },
+  ],
+  metrics: [
+    { name: 'runsPerSlot', label: 'Runs of the slot' },
+    { name: 'maxConcurrentRuns', label: 'Most nodes in the batch at once' },
+  ],
+  variants: [releaseWhenDone, lockPerSlot],
+  // Three nodes, one firing during the job and one after it; and a skew longer than the slot.
+  stabilityParams: [
+    { nodes: 3, skewMs: 200, jobMs: 300 },
+    { slotMs: 600, skewMs: 900, jobMs: 100 },
+  ],
+
+  workers: nodeIds,
+  watchedKeys: () => [`${LOCK_KEY}:${slotName(0)}`, RUNNING_KEY],
+  deadlineMs: (params) =>
+    15_000 + (intParam(params, 'nodes') - 1) * intParam(params, 'skewMs') + intParam(params, 'nodes') * intParam(params, 'jobMs'),
+
+  async setup(stores) {
+    await createBatchRuns(stores);
+    return {};
+  },
+
+  observe: (stores) => observeBatchRuns(stores),
+
+  async measure(stores) {
+    const running = await stores.redis.get(stores.key(RUNNING_MAX_KEY));
+    return { runsPerSlot: await runsPerSlot(stores), maxConcurrentRuns: Number(running ?? 0) };
+  },
+
+  expectations: () => [
+    { id: 'once-per-slot', metric: 'runsPerSlot', op: 'eq', value: 1, text: 'the batch runs exactly once for its slot, whatever the clocks say' },
+    { id: 'one-at-a-time', metric: 'maxConcurrentRuns', op: 'lte', value: 1, text: 'never two nodes in the batch at once' },
+  ],
+
+  async work(ctx, variant) {
+    const index = ctx.workerIds.indexOf(ctx.workerId);
+    const clock = nodeClock(ctx.params, index);
+    await ctx.barrier('nodes-up');
+    // Slot 0 starts just ahead on node-1's clock; this node fires when its own clock gets there.
+    const schedule: Schedule = { startMs: Date.now() + LEAD_MS, slotMs: intParam(ctx.params, 'slotMs') };
+    await ctx.sleep(Math.max(0, schedule.startMs - clock.now()));
+    await waitForEarlierNodes(ctx, index);
+    await settleExpiringLock(ctx, ctx.key(`${LOCK_KEY}:${slotName(slotAt(schedule, clock.now()))}`));
+    ctx.emit({ type: 'job-fired' });
+    if (clock.behindMs > 0) ctx.emit({ type: 'note', text: `${ctx.workerId}'s clock is ${clock.behindMs} ms behind node-1's: to it, the slot starts now` });
+    await variant.run(cronJob(ctx, index, clock, schedule));
+  },
+});

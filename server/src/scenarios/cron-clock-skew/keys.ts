@@ -1,0 +1,10 @@
+// The cron-clock-skew scenario's Redis key names, without the run's prefix.
+
+/** The batch's lock; both variants add the schedule slot: "lock:invoice-batch:slot-0". */
+export const LOCK_KEY = 'lock:invoice-batch';
+/** Lock-set of nodes inside the batch right now, and the largest size it reached. */
+export const RUNNING_KEY = 'running';
+export const RUNNING_MAX_KEY = 'running:max';
+
+/** The slot lock's name for a slot number. */
+export const slotName = (slot: number): string => `slot-${slot}`;

@@ -1,0 +1,24 @@
+import { defineVariant } from '../../types.js';
+import type { CronJob } from '../cronJob.js';
+import { LOCK_KEY } from '../keys.js';
+
+export default defineVariant<CronJob>({
+  id: 'lock-per-slot',
+  title: 'Lock per slot, held until the slot ends',
+  correct: true,
+  summary:
+    'The same lock on the slot, never released: it expires when the slot ends. node-2 fires a second late, finds the slot taken and skips. A late clock only has to be less late than a slot.',
+  source: import.meta.url,
+  async run(job) {
+    const key = job.key(`${LOCK_KEY}:${job.slot}`); // one lock per slot, as this node's clock names it
+    // Held until the slot ends by this node's clock: a duration, so it means the same to Redis.
+    const untilSlotEndMs = job.slotEndMs - job.clock.now();
+    job.emit({ type: 'lease-requested', key });
+    const ok = await job.redis.set(key, job.workerId, 'PX', untilSlotEndMs, 'NX');
+    if (ok !== 'OK') return job.skip(key);
+    job.emit({ type: 'lease-acquired', key, ttlMs: untilSlotEndMs });
+
+    await job.runBatch();
+    // No release: the key is the record that this slot has run. Redis drops it when the slot ends.
+  },
+});

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { defineVariant } from '../../types.js';
+import type { CronJob } from '../cronJob.js';
+import { LOCK_KEY } from '../keys.js';
+
+// Deletes the key only while it still holds our token, in one atomic step.
+const COMPARE_AND_DELETE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+
+export default defineVariant<CronJob>({
+  id: 'release-when-done',
+  title: 'Correct lock, released when the job is done',
+  correct: false,
+  summary:
+    "A textbook lock on the slot: token, lease, compare-and-delete. But the job takes 300 ms and node-2's clock is 1 s late: node-2 fires after node-1 released the lock, takes it, and bills the same slot again.",
+  source: import.meta.url,
+  async run(job) {
+    const key = job.key(`${LOCK_KEY}:${job.slot}`); // one lock per slot, as this node's clock names it
+    const token = `${job.workerId}:${randomUUID()}`;
+    job.emit({ type: 'lease-requested', key });
+    const ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
+    if (ok !== 'OK') return job.skip(key);
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, token });
+
+    try {
+      await job.runBatch();
+    } finally {
+      // Tidy, and wrong: once the key is gone, nothing says this slot has run.
+      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      job.emit({ type: 'lease-released', key, deleted });
+    }
+  },
+});

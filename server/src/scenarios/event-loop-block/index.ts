@@ -1,0 +1,69 @@
+// event-loop-block: worker-1 holds a lease and blocks its own event loop with a long
+// synchronous task — no signal stops it. The lease expires as it would under a SIGSTOP;
+// worker-2 takes it and writes; worker-1 comes back and writes too. A watchdog that renews
+// the lease is a timer in the blocked loop, so it helps only while the block is shorter
+// than the lease.
+import { defineScenario, intParam } from '../types.js';
+import { waitForFreeLease } from './choreography.js';
+import { FENCE_KEY, HOLDERS_KEY, HOLDERS_MAX_KEY, LOCK_KEY } from './keys.js';
+import { statementJob, type StatementJob } from './statementJob.js';
+import { createStatementTables, measureStatement, observeStatement } from './statementTable.js';
+import noWatchdog from './variants/noWatchdog.js';
+import watchdog from './variants/watchdog.js';
+import watchdogFenced from './variants/watchdogFenced.js';
+
+const WORKERS = ['worker-1', 'worker-2'];
+
+export default defineScenario<StatementJob>({
+  id: 'event-loop-block',
+  title: 'Blocked event loop',
+  summary:
+    'A worker holding a lease blocks its own event loop for longer than the lease; a watchdog timer in that loop cannot renew it.',
+  source: import.meta.url,
+  params: [
+    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lease lives in Redis; a watchdog renews it every third of that.', min: 300, max: 10_000, default: 1000 },
+    { kind: 'int', name: 'blockMs', label: 'Event-loop block', unit: 'ms', help: "How long worker-1's synchronous task blocks its event loop, right after it takes the lease.", min: 0, max: 15_000, default: 1500 },
+    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker then prepares the statement (asynchronously) before it writes.', min: 0, max: 5000, default: 800 },
+  ],
+  metrics: [
+    { name: 'maxConcurrentHolders', label: 'Workers that believed they held the lease at once' },
+    { name: 'staleWritesAccepted', label: 'Stale writes accepted' },
+    { name: 'staleWritesRejected', label: 'Stale writes rejected' },
+    { name: 'finalWriter', label: 'Last writer in the row' },
+  ],
+  variants: [noWatchdog, watchdog, watchdogFenced],
+  // A block well inside the lease (the watchdog keeps it); and a short lease with a long block.
+  stabilityParams: [
+    { leaseMs: 2000, blockMs: 500, workMs: 2000 },
+    { leaseMs: 400, blockMs: 900, workMs: 200 },
+  ],
+
+  workers: () => WORKERS,
+  watchedKeys: () => [LOCK_KEY, FENCE_KEY, HOLDERS_KEY],
+  deadlineMs: (params) =>
+    15_000 + intParam(params, 'blockMs') + intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
+
+  async setup(stores) {
+    await createStatementTables(stores);
+    return {};
+  },
+
+  observe: (stores) => observeStatement(stores),
+
+  async measure(stores) {
+    const truth = await measureStatement(stores);
+    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
+    return { maxConcurrentHolders: Number(holders ?? 0), ...truth };
+  },
+
+  // worker-2 is always granted the lease after worker-1, so its write must be the one that stays.
+  expectations: () => [
+    { id: 'no-stale-write', metric: 'staleWritesAccepted', op: 'eq', value: 0, text: 'no write lands from a worker whose lease had already passed to another' },
+    { id: 'last-holder-wins', metric: 'finalWriter', op: 'eq', value: WORKERS[1]!, text: 'the statement keeps the write of worker-2, the last worker granted the lease' },
+  ],
+
+  async work(ctx, variant) {
+    if (ctx.workerId !== ctx.workerIds[0]) await waitForFreeLease(ctx);
+    await variant.run(statementJob(ctx));
+  },
+});

@@ -1,0 +1,11 @@
+// The event-loop-block scenario's Redis key names, without the run's prefix.
+
+/** The lease on the statement. */
+export const LOCK_KEY = 'lock:statement';
+/** The counter the fenced variant takes its fence numbers from. */
+export const FENCE_KEY = 'fence';
+/** Lock-set of workers that believe they hold the lease, and the largest size it reached. */
+export const HOLDERS_KEY = 'holders';
+export const HOLDERS_MAX_KEY = 'holders:max';
+/** Names the worker that found its lease still live just before it wrote (choreography). */
+export const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';

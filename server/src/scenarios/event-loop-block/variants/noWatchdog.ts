@@ -1,0 +1,34 @@
+import { defineVariant } from '../../types.js';
+import type { StatementJob } from '../statementJob.js';
+
+export default defineVariant<StatementJob>({
+  id: 'no-watchdog',
+  title: 'Lease, no watchdog',
+  correct: false,
+  summary:
+    "worker-1 takes a 1 s lease and then blocks its own event loop for 1.5 s. No signal stops it; it is busy. The lease expires, worker-2 takes it and writes, and worker-1's late write lands over worker-2's.",
+  source: import.meta.url,
+  async run(job) {
+    job.emit({ type: 'lease-requested', key: job.lockKey });
+    const ok = await job.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
+    if (ok !== 'OK') return job.skip();
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token });
+    const grant = await job.enter(); // the lease's grant number: written into the row, never compared
+
+    try {
+      job.blockEventLoop(); // worker-1: a long synchronous task — a breakpoint, a huge JSON.parse
+      await job.work();
+      const content = `statement by ${job.workerId}`;
+      // Nothing tells this write that the lease has passed to someone else: it always lands.
+      await job.write('update statements set content = $1, fence = $2, writer = $3 where id = 1', [
+        content,
+        grant,
+        job.workerId,
+      ]);
+      job.emit({ type: 'write-accepted', target: 'statement', value: content, fence: grant });
+    } finally {
+      await job.leave();
+      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() }); // 0 when it had passed on
+    }
+  },
+});

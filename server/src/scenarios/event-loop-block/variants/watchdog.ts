@@ -1,0 +1,52 @@
+import { defineVariant } from '../../types.js';
+import type { StatementJob } from '../statementJob.js';
+
+// Pushes the expiry out again, but only while the lease still holds our token.
+const RENEW_IF_MINE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0`;
+
+export default defineVariant<StatementJob>({
+  id: 'watchdog',
+  title: 'Lease with a watchdog',
+  correct: false,
+  summary:
+    "A timer renews the lease every third of it, so long work keeps it. But the watchdog is a timer in the same event loop: while worker-1 blocks it for 1.5 s, it cannot fire, the 1 s lease expires, and the stale write lands anyway.",
+  source: import.meta.url,
+  async run(job) {
+    job.emit({ type: 'lease-requested', key: job.lockKey });
+    const ok = await job.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
+    if (ok !== 'OK') return job.skip();
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token });
+    // The watchdog: renew the lease every third of it while the job runs — when the loop lets it.
+    const watchdog = setInterval(() => {
+      void job.redis.eval(RENEW_IF_MINE, 1, job.lockKey, job.token, job.leaseMs).then((renewed) => {
+        if (Number(renewed) === 1) {
+          job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs }); // renewed
+          return;
+        }
+        clearInterval(watchdog); // too late: the lease expired while the loop was blocked
+        job.emit({ type: 'note', text: 'watchdog: the lease was gone when it could renew it' });
+      });
+    }, job.renewEveryMs);
+    const grant = await job.enter();
+
+    try {
+      job.blockEventLoop(); // worker-1: a long synchronous task — no timer fires, the watchdog's included
+      await job.work();
+      const content = `statement by ${job.workerId}`;
+      await job.write('update statements set content = $1, fence = $2, writer = $3 where id = 1', [
+        content,
+        grant,
+        job.workerId,
+      ]);
+      job.emit({ type: 'write-accepted', target: 'statement', value: content, fence: grant });
+    } finally {
+      clearInterval(watchdog);
+      await job.leave();
+      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
+    }
+  },
+});

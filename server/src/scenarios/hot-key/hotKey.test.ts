@@ -1,0 +1,94 @@
+// Both hot-key variants against the real Redis and PostgreSQL, at their defaults and at
+// other parameters. Every job is ready before any starts and none finishes before all
+// have tried their lock, so the overlaps are the same on every run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Playground } from '../../runs/playground.js';
+import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+
+let playground: Playground;
+beforeAll(async () => {
+  playground = await openTestPlayground();
+});
+afterAll(async () => {
+  await playground.close();
+});
+
+const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'hot-key', variant, params);
+
+/** The span of the jobs' work as the workers reported it, in ms. */
+function workSpan(events: Awaited<ReturnType<typeof run>>['events']): number {
+  const started = eventsOf(events, 'work-started').map((e) => e.atMs);
+  const finished = eventsOf(events, 'work-finished').map((e) => e.atMs);
+  return Math.max(...finished) - Math.min(...started);
+}
+
+describe('hot-key at its defaults', () => {
+  it('global-key: safe, but the 20 jobs run one at a time', async () => {
+    const { metrics, verdict, events } = await run('global-key');
+    expect(metrics).toEqual({ jobsDone: 20, maxParallelJobs: 1, maxParallelPerEntity: 1, wallMs: 4000 });
+    expect(verdict).toBe('fail');
+    // One key for every job, each released by its holder.
+    const acquired = eventsOf(events, 'lease-acquired');
+    expect(new Set(acquired.map((e) => e.key))).toEqual(new Set(['lock:sync']));
+    expect(eventsOf(events, 'lease-released').every((e) => e.deleted === 1)).toBe(true);
+    expect(eventsOf(events, 'wait-started')).toHaveLength(19);
+    expect(workSpan(events)).toBeGreaterThanOrEqual(4000);
+    // The lock-set never held more than one job.
+    const sets = eventsOf(events, 'key-observed').filter((e) => e.key === 'running' && e.value);
+    expect(sets.every((e) => !e.value!.includes(','))).toBe(true);
+  });
+
+  it('per-entity-key: five customers side by side, four job lengths', async () => {
+    const { metrics, verdict, events } = await run('per-entity-key');
+    expect(metrics).toEqual({ jobsDone: 20, maxParallelJobs: 5, maxParallelPerEntity: 1, wallMs: 800 });
+    expect(verdict).toBe('pass');
+    const keys = new Set(eventsOf(events, 'lease-acquired').map((e) => e.key));
+    expect(keys).toEqual(new Set([1, 2, 3, 4, 5].map((i) => `lock:sync:customer-${i}`)));
+    expect(eventsOf(events, 'wait-started')).toHaveLength(15);
+    expect(workSpan(events)).toBeGreaterThanOrEqual(800);
+    expect(workSpan(events)).toBeLessThan(4000);
+    const rows = eventsOf(events, 'row-observed').at(-1)?.value;
+    expect(rows).toMatch(/^20 done, 0 running · first start to last end \d+ ms$/);
+  });
+});
+
+describe('hot-key honours its parameters', () => {
+  it('more workers do not help a global key', async () => {
+    const { metrics } = await run('global-key', { jobs: 8, workers: 10, jobMs: 100 });
+    expect(metrics).toEqual({ jobsDone: 8, maxParallelJobs: 1, maxParallelPerEntity: 1, wallMs: 800 });
+  });
+
+  it('one worker process still runs every customer side by side with per-entity keys', async () => {
+    const { metrics, verdict } = await run('per-entity-key', { jobs: 12, entities: 4, workers: 1, jobMs: 150 });
+    expect(metrics).toEqual({ jobsDone: 12, maxParallelJobs: 4, maxParallelPerEntity: 1, wallMs: 450 });
+    expect(verdict).toBe('pass');
+  });
+
+  it('uneven spread: 7 jobs over 3 customers and 2 workers', async () => {
+    // customer-1 gets jobs 1, 4, 7: three job lengths.
+    const params = { jobs: 7, entities: 3, workers: 2, jobMs: 120 };
+    const correct = await run('per-entity-key', params);
+    expect(correct.metrics).toEqual({ jobsDone: 7, maxParallelJobs: 3, maxParallelPerEntity: 1, wallMs: 360 });
+    const broken = await run('global-key', params);
+    expect(broken.metrics).toEqual({ jobsDone: 7, maxParallelJobs: 1, maxParallelPerEntity: 1, wallMs: 840 });
+    expect(broken.verdict).toBe('fail');
+  });
+
+  it('one customer: both variants are the same queue, and both pass', async () => {
+    for (const variant of ['global-key', 'per-entity-key']) {
+      const { metrics, verdict } = await run(variant, { jobs: 4, entities: 1, workers: 2, jobMs: 100 });
+      expect(metrics).toEqual({ jobsDone: 4, maxParallelJobs: 1, maxParallelPerEntity: 1, wallMs: 400 });
+      expect(verdict).toBe('pass');
+    }
+  });
+
+  it('more customers than jobs: every job runs at once', async () => {
+    const { metrics } = await run('per-entity-key', { jobs: 3, entities: 10, workers: 3, jobMs: 300 });
+    expect(metrics).toEqual({ jobsDone: 3, maxParallelJobs: 3, maxParallelPerEntity: 1, wallMs: 300 });
+  });
+
+  it('rejects parameters out of bounds, naming them', () => {
+    const bad = playground.prepare({ scenario: 'hot-key', variant: 'global-key', params: { jobMs: 50 } });
+    expect(bad).toEqual({ ok: false, error: "parameter 'jobMs' must be an integer from 100 to 2000, got 50" });
+  });
+});

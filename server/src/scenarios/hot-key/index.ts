@@ -1,0 +1,82 @@
+// hot-key: 20 jobs about 5 different customers, each guarded by a Redis lock. With one
+// global key every job waits for every other; with a key per customer only jobs of the
+// same customer wait for each other. Both are safe; one is a queue of one.
+import { defineScenario, intParam } from '../types.js';
+import { entityJob, type EntityJob } from './entityJob.js';
+import { entitiesInParallel, entityNames, planJobs, workerIds } from './jobPlan.js';
+import { createJobRuns, measureJobRuns, observeJobRuns } from './jobRuns.js';
+import { ENTITY_MAX_KEY, LOCK_KEY, RUNNING_KEY, RUNNING_MAX_KEY } from './keys.js';
+import globalKey from './variants/globalKey.js';
+import perEntityKey from './variants/perEntityKey.js';
+
+export default defineScenario<EntityJob>({
+  id: 'hot-key',
+  title: 'Hot key',
+  summary: '20 jobs for 5 customers behind one lock key, or behind one key per customer: both safe, one a queue of one.',
+  source: import.meta.url,
+  params: [
+    { kind: 'int', name: 'jobs', label: 'Jobs', help: 'Jobs to run; job i is about customer i mod customers.', min: 1, max: 40, default: 20 },
+    { kind: 'int', name: 'entities', label: 'Customers', help: 'Different entities the jobs are about.', min: 1, max: 10, default: 5 },
+    { kind: 'int', name: 'workers', label: 'Workers', help: 'Worker processes; the jobs are spread over them and each runs its jobs concurrently.', min: 1, max: 10, default: 5 },
+    { kind: 'int', name: 'jobMs', label: 'Job length', unit: 'ms', help: 'How long one job works while it holds its lock.', min: 100, max: 2000, default: 200 },
+  ],
+  metrics: [
+    { name: 'jobsDone', label: 'Jobs done' },
+    { name: 'maxParallelJobs', label: 'Most jobs running at once' },
+    { name: 'maxParallelPerEntity', label: 'Most jobs of one customer at once' },
+    { name: 'wallMs', label: 'Wall time (ms, in whole job lengths)' },
+  ],
+  variants: [globalKey, perEntityKey],
+  // Uneven spread over fewer workers; and every customer in one worker process.
+  stabilityParams: [
+    { jobs: 7, entities: 3, workers: 2, jobMs: 120 },
+    { jobs: 12, entities: 4, workers: 1, jobMs: 150 },
+  ],
+
+  workers: workerIds,
+  watchedKeys: (params) => [LOCK_KEY, ...entityNames(params).map((e) => `${LOCK_KEY}:${e}`), RUNNING_KEY],
+  // Worst case: every job one after another, plus the lock handoffs.
+  deadlineMs: (params) => 15_000 + intParam(params, 'jobs') * (intParam(params, 'jobMs') + 150),
+
+  async setup(stores) {
+    await createJobRuns(stores);
+    return {};
+  },
+
+  observe: (stores) => observeJobRuns(stores),
+
+  async measure(stores, params) {
+    const truth = await measureJobRuns(stores);
+    const [all, perEntity] = await stores.redis.mget(stores.key(RUNNING_MAX_KEY), stores.key(ENTITY_MAX_KEY));
+    return {
+      jobsDone: truth.done,
+      maxParallelJobs: Number(all ?? 0),
+      maxParallelPerEntity: Number(perEntity ?? 0),
+      // Counted in job lengths, so lock handoffs (a few ms each) never change the figure.
+      wallMs: truth.longestChain * intParam(params, 'jobMs'),
+    };
+  },
+
+  expectations(params) {
+    const jobs = intParam(params, 'jobs');
+    const parallel = entitiesInParallel(params);
+    return [
+      { id: 'every-job-runs', metric: 'jobsDone', op: 'eq', value: jobs, text: `all ${jobs} jobs run` },
+      {
+        id: 'entities-side-by-side',
+        metric: 'maxParallelJobs',
+        op: 'eq',
+        value: parallel,
+        text: `jobs of different customers run side by side: ${parallel} at once`,
+      },
+      { id: 'one-job-per-entity', metric: 'maxParallelPerEntity', op: 'lte', value: 1, text: 'two jobs of the same customer never run at once' },
+    ];
+  },
+
+  async work(ctx, variant) {
+    const all = planJobs(ctx.params);
+    const mine = all.filter((j) => j.worker === ctx.workerId).map((j) => entityJob(ctx, j, all));
+    await ctx.barrier('queued'); // every job of every worker is ready before any starts
+    await Promise.all(mine.map((job) => variant.run(job)));
+  },
+});

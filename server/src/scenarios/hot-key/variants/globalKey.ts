@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { defineVariant } from '../../types.js';
+import type { EntityJob } from '../entityJob.js';
+import { LOCK_KEY } from '../keys.js';
+
+// Deletes the key only while it still holds our token, in one atomic step.
+const COMPARE_AND_DELETE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+const RETRY_EVERY_MS = 10;
+
+export default defineVariant<EntityJob>({
+  id: 'global-key',
+  title: 'One lock key for every entity',
+  correct: false,
+  summary:
+    'Every job takes the same lock, whatever entity it is about. Safe — no two jobs ever overlap — but the 20 jobs for 5 customers run one at a time: a queue of one.',
+  source: import.meta.url,
+  async run(job) {
+    const key = job.key(LOCK_KEY); // one key for all entities: customer-1 waits on customer-2's job
+    const token = `${job.jobId}:${randomUUID()}`;
+    job.emit({ type: 'lease-requested', key });
+    let ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
+    if (ok !== 'OK') await job.queue(key);
+    // Every job must run, so a loser waits and tries again; it does not skip.
+    while (ok !== 'OK') {
+      await job.sleep(RETRY_EVERY_MS);
+      ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
+    }
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, token });
+
+    try {
+      await job.sync(key);
+    } finally {
+      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      job.emit({ type: 'lease-released', key, deleted });
+    }
+  },
+});
