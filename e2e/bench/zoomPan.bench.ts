@@ -2,11 +2,13 @@
 // The gestures are driven inside the page, one input event per animation frame (wheel
 // notches, a pointer drag, key glides), so the figures are the page's own and not the
 // test runner's round trips. For each phase: the gaps between frames (p50, p95, max, how
-// many over 25 and 50 ms) and the main-thread time of each input up to a laid-out page
-// (handler + style + layout). Prints a table; asserts nothing about time.
+// many over 25 and 50 ms), the main-thread time of each input up to a laid-out page
+// (handler + style + layout), and the renderer main thread's CPU time per frame from a
+// trace (the page's own cost, whatever else the machine runs). Prints a table; asserts
+// nothing about time.
 //   npm run bench -w e2e                 EVENTS=20000 npm run bench -w e2e
 import { createRecording, type ScenarioManifest } from '@racelab/shared';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { syntheticRun } from '../../web/src/model/synthetic.js';
 import { startStaticServer } from '../tests/staticServer.js';
 
@@ -35,8 +37,38 @@ const manifest: ScenarioManifest = {
 
 type Step = { kind: 'wheel'; dy: number } | { kind: 'down' | 'move' | 'up'; fx: number } | { kind: 'key'; key: string } | { kind: 'idle' };
 
-/** Plays steps in the page, one per frame; returns frame gaps and per-input work, in ms. */
-async function play(page: Page, steps: Step[]): Promise<Record<string, number>> {
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/**
+ * The renderer main thread's CPU time (trace "tdur" of its top-level tasks), in ms: what
+ * the page itself spent, whatever else the machine was doing meanwhile.
+ */
+function mainThreadCpuMs(buffer: Buffer): number {
+  const parsed = JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  let best = 0;
+  for (const m of mains) {
+    const cpu = events
+      // The top-level task of each turn of the thread's loop (category "toplevel").
+      .filter((e) => e.pid === m.pid && e.tid === m.tid && e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask')
+      .reduce((sum, e) => sum + (e.tdur ?? 0), 0);
+    best = Math.max(best, cpu / 1000);
+  }
+  return best;
+}
+
+/** Plays steps in the page, one per frame; returns frame gaps, per-input work and CPU per frame, in ms. */
+async function play(page: Page, browser: Browser, steps: Step[]): Promise<Record<string, number>> {
+  await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline'] });
   const { gaps, work } = await page.evaluate(async (steps: Step[]) => {
     const body = document.querySelector('.tl-body') as HTMLElement;
     const axis = document.querySelector('.tl-track.axis') as HTMLElement;
@@ -63,6 +95,7 @@ async function play(page: Page, steps: Step[]): Promise<Record<string, number>> 
     }
     return { gaps, work };
   }, steps);
+  const cpuMs = mainThreadCpuMs(await browser.stopTracing());
   const stats = (xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
@@ -73,6 +106,7 @@ async function play(page: Page, steps: Step[]): Promise<Record<string, number>> 
   const r1 = (x: number) => Math.round(x * 10) / 10;
   return {
     frames: gaps.length,
+    mainThreadCpuPerFrameMs: r1(cpuMs / Math.max(1, gaps.length)),
     frameP50Ms: r1(g.p50),
     frameP95Ms: r1(g.p95),
     frameMaxMs: r1(g.max),
@@ -92,7 +126,7 @@ const drag = (from: number, to: number, n: number): Step[] => [
 const keys = (key: string, n: number, idle = 14): Step[] =>
   Array.from({ length: n }, () => [{ kind: 'key' as const, key }, ...Array.from({ length: idle }, () => ({ kind: 'idle' as const }))]).flat();
 
-test(`zoom and pan a ${EVENTS}-event run`, async ({ page }) => {
+test(`zoom and pan a ${EVENTS}-event run`, async ({ page, browser }) => {
   const server = await startStaticServer();
   try {
     const events = syntheticRun({ events: EVENTS });
@@ -104,19 +138,20 @@ test(`zoom and pan a ${EVENTS}-event run`, async ({ page }) => {
     const axis = page.getByRole('img', { name: /^Time axis from/ });
     await expect(axis).toBeVisible();
     const results: Record<string, unknown> = {
+      loadAverage: (await import('node:os')).loadavg()[0]!.toFixed(1),
       events: events.length,
       openMs: Date.now() - t0,
       timelineNodes: await page.evaluate(() => document.querySelectorAll('.tl-body *').length),
     };
     await axis.scrollIntoViewIfNeeded();
 
-    results.wheelZoom = await play(page, [
+    results.wheelZoom = await play(page, browser, [
       ...Array.from({ length: 40 }, () => ({ kind: 'wheel' as const, dy: -60 })),
       ...Array.from({ length: 40 }, () => ({ kind: 'wheel' as const, dy: 60 })),
     ]);
-    await play(page, Array.from({ length: 12 }, () => ({ kind: 'wheel' as const, dy: -140 })));
-    results.dragPan = await play(page, [...drag(0.85, 0.15, 90), ...drag(0.15, 0.85, 90), ...drag(0.9, 0.1, 90)]);
-    results.keyGlides = await play(page, [...keys('0', 1), ...keys('+', 5), ...keys('ArrowRight', 8), ...keys('-', 5)]);
+    await play(page, browser, Array.from({ length: 12 }, () => ({ kind: 'wheel' as const, dy: -140 })));
+    results.dragPan = await play(page, browser, [...drag(0.85, 0.15, 90), ...drag(0.15, 0.85, 90), ...drag(0.9, 0.1, 90)]);
+    results.keyGlides = await play(page, browser, [...keys('0', 1), ...keys('+', 5), ...keys('ArrowRight', 8), ...keys('-', 5)]);
     results.timelineNodesZoomed = await page.evaluate(() => document.querySelectorAll('.tl-body *').length);
     await expect(page.getByRole('button', { name: 'Zoom out' })).toBeDisabled();
 

@@ -8,8 +8,9 @@ export function variantRadioName(id: string, correct: boolean): string {
   return `${id} (${correct ? 'correct' : 'broken'})`;
 }
 
-export async function openPlayground(page: Page): Promise<void> {
-  await page.goto('/');
+/** Opens the page; `path` may carry a setup, e.g. '/?scenario=duplicate-job'. */
+export async function openPlayground(page: Page, path = '/'): Promise<void> {
+  await page.goto(path);
   await expect(page.getByText('connected', { exact: true })).toBeVisible();
 }
 

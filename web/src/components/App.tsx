@@ -1,21 +1,59 @@
-// The page: controls on the left, the run (verdict, timeline) in the middle, and the code
-// and the explanation below it.
+// The page: controls on the left; the stage in the middle (verdict, timeline, code and
+// explanation). Presenter mode keeps the stage only, in large type. With no server the
+// page still opens recorded runs.
 import { LazyMotion, MotionConfig, domAnimation } from 'framer-motion';
+import { useEffect } from 'react';
+import { useShortcuts } from '../app/useShortcuts.js';
 import { useStore } from '../store/index.js';
 import { selectScenario } from '../store/selectors.js';
 import { ConnectionStatus } from './ConnectionStatus.js';
+import { CompareControl } from './controls/CompareControl.js';
+import { FaultPlanEditor } from './controls/FaultPlanEditor.js';
 import { ParamsForm } from './controls/ParamsForm.js';
 import { RunControls } from './controls/RunControls.js';
 import { ScenarioPicker } from './controls/ScenarioPicker.js';
+import { SpeedControl } from './controls/SpeedControl.js';
 import { VariantPicker } from './controls/VariantPicker.js';
 import { CodePanel } from './panels/CodePanel.js';
 import { ExplanationPanel } from './panels/ExplanationPanel.js';
 import { VerdictPanel } from './panels/VerdictPanel.js';
+import { PresentControls } from './present/PresentControls.js';
+import { ShortcutsDialog } from './present/ShortcutsDialog.js';
+import { StageBar } from './present/StageBar.js';
+import { RecordingControls } from './sharing/RecordingControls.js';
 import { Timeline } from './timeline/Timeline.js';
+
+function useDocumentLook() {
+  const presenter = useStore((s) => s.presenter);
+  const theme = useStore((s) => s.theme);
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.theme = theme;
+    root.classList.toggle('presenter', presenter);
+  }, [presenter, theme]);
+}
+
+function Verdicts() {
+  const shown = useStore((s) => s.shown.join(' '));
+  const ids = shown ? shown.split(' ') : [];
+  if (ids.length < 2) return <VerdictPanel />;
+  return (
+    <div className="verdicts">
+      {ids.map((id) => (
+        <VerdictPanel key={id} runId={id} named />
+      ))}
+    </div>
+  );
+}
 
 export function App() {
   const scenario = useStore(selectScenario);
   const loaded = useStore((s) => s.catalog !== null);
+  const hasRun = useStore((s) => s.shown.length > 0 || s.pending.length > 0);
+  const presenter = useStore((s) => s.presenter);
+  const notice = useStore((s) => s.notice);
+  useShortcuts();
+  useDocumentLook();
   return (
     <LazyMotion features={domAnimation} strict>
       <MotionConfig reducedMotion="user">
@@ -23,31 +61,49 @@ export function App() {
           <h1>
             racelab <span className="tagline">a lock is a lease; only the data layer prevents damage</span>
           </h1>
-          <ConnectionStatus />
+          <div className="header-right">
+            <PresentControls />
+            <ConnectionStatus />
+          </div>
         </header>
-        {loaded ? (
-          <main className="app-main">
-            <aside className="controls" aria-label="Controls">
-              <ScenarioPicker />
-              <VariantPicker />
-              <ParamsForm />
-              <RunControls />
-            </aside>
-            <div className="stage">
-              {scenario && <p className="scenario-summary">{scenario.summary}</p>}
-              <VerdictPanel />
-              <Timeline />
-              <div className="below">
-                <CodePanel />
-                <ExplanationPanel />
-              </div>
-            </div>
-          </main>
-        ) : (
-          <main className="app-main loading">
-            <p>Waiting for the server’s scenario catalog…</p>
-          </main>
+        {notice && (
+          <p className="page-notice" role="alert">
+            {notice}
+          </p>
         )}
+        <main className={`app-main${presenter ? ' presenting' : ''}`}>
+          <aside className="controls" aria-label="Controls">
+            {loaded ? (
+              <>
+                <ScenarioPicker />
+                <VariantPicker />
+                <ParamsForm />
+                <FaultPlanEditor />
+                <SpeedControl />
+                <RunControls />
+                <CompareControl />
+              </>
+            ) : (
+              <p className="offline-hint">Waiting for the server’s scenario catalog… Recorded runs open without it.</p>
+            )}
+            <RecordingControls />
+          </aside>
+          <div className="stage">
+            {presenter && <StageBar />}
+            {scenario && <p className="scenario-summary">{scenario.summary}</p>}
+            {(loaded || hasRun) && (
+              <>
+                <Verdicts />
+                <Timeline />
+                <div className="below">
+                  <CodePanel />
+                  <ExplanationPanel />
+                </div>
+              </>
+            )}
+          </div>
+        </main>
+        <ShortcutsDialog />
       </MotionConfig>
     </LazyMotion>
   );

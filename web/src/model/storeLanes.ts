@@ -69,10 +69,31 @@ export function holderOf(value: string | null, tokens: Map<string, string>, work
 /** Observations lag the change they see: allow this much when matching them to events. */
 const LAG_MS = 25;
 
-function lastAcquirer(leases: Lease[], key: string, atMs: number): string | null {
-  let best: Lease | null = null;
-  for (const l of leases) if (l.key === key && l.acquiredMs <= atMs && (!best || l.acquiredMs > best.acquiredMs)) best = l;
-  return best?.workerId ?? null;
+/** Index of the last item at or before `atMs` in a list sorted by time; -1 when none. */
+export function lastIndexAtOrBefore(sorted: readonly { atMs: number }[], atMs: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.atMs <= atMs) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** Per key, a time-sorted list. */
+function byKey<T extends { key: string; atMs: number }>(items: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const list = out.get(item.key);
+    if (list) list.push(item);
+    else out.set(item.key, [item]);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.atMs - b.atMs);
+  return out;
 }
 
 function describe(store: string, name: string, s: Draft): string {
@@ -88,9 +109,15 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
   const leases = deriveLeases(events);
   const tokens = new Map<string, string>();
   for (const l of leases) if (l.token !== undefined) tokens.set(l.token, l.workerId);
-  const deletions = leases
+  const acquisitions = byKey(leases.map((l) => ({ key: l.key, atMs: l.acquiredMs, by: l.workerId })));
+  const lastAcquirer = (key: string, atMs: number): string | null => {
+    const list = acquisitions.get(key) ?? [];
+    return list[lastIndexAtOrBefore(list, atMs)]?.by ?? null;
+  };
+  const deletionList = leases
     .filter((l) => l.releasedMs !== null && (l.deleted ?? 0) > 0)
     .map((l) => ({ key: l.key, atMs: l.releasedMs as number, by: l.workerId }));
+  const deletions = byKey(deletionList);
 
   const leaseKeys = new Set<string>();
   for (const e of events) {
@@ -117,7 +144,9 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
       last.endMs = e.atMs;
       if (last.value !== null) {
         const from = last.startMs;
-        const del = deletions.filter((d) => d.key === name && d.atMs >= from && d.atMs <= e.atMs).pop();
+        const list = deletions.get(name) ?? [];
+        const found = list[lastIndexAtOrBefore(list, e.atMs)];
+        const del = found && found.atMs >= from ? found : undefined;
         if (e.value !== null && !del) last.endedBy = { kind: 'replaced' };
         else if (del) last.endedBy = { kind: 'deleted', by: del.by };
         else if (last.expiresAtMs !== null && last.expiresAtMs <= e.atMs + 1) last.endedBy = { kind: 'expired' };
@@ -125,7 +154,7 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
     }
     const named = redis ? workersIn(e.value, tokens, workers) : [];
     const one = named.length === 1 ? named[0]! : null;
-    const inferred = redis && e.value !== null && named.length === 0 ? lastAcquirer(leases, name, e.atMs + LAG_MS) : null;
+    const inferred = redis && e.value !== null && named.length === 0 ? lastAcquirer(name, e.atMs + LAG_MS) : null;
     lane.segments.push({
       id: `obs-${e.seq}`,
       startMs: e.atMs,

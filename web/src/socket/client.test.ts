@@ -100,12 +100,34 @@ describe('socket client', () => {
     first.close();
     expect(h.store.getState().connection).toBe('reconnecting');
     expect(h.store.getState().transport).toBeNull();
-    expect(h.store.getState().pending).toBeNull();
+    expect(h.store.getState().pending).toEqual([]);
     expect(h.timers).toHaveLength(1);
     h.runTimers();
     expect(h.socket()).not.toBe(first);
     h.socket().open();
     expect(h.store.getState().connection).toBe('connected');
+  });
+
+  it('resumes a followed run after a reconnect, and keeps it lost when the server forgot it', () => {
+    const h = harness();
+    h.socket().open();
+    h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
+    h.store.getState().startRun();
+    const request = JSON.parse(h.socket().sent[0]!);
+    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-5' });
+    const events = blindDelRun();
+    for (const event of events.slice(0, 6)) h.socket().receive({ type: 'run-event', runId: 'run-5', event });
+    h.socket().close();
+    h.runTimers(); // flushes the batch and reconnects
+    expect(h.store.getState().runs['run-5']!.lost).toBe(true);
+    h.socket().open();
+    expect(JSON.parse(h.socket().sent[0]!)).toEqual({ type: 'subscribe', runId: 'run-5', afterSeq: 5 });
+    expect(h.store.getState().runs['run-5']!.lost).toBe(false);
+    for (const event of events.slice(3)) h.socket().receive({ type: 'run-event', runId: 'run-5', event });
+    h.runTimers();
+    expect(selectCurrentEvents(h.store.getState())).toHaveLength(events.length); // no duplicates
+    h.socket().receive({ type: 'run-unknown', runId: 'run-5' });
+    expect(h.store.getState().runs['run-5']!.lost).toBe(true);
   });
 
   it('stops for good', () => {

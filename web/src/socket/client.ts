@@ -48,6 +48,7 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       actions().runAccepted(requestId, runId);
     },
     runRejected: (requestId: string, error: string) => actions().runRejected(requestId, error),
+    runUnknown: (runId: string) => actions().runUnknown(runId),
     runEvent: (runId: string, event: RunEvent) => {
       const b = batch.get(runId) ?? { events: [], originMs: Number.POSITIVE_INFINITY };
       b.events.push(event);
@@ -76,6 +77,10 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       actions().setServerError(null);
       actions().setConnection('connected');
       actions().setTransport(send);
+      // Runs followed before the drop: the server replays what this page missed, then streams live.
+      for (const { runId, afterSeq } of actions().resumable()) {
+        if (send({ type: 'subscribe', runId, afterSeq })) actions().runResumed(runId);
+      }
     };
     ws.onmessage = (ev: MessageEvent) => {
       if (typeof ev.data !== 'string') return;

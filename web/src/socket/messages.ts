@@ -5,6 +5,8 @@ export interface MessageSink {
   setCatalog(catalog: ScenarioManifest[]): void;
   runAccepted(requestId: string, runId: string): void;
   runRejected(requestId: string, error: string): void;
+  /** The server forgot a run this page asked to resume. */
+  runUnknown(runId: string): void;
   /** Called for each run event; the client batches them before they reach the store. */
   runEvent(runId: string, event: RunEvent): void;
   setServerError(error: string | null): void;
@@ -38,6 +40,8 @@ export function parseServerMessage(text: string): ServerMessage | null {
       return typeof m.requestId === 'string' && typeof m.runId === 'string' ? (m as unknown as ServerMessage) : null;
     case 'run-rejected':
       return typeof m.requestId === 'string' && typeof m.error === 'string' ? (m as unknown as ServerMessage) : null;
+    case 'run-unknown':
+      return typeof m.runId === 'string' ? (m as unknown as ServerMessage) : null;
     case 'run-event':
       return typeof m.runId === 'string' && isEvent(m.event) ? (m as unknown as ServerMessage) : null;
     case 'error':
@@ -57,6 +61,9 @@ export function dispatch(message: ServerMessage, sink: MessageSink): void {
       return;
     case 'run-rejected':
       sink.runRejected(message.requestId, message.error);
+      return;
+    case 'run-unknown':
+      sink.runUnknown(message.runId);
       return;
     case 'run-event':
       sink.runEvent(message.runId, message.event);

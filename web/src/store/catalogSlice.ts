@@ -1,5 +1,5 @@
-import { defaultInputs } from '../model/params.js';
 import type { CatalogSlice, SliceCreator } from './types.js';
+import { variantSetup } from './selectionSlice.js';
 
 export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => ({
   catalog: null,
@@ -7,7 +7,7 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => ({
     const { scenarioId, variantId } = get();
     const scenario = catalog.find((s) => s.id === scenarioId) ?? catalog[0];
     if (!scenario) {
-      set({ catalog, scenarioId: null, variantId: null, paramInputs: {} });
+      set({ catalog, scenarioId: null, variantId: null, paramInputs: {}, faults: [] });
       return;
     }
     const variant = scenario.variants.find((v) => v.id === variantId) ?? scenario.variants[0];
@@ -16,8 +16,8 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get) => ({
       catalog,
       scenarioId: scenario.id,
       variantId: variant?.id ?? null,
-      // A reconnect brings the same catalog again: keep what the user typed.
-      ...(keep ? {} : { paramInputs: variant ? defaultInputs(scenario, variant.id) : {} }),
+      // A reconnect brings the same catalog again: keep what the user typed and planned.
+      ...(keep || !variant ? {} : variantSetup(scenario, variant.id)),
     });
   },
 });

@@ -5,12 +5,14 @@ import { createConnectionSlice } from './connectionSlice.js';
 import { createRunsSlice } from './runsSlice.js';
 import { createSelectionSlice } from './selectionSlice.js';
 import type { State } from './types.js';
+import { createUiSlice } from './uiSlice.js';
 
 export function createAppStore() {
   return create<State>()((set, get) => ({
     ...createCatalogSlice(set, get),
     ...createConnectionSlice(set, get),
     ...createSelectionSlice(set, get),
+    ...createUiSlice(set, get),
     ...createRunsSlice(set, get),
   }));
 }

@@ -1,109 +1,155 @@
-import type { EventOf, RunEvent } from '@racelab/shared';
-import { MIN_DOMAIN_MS } from '../model/layout.js';
+import type { ClientMessage, EventOf, ScenarioManifest, VariantManifest } from '@racelab/shared';
+import { fitPlan } from '../model/faultPlan.js';
 import { checkInputs, wireParams } from '../model/params.js';
-import type { RunRecord, RunsSlice, SliceCreator, State } from './types.js';
+import { runSummary } from '../model/runSummary.js';
+import { createRecordingActions } from './recordingActions.js';
+import { lastSeq, merged, newRecord, pruned } from './runRecords.js';
+import { findScenario } from './selectionSlice.js';
+import type { PendingRun, RunsSlice, SliceCreator, State } from './types.js';
 
-/** Runs kept in memory besides the current one. */
-const KEEP_RUNS = 8;
 let requestCounter = 0;
 
-function newRecord(runId: string, scenario: string, variant: string): RunRecord {
-  return { runId, scenario, variant, events: [], clientOriginMs: null, horizonMs: MIN_DOMAIN_MS, lost: false };
+/** The variant a compare puts beside `selected`: the chosen one, else the first of the other kind. */
+export function counterpartOf(scenario: ScenarioManifest, selected: VariantManifest, chosen: string | null): VariantManifest | undefined {
+  const others = scenario.variants.filter((v) => v.id !== selected.id);
+  return others.find((v) => v.id === chosen) ?? others.find((v) => v.correct !== selected.correct) ?? others[0];
 }
 
-function pruned(runs: Record<string, RunRecord>, keep: string | null): Record<string, RunRecord> {
-  const ids = Object.keys(runs);
-  if (ids.length <= KEEP_RUNS) return runs;
-  const drop = new Set(ids.filter((id) => id !== keep).slice(0, ids.length - KEEP_RUNS));
-  return Object.fromEntries(Object.entries(runs).filter(([id]) => !drop.has(id)));
-}
-
-function merged(record: RunRecord, incoming: RunEvent[], originEstimateMs: number): RunRecord {
-  const events = record.events.slice();
-  let last = events.length > 0 ? events[events.length - 1]!.seq : -1;
-  const origin = Number.isFinite(originEstimateMs)
-    ? Math.min(record.clientOriginMs ?? originEstimateMs, originEstimateMs)
-    : record.clientOriginMs;
-  for (const e of incoming) {
-    if (e.seq <= last && events.some((x) => x.seq === e.seq)) continue; // a duplicate
-    events.push(e);
-    last = Math.max(last, e.seq);
-  }
-  return { ...record, events, clientOriginMs: origin };
-}
-
-export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => ({
-  runs: {},
-  currentRunId: null,
-  pending: null,
-  runError: null,
-
-  startRun() {
+export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
+  /** Sends start-run for each variant, with the same parameters, speed and (where it fits) faults. */
+  const start = (variants: VariantManifest[]): boolean => {
     const s: State = get();
-    const scenario = s.catalog?.find((x) => x.id === s.scenarioId);
-    if (!scenario || !s.variantId || !s.transport || s.pending) return false;
+    const scenario = findScenario(s, s.scenarioId);
+    if (!scenario || !s.variantId || !s.transport || s.pending.length > 0) return false;
     const checked = checkInputs(scenario, s.variantId, s.paramInputs);
     if (!checked.ok) {
       set({ runError: checked.error });
       return false;
     }
-    const requestId = `req-${++requestCounter}-${Date.now().toString(36)}`;
-    const sent = s.transport({
-      type: 'start-run',
-      requestId,
-      scenario: scenario.id,
-      variant: s.variantId,
-      params: wireParams(checked.params),
-    });
-    if (!sent) return false;
-    set({ pending: { requestId, scenario: scenario.id, variant: s.variantId }, currentRunId: null, runError: null });
-    return true;
-  },
-
-  cancelRun() {
-    const { currentRunId, transport } = get();
-    if (currentRunId && transport) transport({ type: 'cancel-run', runId: currentRunId });
-  },
-
-  runAccepted(requestId, runId) {
-    const { pending, runs } = get();
-    if (pending?.requestId !== requestId) return;
-    const record = runs[runId] ?? newRecord(runId, pending.scenario, pending.variant);
-    set({ pending: null, currentRunId: runId, runs: pruned({ ...runs, [runId]: record }, runId) });
-  },
-
-  runRejected(requestId, error) {
-    if (get().pending?.requestId !== requestId) return;
-    set({ pending: null, runError: error });
-  },
-
-  appendEvents(runId, events, originEstimateMs) {
-    if (events.length === 0) return;
-    set((s) => {
-      // Events of a run this page did not start (or that beat run-accepted): learn its name.
-      const started = events.find((e): e is EventOf<'run-started'> => e.type === 'run-started');
-      const base = s.runs[runId] ?? newRecord(runId, started?.scenario ?? '', started?.variant ?? '');
-      return { runs: pruned({ ...s.runs, [runId]: merged(base, events, originEstimateMs) }, s.currentRunId) };
-    });
-  },
-
-  extendHorizon(runId, horizonMs) {
-    set((s) => {
-      const record = s.runs[runId];
-      if (!record || record.horizonMs >= horizonMs) return {};
-      return { runs: { ...s.runs, [runId]: { ...record, horizonMs } } };
-    });
-  },
-
-  connectionLost() {
-    set((s) => {
-      const record = s.currentRunId ? s.runs[s.currentRunId] : undefined;
-      const runs = record ? { ...s.runs, [record.runId]: { ...record, lost: true } } : s.runs;
-      return {
-        runs,
-        pending: null,
-        runError: s.pending ? 'the connection dropped before the server answered' : s.runError,
+    // Broken above correct.
+    const ordered = [...variants].sort((a, b) => Number(a.correct) - Number(b.correct));
+    const pending: PendingRun[] = [];
+    for (const variant of ordered) {
+      const requestId = `req-${++requestCounter}-${Date.now().toString(36)}`;
+      const message: ClientMessage = {
+        type: 'start-run',
+        requestId,
+        scenario: scenario.id,
+        variant: variant.id,
+        params: wireParams(checked.params),
+        faults: fitPlan(s.faults, variant).kept,
+        speed: s.speed,
       };
-    });
-  },
-});
+      if (!s.transport(message)) return false;
+      pending.push({ requestId, scenario: scenario.id, variant: variant.id, slot: pending.length });
+    }
+    set({ pending, shown: [], runError: null });
+    return true;
+  };
+
+  return {
+    runs: {},
+    shown: [],
+    pending: [],
+    runError: null,
+
+    startRun() {
+      const s = get();
+      const variant = findScenario(s, s.scenarioId)?.variants.find((v) => v.id === s.variantId);
+      return variant ? start([variant]) : false;
+    },
+
+    startCompare() {
+      const s = get();
+      const scenario = findScenario(s, s.scenarioId);
+      const selected = scenario?.variants.find((v) => v.id === s.variantId);
+      const other = scenario && selected ? counterpartOf(scenario, selected, s.compareWith) : undefined;
+      return selected && other ? start([selected, other]) : false;
+    },
+
+    cancelRun() {
+      const { shown, runs, transport } = get();
+      for (const id of shown) {
+        const run = runs[id];
+        if (run?.source === 'live' && transport && runSummary(run.events).phase === 'running') transport({ type: 'cancel-run', runId: id });
+      }
+    },
+
+    sendFault(runId, workerId, action) {
+      const { transport } = get();
+      return transport ? transport({ type: 'fault', runId, workerId, action }) : false;
+    },
+
+    runAccepted(requestId, runId) {
+      const { pending, runs, shown } = get();
+      const request = pending.find((p) => p.requestId === requestId);
+      if (!request) return;
+      const record = { ...(runs[runId] ?? newRecord({ runId, scenario: request.scenario, variant: request.variant })), slot: request.slot };
+      const nextShown = [...shown.filter((id) => id !== runId), runId].sort(
+        (a, b) => (a === runId ? record.slot : runs[a]?.slot ?? 0) - (b === runId ? record.slot : runs[b]?.slot ?? 0),
+      );
+      set({
+        pending: pending.filter((p) => p !== request),
+        shown: nextShown,
+        runs: pruned({ ...runs, [runId]: record }, nextShown),
+      });
+    },
+
+    runRejected(requestId, error) {
+      const { pending } = get();
+      if (!pending.some((p) => p.requestId === requestId)) return;
+      set({ pending: pending.filter((p) => p.requestId !== requestId), runError: error });
+    },
+
+    appendEvents(runId, events, originEstimateMs) {
+      if (events.length === 0) return;
+      set((s) => {
+        // Events of a run this page did not start (or that beat run-accepted): learn its name.
+        const started = events.find((e): e is EventOf<'run-started'> => e.type === 'run-started');
+        const base = s.runs[runId] ?? newRecord({ runId, scenario: started?.scenario ?? '', variant: started?.variant ?? '' });
+        return { runs: pruned({ ...s.runs, [runId]: merged(base, events, originEstimateMs) }, s.shown) };
+      });
+    },
+
+    extendHorizon(runId, horizonMs) {
+      set((s) => {
+        const record = s.runs[runId];
+        if (!record || record.horizonMs >= horizonMs) return {};
+        return { runs: { ...s.runs, [runId]: { ...record, horizonMs } } };
+      });
+    },
+
+    connectionLost() {
+      set((s) => {
+        const runs = { ...s.runs };
+        for (const id of s.shown) {
+          const run = runs[id];
+          if (run?.source === 'live' && runSummary(run.events).phase !== 'finished' && runSummary(run.events).phase !== 'failed')
+            runs[id] = { ...run, lost: true };
+        }
+        return {
+          runs,
+          pending: [],
+          runError: s.pending.length > 0 ? 'the connection dropped before the server answered' : s.runError,
+        };
+      });
+    },
+
+    resumable() {
+      const { runs } = get();
+      return Object.values(runs)
+        .filter((r) => r.source === 'live' && r.lost)
+        .map((r) => ({ runId: r.runId, afterSeq: lastSeq(r) }));
+    },
+
+    runResumed(runId) {
+      set((s) => (s.runs[runId] ? { runs: { ...s.runs, [runId]: { ...s.runs[runId]!, lost: false } } } : {}));
+    },
+
+    runUnknown(runId) {
+      set((s) => (s.runs[runId] ? { runs: { ...s.runs, [runId]: { ...s.runs[runId]!, lost: true } } } : {}));
+    },
+
+    ...createRecordingActions(set, get),
+  };
+};

@@ -1,34 +1,50 @@
 // Selectors over the store. Each returns a value already held in the state, or a
-// primitive, so components re-render only when it really changes.
+// primitive, so components re-render only when it really changes (zustand v5: a
+// selector that allocates a new object every call would render forever).
 import type { RunEvent, ScenarioManifest, VariantManifest } from '@racelab/shared';
 import { runSummary } from '../model/runSummary.js';
+import { findScenario } from './selectionSlice.js';
 import type { RunRecord, State } from './types.js';
 
 const NO_EVENTS: RunEvent[] = [];
 
-export const selectScenario = (s: State): ScenarioManifest | undefined =>
-  s.catalog?.find((x) => x.id === s.scenarioId);
+export const selectScenario = (s: State): ScenarioManifest | undefined => findScenario(s, s.scenarioId);
 
 export const selectVariant = (s: State): VariantManifest | undefined =>
   selectScenario(s)?.variants.find((v) => v.id === s.variantId);
 
-export const selectCurrentRun = (s: State): RunRecord | undefined =>
-  s.currentRunId ? s.runs[s.currentRunId] : undefined;
+export const selectCurrentRunId = (s: State): string | null => s.shown[0] ?? null;
+
+/** The run on top of the screen (the only one outside a compare). */
+export const selectCurrentRun = (s: State): RunRecord | undefined => (s.shown[0] ? s.runs[s.shown[0]] : undefined);
 
 /** The current run's raw log (the same array until an event is appended). */
 export const selectCurrentEvents = (s: State): readonly RunEvent[] => selectCurrentRun(s)?.events ?? NO_EVENTS;
 
-/** The manifest of the scenario the current run belongs to (labels for its verdict). */
-export const selectRunScenario = (s: State): ScenarioManifest | undefined => {
-  const run = selectCurrentRun(s);
-  return run ? s.catalog?.find((x) => x.id === run.scenario) : undefined;
-};
+/** The scenario a run belongs to: its recording's manifest, else the catalog's. */
+export function scenarioOfRun(s: State, run: RunRecord | undefined): ScenarioManifest | undefined {
+  if (!run) return undefined;
+  return run.manifest ?? s.catalog?.find((x) => x.id === run.scenario);
+}
 
-/** A run was asked for, or is in progress and still followed. */
-export const selectRunInProgress = (s: State): boolean => {
-  if (s.pending) return true;
-  const run = selectCurrentRun(s);
+/** The manifest of the scenario the current run belongs to (labels for its verdict). */
+export const selectRunScenario = (s: State): ScenarioManifest | undefined => scenarioOfRun(s, selectCurrentRun(s));
+
+export const isRunning = (run: RunRecord | undefined): boolean => {
   if (!run || run.lost) return false;
   const phase = runSummary(run.events).phase;
   return phase === 'running' || phase === 'empty';
 };
+
+/** A run was asked for, or a run on screen is in progress and still followed. */
+export const selectRunInProgress = (s: State): boolean => s.pending.length > 0 || s.shown.some((id) => isRunning(s.runs[id]));
+
+/** A live run (not a replay) on screen is in progress: its workers can take faults. */
+export const selectLiveInProgress = (s: State): boolean =>
+  s.shown.some((id) => s.runs[id]?.source === 'live' && isRunning(s.runs[id]));
+
+/** Two runs side by side. */
+export const selectComparing = (s: State): boolean => s.shown.length > 1 || s.pending.length > 1;
+
+/** The run ids on screen joined in one string: a stable primitive to select on. */
+export const selectShownKey = (s: State): string => s.shown.join(' ');

@@ -48,7 +48,7 @@ describe('store', () => {
     store.getState().setParamInput('workers', '7');
     expect(store.getState().startRun()).toBe(true);
     const msg = sent[0]!;
-    expect(msg).toMatchObject({ type: 'start-run', scenario: 'duplicate-job', variant: 'no-lock' });
+    expect(msg).toMatchObject({ type: 'start-run', scenario: 'duplicate-job', variant: 'no-lock', faults: [], speed: 1 });
     if (msg.type !== 'start-run') throw new Error();
     expect(msg.params).toMatchObject({ workers: 7, offsetsMs: '0,600,850' });
     expect(selectRunInProgress(store.getState())).toBe(true);

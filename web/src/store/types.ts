@@ -1,7 +1,9 @@
 // The shape of the one store. Each slice owns its fields and actions; actions are plain
-// functions on the state, callable from React and from the socket client alike.
-import type { ClientMessage, RunEvent, ScenarioManifest } from '@racelab/shared';
+// functions on the state, callable from React and from the socket client alike. What
+// moves at 60 fps (the visible window, the playhead) lives in view/viewStore instead.
+import type { ClientMessage, FaultRule, Recording, RunEvent, ScenarioManifest } from '@racelab/shared';
 import type { ParamInputs } from '../model/params.js';
+import type { UrlSetup } from '../model/urlState.js';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
 
@@ -26,22 +28,58 @@ export interface SelectionSlice {
   variantId: string | null;
   /** The text of each parameter field. */
   paramInputs: ParamInputs;
+  /** The fault plan the next run takes (the variant's own until edited). */
+  faults: FaultRule[];
+  /** Time scale of the next run (and of replays). */
+  speed: number;
+  /** The variant a compare run puts beside the selected one; null: the first of the other kind. */
+  compareWith: string | null;
   selectScenario(id: string): void;
   selectVariant(id: string): void;
   setParamInput(name: string, text: string): void;
+  setFaults(rules: FaultRule[]): void;
+  setSpeed(speed: number): void;
+  setCompareWith(id: string | null): void;
+  /** Restores a setup from a link (scenario, variant, parameters, faults, speed, compare). */
+  applySetup(setup: UrlSetup): void;
 }
+
+export type Theme = 'dark' | 'light';
+
+export interface UiSlice {
+  presenter: boolean;
+  theme: Theme;
+  helpOpen: boolean;
+  /** A message for the whole page (e.g. a recording that would not open). */
+  notice: string | null;
+  setNotice(notice: string | null): void;
+  setPresenter(on: boolean): void;
+  setTheme(theme: Theme): void;
+  setHelpOpen(open: boolean): void;
+}
+
+export type RunSource = 'live' | 'recording' | 'replay';
 
 export interface RunRecord {
   runId: string;
   scenario: string;
   variant: string;
+  source: RunSource;
+  /** The scenario as the recording carries it (recordings and replays); null for live runs. */
+  manifest: ScenarioManifest | null;
+  /** The shipped recording's file name, when it came from one. */
+  file: string | null;
+  /** Position on screen in a compare: 0 on top. */
+  slot: number;
   /** The raw, append-only event log, in arrival order. */
   events: RunEvent[];
   /** performance.now() at the run's time zero, estimated from arrivals (for the live edge). */
   clientOriginMs: number | null;
+  /** Run ms per page ms: 1 for a live run, the chosen speed for a replay. */
+  rate: number;
   /** Right edge of the drawing while the run is in progress. */
   horizonMs: number;
-  /** The connection dropped before the run ended. */
+  /** The connection dropped before the run ended (it may resume when the page reconnects). */
   lost: boolean;
 }
 
@@ -49,27 +87,44 @@ export interface PendingRun {
   requestId: string;
   scenario: string;
   variant: string;
+  slot: number;
 }
 
 export interface RunsSlice {
   runs: Record<string, RunRecord>;
-  currentRunId: string | null;
-  pending: PendingRun | null;
+  /** The runs on screen, top to bottom: one, or two in a compare. */
+  shown: string[];
+  /** start-run requests not yet answered. */
+  pending: PendingRun[];
   /** Why the last start-run was refused. */
   runError: string | null;
   /** Validates the selection and asks the server to start a run; false when it could not. */
   startRun(): boolean;
+  /** Starts the selected variant and its counterpart with the same parameters, faults and speed. */
+  startCompare(): boolean;
   cancelRun(): void;
+  /** A live fault on a worker's real process; false when it could not be sent. */
+  sendFault(runId: string, workerId: string, action: 'pause' | 'resume' | 'kill'): boolean;
   runAccepted(requestId: string, runId: string): void;
   runRejected(requestId: string, error: string): void;
   /** Appends to a run's log; `originEstimateMs` is min(arrival − atMs) over the batch. */
   appendEvents(runId: string, events: RunEvent[], originEstimateMs: number): void;
   extendHorizon(runId: string, horizonMs: number): void;
-  /** The connection dropped: a run in progress can no longer be followed. */
+  /** The connection dropped: runs in progress are lost until the page resubscribes. */
   connectionLost(): void;
+  /** Runs to resubscribe to after a reconnect, with the last seq this page holds. */
+  resumable(): { runId: string; afterSeq: number }[];
+  /** The page resubscribed: the run is followed again. */
+  runResumed(runId: string): void;
+  /** The server no longer knows the run: it stays lost. */
+  runUnknown(runId: string): void;
+  /** Shows a recorded run (whole, at once); returns its run id. */
+  loadRecording(recording: Recording, file?: string | null): string;
+  /** Starts a replay of a shown run's log as if live; returns the replay's run id. */
+  beginReplay(sourceRunId: string, rate: number, nowMs: number): string | null;
 }
 
-export type State = CatalogSlice & ConnectionSlice & SelectionSlice & RunsSlice;
+export type State = CatalogSlice & ConnectionSlice & SelectionSlice & UiSlice & RunsSlice;
 export type SliceCreator<T> = (
   set: (partial: Partial<State> | ((s: State) => Partial<State>)) => void,
   get: () => State,

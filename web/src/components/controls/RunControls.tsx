@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { checkInputs } from '../../model/params.js';
 import { useStore } from '../../store/index.js';
-import { selectRunInProgress, selectScenario } from '../../store/selectors.js';
+import { selectLiveInProgress, selectRunInProgress, selectScenario } from '../../store/selectors.js';
 
 export function RunControls() {
   const scenario = useStore(selectScenario);
@@ -9,7 +9,7 @@ export function RunControls() {
   const inputs = useStore((s) => s.paramInputs);
   const connected = useStore((s) => s.transport !== null);
   const inProgress = useStore(selectRunInProgress);
-  const canCancel = useStore((s) => s.currentRunId !== null) && inProgress;
+  const canCancel = useStore(selectLiveInProgress);
   const runError = useStore((s) => s.runError);
   const startRun = useStore((s) => s.startRun);
   const cancelRun = useStore((s) => s.cancelRun);
@@ -32,12 +32,13 @@ export function RunControls() {
           className="run"
           disabled={!connected || inProgress || !valid}
           aria-describedby={why ? 'run-why' : undefined}
+          title="Run the selected variant (R)"
           onClick={() => startRun()}
         >
           Run
         </button>
         {canCancel && (
-          <button type="button" className="cancel" onClick={() => cancelRun()}>
+          <button type="button" className="cancel" title="Cancel (X)" onClick={() => cancelRun()}>
             Cancel run
           </button>
         )}

@@ -1,41 +1,53 @@
-// The verdict in numbers: "E-mails sent: 3 — should be 1", each line held or not, and a
-// PASS/FAIL headline. Everything comes from the run's run-finished / run-failed events.
+// The verdict in numbers ("E-mails sent: 3 — should be 1", each line held or not, a
+// PASS/FAIL headline) and what happened in plain words. Everything comes from the run's
+// events: run-finished / run-failed for the numbers, the whole log for the story.
+import type { EventOf } from '@racelab/shared';
+import { runSummary } from '../../model/runSummary.js';
 import { deriveVerdict } from '../../model/verdict.js';
 import { useStore } from '../../store/index.js';
-import { selectCurrentEvents, selectCurrentRun, selectRunScenario } from '../../store/selectors.js';
-import { variantName } from '../controls/VariantPicker.js';
+import { scenarioOfRun } from '../../store/selectors.js';
+import type { RunRecord } from '../../store/types.js';
+import { runTitle } from './runTitle.js';
+import { StoryList } from './StoryList.js';
 
-function useRunTitle(): string | null {
-  const pending = useStore((s) => s.pending);
-  const run = useStore(selectCurrentRun);
-  const catalog = useStore((s) => s.catalog);
-  const ref = pending ?? run;
-  if (!ref) return null;
-  const variant = catalog?.find((c) => c.id === ref.scenario)?.variants.find((v) => v.id === ref.variant);
-  return `${ref.scenario} · ${variant ? variantName(variant.id, variant.correct) : ref.variant}`;
+const NONE: EventOf<'run-started'>['faults'] = [];
+
+function sourceWords(run: RunRecord | undefined): string {
+  if (!run) return '';
+  const speed = runSummary(run.events).started?.speed ?? 1;
+  const parts = [speed !== 1 ? `at ${speed}×` : '', run.source === 'recording' ? 'recorded run' : run.source === 'replay' ? `replay at ${run.rate}×` : ''];
+  return parts.filter(Boolean).join(' · ');
 }
 
-export function VerdictPanel() {
-  const events = useStore(selectCurrentEvents);
-  const scenario = useStore(selectRunScenario);
-  const pending = useStore((s) => s.pending !== null);
-  const lost = useStore((s) => selectCurrentRun(s)?.lost ?? false);
-  const title = useRunTitle();
+/** The verdict of one run (`runId`), or of the run on top of the screen. */
+export function VerdictPanel({ runId, named = false }: { runId?: string; named?: boolean }) {
+  const id = useStore((s) => runId ?? s.shown[0] ?? null);
+  const run = useStore((s) => (id ? s.runs[id] : undefined));
+  const scenario = useStore((s) => scenarioOfRun(s, id ? s.runs[id] : undefined));
+  const pending = useStore((s) => (runId ? null : s.pending[0] ?? null));
+  const events = run?.events ?? [];
   const view = deriveVerdict(events, scenario);
+  const ref = pending ?? run;
+  const title = ref ? runTitle(scenarioOfRun(useStore.getState(), run) ?? useStore.getState().catalog?.find((c) => c.id === ref.scenario), ref.scenario, ref.variant) : null;
+  const faults = runSummary(events).started?.faults ?? NONE;
 
   let status: { cls: string; text: string };
   if (pending) status = { cls: 'waiting', text: 'Starting…' };
   else if (view.state === 'finished') status = { cls: view.pass ? 'pass' : 'fail', text: view.headline };
   else if (view.state === 'failed') status = { cls: 'error', text: 'ERROR — the run failed' };
-  else if (lost) status = { cls: 'error', text: 'Connection lost during the run — no verdict' };
-  else if (title) status = { cls: 'waiting', text: 'Running…' };
+  else if (run?.lost) status = { cls: 'error', text: 'Connection lost during the run — reconnecting to follow it…' };
+  else if (title) status = { cls: 'waiting', text: run?.source === 'replay' ? 'Replaying…' : 'Running…' };
   else status = { cls: 'idle', text: 'No run yet: choose a variant and press Run.' };
+  const headingId = `verdict-title${runId ? `-${runId}` : ''}`;
+  const extra = sourceWords(run);
 
   return (
-    <section className="panel verdict" aria-labelledby="verdict-title">
+    <section className="panel verdict" {...(named && title ? { 'aria-label': `Verdict of ${title}` } : { 'aria-labelledby': headingId })}>
       <div className="panel-head">
-        <h2 id="verdict-title">Verdict</h2>
+        <h2 id={headingId}>Verdict</h2>
         {title && <p className="run-of">{title}</p>}
+        {extra && <p className="run-of source">{extra}</p>}
+        {faults.length > 0 && <p className="run-of source">breakpoints: {faults.map((f) => `${f.action} at ${f.checkpoint}`).join(', ')}</p>}
       </div>
       <p className={`headline ${status.cls}`} role="status">
         {status.text}
@@ -47,11 +59,10 @@ export function VerdictPanel() {
       )}
       {view.state === 'finished' && !pending && (
         <>
-          <ul className="verdict-lines">
+          <ul className="verdict-lines" aria-label="Numbers">
             {view.lines.map((l) => (
               <li key={l.id} className={l.held ? 'held' : 'broken'}>
-                <span className="held-mark">{l.held ? '✓ held' : '✗ not held'}</span>{' '}
-                <span className="numbers">{l.text}</span>{' '}
+                <span className="held-mark">{l.held ? '✓ held' : '✗ not held'}</span> <span className="numbers">{l.text}</span>{' '}
                 <span className="invariant">{l.invariant}</span>
               </li>
             ))}
@@ -67,6 +78,7 @@ export function VerdictPanel() {
               ))}
             </p>
           )}
+          <StoryList events={events} />
         </>
       )}
     </section>

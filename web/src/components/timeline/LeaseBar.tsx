@@ -1,9 +1,9 @@
 // A lease as the worker lived it: the protected part (solid, the worker's colour), then the
 // zombie window (hatched) while the worker still believed it held the lock.
-import { m } from 'framer-motion';
 import type { Lease } from '../../model/leases.js';
 import { formatMs, type TimeScale } from '../../model/timeScale.js';
 import { intervalStyle } from './geometry.js';
+import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
 
 const until = (ms: number | null) => (ms === null ? 'now' : formatMs(ms));
@@ -47,16 +47,15 @@ export function LeaseBar({ lease, scale }: { lease: Lease; scale: TimeScale }) {
   const text = `${lease.key}${lease.fence !== undefined ? ` #${lease.fence}` : ''}${lease.ttlMs === null ? ' · no expiry' : ''}`;
   return (
     <>
-      <m.div
+      <Shape
         className={`lease${forever ? ' forever' : ''}`}
         style={intervalStyle(lease.acquiredMs, lease.heldEndMs, scale, lease.expiresAtMs)}
-        initial={{ opacity: 0 }}
-        animate={{ opacity: 1 }}
+        enter={{ opacity: 0 }}
         transition={{ duration: 0.25 }}
         {...heldTip}
       >
         <span className="bar-text">{forever ? `${text} · never released` : text}</span>
-      </m.div>
+      </Shape>
       {z?.pending && (
         // Opens by itself when the live edge passes the expiry; named once an event confirms it.
         <div className="zombie pending" style={intervalStyle(z.startMs, null, scale)} aria-hidden="true">
@@ -64,16 +63,15 @@ export function LeaseBar({ lease, scale }: { lease: Lease; scale: TimeScale }) {
         </div>
       )}
       {z && !z.pending && (
-        <m.div
+        <Shape
           className="zombie"
           style={intervalStyle(z.startMs, z.endMs, scale)}
-          initial={{ opacity: 0 }}
-          animate={{ opacity: 1 }}
+          enter={{ opacity: 0 }}
           transition={{ duration: 0.25 }}
           {...zombieTip}
         >
           <span className="bar-text">zombie</span>
-        </m.div>
+        </Shape>
       )}
     </>
   );

@@ -5,6 +5,7 @@ import type { Lane } from '../../model/lanes.js';
 const items: { cls: string; text: string; glyph?: string }[] = [
   { cls: 'lease', text: 'lease held' },
   { cls: 'zombie', text: 'zombie: lease gone, worker still acting' },
+  { cls: 'truth', text: 'Redis holds it (observed)' },
   { cls: 'stall', text: 'process stalled' },
   { cls: 'wait', text: 'waiting' },
   { cls: 'work', text: 'working' },
@@ -16,11 +17,13 @@ const items: { cls: string; text: string; glyph?: string }[] = [
   { cls: 'death', glyph: '☠', text: 'killed' },
   { cls: 'blind-delete', glyph: '!', text: 'deleted another’s lock' },
   { cls: 'overlap', text: 'two holders at once' },
+  { cls: 'playhead', text: 'playhead: click the time axis, step with , and .' },
 ];
 
 /** The legend entries a run's lanes use. */
-export function usedShapes(lanes: Lane[], overlaps: number): Set<string> {
-  const used = new Set<string>();
+export function usedShapes(lanes: Lane[], overlaps: number, truth = false): Set<string> {
+  const used = new Set<string>(['playhead']);
+  if (truth) used.add('truth');
   for (const lane of lanes) {
     if (lane.leases.length > 0) used.add('lease');
     if (lane.leases.some((l) => l.zombie && !l.zombie.pending)) used.add('zombie');

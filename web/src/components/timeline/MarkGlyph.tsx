@@ -1,8 +1,9 @@
 // A fact at an instant: a write, a skip, a death, a blind delete (major, with a glyph and a
 // caption) or a small tick (job fired, checkpoint, release, exit, note).
-import { m } from 'framer-motion';
+import { MARK_ROW_PX } from '../../model/laneScene.js';
 import type { PlacedMark } from '../../model/layout.js';
 import type { Mark } from '../../model/lanes.js';
+import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
 
 const glyphs: Record<Mark['kind'], string> = {
@@ -21,8 +22,6 @@ const glyphs: Record<Mark['kind'], string> = {
   retry: '↻',
 };
 
-/** Vertical distance between rows of major marks. */
-export const MARK_ROW_PX = 48;
 
 export function MarkGlyph({ placed }: { placed: PlacedMark }) {
   const { mark, x, row, flip: flipped } = placed;
@@ -31,14 +30,13 @@ export function MarkGlyph({ placed }: { placed: PlacedMark }) {
   // Near the right edge the caption goes to the left of the glyph.
   const flip = text !== null && flipped;
   return (
-    <m.div
+    <Shape
       className={`mark ${mark.kind} ${mark.major ? 'major' : 'minor'}${flip ? ' flip' : ''}`}
       style={{
         ...(flip ? { right: `${100 - x}%` } : { left: `${x}%` }),
         ...(mark.major ? { top: 10 + MARK_ROW_PX * row } : {}),
       }}
-      initial={{ opacity: 0, scale: 0.4 }}
-      animate={{ opacity: 1, scale: 1 }}
+      enter={{ opacity: 0, scale: 0.4 }}
       transition={{ type: 'spring', stiffness: 500, damping: 30 }}
       {...tip}
     >
@@ -50,6 +48,6 @@ export function MarkGlyph({ placed }: { placed: PlacedMark }) {
           {text}
         </span>
       )}
-    </m.div>
+    </Shape>
   );
 }

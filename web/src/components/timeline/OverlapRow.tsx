@@ -1,26 +1,46 @@
-// Where two or more workers believed they held the same lock at once: a row of named bars,
-// and a faint band behind every lane (drawn by the overlay).
+// Where two or more workers believed they held the same lock at once: a row of named bars
+// ("2 workers at once — the lock said 1"), and a faint band behind every lane of the run.
+import { useMemo } from 'react';
 import type { HolderSpan } from '../../model/holders.js';
+import { thinIntervals } from '../../model/lod.js';
 import { formatMs, type TimeScale } from '../../model/timeScale.js';
+import type { TimeWindow } from '../../model/viewport.js';
 import { intervalStyle } from './geometry.js';
+import { GroupBar } from './GroupBar.js';
 import { useTip } from './Tooltip.js';
+
+export const overlapWords = (n: number) => `${n} workers at once — the lock said 1`;
+
+type Keyed = HolderSpan & { id: string };
 
 function OverlapBar({ span, scale }: { span: HolderSpan; scale: TimeScale }) {
   const end = span.endMs === null ? 'now' : formatMs(span.endMs);
   const tip = useTip({
-    title: `${span.holders.length} holders of ${span.key} from ${formatMs(span.startMs)} to ${end}: ${span.holders.join(', ')}`,
+    title: `${overlapWords(span.holders.length)}: ${span.holders.join(', ')} held ${span.key} from ${formatMs(span.startMs)} to ${end}`,
     lines: ['each of them believed it held the lock'],
   });
   return (
     <div className="overlap-bar" style={intervalStyle(span.startMs, span.endMs, scale)} {...tip}>
       <span className="bar-text">
-        {span.holders.length} holders: {span.holders.join(' + ')}
+        {overlapWords(span.holders.length)}: {span.holders.join(' + ')}
       </span>
     </div>
   );
 }
 
-export function OverlapRow({ spans, scale }: { spans: HolderSpan[]; scale: TimeScale }) {
+function useThinned(spans: HolderSpan[], drawn: TimeWindow, pxWidth: number) {
+  return useMemo(() => thinIntervals<Keyed>(spans.map((s) => ({ ...s, id: `${s.key}-${s.startMs}` })), drawn, pxWidth), [spans, drawn, pxWidth]);
+}
+
+interface Props {
+  spans: HolderSpan[];
+  scale: TimeScale;
+  drawn: TimeWindow;
+  pxWidth: number;
+}
+
+export function OverlapRow({ spans, scale, drawn, pxWidth }: Props) {
+  const shown = useThinned(spans, drawn, pxWidth);
   return (
     <div className="tl-row overlaps" role="group" aria-label="Overlapping holders">
       <div className="tl-label">
@@ -28,20 +48,31 @@ export function OverlapRow({ spans, scale }: { spans: HolderSpan[]; scale: TimeS
         <span className="worker-facts">{spans.length === 0 ? 'never more than one' : 'more than one at once'}</span>
       </div>
       <div className="tl-track">
-        {spans.map((s) => (
-          <OverlapBar key={`${s.key}-${s.startMs}`} span={s} scale={scale} />
-        ))}
+        <div className="tl-content">
+          {shown.map((t) =>
+            t.kind === 'one' ? (
+              <OverlapBar key={t.item.id} span={t.item} scale={scale} />
+            ) : (
+              <GroupBar key={t.id} group={t} what="overlaps" owner="the lock" cls="overlap-bar" scale={scale} />
+            ),
+          )}
+        </div>
       </div>
     </div>
   );
 }
 
-export function OverlapBands({ spans, scale }: { spans: HolderSpan[]; scale: TimeScale }) {
+export function OverlapBands({ spans, scale, drawn, pxWidth }: Props) {
+  const shown = useThinned(spans, drawn, pxWidth);
   return (
     <>
-      {spans.map((s) => (
-        <span key={`${s.key}-${s.startMs}`} className="overlap-band" style={intervalStyle(s.startMs, s.endMs, scale)} aria-hidden="true" />
-      ))}
+      {shown.map((t) =>
+        t.kind === 'one' ? (
+          <span key={t.item.id} className="overlap-band" style={intervalStyle(t.item.startMs, t.item.endMs, scale)} aria-hidden="true" />
+        ) : (
+          <span key={t.id} className="overlap-band" style={intervalStyle(t.startMs, t.endMs, scale)} aria-hidden="true" />
+        ),
+      )}
     </>
   );
 }

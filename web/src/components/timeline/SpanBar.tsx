@@ -1,23 +1,22 @@
 // Intervals in a lane: waiting for a lock, doing the work, or the process stalled.
-import { m } from 'framer-motion';
 import type { Span } from '../../model/lanes.js';
 import { formatMs, type TimeScale } from '../../model/timeScale.js';
 import { intervalStyle } from './geometry.js';
+import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
 
 export function SpanBar({ span, scale }: { span: Span; scale: TimeScale }) {
   const end = span.endMs === null ? 'now' : formatMs(span.endMs);
   const tip = useTip({ title: `${span.label} to ${end}`, lines: span.details });
   return (
-    <m.div
+    <Shape
       className={`span ${span.kind}`}
       style={intervalStyle(span.startMs, span.endMs, scale)}
-      initial={{ opacity: 0 }}
-      animate={{ opacity: 1 }}
+      enter={{ opacity: 0 }}
       transition={{ duration: 0.2 }}
       {...tip}
     >
       {span.kind === 'stall' && <span className="bar-text">stalled</span>}
-    </m.div>
+    </Shape>
   );
 }

@@ -1,11 +1,14 @@
 // Ground truth for one watched key or row: what the store held, who it belonged to, and
 // for a Redis key its TTL. A key with no expiry is flagged in words, not only by colour.
-import { m } from 'framer-motion';
-import type { CSSProperties } from 'react';
+import { useMemo, type CSSProperties } from 'react';
+import { thinIntervals } from '../../model/lod.js';
+import type { TimeWindow } from '../../model/viewport.js';
+import { GroupBar } from './GroupBar.js';
 import type { StoreLane as Lane, StoreSegment } from '../../model/storeLanes.js';
 import { formatMs, timeToX, type TimeScale } from '../../model/timeScale.js';
 import { workerColor } from './colors.js';
 import { intervalStyle } from './geometry.js';
+import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
 
 function endWords(s: StoreSegment): string | null {
@@ -71,20 +74,28 @@ function Segment({ store, seg, scale, color, flagNoExpiry }: SegmentProps) {
     seg.named.length > 1 && 'many',
   ].filter(Boolean);
   return (
-    <m.div
+    <Shape
       className={cls.join(' ')}
       style={style}
-      initial={{ opacity: 0 }}
-      animate={{ opacity: 1 }}
+      enter={{ opacity: 0 }}
       transition={{ duration: 0.2 }}
       {...tip}
     >
       <span className="bar-text">{empty && !room ? '' : shortText(store, seg, flagNoExpiry)}</span>
-    </m.div>
+    </Shape>
   );
 }
 
-export function StoreLane({ lane, scale, workers }: { lane: Lane; scale: TimeScale; workers: string[] }) {
+interface LaneProps {
+  lane: Lane;
+  scale: TimeScale;
+  drawn: TimeWindow;
+  pxWidth: number;
+  workers: string[];
+}
+
+export function StoreLane({ lane, scale, drawn, pxWidth, workers }: LaneProps) {
+  const shown = useMemo(() => thinIntervals(lane.segments, drawn, pxWidth), [lane, drawn, pxWidth]);
   return (
     <div className={`tl-row store ${lane.store === 'Redis' ? 'redis' : 'sql'}`} role="group" aria-label={`${lane.store} ${lane.name}`}>
       <div className="tl-label">
@@ -94,16 +105,22 @@ export function StoreLane({ lane, scale, workers }: { lane: Lane; scale: TimeSca
         </span>
       </div>
       <div className="tl-track">
-        {lane.segments.map((seg) => (
-          <Segment
-            key={seg.id}
-            store={lane.store}
-            seg={seg}
-            scale={scale}
-            color={workerColor(workers.indexOf(seg.holder ?? ''))}
-            flagNoExpiry={lane.leaseKey}
-          />
-        ))}
+        <div className="tl-content">
+          {shown.map((t) =>
+            t.kind === 'one' ? (
+              <Segment
+                key={t.item.id}
+                store={lane.store}
+                seg={t.item}
+                scale={scale}
+                color={workerColor(workers.indexOf(t.item.holder ?? ''))}
+                flagNoExpiry={lane.leaseKey}
+              />
+            ) : (
+              <GroupBar key={t.id} group={t} what="values" owner={`${lane.store} ${lane.name}`} cls="key-seg" scale={scale} />
+            ),
+          )}
+        </div>
       </div>
     </div>
   );

@@ -1,30 +1,35 @@
-// One worker's lane: its stalls behind, its leases on top, its waits and work below them,
-// and the instants (writes, skips, deaths) as marks.
+// One worker's lane: its stalls behind, the lease it believed it held on top with what
+// Redis really held under it, its waits and work below them, and its instants (writes,
+// skips, deaths) as marks. Shapes outside the drawn window are left out; past a budget
+// they are drawn as groups and clusters (see model/laneScene).
 import { useMemo, type CSSProperties } from 'react';
 import type { Lane } from '../../model/lanes.js';
-import { markExtent, stackMarks } from '../../model/layout.js';
-import type { TimeScale } from '../../model/timeScale.js';
+import { laneScene } from '../../model/laneScene.js';
+import type { TruthSegment } from '../../model/truth.js';
+import type { TimeWindow } from '../../model/viewport.js';
+import { ClusterGlyph } from './ClusterGlyph.js';
 import { workerColor } from './colors.js';
+import { GroupBar } from './GroupBar.js';
+import { LaneFaults } from './LaneFaults.js';
 import { LeaseBar } from './LeaseBar.js';
-import { MARK_ROW_PX, MarkGlyph } from './MarkGlyph.js';
+import { MarkGlyph } from './MarkGlyph.js';
 import { SpanBar } from './SpanBar.js';
+import { TruthBar } from './TruthBar.js';
 
 interface Props {
   lane: Lane;
-  scale: TimeScale;
-  /** Width of the track in px: how much room a caption takes. */
-  trackPx: number;
+  truth: TruthSegment[];
+  drawn: TimeWindow;
+  /** Width of the drawn window in px: how much room a caption takes. */
+  pxWidth: number;
+  /** The run's id while its workers can take live faults; null otherwise. */
+  faultsFor: string | null;
 }
 
-export function WorkerLane({ lane, scale, trackPx }: Props) {
-  const extent = useMemo(() => markExtent(trackPx), [trackPx]);
-  const majors = useMemo(() => stackMarks(lane.marks.filter((m) => m.major), scale, extent, 4), [lane, scale, extent]);
-  const minors = useMemo(() => stackMarks(lane.marks.filter((m) => !m.major), scale, extent, 1), [lane, scale, extent]);
-  // A crowded lane grows a row of marks at a time.
-  const rows = majors.reduce((n, p) => Math.max(n, p.row + 1), 0);
-  const height = 98 + MARK_ROW_PX * Math.max(0, rows - 2);
-  const stalls = lane.spans.filter((s) => s.kind === 'stall');
-  const others = lane.spans.filter((s) => s.kind !== 'stall');
+export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor }: Props) {
+  const scene = useMemo(() => laneScene(lane, truth, drawn, pxWidth), [lane, truth, drawn, pxWidth]);
+  const { scale } = scene;
+  const owner = lane.workerId;
   return (
     <div
       className={`tl-row lane${lane.died ? ' died' : ''}`}
@@ -37,23 +42,32 @@ export function WorkerLane({ lane, scale, trackPx }: Props) {
         <span className="worker-id">{lane.workerId}</span>
         {lane.pid !== null && <span className="worker-facts">pid {lane.pid}</span>}
         {lane.fate && <span className="worker-facts fate">{lane.fate}</span>}
+        {faultsFor && <LaneFaults runId={faultsFor} lane={lane} />}
       </div>
-      <div className="tl-track" style={{ height }}>
-        {stalls.map((s) => (
-          <SpanBar key={s.id} span={s} scale={scale} />
-        ))}
-        {lane.leases.map((l) => (
-          <LeaseBar key={l.id} lease={l} scale={scale} />
-        ))}
-        {others.map((s) => (
-          <SpanBar key={s.id} span={s} scale={scale} />
-        ))}
-        {minors.map((p) => (
-          <MarkGlyph key={p.mark.id} placed={p} />
-        ))}
-        {majors.map((p) => (
-          <MarkGlyph key={p.mark.id} placed={p} />
-        ))}
+      <div className="tl-track" style={{ height: scene.heightPx }}>
+        <div className="tl-content">
+          {scene.stalls.map((t) =>
+            t.kind === 'one' ? <SpanBar key={t.item.id} span={t.item} scale={scale} /> : <GroupBar key={t.id} group={t} what="stalls" owner={owner} cls="span stall" scale={scale} />,
+          )}
+          {scene.leases.map((t) =>
+            t.kind === 'one' ? <LeaseBar key={t.item.id} lease={t.item.lease} scale={scale} /> : <GroupBar key={t.id} group={t} what="leases" owner={owner} cls="lease" scale={scale} />,
+          )}
+          {scene.truth.map((t) =>
+            t.kind === 'one' ? <TruthBar key={t.item.id} seg={t.item} scale={scale} /> : <GroupBar key={t.id} group={t} what="Redis holds" owner={owner} cls="truth" scale={scale} />,
+          )}
+          {scene.spans.map((t) =>
+            t.kind === 'one' ? <SpanBar key={t.item.id} span={t.item} scale={scale} /> : <GroupBar key={t.id} group={t} what="waits and work" owner={owner} cls="span work" scale={scale} />,
+          )}
+          {scene.minors.map((p) => (
+            <MarkGlyph key={p.mark.id} placed={p} />
+          ))}
+          {scene.majors.map((p) => (
+            <MarkGlyph key={p.mark.id} placed={p} />
+          ))}
+          {scene.clusters.map((c) => (
+            <ClusterGlyph key={c.id} cluster={c} />
+          ))}
+        </div>
       </div>
     </div>
   );

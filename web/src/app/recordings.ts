@@ -1,0 +1,46 @@
+// Recorded runs shipped with the page (web/public/recordings) and files the user opens:
+// parsed with the shared format, shown in the page with no server behind it.
+import { parseRecording } from '@racelab/shared';
+import { safeRecordingName } from '../model/urlState.js';
+import type { AppStore } from '../store/index.js';
+
+export interface ShippedRecording {
+  file: string;
+  title: string;
+}
+
+const url = (path: string) => new URL(`recordings/${path}`, document.baseURI).toString();
+
+/** The list of shipped recordings; empty when there is none. */
+export async function listShipped(): Promise<ShippedRecording[]> {
+  try {
+    const response = await fetch(url('index.json'));
+    if (!response.ok) return [];
+    const list = (await response.json()) as unknown;
+    if (!Array.isArray(list)) return [];
+    return list.filter((x): x is ShippedRecording => typeof x?.file === 'string' && typeof x?.title === 'string' && !!safeRecordingName(x.file));
+  } catch {
+    return [];
+  }
+}
+
+/** Loads text as a recording into the page; returns an error in words, or null. */
+export function openRecordingText(store: AppStore, text: string, file: string | null): string | null {
+  const parsed = parseRecording(text);
+  if (!parsed.ok) return parsed.error;
+  store.getState().loadRecording(parsed.recording, file);
+  return null;
+}
+
+/** Fetches a shipped recording by file name and shows it; returns an error in words, or null. */
+export async function openShipped(store: AppStore, file: string): Promise<string | null> {
+  const name = safeRecordingName(file);
+  if (!name) return `'${file}' is not a recording name`;
+  try {
+    const response = await fetch(url(name));
+    if (!response.ok) return `the recording ${name} could not be fetched (HTTP ${response.status})`;
+    return openRecordingText(store, await response.text(), name);
+  } catch (e) {
+    return `the recording ${name} could not be fetched: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}

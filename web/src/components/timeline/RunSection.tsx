@@ -1,0 +1,69 @@
+// One run on the shared time axis: a lane per worker, the holders row, what the stores
+// held, and the bands where two workers held one lock. In a compare, a header row names
+// the run and gives its verdict; the broken run sits above the correct one.
+import { deriveOverlaps } from '../../model/holders.js';
+import { deriveLanes } from '../../model/lanes.js';
+import { runSummary } from '../../model/runSummary.js';
+import { deriveStoreLanes } from '../../model/storeLanes.js';
+import { makeScale } from '../../model/timeScale.js';
+import { deriveTruth } from '../../model/truth.js';
+import { deriveVerdict } from '../../model/verdict.js';
+import type { TimeWindow } from '../../model/viewport.js';
+import { useStore } from '../../store/index.js';
+import { isRunning, scenarioOfRun } from '../../store/selectors.js';
+import { runTitle } from '../panels/runTitle.js';
+import { OverlapBands, OverlapRow } from './OverlapRow.js';
+import { StoreLane } from './StoreLane.js';
+import { WorkerLane } from './WorkerLane.js';
+
+const NO_TRUTH: never[] = [];
+
+interface Props {
+  runId: string;
+  drawn: TimeWindow;
+  pxWidth: number;
+  withHeader: boolean;
+}
+
+export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
+  const run = useStore((s) => s.runs[runId]);
+  const scenario = useStore((s) => scenarioOfRun(s, s.runs[runId]));
+  if (!run) return null;
+  const events = run.events;
+  const summary = runSummary(events);
+  const lanes = deriveLanes(events);
+  const truth = deriveTruth(events);
+  const storeLanes = deriveStoreLanes(events);
+  const overlaps = deriveOverlaps(events);
+  const scale = makeScale(drawn.startMs, drawn.endMs);
+  const faultsFor = run.source === 'live' && isRunning(run) ? runId : null;
+  const title = runTitle(scenario, run.scenario, run.variant);
+  const verdict = deriveVerdict(events, scenario);
+  return (
+    <div className="tl-section" role="group" aria-label={`Run of ${title}`}>
+      {withHeader && (
+        <div className="tl-row section-head">
+          <div className="tl-label">
+            <span className="worker-id">{run.variant}</span>
+          </div>
+          <div className="section-title">
+            <strong>{title}</strong>{' '}
+            {verdict.state === 'finished' && <span className={verdict.pass ? 'pass' : 'fail'}>{verdict.headline}</span>}
+          </div>
+        </div>
+      )}
+      <div className="tl-section-overlay" aria-hidden="true">
+        <div className="tl-content">
+          <OverlapBands spans={overlaps} scale={scale} drawn={drawn} pxWidth={pxWidth} />
+        </div>
+      </div>
+      {lanes.map((lane) => (
+        <WorkerLane key={lane.workerId} lane={lane} truth={truth.get(lane.workerId) ?? NO_TRUTH} drawn={drawn} pxWidth={pxWidth} faultsFor={faultsFor} />
+      ))}
+      {lanes.some((l) => l.leases.length > 0) && <OverlapRow spans={overlaps} scale={scale} drawn={drawn} pxWidth={pxWidth} />}
+      {storeLanes.map((k) => (
+        <StoreLane key={`${k.store}:${k.name}`} lane={k} scale={scale} drawn={drawn} pxWidth={pxWidth} workers={summary.workers} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+// The runs on screen on one time axis, zoomable and pannable. React draws a "drawn"
+// window (the view plus a margin); the frame loop slides and stretches it into the view
+// with two CSS numbers, so a wheel, a drag or a glide costs no React render until the
+// view leaves the drawing or comes to rest.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { domainFor } from '../../model/layout.js';
+import { runSummary } from '../../model/runSummary.js';
+import { spanOf, type TimeWindow } from '../../model/viewport.js';
+import { useStore } from '../../store/index.js';
+import { selectShownKey } from '../../store/selectors.js';
+import { viewStore } from '../../view/viewStore.js';
+import { ENTRANCE_BUDGET_EVENTS, EntranceContext } from './Shape.js';
+import { RunSection } from './RunSection.js';
+import { TooltipHost } from './Tooltip.js';
+import { useElementWidth } from './useElementWidth.js';
+import { useFocusInView } from './useFocusInView.js';
+import { usePointerZoom } from './usePointerZoom.js';
+import { useTimelineFrame, type FrameTargets } from './useTimelineFrame.js';
+
+/** Everything the runs on screen span: from 0 to the latest end (or horizon). */
+function useBounds(ids: string[]): { bounds: TimeWindow; events: number } {
+  const runs = useStore((s) => s.runs);
+  let end = 0;
+  let events = 0;
+  for (const id of ids) {
+    const run = runs[id];
+    if (!run) continue;
+    end = Math.max(end, domainFor(runSummary(run.events), run.horizonMs).endMs);
+    events += run.events.length;
+  }
+  return { bounds: useMemo(() => ({ startMs: 0, endMs: Math.max(1, end) }), [end]), events };
+}
+
+export function TimelineView() {
+  const shownKey = useStore(selectShownKey);
+  const ids = useMemo(() => (shownKey ? shownKey.split(' ') : []), [shownKey]);
+  const { bounds, events } = useBounds(ids);
+  const body = useRef<HTMLDivElement>(null);
+  const axis = useRef<HTMLDivElement>(null);
+  const grid = useRef<HTMLDivElement>(null);
+  const live = useRef<HTMLDivElement>(null);
+  const liveLabel = useRef<HTMLSpanElement>(null);
+  const playhead = useRef<HTMLDivElement>(null);
+  const playheadLabel = useRef<HTMLSpanElement>(null);
+  const targets = useMemo<FrameTargets>(() => ({ body, axis, grid, live, liveLabel, playhead, playheadLabel }), []);
+  const trackPx = useElementWidth(axis);
+
+  // The drawn window while zoomed in, with its width in px; null: the whole of the runs.
+  const [zoomed, setZoomed] = useState<{ drawn: TimeWindow; px: number } | null>(null);
+  const trackPxRef = useRef(trackPx);
+  trackPxRef.current = trackPx;
+  const commit = useMemo(
+    () => (drawn: TimeWindow) => {
+      const view = viewStore.getState().window;
+      if (view === null) setZoomed(null);
+      else setZoomed({ drawn, px: (trackPxRef.current * spanOf(drawn)) / Math.max(1e-9, spanOf(view)) });
+    },
+    [],
+  );
+
+  // A new run on screen starts whole; zoom and pan stay within what the runs span.
+  useLayoutEffect(() => {
+    viewStore.getState().reset();
+    setZoomed(null);
+  }, [shownKey]);
+  useLayoutEffect(() => viewStore.getState().setBounds(bounds), [bounds]);
+  useEffect(() => () => viewStore.getState().reset(), []);
+
+  const drawn = zoomed?.drawn ?? bounds;
+  const pxWidth = zoomed?.px ?? trackPx;
+  useTimelineFrame(targets, ids, drawn, commit);
+  usePointerZoom(body, axis);
+  useFocusInView(body, axis);
+
+  return (
+    <EntranceContext.Provider value={events < ENTRANCE_BUDGET_EVENTS}>
+      <TooltipHost>
+        <div className="tl-body" ref={body}>
+          <div className="tl-overlay" aria-hidden="true">
+            <div className="grid" ref={grid} />
+            <div className="live-edge" ref={live}>
+              <span className="live-label" ref={liveLabel} />
+            </div>
+            <div className="playhead" ref={playhead}>
+              <span className="playhead-label" ref={playheadLabel} />
+            </div>
+          </div>
+          <div className="tl-row axis-row">
+            <div className="tl-label">
+              <span className="axis-unit">time since start</span>
+            </div>
+            <div className="tl-track axis" ref={axis} role="img" aria-label="Time axis" title="Click to put the playhead here" />
+          </div>
+          {ids.map((id) => (
+            <RunSection key={id} runId={id} drawn={drawn} pxWidth={pxWidth} withHeader={ids.length > 1} />
+          ))}
+        </div>
+      </TooltipHost>
+    </EntranceContext.Provider>
+  );
+}

@@ -1,0 +1,204 @@
+// The timeline's frame loop: everything that moves at 60 fps goes through here, never
+// through a React render. Each frame it places the drawn (committed) content in the visible
+// window with two CSS numbers, writes the axis ticks, moves the live edge and the playhead,
+// follows a live run, and asks React for a new drawing only when the view has left it.
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
+import { needsNewHorizon, nextHorizon } from '../../model/layout.js';
+import { runSummary } from '../../model/runSummary.js';
+import { clamp, formatMs, makeScale, ticks, timeToX } from '../../model/timeScale.js';
+import { clampWindow, committedFor, follow, mustRedrawNow, placement, sameWindow, spanOf, type TimeWindow } from '../../model/viewport.js';
+import { useStore } from '../../store/index.js';
+import type { RunRecord } from '../../store/types.js';
+import { viewStore } from '../../view/viewStore.js';
+
+export interface FrameTargets {
+  body: RefObject<HTMLElement | null>;
+  axis: RefObject<HTMLElement | null>;
+  grid: RefObject<HTMLElement | null>;
+  live: RefObject<HTMLElement | null>;
+  liveLabel: RefObject<HTMLElement | null>;
+  playhead: RefObject<HTMLElement | null>;
+  playheadLabel: RefObject<HTMLElement | null>;
+}
+
+/** Run time "now" on this page's clock, or the run's end once it is over. */
+export function nowOf(run: RunRecord, pageNowMs: number): { nowMs: number; live: boolean } {
+  const summary = runSummary(run.events);
+  if (summary.endMs !== null) return { nowMs: summary.endMs, live: false };
+  if (run.lost || run.clientOriginMs === null) return { nowMs: summary.lastMs, live: false };
+  return { nowMs: Math.max(summary.lastMs, (pageNowMs - run.clientOriginMs) * run.rate), live: true };
+}
+
+/** Writes tick labels (or grid lines) into a container, reusing its children. */
+function writeTicks(el: HTMLElement | null, times: number[], view: TimeWindow, labels: boolean): void {
+  if (!el) return;
+  const scale = makeScale(view.startMs, view.endMs);
+  while (el.children.length < times.length) {
+    const span = document.createElement('span');
+    span.className = labels ? 'tick' : 'gridline';
+    span.setAttribute('aria-hidden', 'true');
+    el.appendChild(span);
+  }
+  for (let i = 0; i < el.children.length; i++) {
+    const child = el.children[i] as HTMLElement;
+    const t = times[i];
+    if (t === undefined) {
+      child.style.display = 'none';
+      child.textContent = '';
+      continue;
+    }
+    child.style.display = '';
+    const x = timeToX(t, scale);
+    child.style.left = `${x}%`;
+    if (labels) {
+      // Labels at the edges stay inside the axis.
+      child.style.transform = x < 3 ? 'none' : x > 97 ? 'translateX(-100%)' : '';
+      const text = formatMs(t);
+      if (child.textContent !== text) child.textContent = text;
+    }
+  }
+}
+
+/** Margin (in visible spans, each side) of a drawing made while zooming out. */
+const ZOOM_OUT_MARGIN = 1.5;
+/** Least time between two requests for a new drawing while the view moves, in ms. */
+const COMMIT_EVERY_MS = 120;
+/**
+ * Slides and stretches every drawn track into the view. The width is laid out once per
+ * drawing (`layoutWidthPct`, crisp text); between drawings a zoom is a scaleX and a pan a
+ * translateX of each .tl-content's own layer: no layout and no repaint per frame (text and
+ * glyphs stretch a little until the view rests and React draws it again). Written on the
+ * elements, not as inherited custom properties, so a frame restyles a few elements only.
+ */
+function placeContent(body: HTMLElement, { leftPct, widthPct }: { leftPct: number; widthPct: number }, layoutWidthPct: number): void {
+  const width = `${layoutWidthPct.toFixed(4)}%`;
+  const scale = widthPct / Math.max(1e-9, layoutWidthPct);
+  // A transform's percent is of the element's own (laid-out) width; the origin is its left edge.
+  const shift = (leftPct / Math.max(1e-9, layoutWidthPct)) * 100;
+  const transform = Math.abs(scale - 1) < 1e-6 ? `translateX(${shift.toFixed(4)}%)` : `translateX(${shift.toFixed(4)}%) scaleX(${scale.toFixed(6)})`;
+  for (const el of body.querySelectorAll<HTMLElement>('.tl-content')) {
+    if (el.style.width !== width) el.style.width = width;
+    if (el.style.transform !== transform) el.style.transform = transform;
+  }
+}
+
+/** How long the view must rest before React redraws it exactly, in ms. */
+const SETTLE_MS = 140;
+
+export function useTimelineFrame(targets: FrameTargets, runIds: string[], committed: TimeWindow, onCommit: (w: TimeWindow) => void): void {
+  const committedRef = useRef(committed);
+  committedRef.current = committed;
+  const runIdsRef = useRef(runIds);
+  runIdsRef.current = runIds;
+  const commitRef = useRef(onCommit);
+  commitRef.current = onCommit;
+  const drawRef = useRef<() => void>(() => {});
+
+  useEffect(() => {
+    let frame = 0;
+    let settle: ReturnType<typeof setTimeout> | null = null;
+    let lastWindow = viewStore.getState().window;
+    let lastCommitAsk = Number.NEGATIVE_INFINITY;
+    let layoutFor: TimeWindow | null = null;
+    let layoutWidthPct = 100;
+    const draw = () => {
+      frame = 0;
+      const t = targets;
+      const v = viewStore.getState();
+      const runs = runIdsRef.current.map((id) => useStore.getState().runs[id]).filter((r): r is RunRecord => !!r);
+      const page = performance.now();
+      let nowMs = 0;
+      let live = false;
+      for (const run of runs) {
+        const n = nowOf(run, page);
+        nowMs = Math.max(nowMs, n.nowMs);
+        live ||= n.live;
+      }
+      let view = v.window ?? v.bounds;
+      if (v.window && live && v.follow) {
+        const followed = clampWindow(follow(v.window, nowMs), v.bounds);
+        if (!sameWindow(followed, v.window)) {
+          view = followed;
+          viewStore.getState().setWindow(followed);
+        }
+      }
+      const drawn = committedRef.current;
+      const body = t.body.current;
+      if (body) {
+        // A new drawing is laid out at the width the view asks for now; later frames scale it.
+        if (layoutFor !== drawn) {
+          layoutFor = drawn;
+          layoutWidthPct = placement(view, drawn).widthPct;
+        }
+        placeContent(body, placement(view, drawn), layoutWidthPct);
+        body.classList.toggle('zoomed', v.window !== null);
+        // Open intervals reach the live edge through --live-x: set only when it moves (it is
+        // inherited, so each change restyles the drawing).
+        const liveX = `${clamp(timeToX(nowMs, makeScale(drawn.startMs, drawn.endMs)), 0, 100).toFixed(2)}%`;
+        if (body.style.getPropertyValue('--live-x') !== liveX) body.style.setProperty('--live-x', liveX);
+      }
+      const width = t.axis.current?.clientWidth ?? 1000;
+      const times = ticks(makeScale(view.startMs, view.endMs), Math.max(3, Math.floor(width / 110)));
+      writeTicks(t.axis.current, times, view, true);
+      const axisName = `Time axis from ${formatMs(view.startMs)} to ${formatMs(view.endMs)}`;
+      if (t.axis.current && t.axis.current.getAttribute('aria-label') !== axisName) t.axis.current.setAttribute('aria-label', axisName);
+      writeTicks(t.grid.current, times, view, false);
+      const viewScale = makeScale(view.startMs, view.endMs);
+      const liveX = timeToX(nowMs, viewScale);
+      if (t.live.current) {
+        t.live.current.style.left = `${clamp(liveX, 0, 100)}%`;
+        t.live.current.classList.toggle('live', live);
+        t.live.current.style.visibility = liveX < -0.5 || liveX > 100.5 ? 'hidden' : '';
+      }
+      if (t.liveLabel.current) t.liveLabel.current.textContent = formatMs(nowMs);
+      if (t.playhead.current) {
+        const x = v.playheadMs === null ? -1 : timeToX(v.playheadMs, viewScale);
+        t.playhead.current.style.left = `${x}%`;
+        t.playhead.current.style.visibility = v.playheadMs === null || x < 0 || x > 100 ? 'hidden' : 'visible';
+        if (t.playheadLabel.current && v.playheadMs !== null) t.playheadLabel.current.textContent = formatMs(v.playheadMs);
+      }
+      // A live run: the domain grows on round numbers ahead of the live edge.
+      if (live && needsNewHorizon(nowMs, v.bounds.endMs))
+        for (const run of runs) if (run.horizonMs < nextHorizon(nowMs)) useStore.getState().extendHorizon(run.runId, nextHorizon(nowMs));
+      // Mid-gesture, ask React for a new drawing only when a blank edge would show or the
+      // drawing is stretched too far (at most every COMMIT_EVERY_MS); the rest redraws it exactly.
+      if (v.window && mustRedrawNow(view, drawn) && page - lastCommitAsk > COMMIT_EVERY_MS) {
+        lastCommitAsk = page;
+        // Zooming out: draw well beyond the view, so that the next notches need no redraw.
+        const zoomingOut = spanOf(view) > spanOf(drawn) * 0.8;
+        commitRef.current(committedFor(view, v.bounds, zoomingOut ? ZOOM_OUT_MARGIN : undefined));
+      }
+      if (live) frame = requestAnimationFrame(draw);
+    };
+    drawRef.current = draw;
+    const schedule = () => {
+      if (frame === 0) frame = requestAnimationFrame(draw);
+    };
+    const unsubscribeView = viewStore.subscribe((s) => {
+      schedule();
+      if (s.window === lastWindow) return;
+      lastWindow = s.window;
+      if (settle !== null) clearTimeout(settle);
+      settle = setTimeout(() => {
+        settle = null;
+        const now = viewStore.getState();
+        const want = now.window ? committedFor(now.window, now.bounds) : now.bounds;
+        // At rest the drawing is made exactly for the view: crisp text, fresh clusters.
+        if (!sameWindow(want, committedRef.current)) commitRef.current(want);
+      }, SETTLE_MS);
+    });
+    const unsubscribeRuns = useStore.subscribe((s, prev) => {
+      if (s.runs !== prev.runs) schedule();
+    });
+    draw();
+    return () => {
+      unsubscribeView();
+      unsubscribeRuns();
+      if (frame !== 0) cancelAnimationFrame(frame);
+      if (settle !== null) clearTimeout(settle);
+    };
+  }, [targets]);
+
+  // A new drawing is placed in the same frame React shows it: no jump.
+  useLayoutEffect(() => drawRef.current(), [committed, runIds]);
+}

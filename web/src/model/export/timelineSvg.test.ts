@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { blindDelRun } from '../fixtures/blindDelRun.js';
+import { duplicateJobManifest } from '../fixtures/manifest.js';
+import { tokenLuaRun } from '../fixtures/tokenLuaRun.js';
+import { esc, timelineSvg } from './timelineSvg.js';
+
+describe('timeline SVG', () => {
+  const run = { title: 'duplicate-job · blind-del (broken)', events: blindDelRun(), scenario: duplicateJobManifest };
+
+  it('draws lanes, leases, zombie windows, marks, holders and stores', () => {
+    const { svg, width, height } = timelineSvg([run], { startMs: 0, endMs: 1061 }, 1400, 'dark');
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="1400"')).toBe(true);
+    expect(width).toBe(1400);
+    expect(height).toBeGreaterThan(300);
+    for (const text of ['worker-1', 'worker-3', 'ZOMBIE', 'lock:nightly-report', '2 workers at once — the lock said 1', 'Redis', '400 ms'])
+      expect(svg).toContain(esc(text));
+    expect(svg.match(/<circle/g)!.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('draws only the visible window, in the chosen theme', () => {
+    const zoomed = timelineSvg([run], { startMs: 610, endMs: 690 }, 1000, 'light').svg;
+    expect(zoomed).toContain('fill="#ffffff"');
+    expect(zoomed).not.toContain('<circle'); // no mark between 610 and 690 ms
+  });
+
+  it('puts two runs one above the other, each with its verdict', () => {
+    const other = { title: 'duplicate-job · token-lua (correct)', events: tokenLuaRun(), scenario: duplicateJobManifest };
+    const { svg } = timelineSvg([run, other], { startMs: 0, endMs: 1061 }, 1400, 'dark');
+    expect(svg).toContain('FAIL — 2 of 3 invariants were broken');
+    expect(svg).toContain('PASS — the invariant held');
+    expect(svg.indexOf('blind-del (broken)</text>')).toBeLessThan(svg.indexOf('token-lua (correct)</text>'));
+  });
+});

@@ -1,0 +1,50 @@
+// Fault plans: breakpoints at a variant's checkpoints, in words and as URL text.
+import type { FaultRule, VariantManifest } from '@racelab/shared';
+
+/** "between-setnx-and-expire:first:kill", "working:worker-2:stall:500". */
+export function formatRule(rule: FaultRule): string {
+  return [rule.checkpoint, rule.target, rule.action, ...(rule.action === 'stall' ? [String(rule.ms ?? 0)] : [])].join(':');
+}
+
+/** The rule a piece of URL text describes, or null when it is not one. */
+export function parseRule(text: string): FaultRule | null {
+  const [checkpoint, target, action, ms, ...rest] = text.split(':');
+  if (!checkpoint || !target || rest.length > 0) return null;
+  if (action === 'kill' && ms === undefined) return { checkpoint, target, action };
+  if (action === 'stall' && ms !== undefined && /^\d{1,5}$/.test(ms)) return { checkpoint, target, action, ms: Number(ms) };
+  return null;
+}
+
+export function formatPlan(rules: FaultRule[]): string {
+  return rules.map(formatRule).join(',');
+}
+
+/** Parses a comma-separated plan; null when any rule does not parse. */
+export function parsePlan(text: string): FaultRule[] | null {
+  if (text.trim() === '') return [];
+  const rules = text.split(',').map((t) => parseRule(t.trim()));
+  return rules.every((r): r is FaultRule => r !== null) ? rules : null;
+}
+
+export function samePlan(a: FaultRule[], b: FaultRule[]): boolean {
+  return formatPlan(a) === formatPlan(b);
+}
+
+/** "worker-2 stalls 500 ms at working", "the first worker there is killed at holding-lock". */
+export function ruleWords(rule: FaultRule): string {
+  const who = rule.target === 'first' ? 'the first worker there' : rule.target;
+  const what = rule.action === 'kill' ? 'is killed (SIGKILL)' : `stalls ${rule.ms ?? 0} ms (SIGSTOP)`;
+  return `${who} ${what} at ${rule.checkpoint}`;
+}
+
+/** The rules a variant can take (its checkpoints), and those it cannot. */
+export function fitPlan(rules: FaultRule[], variant: VariantManifest): { kept: FaultRule[]; dropped: FaultRule[] } {
+  const kept = rules.filter((r) => variant.checkpoints.includes(r.checkpoint));
+  return { kept, dropped: rules.filter((r) => !kept.includes(r)) };
+}
+
+/** A new rule for the editor: the first checkpoint, the first worker to reach it, killed. */
+export function newRule(variant: VariantManifest): FaultRule | null {
+  const checkpoint = variant.checkpoints[0];
+  return checkpoint ? { checkpoint, target: 'first', action: 'kill' } : null;
+}

@@ -1,0 +1,109 @@
+// What one worker lane draws for a drawn window and width: the shapes inside the window,
+// thinned into groups and clusters past their budgets, marks stacked into rows, and the
+// lane's height. Shared by the page's timeline and the SVG export.
+import type { Lane, Mark, Span } from './lanes.js';
+import type { Lease } from './leases.js';
+import { markExtent, stackMarks, type PlacedMark } from './layout.js';
+import { clusterInstants, cullInstants, thinIntervals, type Thinned } from './lod.js';
+import { formatMs, makeScale, timeToX, type TimeScale } from './timeScale.js';
+import type { TruthSegment } from './truth.js';
+import type { TimeWindow } from './viewport.js';
+
+/** Vertical distance between rows of major marks. */
+export const MARK_ROW_PX = 48;
+/** A lane's height with at most two rows of marks. */
+export const LANE_BASE_PX = 98;
+/** Marks closer than this, in px, join a cluster once a lane has too many to draw. */
+export const CLUSTER_PX = 30;
+
+export interface LeaseItem {
+  id: string;
+  startMs: number;
+  endMs: number | null;
+  lease: Lease;
+}
+
+export interface MarkCluster {
+  id: string;
+  /** Position of its first mark, in percent of the drawn window. */
+  x: number;
+  count: number;
+  startMs: number;
+  endMs: number;
+  label: string;
+  details: string[];
+}
+
+export interface LaneScene {
+  scale: TimeScale;
+  stalls: Thinned<Span>[];
+  leases: Thinned<LeaseItem>[];
+  spans: Thinned<Span>[];
+  truth: Thinned<TruthSegment>[];
+  majors: PlacedMark[];
+  minors: PlacedMark[];
+  clusters: MarkCluster[];
+  heightPx: number;
+}
+
+export function laneHeight(rows: number): number {
+  return LANE_BASE_PX + MARK_ROW_PX * Math.max(0, rows - 2);
+}
+
+function leaseItem(l: Lease): LeaseItem {
+  return { id: l.id, startMs: l.acquiredMs, endMs: l.zombie ? l.zombie.endMs : l.heldEndMs, lease: l };
+}
+
+function clusterOf(workerId: string, marks: Mark[], scale: TimeScale): MarkCluster {
+  const first = marks[0]!;
+  const last = marks[marks.length - 1]!;
+  const counts = new Map<string, number>();
+  for (const m of marks) counts.set(m.kind, (counts.get(m.kind) ?? 0) + 1);
+  return {
+    id: `cluster-${first.id}`,
+    x: timeToX(first.atMs, scale),
+    count: marks.length,
+    startMs: first.atMs,
+    endMs: last.atMs,
+    label: `${marks.length} events of ${workerId} from ${formatMs(first.atMs)} to ${formatMs(last.atMs)}`,
+    details: [...[...counts].map(([kind, n]) => `${n} × ${kind}`), 'zoom in to see each one'],
+  };
+}
+
+/** The scene of a lane in `drawn` (the committed window), `pxWidth` pixels wide. */
+export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, pxWidth: number): LaneScene {
+  const scale = makeScale(drawn.startMs, drawn.endMs);
+  const slackMs = ((CLUSTER_PX / Math.max(1, pxWidth)) * (drawn.endMs - drawn.startMs)) / 2;
+  const marks = cullInstants(lane.marks, drawn, slackMs);
+  const clustered = clusterInstants(marks, drawn, pxWidth, CLUSTER_PX);
+  let majors: PlacedMark[] = [];
+  let minors: PlacedMark[] = [];
+  let clusters: MarkCluster[] = [];
+  if (clustered) {
+    for (const c of clustered) {
+      if (c.items.length > 1) clusters.push(clusterOf(lane.workerId, c.items, scale));
+      else (c.items[0]!.major ? majors : minors).push({ mark: c.items[0]!, x: timeToX(c.items[0]!.atMs, scale), row: 0, flip: false });
+    }
+  } else {
+    const extent = markExtent(pxWidth);
+    majors = stackMarks(marks.filter((m) => m.major), scale, extent, 4);
+    minors = stackMarks(marks.filter((m) => !m.major), scale, extent, 1);
+  }
+  const rows = majors.reduce((n, p) => Math.max(n, p.row + 1), clusters.length > 0 ? 1 : 0);
+  return {
+    scale,
+    stalls: thinIntervals(lane.spans.filter((s) => s.kind === 'stall'), drawn, pxWidth),
+    leases: thinIntervals(lane.leases.map(leaseItem), drawn, pxWidth),
+    spans: thinIntervals(lane.spans.filter((s) => s.kind !== 'stall'), drawn, pxWidth),
+    truth: thinIntervals(truth, drawn, pxWidth),
+    majors,
+    minors,
+    clusters,
+    heightPx: laneHeight(rows),
+  };
+}
+
+/** The words of a group of shapes drawn as one. */
+export function groupLabel(what: string, count: number, startMs: number, endMs: number, owner: string): string {
+  return `${count} ${what} of ${owner} from ${formatMs(startMs)} to ${formatMs(endMs)}`;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { clusterInstants, cullInstants, cullIntervals, thinIntervals } from './lod.js';
+
+const iv = (id: string, startMs: number, endMs: number | null) => ({ id, startMs, endMs });
+const w = { startMs: 0, endMs: 1000 };
+
+describe('level of detail', () => {
+  it('leaves out what is outside the window', () => {
+    const items = [iv('a', -50, -10), iv('b', -10, 10), iv('c', 500, null), iv('d', 1001, 1100)];
+    expect(cullIntervals(items, w).map((i) => i.id)).toEqual(['b', 'c']);
+    expect(cullInstants([{ id: 'x', atMs: -3 }, { id: 'y', atMs: 5 }], w, 2).map((i) => i.id)).toEqual(['y']);
+  });
+
+  it('draws every interval under the budget', () => {
+    const items = [iv('a', 0, 1), iv('b', 2, 3)];
+    expect(thinIntervals(items, w, 1000, 5)).toEqual(items.map((item) => ({ kind: 'one', item })));
+  });
+
+  it('groups near neighbours past the budget, keeping open and lone intervals', () => {
+    // 1000 px for 1000 ms: gaps under 4 ms join.
+    const items = [iv('a', 0, 10), iv('b', 12, 20), iv('c', 21, 30), iv('d', 100, 110), iv('e', 200, null)];
+    const out = thinIntervals(items, w, 1000, 2);
+    expect(out).toHaveLength(3);
+    expect(out).toEqual(
+      expect.arrayContaining([
+        { kind: 'one', item: items[4] },
+        { kind: 'group', id: 'group-a', count: 3, startMs: 0, endMs: 30 },
+        { kind: 'one', item: items[3] },
+      ]),
+    );
+  });
+
+  it('clusters instants past the budget', () => {
+    const marks = [0, 5, 9, 40, 41, 300].map((atMs, i) => ({ id: `m${i}`, atMs }));
+    expect(clusterInstants(marks, w, 1000, 20, 10)).toBeNull();
+    const clusters = clusterInstants(marks, w, 1000, 20, 3)!;
+    expect(clusters.map((c) => [c.items.length, c.startMs, c.endMs])).toEqual([
+      [3, 0, 9],
+      [2, 40, 41],
+      [1, 300, 300],
+    ]);
+  });
+
+  it('keeps 50,000 shapes down to what a screen shows', () => {
+    const many = Array.from({ length: 50_000 }, (_, i) => iv(`i${i}`, i * 0.02, i * 0.02 + 0.01));
+    const out = thinIntervals(many, w, 1200);
+    expect(out.length).toBeLessThan(50);
+  });
+});

@@ -1,0 +1,113 @@
+// Level of detail: what a lane draws when it holds more shapes than fit on the screen.
+// Shapes outside the drawn window are left out; past a budget, intervals closer than a
+// few pixels are drawn as one group ("37 leases") and marks as one cluster ("12 marks").
+// A normal run stays under the budgets and is drawn shape by shape.
+import type { TimeWindow } from './viewport.js';
+
+export interface Interval {
+  id: string;
+  startMs: number;
+  /** null: still open (drawn to the live edge). */
+  endMs: number | null;
+}
+
+export interface Group {
+  kind: 'group';
+  id: string;
+  count: number;
+  startMs: number;
+  endMs: number;
+}
+
+export type Thinned<T> = { kind: 'one'; item: T } | Group;
+
+/** Most intervals of one kind a lane draws one by one in the drawn window. */
+export const INTERVAL_BUDGET = 120;
+/** Most marks a lane draws one by one in the drawn window. */
+export const MARK_BUDGET = 160;
+/** Intervals closer than this, in px, join a group once past the budget. */
+export const GROUP_GAP_PX = 4;
+
+/** The intervals that touch the window (open ones when they start before its end). */
+export function cullIntervals<T extends Interval>(items: readonly T[], w: TimeWindow): T[] {
+  return items.filter((i) => i.startMs <= w.endMs && (i.endMs === null || i.endMs >= w.startMs));
+}
+
+/** The intervals to draw: each one, or, past the budget, groups of near neighbours. */
+export function thinIntervals<T extends Interval>(
+  items: readonly T[],
+  w: TimeWindow,
+  pxWidth: number,
+  budget = INTERVAL_BUDGET,
+): Thinned<T>[] {
+  const shown = cullIntervals(items, w);
+  if (shown.length <= budget) return shown.map((item) => ({ kind: 'one', item }));
+  const gapMs = (GROUP_GAP_PX / Math.max(1, pxWidth)) * (w.endMs - w.startMs);
+  const sorted = [...shown].sort((a, b) => a.startMs - b.startMs);
+  const out: Thinned<T>[] = [];
+  let run: T[] = [];
+  let runEnd = Number.NEGATIVE_INFINITY;
+  const close = () => {
+    if (run.length === 1) out.push({ kind: 'one', item: run[0]! });
+    else if (run.length > 1)
+      out.push({ kind: 'group', id: `group-${run[0]!.id}`, count: run.length, startMs: run[0]!.startMs, endMs: runEnd });
+    run = [];
+    runEnd = Number.NEGATIVE_INFINITY;
+  };
+  for (const item of sorted) {
+    if (item.endMs === null) {
+      out.push({ kind: 'one', item }); // an open interval is the live one: always itself
+      continue;
+    }
+    if (run.length > 0 && item.startMs - runEnd > gapMs) close();
+    run.push(item);
+    runEnd = Math.max(runEnd, item.endMs);
+  }
+  close();
+  return out;
+}
+
+export interface Instant {
+  id: string;
+  atMs: number;
+}
+
+export interface Cluster<T extends Instant> {
+  id: string;
+  items: T[];
+  startMs: number;
+  endMs: number;
+}
+
+/** The instants inside the window, widened by `slackMs` on each side. */
+export function cullInstants<T extends Instant>(items: readonly T[], w: TimeWindow, slackMs = 0): T[] {
+  return items.filter((i) => i.atMs >= w.startMs - slackMs && i.atMs <= w.endMs + slackMs);
+}
+
+/**
+ * Past the budget, instants closer than `minPx` become clusters; null when they all fit
+ * (the caller then lays them out one by one).
+ */
+export function clusterInstants<T extends Instant>(
+  items: readonly T[],
+  w: TimeWindow,
+  pxWidth: number,
+  minPx: number,
+  budget = MARK_BUDGET,
+): Cluster<T>[] | null {
+  if (items.length <= budget) return null;
+  const minMs = (minPx / Math.max(1, pxWidth)) * (w.endMs - w.startMs);
+  const sorted = [...items].sort((a, b) => a.atMs - b.atMs);
+  const out: Cluster<T>[] = [];
+  let current: Cluster<T> | null = null;
+  for (const item of sorted) {
+    if (current && item.atMs - current.startMs < minMs) {
+      current.items.push(item);
+      current.endMs = item.atMs;
+      continue;
+    }
+    current = { id: `cluster-${item.id}`, items: [item], startMs: item.atMs, endMs: item.atMs };
+    out.push(current);
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { duplicateJobManifest } from './fixtures/manifest.js';
+import { fitPlan, formatRule, newRule, parsePlan, parseRule, ruleWords, samePlan } from './faultPlan.js';
+import { readSetup, safeRecordingName, writeSetup } from './urlState.js';
+
+describe('fault plans', () => {
+  it('round-trips rules through text', () => {
+    const rules = [
+      { checkpoint: 'between-setnx-and-expire', target: 'first', action: 'kill' as const },
+      { checkpoint: 'working', target: 'worker-2', action: 'stall' as const, ms: 500 },
+    ];
+    expect(rules.map(formatRule)).toEqual(['between-setnx-and-expire:first:kill', 'working:worker-2:stall:500']);
+    expect(parsePlan('between-setnx-and-expire:first:kill,working:worker-2:stall:500')).toEqual(rules);
+    expect(parsePlan('')).toEqual([]);
+    expect(parseRule('working:first:stall')).toBeNull();
+    expect(parseRule('working:first:explode')).toBeNull();
+    expect(parsePlan('working:first:kill,nope')).toBeNull();
+    expect(samePlan(rules, [...rules])).toBe(true);
+  });
+
+  it('says a rule in words', () => {
+    expect(ruleWords({ checkpoint: 'holding-lock', target: 'first', action: 'kill' })).toBe(
+      'the first worker there is killed (SIGKILL) at holding-lock',
+    );
+    expect(ruleWords({ checkpoint: 'working', target: 'worker-2', action: 'stall', ms: 500 })).toBe('worker-2 stalls 500 ms (SIGSTOP) at working');
+  });
+
+  it('keeps the rules another variant can take', () => {
+    const variant = duplicateJobManifest.variants.find((v) => v.checkpoints.length > 0)!;
+    const ok = { checkpoint: variant.checkpoints[0]!, target: 'first', action: 'kill' as const };
+    const bad = { checkpoint: 'nowhere', target: 'first', action: 'kill' as const };
+    expect(fitPlan([ok, bad], variant)).toEqual({ kept: [ok], dropped: [bad] });
+    expect(newRule(variant)).toEqual(ok);
+    expect(newRule({ ...variant, checkpoints: [] })).toBeNull();
+  });
+});
+
+describe('the setup in the URL', () => {
+  it('round-trips a whole setup', () => {
+    const setup = {
+      scenario: 'duplicate-job',
+      variant: 'blind-del',
+      params: { workers: '4', offsetsMs: '0,600,850' },
+      faults: [{ checkpoint: 'working', target: 'worker-2', action: 'stall' as const, ms: 500 }],
+      speed: 0.5,
+      compare: 'token-lua',
+      presenter: true,
+      theme: 'light' as const,
+    };
+    const text = writeSetup(setup);
+    expect(text).toBe(
+      '?scenario=duplicate-job&variant=blind-del&p.workers=4&p.offsetsMs=0,600,850&faults=working:worker-2:stall:500&speed=0.5&compare=token-lua&presenter=1&theme=light',
+    );
+    expect(readSetup(text)).toEqual(setup);
+  });
+
+  it('leaves out what is not said, and ignores what it cannot use', () => {
+    expect(writeSetup({ params: {} })).toBe('');
+    expect(readSetup('?speed=3&faults=bad&theme=pink&replay=../etc/passwd')).toEqual({ params: {} });
+    expect(readSetup('?faults=')).toEqual({ params: {}, faults: [] });
+    expect(readSetup('?replay=duplicate-job-blind-del.json').replay).toBe('duplicate-job-blind-del.json');
+  });
+
+  it('accepts only plain recording file names', () => {
+    expect(safeRecordingName('a-b_c.1.json')).toBe('a-b_c.1.json');
+    expect(safeRecordingName('../x.json')).toBeNull();
+    expect(safeRecordingName('x.js')).toBeNull();
+    expect(safeRecordingName('https://evil/x.json')).toBeNull();
+  });
+});

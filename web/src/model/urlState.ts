@@ -1,0 +1,66 @@
+// The setup in the page's URL, so that a link reproduces it: scenario, variant, every
+// parameter as typed, the fault plan, the speed, the variant to compare with, and how the
+// page looks (presenter mode, theme). Opening a link restores the setup; it never runs.
+import type { FaultRule } from '@racelab/shared';
+import { formatPlan, parsePlan } from './faultPlan.js';
+
+export interface UrlSetup {
+  scenario?: string;
+  variant?: string;
+  /** Parameter texts by name (from `p.<name>=`). */
+  params: Record<string, string>;
+  /** Absent: the variant's own plan. */
+  faults?: FaultRule[];
+  speed?: number;
+  compare?: string;
+  /** A shipped recording to open, by file name. */
+  replay?: string;
+  presenter?: boolean;
+  theme?: 'light' | 'dark';
+}
+
+export const SPEEDS = [0.25, 0.5, 0.75, 1, 1.5, 2] as const;
+
+/** A recording file name the page may fetch from its own recordings folder. */
+export function safeRecordingName(name: string): string | null {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.json$/.test(name) ? name : null;
+}
+
+export function readSetup(search: string): UrlSetup {
+  const q = new URLSearchParams(search);
+  const setup: UrlSetup = { params: {} };
+  for (const [key, value] of q) if (key.startsWith('p.') && key.length > 2) setup.params[key.slice(2)] = value;
+  const text = (k: string) => q.get(k) ?? undefined;
+  if (text('scenario')) setup.scenario = text('scenario');
+  if (text('variant')) setup.variant = text('variant');
+  if (text('compare')) setup.compare = text('compare');
+  const faults = q.get('faults');
+  if (faults !== null) {
+    const plan = parsePlan(faults);
+    if (plan) setup.faults = plan;
+  }
+  const speed = Number(q.get('speed'));
+  if (q.has('speed') && (SPEEDS as readonly number[]).includes(speed)) setup.speed = speed;
+  const replay = q.get('replay');
+  if (replay && safeRecordingName(replay)) setup.replay = replay;
+  if (q.get('presenter') === '1') setup.presenter = true;
+  const theme = q.get('theme');
+  if (theme === 'light' || theme === 'dark') setup.theme = theme;
+  return setup;
+}
+
+/** The query string of a setup ("" when there is nothing to say). */
+export function writeSetup(setup: UrlSetup): string {
+  const q = new URLSearchParams();
+  if (setup.replay) q.set('replay', setup.replay);
+  if (setup.scenario) q.set('scenario', setup.scenario);
+  if (setup.variant) q.set('variant', setup.variant);
+  for (const [name, value] of Object.entries(setup.params)) q.set(`p.${name}`, value);
+  if (setup.faults) q.set('faults', formatPlan(setup.faults));
+  if (setup.speed !== undefined && setup.speed !== 1) q.set('speed', String(setup.speed));
+  if (setup.compare) q.set('compare', setup.compare);
+  if (setup.presenter) q.set('presenter', '1');
+  if (setup.theme === 'light') q.set('theme', 'light');
+  const text = q.toString().replace(/%3A/gi, ':').replace(/%2C/gi, ',');
+  return text ? `?${text}` : '';
+}

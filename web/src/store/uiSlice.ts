@@ -1,0 +1,12 @@
+import type { SliceCreator, UiSlice } from './types.js';
+
+export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
+  presenter: false,
+  theme: 'dark',
+  helpOpen: false,
+  notice: null,
+  setNotice: (notice) => set({ notice }),
+  setPresenter: (presenter) => set({ presenter }),
+  setTheme: (theme) => set({ theme }),
+  setHelpOpen: (helpOpen) => set({ helpOpen }),
+});
