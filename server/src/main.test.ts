@@ -1,18 +1,26 @@
-// The server as `npm start` runs it, on the embedded stores: the URLs point at closed
+// The server as `npm start` runs it. On the embedded stores: the URLs point at closed
 // ports and the local defaults are skipped, so it must start its own PostgreSQL and
-// redis-server, serve a run to its verdict, and stop them again on Ctrl-C.
+// redis-server, serve a run to its verdict, and stop them again on Ctrl-C. On the real
+// stores: Ctrl-C in the middle of a run tells the page why its run ended (within 2 s),
+// kills the workers and drops the run's keys and schema; the server binds 127.0.0.1 and
+// never prints or sends a password.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { ServerMessage } from '@racelab/shared';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from './services/index.js';
 import { freePort } from './services/freePort.js';
+import { alive, connectClient, isEnd, isEvent, leftovers, workerPids } from './testing/wsClient.js';
 
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-let server: ChildProcess | undefined;
+const servers: ChildProcess[] = [];
 afterAll(() => {
-  server?.kill('SIGKILL');
+  for (const server of servers) server.kill('SIGKILL');
 });
 
 const portOpen = (url: string): Promise<boolean> =>
@@ -23,32 +31,46 @@ const portOpen = (url: string): Promise<boolean> =>
     socket.once('error', () => resolve(false));
   });
 
+/** Starts dist/main.js and resolves with its address once it listens. */
+async function startServer(env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; address: string; output: () => string }> {
+  const server = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  servers.push(server);
+  let output = '';
+  server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const found = /playground on (http:\/\/\S+)/.exec(output)?.[1];
+      if (found) resolve(found), clearInterval(timer);
+      if (server.exitCode !== null) reject(new Error(`server exited: ${output}`)), clearInterval(timer);
+    }, 50);
+  });
+  return { server, address, output: () => output };
+}
+
+/** Starts a long run and waits until it is at work; returns its id and its workers' pids. */
+async function startLongRun(address: string) {
+  const client = await connectClient(`${address.replace('http', 'ws')}/ws`);
+  await client.next((m) => m.type === 'hello');
+  client.send({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 8000 } });
+  const accepted = await client.next((m) => m.type === 'run-accepted');
+  const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+  await client.next(isEvent('work-started'), 60_000);
+  const events = client.inbox.flatMap((m) => (m.type === 'run-event' ? [m.event] : []));
+  return { client, runId, pids: workerPids(events) };
+}
+
 describe('npm start on the embedded stores', () => {
-  it('comes up with working stores, runs a scenario, and stops what it started', async () => {
+  it('comes up with working stores, runs a scenario, and on Ctrl-C mid-run stops the run, its workers and the stores', async () => {
     const [redisPort, pgPort] = [await freePort(), await freePort()];
-    server = spawn(process.execPath, [main], {
-      env: {
-        ...process.env,
-        PORT: '0',
-        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-        DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
-        RACELAB_SKIP_DEFAULTS: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { server, address, output } = await startServer({
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
+      RACELAB_SKIP_DEFAULTS: '1',
     });
-    let output = '';
-    server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const address = await new Promise<string>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const found = /playground on (http:\/\/\S+)/.exec(output)?.[1];
-        if (found) resolve(found), clearInterval(timer);
-        if (server!.exitCode !== null) reject(new Error(`server exited: ${output}`)), clearInterval(timer);
-      }, 50);
-    });
-    expect(output).toMatch(/redis: redis:\/\/127\.0\.0\.1:\d+ \(embedded\)/);
-    expect(output).toMatch(/postgres: postgres:\/\/postgres:\*+@127\.0\.0\.1:\d+\/postgres \(embedded\)/);
-    const embedded = [...output.matchAll(/(redis|postgres):\/\/\S+ \(embedded\)/g)].map((m) => m[0].split(' ')[0]!.replace(/:\*+@/, '@'));
+    expect(output()).toMatch(/redis: redis:\/\/127\.0\.0\.1:\d+ \(embedded\)/);
+    expect(output()).toMatch(/postgres: postgres:\/\/postgres:\*+@127\.0\.0\.1:\d+\/postgres \(embedded\)/);
+    const embedded = [...output().matchAll(/(redis|postgres):\/\/\S+ \(embedded\)/g)].map((m) => m[0].split(' ')[0]!.replace(/:\*+@/, '@'));
 
     const socket = new WebSocket(`${address.replace('http', 'ws')}/ws`);
     const verdict = await new Promise<unknown>((resolve, reject) => {
@@ -65,9 +87,68 @@ describe('npm start on the embedded stores', () => {
     expect(verdict).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
     socket.close();
 
-    const exited = new Promise<number | null>((resolve) => server!.once('exit', resolve));
+    const { client, pids } = await startLongRun(address);
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
     server.kill('SIGINT');
+    expect(await client.next(isEnd())).toMatchObject({ event: { type: 'run-failed', message: 'the server is stopping' } });
     expect(await exited).toBe(0);
+    for (const pid of pids) expect(alive(pid)).toBe(false);
     for (const url of embedded) expect(await portOpen(url)).toBe(false);
   }, 120_000);
+});
+
+describe('npm start on the real stores', () => {
+  const secret = 'hunter2-not-for-pages';
+  const redisUrl = (process.env.REDIS_URL ?? DEFAULT_REDIS_URL).replace('redis://', `redis://:${secret}@`);
+  const databaseUrl = (process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL).replace('postgres://postgres@', `postgres://postgres:${secret}@`);
+
+  it('binds 127.0.0.1 by default, and Ctrl-C mid-run fails the run on the page within 2 s and leaves nothing behind', async () => {
+    // Passwords in the URLs (this Redis and PostgreSQL ignore them): they must show up nowhere.
+    const { server, address, output } = await startServer({ REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, HOST: '' });
+    expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(output()).toMatch(/redis: redis:\/\/:\*\*\*@127/); // the URLs with the password were used, shown redacted
+    const port = Number(new URL(address).port);
+    for (const nets of Object.values(networkInterfaces())) {
+      for (const net of nets ?? []) {
+        if (!net.internal && net.family === 'IPv4') expect(await portOpen(`http://${net.address}:${port}`)).toBe(false);
+      }
+    }
+
+    const { client, runId, pids } = await startLongRun(address);
+    expect(pids.length).toBe(3);
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    const signalledAt = performance.now();
+    server.kill('SIGINT');
+    const end = await client.next(isEnd());
+    const took = performance.now() - signalledAt;
+    expect(end).toMatchObject({ event: { type: 'run-failed', message: 'the server is stopping' } });
+    expect(took).toBeLessThan(2000);
+    console.log(`Ctrl-C: run-failed on the page ${Math.round(took)} ms after SIGINT`);
+    expect(await client.closed).toBe(1001);
+    expect(await exited).toBe(0);
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+
+    const redis = new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 1 });
+    try {
+      expect(await leftovers(redis, pool, runId)).toEqual({ keys: [], schema: false });
+    } finally {
+      redis.disconnect();
+      await pool.end();
+    }
+    const everything = output() + JSON.stringify(client.inbox);
+    expect(everything).not.toContain(secret);
+    expect(everything).toContain('racelab: ');
+
+    // The next server on the same stores runs the next run to its verdict.
+    const again = await startServer({ HOST: '' });
+    const page = await connectClient(`${again.address.replace('http', 'ws')}/ws`);
+    await page.next((m) => m.type === 'hello');
+    page.send({ type: 'start-run', requestId: 'next', scenario: 'duplicate-job', variant: 'token-lua' });
+    const next = await page.next(isEnd(), 60_000);
+    expect(next).toMatchObject({ event: { type: 'run-finished', verdict: 'pass' } });
+    const stopped = new Promise<number | null>((resolve) => again.server.once('exit', resolve));
+    again.server.kill('SIGINT');
+    expect(await stopped).toBe(0);
+  }, 180_000);
 });

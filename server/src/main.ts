@@ -1,12 +1,18 @@
 // racelab's server: finds the stores, warms the worker pool, serves the page and its
-// WebSocket on one port. Binds 127.0.0.1 unless HOST says otherwise.
+// WebSocket on one port. Binds 127.0.0.1 unless HOST says otherwise (HOST=0.0.0.0 for a
+// room demo: then anyone who can reach this machine can start runs on it).
+// Ctrl-C (SIGINT) or SIGTERM: new runs are refused, the runs going are cancelled and each
+// page gets its run-failed, workers are killed, every run's keys and schema are dropped,
+// and the stores this process started are stopped.
 import { fileURLToPath } from 'node:url';
 import { createAppServer } from './http/appServer.js';
+import { parseAllowedHosts } from './http/hosts.js';
 import { Playground } from './runs/playground.js';
 import { describeServices, findServices } from './services/index.js';
 
 const port = Number(process.env.PORT ?? 7070);
-const host = process.env.HOST ?? '127.0.0.1';
+// An empty HOST is no choice at all: it would bind every interface.
+const host = process.env.HOST?.trim() || '127.0.0.1';
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 let services;
@@ -19,29 +25,38 @@ try {
 for (const line of describeServices(services)) console.log(`racelab: ${line}`);
 
 const playground = await Playground.open({ ...services, poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4) });
-const { http: server, sockets } = createAppServer(playground, webRoot);
+const allowedHosts = parseAllowedHosts(process.env.RACELAB_ALLOWED_HOSTS);
+const { http: server, sockets } = createAppServer(playground, webRoot, { allowedHosts });
 server.listen(port, host, () => {
   const address = server.address();
-  const shown = typeof address === 'object' && address ? address.port : port;
-  console.log(`racelab: playground on http://${host}:${shown}`);
-  if (host !== '127.0.0.1' && host !== 'localhost') {
+  const bound = typeof address === 'object' && address ? address : { address: host, port };
+  const shownHost = bound.address.includes(':') ? `[${bound.address}]` : bound.address;
+  console.log(`racelab: playground on http://${shownHost}:${bound.port}`);
+  if (!['127.0.0.1', '::1', 'localhost'].includes(host)) {
     console.log('racelab: listening beyond this machine: anyone who can reach it can start runs');
   }
 });
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {
-  if (stopping) return;
+  if (stopping) {
+    console.log(`racelab: ${signal}: already stopping; it takes a few seconds at most`);
+    return;
+  }
   stopping = true;
   console.log(`racelab: ${signal}: stopping runs, workers and services`);
-  server.close();
-  await sockets.close('the server is stopping');
-  // Give cancelled runs a moment to drop their keys and schemas.
-  const deadline = Date.now() + 3000;
-  while (sockets.directory.active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  await playground.close();
-  await services!.stop();
-  process.exit(0);
+  let code = 0;
+  try {
+    server.close();
+    // Cancels the runs, waits for them to clean up and tell their pages, closes the sockets.
+    await sockets.close('the server is stopping');
+    await playground.close();
+  } catch (error) {
+    console.error(`racelab: stopping: ${playground.redact(String(error))}`);
+    code = 1;
+  }
+  await services!.stop().catch(() => (code = 1));
+  process.exit(code);
 }
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));

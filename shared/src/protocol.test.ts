@@ -38,3 +38,21 @@ describe('parseClientMessage', () => {
     expect(!result.ok && result.error).toContain(fragment);
   });
 });
+
+describe('what a page may send', () => {
+  it.each([
+    ['{"type":"start-run","requestId":"r","scenario":"a","variant":"b","sql":"drop table x"}', 'Unrecognized key: "sql"'],
+    ['{"type":"subscribe","runId":"x","key":"racelab:*"}', 'Unrecognized key: "key"'],
+    ['{"type":"start-run","requestId":"r","scenario":"a","variant":"b","faults":[{"checkpoint":"c","target":"first","action":"kill","lua":"x"}]}', 'Unrecognized key: "lua"'],
+    ['{"type":"start-run","requestId":"r","scenario":"a","variant":"b","params":{"workers":{"$gt":1}}}', "at 'params.workers': a parameter is a number, a string or a list of them"],
+    ['{"type":"start-run","requestId":"r","scenario":"a","variant":"b","params":{"sales":[[1]]}}', "at 'params.sales'"],
+  ])('refuses fields and shapes the protocol does not name: %s', (text, fragment) => {
+    const result = parseClientMessage(text);
+    expect(!result.ok && result.error).toContain(fragment);
+  });
+
+  it('takes numbers, strings and flat lists as parameters', () => {
+    const result = parseClientMessage('{"type":"start-run","requestId":"r","scenario":"a","variant":"b","params":{"a":1,"b":"x","c":[1,2],"d":"1,2"}}');
+    expect(result.ok).toBe(true);
+  });
+});

@@ -14,7 +14,21 @@ export const MAX_FAULTS = 20;
 
 const id = z.string().min(1).max(100);
 
-export const FaultRuleSchema = z.object({
+/** What one parameter may look like on the wire before the manifest checks it: a number, a
+ *  string or a flat list of them. Nothing nested, so nothing deep reaches the server's code. */
+const paramValue = z.unknown().refine(
+  (v) =>
+    typeof v === 'number' ||
+    (typeof v === 'string' && v.length <= 1000) ||
+    typeof v === 'boolean' ||
+    v === null ||
+    (Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === 'number' || (typeof x === 'string' && x.length <= 100))),
+  { message: 'a parameter is a number, a string or a list of them' },
+);
+
+// Strict objects: a field the protocol does not know is refused, never ignored, so a page
+// can only name a scenario, a variant and bounded parameters, never send SQL, Lua or keys.
+export const FaultRuleSchema = z.strictObject({
   checkpoint: z.string().min(1).max(100),
   target: z.string().min(1).max(40),
   action: z.enum(['kill', 'stall']),
@@ -22,23 +36,23 @@ export const FaultRuleSchema = z.object({
 });
 
 export const ClientMessage = z.discriminatedUnion('type', [
-  z.object({
+  z.strictObject({
     type: z.literal('start-run'),
     /** Chosen by the page to match the answer to the request. */
     requestId: id,
     scenario: id,
     variant: id,
-    params: z.record(z.string().max(100), z.unknown()).default({}),
+    params: z.record(z.string().max(100), paramValue).default({}),
     /** The fault plan; the variant's own when absent. Checkpoints must be the variant's. */
     faults: z.array(FaultRuleSchema).max(MAX_FAULTS).optional(),
     /** Time scale: every duration of the run is divided by it (0.5 = half speed). */
     speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1),
   }),
-  z.object({ type: z.literal('cancel-run'), runId: id }),
+  z.strictObject({ type: z.literal('cancel-run'), runId: id }),
   /** Resumes a run's event stream after a reconnect: every event after `afterSeq`, then live. */
-  z.object({ type: z.literal('subscribe'), runId: id, afterSeq: z.number().int().min(-1).default(-1) }),
+  z.strictObject({ type: z.literal('subscribe'), runId: id, afterSeq: z.number().int().min(-1).default(-1) }),
   /** A live fault on a real worker process of a run this page started. */
-  z.object({
+  z.strictObject({
     type: z.literal('fault'),
     runId: id,
     workerId: z.string().min(1).max(40),
@@ -53,7 +67,8 @@ export type ValidClientMessage = z.output<typeof ClientMessage>;
 export type ServerMessage =
   | { type: 'hello'; catalog: ScenarioManifest[] }
   | { type: 'run-accepted'; requestId: string; runId: string }
-  | { type: 'run-rejected'; requestId: string; error: string }
+  /** `retryAfterMs` is set when the server is busy (too many runs): the same request may succeed later. */
+  | { type: 'run-rejected'; requestId: string; error: string; retryAfterMs?: number }
   /** Answers a subscribe for a run the server no longer knows (it keeps finished runs a while). */
   | { type: 'run-unknown'; runId: string }
   | { type: 'run-event'; runId: string; event: RunEvent }

@@ -1,7 +1,8 @@
 // One port for everything: the built page, the catalog as JSON, and the WebSocket at /ws.
 import { createServer, type Server } from 'node:http';
 import type { Playground } from '../runs/playground.js';
-import { SocketServer } from './socketServer.js';
+import { isAllowedHost } from './hosts.js';
+import { SocketServer, type SocketLimits } from './socketServer.js';
 import { serveStatic } from './staticFiles.js';
 
 export interface AppServer {
@@ -9,24 +10,55 @@ export interface AppServer {
   sockets: SocketServer;
 }
 
+export interface AppServerOptions {
+  /** Limits of the WebSocket (tests raise or lower them); the defaults otherwise. */
+  limits?: Partial<SocketLimits>;
+  /** Host names besides localhost and IP literals that pages may use (RACELAB_ALLOWED_HOSTS). */
+  allowedHosts?: readonly string[];
+}
+
 /** Creates (does not start) the HTTP server of the page, the catalog and the socket. */
-export function createAppServer(playground: Playground, webRoot: string): AppServer {
-  const sockets = new SocketServer(playground);
+export function createAppServer(playground: Playground, webRoot: string, options: AppServerOptions = {}): AppServer {
+  const allowedHosts = options.allowedHosts ?? [];
+  const sockets = new SocketServer(playground, options.limits, allowedHosts);
   const http = createServer((request, response) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
+    try {
+      if (!isAllowedHost(request.headers.host, allowedHosts)) {
+        response.writeHead(403, { 'content-type': 'text/plain' }).end('unknown Host\n');
+        return;
+      }
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        response.writeHead(405, { allow: 'GET, HEAD' }).end();
+        return;
+      }
+      if (request.url === '/api/catalog') {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(JSON.stringify(playground.catalog.manifests));
+        return;
+      }
+      serveStatic(webRoot, request, response);
+    } catch (error) {
+      // A request the handlers did not foresee fails alone; the server carries on.
+      console.error(`racelab: request failed: ${playground.redact(String(error))}`);
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end();
     }
-    if (request.url === '/api/catalog') {
-      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      response.end(JSON.stringify(playground.catalog.manifests));
-      return;
-    }
-    serveStatic(webRoot, request, response);
   });
   http.on('upgrade', (request, socket, head) => {
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/ws') socket.destroy();
+    socket.on('error', () => socket.destroy());
+    let path: string | undefined;
+    try {
+      path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    } catch {
+      path = undefined;
+    }
+    if (path !== '/ws') socket.destroy();
     else sockets.handleUpgrade(request, socket, head);
+  });
+  // Malformed HTTP gets a 400 and is closed; nothing else notices.
+  http.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
   });
   return { http, sockets };
 }

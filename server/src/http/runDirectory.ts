@@ -2,21 +2,39 @@
 // page that lost its socket can resume a run's stream and see how it really ended.
 import type { Run } from '../runs/run.js';
 
-/** Ended runs kept for pages that reconnect. */
+/** Ended runs kept for pages that reconnect: at most this many, holding at most so many events in all. */
 const KEEP_ENDED_RUNS = 200;
+const KEEP_ENDED_EVENTS = 200_000;
 /** How long a run whose page has gone waits for it to come back before it is cancelled, in ms. */
-export const ORPHAN_GRACE_MS = 1500;
+export const ORPHAN_GRACE_MS = 1000;
 
 export class RunDirectory {
   private readonly runs = new Map<string, Run>();
   private readonly watchers = new Map<string, number>();
   private readonly orphanTimers = new Map<string, NodeJS.Timeout>();
 
-  /** Runs still going. */
+  /** Runs still going or still cleaning up after themselves. */
   get active(): number {
     let n = 0;
-    for (const run of this.runs.values()) if (!run.done) n++;
+    for (const run of this.runs.values()) if (!run.isSettled) n++;
     return n;
+  }
+
+  /** Worker processes of the runs still going or cleaning up. */
+  get workers(): number {
+    let n = 0;
+    for (const run of this.runs.values()) if (!run.isSettled) n += run.workerCount;
+    return n;
+  }
+
+  /** Resolves once every run has settled (workers gone, keys and schema dropped), or after `graceMs`. */
+  async settled(graceMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.runs.values()].map((run) => run.settled)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+    ]);
+    clearTimeout(timer);
   }
 
   get(runId: string): Run | undefined {
@@ -26,8 +44,14 @@ export class RunDirectory {
   /** Registers a new run; the oldest ended runs are forgotten past the limit. */
   add(run: Run): void {
     this.runs.set(run.id, run);
-    const ended = [...this.runs.values()].filter((r) => r.done);
-    for (const old of ended.slice(0, Math.max(0, ended.length - KEEP_ENDED_RUNS))) this.runs.delete(old.id);
+    const ended = [...this.runs.values()].filter((r) => r.isSettled);
+    let events = ended.reduce((n, r) => n + r.events.length, 0);
+    for (const [i, old] of ended.entries()) {
+      if (ended.length - i <= KEEP_ENDED_RUNS && events <= KEEP_ENDED_EVENTS) break;
+      events -= old.events.length;
+      this.runs.delete(old.id);
+      this.watchers.delete(old.id);
+    }
   }
 
   /** A page is watching this run. */
@@ -39,8 +63,9 @@ export class RunDirectory {
 
   /** A page stopped watching; a run nobody watches any more is cancelled after a grace period. */
   unwatch(runId: string): void {
-    const left = (this.watchers.get(runId) ?? 1) - 1;
-    this.watchers.set(runId, left);
+    const left = Math.max(0, (this.watchers.get(runId) ?? 1) - 1);
+    if (left > 0) this.watchers.set(runId, left);
+    else this.watchers.delete(runId);
     const run = this.runs.get(runId);
     if (left > 0 || !run || run.done) return;
     this.orphanTimers.set(
@@ -48,13 +73,14 @@ export class RunDirectory {
       setTimeout(() => {
         this.orphanTimers.delete(runId);
         if ((this.watchers.get(runId) ?? 0) === 0) run.cancel('the page that started the run went away');
-      }, ORPHAN_GRACE_MS),
+      }, ORPHAN_GRACE_MS).unref(),
     );
   }
 
   /** Cancels every run still going. */
   cancelAll(reason: string): void {
     for (const timer of this.orphanTimers.values()) clearTimeout(timer);
+    this.orphanTimers.clear();
     for (const run of this.runs.values()) if (!run.done) run.cancel(reason);
   }
 }

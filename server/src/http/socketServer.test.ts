@@ -6,7 +6,9 @@ import { WebSocket } from 'ws';
 import type { RunEvent, ServerMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import { openTestPlayground } from '../testing/testPlayground.js';
+import { alive, leftovers, workerPids } from '../testing/wsClient.js';
 import { createAppServer, type AppServer } from './appServer.js';
+import { ORPHAN_GRACE_MS } from './runDirectory.js';
 
 let playground: Playground;
 let app: AppServer;
@@ -87,12 +89,17 @@ describe('socket server', () => {
     client.socket.close();
   });
 
-  it('closes a connection that sends an oversized frame, and serves the next one', async () => {
+  it('answers an oversized frame with an error and keeps the connection; past 1 MiB ws closes it', async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
-    const closed = new Promise<number>((resolve) => client.socket.once('close', resolve));
     client.socket.send('x'.repeat(70 * 1024));
-    expect(await closed).toBe(1009); // "message too big"
+    expect(await client.next((m) => m.type === 'error')).toEqual({ type: 'error', error: 'message too big: 71680 bytes; the limit is 65536' });
+    client.socket.send(JSON.stringify({ type: 'subscribe', runId: 'abc' }));
+    expect(await client.next((m) => m.type === 'run-unknown')).toEqual({ type: 'run-unknown', runId: 'abc' });
+    // Beyond what ws reads at all, it closes with 1009 "message too big"; the server serves the next page.
+    const closed = new Promise<number>((resolve) => client.socket.once('close', resolve));
+    client.socket.send('x'.repeat(1024 * 1024 + 1));
+    expect(await closed).toBe(1009);
     const again = await connect();
     await again.next((m) => m.type === 'hello');
     again.socket.close();
@@ -120,19 +127,62 @@ describe('socket server', () => {
     second.socket.close();
   });
 
-  it('cancels a run whose page went away and did not come back', async () => {
+  it('a page that reconnects after its run failed in its absence sees the failure, from the last event it had', async () => {
+    const first = await connect();
+    await first.next((m) => m.type === 'hello');
+    first.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 8000 } }));
+    const accepted = await first.next((m) => m.type === 'run-accepted');
+    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    await first.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
+    const had = first.inbox.filter((m) => m.type === 'run-event').length; // seqs 0..had were received
+    first.socket.terminate();
+    // While the page is away, a worker dies: the run ends, failed.
+    const run = app.sockets.directory.get(runId)!;
+    const holder = run.events.find((e) => e.type === 'work-started')!.workerId;
+    const pid = run.events.find((e) => e.type === 'worker-started' && e.workerId === holder);
+    process.kill((pid as { pid: number }).pid, 'SIGKILL');
+    await run.settled;
+
+    const second = await connect();
+    await second.next((m) => m.type === 'hello');
+    second.socket.send(JSON.stringify({ type: 'subscribe', runId, afterSeq: had }));
+    const end = await second.next((m) => m.type === 'run-event' && m.event.type === 'run-failed');
+    expect(end.type === 'run-event' && end.event.type === 'run-failed' && end.event.message).toMatch(/was killed from outside the run \(SIGKILL\)$/);
+    const seqs = second.inbox.filter((m) => m.type === 'run-event').map((m) => (m as { event: RunEvent }).event.seq);
+    expect([...seqs, (end as { event: RunEvent }).event.seq]).toEqual(Array.from({ length: seqs.length + 1 }, (_, i) => had + 1 + i));
+    second.socket.close();
+  });
+
+  it('cancels a run whose page went away and did not come back, within 2 s, leaving nothing behind', async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
     client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { leaseMs: 60000, arrival: 'late', workMs: 8000 } }));
     const accepted = await client.next((m) => m.type === 'run-accepted');
     const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
     await client.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
-    client.socket.close();
     const run = app.sockets.directory.get(runId)!;
-    const started = Date.now();
-    while (!run.done) await new Promise((r) => setTimeout(r, 20));
-    expect(Date.now() - started).toBeLessThan(2000 + 500);
+    let failedAt = 0;
+    run.onEvent((e) => {
+      if (e.type === 'run-failed') failedAt = performance.now();
+    });
+    // Closed like a browser tab: the server sees the socket end at once. The run waits
+    // ORPHAN_GRACE_MS (1 s, two reconnect attempts) for the page to come back, then is cancelled.
+    const closedAt = performance.now();
+    client.socket.close();
+    await run.settled;
+    expect(failedAt - closedAt).toBeGreaterThanOrEqual(ORPHAN_GRACE_MS);
+    expect(failedAt - closedAt).toBeLessThan(2000);
+    console.log(`page closed: run-failed ${Math.round(failedAt - closedAt)} ms after`);
     expect(run.events.at(-1)).toMatchObject({ type: 'run-failed', message: 'the page that started the run went away' });
+    for (const pid of workerPids(run.events)) expect(alive(pid)).toBe(false);
+    expect(await leftovers(playground.redis, playground.pg, runId)).toEqual({ keys: [], schema: false });
+    // The next page's run goes to its verdict.
+    const next = await connect();
+    await next.next((m) => m.type === 'hello');
+    next.socket.send(JSON.stringify({ type: 'start-run', requestId: 'n', scenario: 'duplicate-job', variant: 'token-lua' }));
+    const end = await next.next((m) => m.type === 'run-event' && (m.event.type === 'run-finished' || m.event.type === 'run-failed'));
+    expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.verdict).toBe('pass');
+    next.socket.close();
   });
 
   it('pauses, resumes and kills a real worker process from the page', async () => {

@@ -16,7 +16,18 @@ const types: Record<string, string> = {
 
 /** Answers GET requests for files under `root`, falling back to index.html for page routes. */
 export function serveStatic(root: string, request: IncomingMessage, response: ServerResponse): void {
-  const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+  } catch {
+    // Malformed percent-encoding or URL: nobody's file.
+    response.writeHead(400, { 'content-type': 'text/plain' }).end('bad path\n');
+    return;
+  }
+  if (path.includes('\0')) {
+    response.writeHead(400, { 'content-type': 'text/plain' }).end('bad path\n');
+    return;
+  }
   // normalize() resolves '..'; anything that still leaves the root is refused.
   const wanted = normalize(join(root, path));
   if (!wanted.startsWith(root + sep) && wanted !== root) {
@@ -34,5 +45,7 @@ export function serveStatic(root: string, request: IncomingMessage, response: Se
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     'x-content-type-options': 'nosniff',
   });
-  createReadStream(file).pipe(response);
+  createReadStream(file)
+    .on('error', () => response.destroy())
+    .pipe(response);
 }

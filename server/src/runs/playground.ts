@@ -5,6 +5,7 @@ import pg from 'pg';
 import { resolveParams, type FaultRule } from '@racelab/shared';
 import { loadCatalog, type Catalog } from '../scenarios/registry.js';
 import { KeyspaceEvents } from './keyspaceEvents.js';
+import { secretRedactor, type Redactor } from './redact.js';
 import { Run } from './run.js';
 import { WorkerPool } from './workerPool.js';
 
@@ -23,38 +24,75 @@ export interface StartRequest {
   faults?: FaultRule[];
   /** Time scale, already bounded by the protocol. */
   speed?: number;
+  /** Overrides the scenario's deadline, in ms: for tests of the deadline, never from a page. */
+  deadlineMs?: number;
 }
+
+/** The pool of the server's own PostgreSQL connections (schemas, cleanup); each run also has one of its own. */
+const SERVER_PG_POOL_SIZE = 10;
 
 export type Started = { ok: true; run: Run } | { ok: false; error: string };
 
 export class Playground {
+  /** Runs going right now (started, not yet settled). */
+  readonly running = new Set<Run>();
+  private closed = false;
+
   private constructor(
     readonly catalog: Catalog,
     readonly redis: Redis,
     readonly pg: pg.Pool,
     readonly pool: WorkerPool,
     readonly keyspace: KeyspaceEvents | null,
-  ) {}
+    private readonly databaseUrl: string,
+    /** Hides the stores' URLs and passwords in any text for a page or the log. */
+    readonly redact: Redactor,
+  ) {
+    // Redis went away (restarted, stopped, or closed our connection): every key of every
+    // run going is gone or out of reach, so those runs end now with the reason. ioredis
+    // reconnects by itself for the next run; warm workers hold connections to the old
+    // server and are replaced.
+    let lostAt = 0;
+    const lost = (why: string): void => {
+      if (this.closed) return;
+      for (const run of this.running) {
+        run.cancel(`Redis closed the connection during the run (${why}); the run's keys are gone, so its numbers would mean nothing`);
+      }
+      if (Date.now() - lostAt > 1000) pool.recycle();
+      lostAt = Date.now();
+    };
+    redis.on('close', () => lost('restarted or stopped'));
+    keyspace?.onLost(() => lost('restarted or stopped'));
+  }
 
   /** Connects to the stores and warms the worker pool. */
   static async open(options: PlaygroundOptions): Promise<Playground> {
     const catalog = await loadCatalog();
+    const redact = secretRedactor([options.redisUrl, options.databaseUrl]);
+    const log = (line: string): void => console.error(`racelab: ${redact(line)}`);
     const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectionName: 'racelab-server' });
     redis.on('error', () => {
-      // Surfaces through the command that fails; the server must keep serving.
+      // Surfaces through the command that fails, and as 'close' (see the constructor).
     });
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, application_name: 'racelab-server' });
-    pool.on('error', () => {
-      // An idle client lost its backend; the pool replaces it.
+    // The process id tells one server's connections from another's (and an operator whose they are).
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: SERVER_PG_POOL_SIZE,
+      application_name: `racelab-server pid ${process.pid}`,
+    });
+    pool.on('error', (error) => {
+      // An idle connection lost its backend; the pool replaces it, and no run was using it.
+      log(`a PostgreSQL connection of the server was closed (${error.message}); it is replaced`);
     });
     await Promise.all([redis.ping(), pool.query('select 1')]);
-    const keyspace = await KeyspaceEvents.open(options.redisUrl, redis, (line) => console.error(`racelab: ${line}`));
+    const keyspace = await KeyspaceEvents.open(options.redisUrl, redis, log);
     const workers = new WorkerPool({
       redisUrl: options.redisUrl,
       databaseUrl: options.databaseUrl,
       size: options.poolSize ?? 4,
+      redact,
     });
-    return new Playground(catalog, redis, pool, workers, keyspace);
+    return new Playground(catalog, redis, pool, workers, keyspace, options.databaseUrl, redact);
   }
 
   /** Validates a request against the catalog and creates its run (not yet started). */
@@ -86,14 +124,37 @@ export class Playground {
       }
     }
     const run = new Run(
-      { scenario, variantId: request.variant, params: params.params, faults: request.faults, speed: request.speed },
-      { pool: this.pool, redis: this.redis, pg: this.pg, keyspace: this.keyspace },
+      {
+        scenario,
+        variantId: request.variant,
+        params: params.params,
+        faults: request.faults,
+        speed: request.speed,
+        deadlineMs: request.deadlineMs,
+      },
+      {
+        pool: this.pool,
+        redis: this.redis,
+        pg: this.pg,
+        keyspace: this.keyspace,
+        databaseUrl: this.databaseUrl,
+        running: this.running,
+        redact: this.redact,
+      },
     );
     return { ok: true, run };
   }
 
-  /** Stops the worker pool and closes the connections. */
-  async close(): Promise<void> {
+  /** Cancels the runs still going, waits (up to `graceMs`) for them to clean up, then stops the worker pool and closes the connections. */
+  async close(reason = 'the server is stopping', graceMs = 5000): Promise<void> {
+    for (const run of this.running) run.cancel(reason);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.running].map((run) => run.settled)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+    ]);
+    clearTimeout(timer);
+    this.closed = true;
     await this.pool.close();
     this.keyspace?.close();
     this.redis.disconnect();

@@ -23,6 +23,7 @@ import { Coordinator } from './coordinator.js';
 import { KeyObserver } from './keyObserver.js';
 import type { KeyspaceEvents } from './keyspaceEvents.js';
 import { RowObserver } from './rowObserver.js';
+import type { Redactor } from './redact.js';
 import { createRunStores, type OwnedRunStores } from './runStores.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
@@ -36,6 +37,8 @@ export interface RunRequest {
   faults?: FaultRule[];
   /** Time scale: every duration of the run is divided by it. */
   speed?: number;
+  /** Overrides the scenario's deadline, in ms (tests of the deadline; never from a page). */
+  deadlineMs?: number;
 }
 
 export interface RunServices {
@@ -44,6 +47,31 @@ export interface RunServices {
   pg: pg.Pool;
   /** Redis's change notifications, when this Redis gives them. */
   keyspace?: KeyspaceEvents | null;
+  /** For the run's own PostgreSQL connection; the pool's settings when absent. */
+  databaseUrl?: string;
+  /** Runs going right now: a run is in it from start() until it has settled. */
+  running?: Set<Run>;
+  /** Hides connection strings and passwords in every text a page or the log gets. */
+  redact?: Redactor;
+}
+
+/** How long a run's cleanup (observers, fixture, keys and schema) may take before the run settles anyway, in ms. */
+const CLEANUP_BUDGET_MS = 15_000;
+/**
+ * How long a run may take to start (its schema, its setup, its worker processes), in ms.
+ * Forking is the slow part on a busy machine; the scenario's own deadline starts once the
+ * workers have been handed out and covers the workers and the measuring.
+ */
+export const START_DEADLINE_MS = 60_000;
+
+class Cancelled extends Error {}
+
+/** SIGKILLs a process and resolves once it has exited. */
+function killAndWait(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  return exited;
 }
 
 export type RunOutcome =
@@ -55,20 +83,36 @@ type Listener = (event: RunEvent) => void;
 export class Run {
   readonly id = randomBytes(5).toString('hex');
   readonly events: RunEvent[] = [];
+  /** Resolves once the run has ended and cleaned up after itself: workers gone, keys and schema dropped. */
+  readonly settled: Promise<void>;
+  private resolveSettled!: () => void;
   private readonly listeners = new Set<Listener>();
   private readonly children = new Map<string, ChildProcess>();
   private startNs = monotonicNs();
   private failure: string | undefined;
-  private abort: (() => void) | undefined;
+  private readonly onCancel: Array<() => void> = [];
   private readonly exited = new Set<string>();
+  /** Workers the run itself killed (fault plan, page, ctx.die(), cancel) or that reported their end. */
+  private readonly expectedExit = new Set<string>();
   private readonly pausedByPage = new Set<string>();
-  /** True once the run has ended, whatever its outcome. */
+  private started = false;
+  private cancelled = false;
+  /** True once the run has ended (its run-finished or run-failed is in the log), whatever its outcome. */
   done = false;
+  /** True once the run has also cleaned up after itself. */
+  isSettled = false;
 
   constructor(
     private readonly request: RunRequest,
     private readonly services: RunServices,
-  ) {}
+  ) {
+    this.settled = new Promise((resolve) => (this.resolveSettled = resolve));
+  }
+
+  /** Worker processes this run uses. */
+  get workerCount(): number {
+    return this.request.scenario.workers(this.request.params).length;
+  }
 
   /** Subscribes to every event appended from now on; returns the unsubscribe. */
   onEvent(listener: Listener): () => void {
@@ -78,12 +122,20 @@ export class Run {
 
   /** Ends the run now: kills its workers and fails it with this reason. */
   cancel(reason: string): void {
+    if (this.done) return;
     this.fail(reason);
-    this.abort?.();
+    this.cancelled = true;
+    // The timeline says so at once; killing the workers and cleaning up follow (see `settled`).
+    if (this.started) this.failed(reason);
+    this.killAll();
+    for (const callback of this.onCancel.splice(0)) callback();
   }
 
   /** Plays the run to its end and returns its outcome; never throws. */
   async start(): Promise<RunOutcome> {
+    if (this.started) throw new Error(`run ${this.id} was already started`);
+    this.started = true;
+    this.services.running?.add(this);
     const { scenario, variantId, params } = this.request;
     const variant = scenario.variants.find((v) => v.id === variantId);
     if (!variant) throw new Error(`unknown variant ${variantId}`);
@@ -97,10 +149,36 @@ export class Run {
     let observer: KeyObserver | undefined;
     let rows: RowObserver | undefined;
     let fixture: RunFixture | undefined;
+    const exits: Promise<void>[] = [];
+    // What setup started, even when a cancel stopped the run from waiting for it: cleaned up all the same.
+    let storesPending: Promise<OwnedRunStores> | undefined;
+    let fixturePending: Promise<RunFixture> | undefined;
+    let childrenPending: Promise<ChildProcess[]> | undefined;
+    let childrenAdopted = false;
+    // Every run ends: a deadline to start, then the scenario's deadline for its workers and measuring.
+    const deadlineMs = this.request.deadlineMs ?? scenario.deadlineMs(timed);
+    let deadline = setTimeout(
+      () => this.cancel(`the run could not start within ${START_DEADLINE_MS / 1000} s (the machine is too busy); try again`),
+      START_DEADLINE_MS,
+    );
     try {
-      stores = await createRunStores(this.services.redis, this.services.pg, this.id);
-      fixture = await scenario.setup(stores, timed, { date });
-      const children = await this.services.pool.take(workerIds.length);
+      storesPending = createRunStores(this.services.redis, this.services.pg, this.id, {
+        databaseUrl: this.services.databaseUrl,
+        onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
+      });
+      stores = await this.guard(storesPending);
+      fixturePending = scenario.setup(stores, timed, { date });
+      fixture = await this.guard(fixturePending);
+      childrenPending = this.services.pool.take(workerIds.length).catch((error: unknown) => {
+        throw new Error(`could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`);
+      });
+      const children = await this.guard(childrenPending);
+      childrenAdopted = true;
+      clearTimeout(deadline);
+      deadline = setTimeout(
+        () => this.cancel(`the run passed its deadline of ${deadlineMs} ms; its workers were killed`),
+        deadlineMs,
+      );
       const coordinator = new Coordinator(workerIds, faults);
 
       this.startNs = monotonicNs();
@@ -134,7 +212,7 @@ export class Run {
         );
       }
 
-      const exits = workerIds.map((workerId, i) => {
+      workerIds.forEach((workerId, i) => {
         const child = children[i]!;
         this.children.set(workerId, child);
         const plan: WorkerPlan = {
@@ -151,38 +229,104 @@ export class Run {
           faults,
           shared: fixture?.shared ?? {},
         };
-        return this.drive(child, plan, coordinator);
+        exits.push(this.drive(child, plan, coordinator));
       });
+      // Cancelled while the workers were being handed out: they go at once.
+      if (this.failure) this.killAll();
 
-      const deadlineMs = scenario.deadlineMs(timed);
-      const deadline = setTimeout(
-        () => this.cancel(`the run passed its deadline of ${deadlineMs} ms; its workers were killed`),
-        deadlineMs,
-      );
-      this.abort = () => {
-        for (const child of this.children.values()) child.kill('SIGKILL');
-      };
       await Promise.all(exits);
-      clearTimeout(deadline);
-      await observer.stop();
-      await rows?.stop();
-
-      if (this.failure) return this.failed(this.failure);
-      const metrics = await scenario.measure(stores, timed, { date }, fixture);
+      if (this.failure) throw new Cancelled(this.failure);
+      await this.guard(observer.stop());
+      await this.guard(rows?.stop() ?? Promise.resolve());
+      if (this.failure) throw new Cancelled(this.failure);
+      const metrics = await this.guard(scenario.measure(stores, timed, { date }, fixture));
+      if (this.failure) throw new Cancelled(this.failure);
       const verdict = judge(scenario.expectations(params), metrics);
       this.append(null, { type: 'run-finished', metrics, expectations: verdict.results, verdict: verdict.verdict });
+      this.done = true;
       return { status: 'finished', metrics, ...verdict };
     } catch (error) {
-      return this.failed(error instanceof Error ? error.message : String(error));
+      // A cancelled run fails with the reason it was cancelled for, not with whatever that interrupted.
+      return this.failed(this.failure ?? (error instanceof Error ? error.message : String(error)));
     } finally {
+      clearTimeout(deadline);
       this.done = true;
-      this.abort?.();
-      await observer?.stop();
-      await rows?.stop();
-      await fixture?.close?.().catch((error: unknown) => console.error(`racelab: run ${this.id} fixture: ${String(error)}`));
-      await stores?.cleanup().catch((error: unknown) => console.error(`racelab: cleanup of run ${this.id} failed: ${String(error)}`));
+      this.killAll();
+      // The run's CPU is free again: the pool forks what it handed out (not during the run).
+      this.services.pool.replenish();
+      const cleanup = async (): Promise<void> => {
+        if (childrenPending && !childrenAdopted) {
+          const late = await childrenPending.catch(() => [] as ChildProcess[]);
+          await Promise.all(late.map((child) => killAndWait(child)));
+        }
+        stores ??= await storesPending?.catch(() => undefined);
+        fixture ??= await fixturePending?.catch(() => undefined);
+        await Promise.all(exits);
+        await Promise.allSettled([observer?.stop(), rows?.stop()]);
+        await fixture?.close?.().catch((error: unknown) => this.log(`run ${this.id} fixture: ${String(error)}`));
+        await stores?.cleanup().catch((error: unknown) => this.log(`cleanup of run ${this.id} failed: ${String(error)}`));
+      };
+      let budget: NodeJS.Timeout | undefined;
+      await Promise.race([
+        cleanup(),
+        new Promise<void>((resolve) => {
+          budget = setTimeout(() => {
+            this.log(`cleanup of run ${this.id} did not finish within ${CLEANUP_BUDGET_MS} ms`);
+            resolve();
+          }, CLEANUP_BUDGET_MS);
+        }),
+      ]);
+      clearTimeout(budget);
       this.listeners.clear();
+      // An ended run is kept a while for pages that reconnect: keep its log, not its processes.
+      this.children.clear();
+      this.onCancel.length = 0;
+      this.services.running?.delete(this);
+      this.isSettled = true;
+      this.resolveSettled();
     }
+  }
+
+  /** Waits for `promise` unless the run is cancelled first; then rejects at once (the finally block cleans up what it still delivers). */
+  private guard<T>(promise: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let over = false;
+      const onCancel = (): void => {
+        if (over) return;
+        over = true;
+        reject(new Cancelled(this.failure ?? 'cancelled'));
+      };
+      promise.then(
+        (value) => {
+          if (over) return;
+          over = true;
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (over) return;
+          over = true;
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+      if (this.cancelled) onCancel();
+      else this.onCancel.push(onCancel);
+    });
+  }
+
+  private killAll(): void {
+    for (const [workerId, child] of this.children) {
+      if (this.exited.has(workerId)) continue;
+      this.expectedExit.add(workerId);
+      child.kill('SIGKILL');
+    }
+  }
+
+  private log(line: string): void {
+    console.error(`racelab: ${this.redact(line)}`);
+  }
+
+  private redact(text: string): string {
+    return this.services.redact ? this.services.redact(text) : text;
   }
 
   /** Wires one worker process into the run and resolves when it has exited. */
@@ -198,7 +342,7 @@ export class Run {
         case 'event': {
           const event = parseWorkerEvent(message.event);
           if (!event || event.workerId !== workerId) {
-            this.fail(`${workerId} sent an event that does not match the event model`);
+            this.cancel(`${workerId} sent an event that does not match the event model`);
             break;
           }
           const { atMs, workerId: _, ...body } = event;
@@ -228,7 +372,9 @@ export class Run {
           this.strike(child, workerId, { checkpoint: '', target: workerId, action: 'kill' }, () => undefined);
           break;
         case 'finished':
-          if (message.error) this.fail(`${workerId} failed: ${message.error}`);
+          this.expectedExit.add(workerId);
+          // A worker that failed ends the run at once: waiting for the others tells nothing more.
+          if (message.error) this.cancel(`${workerId} failed: ${message.error}`);
           coordinator.signal(`done:${workerId}`);
           break;
         case 'ready':
@@ -239,6 +385,12 @@ export class Run {
       child.once('exit', (code, signal) => {
         this.exited.add(workerId);
         this.append(workerId, { type: 'worker-exited', code, signal });
+        // Killed from outside the run, or crashed: the run's numbers would mean nothing.
+        // (Exit code 0 comes only after the worker's 'finished' message, which may still be in the pipe.)
+        if (!this.expectedExit.has(workerId) && (signal !== null || code !== 0)) {
+          const how = signal ? `was killed from outside the run (${signal})` : `exited with code ${code} before it finished`;
+          this.cancel(`${workerId} (pid ${child.pid ?? '?'}) ${how}`);
+        }
         coordinator.signal(`done:${workerId}`);
         coordinator.gone(workerId);
         resolve();
@@ -256,6 +408,7 @@ export class Run {
     if (this.exited.has(workerId)) return `${workerId} has already exited`;
     if (action === 'kill') {
       this.append(workerId, { type: 'process-killed', signal: 'SIGKILL' });
+      this.expectedExit.add(workerId);
       child.kill('SIGKILL');
     } else if (action === 'pause') {
       if (this.pausedByPage.has(workerId)) return `${workerId} is already paused`;
@@ -275,6 +428,7 @@ export class Run {
     if (!fault) return resume();
     if (fault.action === 'kill') {
       this.append(workerId, { type: 'process-killed', signal: 'SIGKILL' });
+      this.expectedExit.add(workerId);
       child.kill('SIGKILL');
       return;
     }
@@ -292,12 +446,16 @@ export class Run {
     this.failure ??= message;
   }
 
-  private failed(message: string): RunOutcome {
+  private failed(reason: string): RunOutcome {
+    const message = this.redact(reason);
     this.append(null, { type: 'run-failed', message });
+    this.done = true;
     return { status: 'failed', message };
   }
 
   private append(workerId: string | null, body: ServerEventBody | Omit<RunEvent, 'seq' | 'atMs' | 'workerId'>, atMs?: number): void {
+    // The log ends with run-finished or run-failed: nothing comes after the end.
+    if (this.done) return;
     const event = { ...body, seq: this.events.length, atMs: atMs ?? msSince(this.startNs), workerId } as RunEvent;
     this.events.push(event);
     for (const listener of this.listeners) listener(event);

@@ -1,51 +1,110 @@
 // One run's slice of the stores: a Redis key prefix and a PostgreSQL schema of its own,
-// so runs side by side never see each other's data; dropped when the run ends.
+// so runs side by side never see each other's data; dropped when the run ends. The run's
+// server-side SQL goes through a PostgreSQL connection of its own (application_name
+// "racelab-server run_<id>"), so a backend terminated under one run ends that run and
+// no other.
 import type { Redis } from 'ioredis';
-import type pg from 'pg';
+import pg from 'pg';
 import type { RunStores } from '../scenarios/types.js';
 
 export interface OwnedRunStores extends RunStores {
   keyPrefix: string;
   schema: string;
-  /** Deletes the run's keys and drops its schema. */
+  /** Closes the run's connection, deletes the run's keys and drops its schema; retries a store that is restarting. */
   cleanup(): Promise<void>;
 }
 
-/** Creates the run's schema and returns its stores; run ids are [a-f0-9] only. */
-export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string): Promise<OwnedRunStores> {
+export interface RunStoresOptions {
+  /** The run's connection goes there; where the pool connects when absent. */
+  databaseUrl?: string;
+  /** The run's own PostgreSQL connection was lost (backend terminated, server restarted). */
+  onLost(error: Error): void;
+  /** Writes one line to the server's log (already redacted by the caller). */
+  log?(line: string): void;
+}
+
+/** Waits between cleanup attempts: a store restarting is usually back within a second or two. */
+const CLEANUP_RETRY_MS = [100, 250, 500, 1000, 2000, 3000];
+
+async function retried(what: string, attempt: () => Promise<void>): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const wait = CLEANUP_RETRY_MS[i];
+      if (wait === undefined) throw new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    promise.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error: unknown) => (clearTimeout(timer), reject(error)),
+    );
+  });
+}
+
+/** Creates the run's schema and connection and returns its stores; run ids are [a-f0-9] only. */
+export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string, options: RunStoresOptions): Promise<OwnedRunStores> {
   if (!/^[a-f0-9]+$/.test(runId)) throw new Error(`bad run id ${runId}`);
   const schema = `run_${runId}`;
   const keyPrefix = `racelab:${runId}:`;
-  await pool.query(`create schema ${schema}`);
 
-  return {
-    redis,
-    keyPrefix,
-    schema,
-    key: (name) => keyPrefix + name,
-    async sql(text, values) {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        await client.query(`set local search_path to ${schema}`);
-        const result = await client.query(text, values);
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    async cleanup() {
+  const dropSchema = () => retried(`could not drop schema ${schema}`, async () => void (await pool.query(`drop schema if exists ${schema} cascade`)));
+  const deleteKeys = () =>
+    retried(`could not delete the keys ${keyPrefix}*`, async () => {
       let cursor = '0';
       do {
         const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 500);
         if (keys.length > 0) await redis.del(...keys);
         cursor = next;
       } while (cursor !== '0');
-      await pool.query(`drop schema if exists ${schema} cascade`);
+    });
+
+  await pool.query(`create schema ${schema}`);
+  let closing = false;
+  const client = new pg.Client({
+    ...(options.databaseUrl ? { connectionString: options.databaseUrl } : pool.options),
+    application_name: `racelab-server run_${runId}`,
+  });
+  client.on('error', (error) => {
+    if (!closing) options.onLost(error);
+  });
+  client.on('end', () => {
+    if (!closing) options.onLost(new Error('the connection ended'));
+  });
+  try {
+    await client.connect();
+    await client.query(`set search_path to ${schema}`);
+  } catch (error) {
+    closing = true;
+    void client.end().catch(() => undefined);
+    await dropSchema().catch(() => undefined);
+    throw error;
+  }
+
+  let cleaning: Promise<void> | undefined;
+  return {
+    redis,
+    keyPrefix,
+    schema,
+    key: (name) => keyPrefix + name,
+    sql: (text, values) => client.query(text, values),
+    cleanup() {
+      cleaning ??= (async () => {
+        closing = true;
+        // A connection whose backend is gone may never answer the goodbye.
+        await withTimeout(client.end(), 1000).catch(() => undefined);
+        // Both stores, each on its own: one that is down must not leave the other's data behind.
+        const results = await Promise.allSettled([deleteKeys(), dropSchema()]);
+        const errors = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
+        if (errors.length > 0) throw new Error(errors.join('; '));
+      })();
+      return cleaning;
     },
   };
 }

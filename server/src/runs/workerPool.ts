@@ -3,6 +3,7 @@
 // serves one run and exits, so a run never inherits another's state (or its SIGSTOP).
 import { fork, type ChildProcess } from 'node:child_process';
 import { sep } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { FromWorker } from '../worker/ipc.js';
 
@@ -20,25 +21,48 @@ export interface WorkerPoolOptions {
   size: number;
   /** Worker entry script; the built workerMain.js by default. */
   entry?: string;
+  /** Every line a worker writes to stderr goes through it to the server's stderr. */
+  redact?: (text: string) => string;
 }
+
+/** Waits before forking again after a worker failed to start (a store is down), in ms: doubles up to the last. */
+const RESPAWN_BACKOFF_MS = [250, 500, 1000, 2000, 5000];
 
 export class WorkerPool {
   private readonly idle: ChildProcess[] = [];
   private readonly live = new Set<ChildProcess>();
   private refilling = 0;
   private closed = false;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: WorkerPoolOptions) {
     this.refill();
   }
 
-  /** Hands out `count` ready processes, forking the ones the pool lacks. */
+  /**
+   * Hands out `count` ready processes, forking the ones the pool lacks. The pool does not
+   * refill here: forking replacements while the run plays would take the CPU its workers
+   * need. The run calls `replenish` when it is over.
+   */
   async take(count: number): Promise<ChildProcess[]> {
     if (this.closed) throw new Error('worker pool is closed');
-    const warm = this.idle.splice(0, count);
-    const cold = await Promise.all(Array.from({ length: count - warm.length }, () => this.spawn()));
-    this.refill();
+    // A warm process that has gone (its store connection broke, it was killed) is not handed out.
+    const warm = this.idle.splice(0, count).filter((child) => child.connected && child.exitCode === null && child.signalCode === null);
+    const spawned = await Promise.allSettled(Array.from({ length: count - warm.length }, () => this.spawn()));
+    const cold = spawned.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = spawned.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) {
+      // No half-handed-out set: the processes that did start go too.
+      for (const child of [...warm, ...cold]) child.kill('SIGKILL');
+      throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+    }
     return [...warm, ...cold];
+  }
+
+  /** Forks what the pool lacks to be warm again: after a run, when its CPU is free. */
+  replenish(): void {
+    this.refill();
   }
 
   /** Processes currently alive (idle or in a run). */
@@ -46,9 +70,24 @@ export class WorkerPool {
     return this.live.size;
   }
 
+  /** Idle processes right now. */
+  get idleCount(): number {
+    return this.idle.length;
+  }
+
+  /**
+   * Replaces every idle process: called when a store went away, since their connections were
+   * made to the store as it was. Processes in a run are left to their run.
+   */
+  recycle(): void {
+    for (const child of this.idle.splice(0)) child.kill('SIGKILL');
+    this.refill();
+  }
+
   /** Stops idle processes and kills any still in a run. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.retryTimer);
     const exits = [...this.live].map(
       (child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))),
     );
@@ -57,15 +96,33 @@ export class WorkerPool {
   }
 
   private refill(): void {
+    if (this.retryTimer) return; // backing off after a failed start
     while (!this.closed && this.idle.length + this.refilling < this.options.size) {
       this.refilling++;
       this.spawn()
-        .then((child) => (this.closed ? child.kill('SIGKILL') : this.idle.push(child)))
+        .then((child) => {
+          this.failures = 0;
+          if (this.closed) child.kill('SIGKILL');
+          else this.idle.push(child);
+        })
         .catch((error: unknown) => {
-          if (!this.closed) console.error(`racelab: could not start a worker: ${String(error)}`);
+          if (this.closed) return;
+          const wait = RESPAWN_BACKOFF_MS[Math.min(this.failures, RESPAWN_BACKOFF_MS.length - 1)]!;
+          if (this.failures === 0) console.error(`racelab: could not start a worker: ${this.redact(String(error))}; trying again`);
+          this.failures++;
+          clearTimeout(this.retryTimer);
+          this.retryTimer = setTimeout(() => {
+            this.retryTimer = undefined;
+            this.refill();
+          }, wait);
+          this.retryTimer.unref();
         })
         .finally(() => this.refilling--);
     }
+  }
+
+  private redact(text: string): string {
+    return this.options.redact ? this.options.redact(text) : text;
   }
 
   private spawn(): Promise<ChildProcess> {
@@ -75,13 +132,19 @@ export class WorkerPool {
         RACELAB_REDIS_URL: this.options.redisUrl,
         RACELAB_DATABASE_URL: this.options.databaseUrl,
       },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
+    // A worker's complaints reach the server's stderr line by line, without any secret.
+    createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${this.redact(line)}\n`));
     this.live.add(child);
     child.once('exit', () => {
       this.live.delete(child);
       const at = this.idle.indexOf(child);
-      if (at >= 0) this.idle.splice(at, 1);
+      if (at >= 0) {
+        // A warm process died while waiting (its store connection broke): fork a fresh one.
+        this.idle.splice(at, 1);
+        this.refill();
+      }
     });
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromWorker): void => {

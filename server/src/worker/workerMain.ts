@@ -18,23 +18,54 @@ const redisUrl = process.env.RACELAB_REDIS_URL;
 const databaseUrl = process.env.RACELAB_DATABASE_URL;
 if (!redisUrl || !databaseUrl) throw new Error('worker started without RACELAB_REDIS_URL / RACELAB_DATABASE_URL');
 
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectionName: 'racelab-worker' });
-redis.on('error', () => {
-  // Reported through the command that fails; an unhandled 'error' would crash the process.
+// No reconnecting: a connection that breaks mid-run could replay a command (a second SETNX,
+// a second INCR) and quietly change the verdict. A worker whose connection breaks ends its
+// part with a clear error instead, and an idle one exits so the pool forks a fresh one.
+const redis = new Redis(redisUrl, {
+  maxRetriesPerRequest: 0,
+  retryStrategy: () => null,
+  connectionName: 'racelab-worker',
 });
 const client = new pg.Client({ connectionString: databaseUrl, application_name: 'racelab-worker' });
-client.on('error', () => {
-  // Same: the failing query carries the error to the job.
-});
 
-const [catalog] = await Promise.all([loadCatalog(), client.connect(), redis.ping()]);
+let playing = false;
+let finishing = false;
+let lost = false;
+/** A store connection broke: mid-run the run hears why, at once; an idle worker just goes. */
+function connectionLost(store: string, reason: string): void {
+  if (finishing || lost) return;
+  lost = true;
+  if (!playing) process.exit(1);
+  finishing = true;
+  const finished: FromWorker = { kind: 'finished', error: `its ${store} connection was lost: ${reason}` };
+  if (process.send) process.send(finished, () => process.exit(1));
+  else process.exit(1);
+}
+redis.on('error', () => {
+  // Reported through the command that fails, or as a lost connection below.
+});
+redis.on('close', () => connectionLost('Redis', 'the connection closed'));
+client.on('error', (error) => connectionLost('PostgreSQL', error.message));
+client.on('end', () => connectionLost('PostgreSQL', 'the connection ended'));
+
+let catalog: Awaited<ReturnType<typeof loadCatalog>>;
+try {
+  [catalog] = await Promise.all([loadCatalog(), client.connect(), redis.ping()]);
+} catch (error) {
+  // One line, not a stack: the pool says it could not start a worker and tries again later.
+  process.stderr.write(`racelab worker: could not connect to the stores: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
 
 async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => void): Promise<void> {
   const scenario = catalog.scenarios.get(plan.scenario);
   const variant = scenario?.variants.find((v) => v.id === plan.variant);
   if (!scenario || !variant) throw new Error(`unknown scenario/variant ${plan.scenario}/${plan.variant}`);
-  // The schema name comes from the server, never from a page, and is [a-z0-9_] only.
+  // The schema name comes from the server, never from a page, and is [a-z0-9_] only; so are
+  // the run and worker ids. The application name tells an operator whose backend this is.
+  if (!/^[a-z0-9_]+$/.test(plan.schema) || !/^[a-z0-9-]+$/.test(plan.workerId)) throw new Error('bad plan');
   await client.query(`set search_path to ${plan.schema}`);
+  await client.query(`set application_name to 'racelab-worker ${plan.schema} ${plan.workerId}'`);
   const { ctx, onMessage } = createWorkerContext(plan, redis, client, send);
   feed(onMessage);
   await scenario.work(ctx, variant);
@@ -43,6 +74,7 @@ async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => 
 let handler: ((m: ToWorker) => void) | undefined;
 process.on('message', (message: ToWorker) => {
   if (message.kind !== 'plan') return handler?.(message);
+  playing = true;
   play(message.plan, (h) => (handler = h))
     .then(
       (): FromWorker => ({ kind: 'finished' }),
@@ -52,6 +84,8 @@ process.on('message', (message: ToWorker) => {
       }),
     )
     .then((finished) => {
+      if (finishing) return; // a lost connection has already said so
+      finishing = true;
       redis.disconnect();
       void client.end().catch(() => undefined);
       // Exit only once the message has left: process.exit would drop a queued IPC send.

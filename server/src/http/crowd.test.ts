@@ -1,0 +1,130 @@
+// A crowd of browsers on one server: 30 WebSocket clients start a run each at the same
+// moment (a mix of duplicate-job and lost-update variants), against the default caps
+// (12 runs per server, 2 per page, 48 worker processes). A client answered "busy" waits
+// the retryAfterMs the server gives and asks again (the page shows the message and a
+// person clicks Run again). Each must get exactly the metrics and verdict that a lone run
+// of its variant gives; no event of one run may appear in another's stream; afterwards no
+// key or schema of any of them remains.
+//
+// Why the default caps rather than 30 runs at once: 30 runs of 3-4 workers would hold
+// ~120 PostgreSQL connections, past max_connections (100) of a stock PostgreSQL; the
+// caps exist so that a crowd gets "busy, try again" instead of failures for everyone.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunEvent, ServerMessage } from '@racelab/shared';
+import type { Playground } from '../runs/playground.js';
+import { openTestPlayground, play } from '../testing/testPlayground.js';
+import { connectClient, isEnd, leftovers } from '../testing/wsClient.js';
+import { createAppServer, type AppServer } from './appServer.js';
+import { DEFAULT_LIMITS } from './socketServer.js';
+
+let playground: Playground;
+let app: AppServer;
+let url: string;
+
+beforeAll(async () => {
+  playground = await openTestPlayground(4);
+  app = createAppServer(playground, '/nonexistent');
+  await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
+  url = `ws://127.0.0.1:${(app.http.address() as AddressInfo).port}/ws`;
+});
+afterAll(async () => {
+  await app.sockets.close('test over');
+  app.http.close();
+  await playground.close();
+});
+
+const VARIANTS: Array<[string, string]> = [
+  ['duplicate-job', 'no-lock'],
+  ['duplicate-job', 'setnx-no-expiry'],
+  ['duplicate-job', 'setnx-then-expire'],
+  ['duplicate-job', 'blind-del'],
+  ['duplicate-job', 'wait-for-lock'],
+  ['duplicate-job', 'token-lua'],
+  ['duplicate-job', 'pg-advisory'],
+  ['lost-update', 'read-modify-write'],
+  ['lost-update', 'select-for-update'],
+  ['lost-update', 'optimistic-version'],
+  ['lost-update', 'atomic-update'],
+];
+const CLIENTS = 30;
+
+interface Outcome {
+  runId: string;
+  events: RunEvent[];
+  foreign: ServerMessage[];
+  busy: number;
+}
+
+/** One browser: starts its run, retrying on "busy", and keeps its stream to the end. */
+async function browser(scenario: string, variant: string, go: Promise<void>): Promise<Outcome> {
+  const client = await connectClient(url);
+  await client.next((m) => m.type === 'hello');
+  await go;
+  let busy = 0;
+  for (;;) {
+    client.send({ type: 'start-run', requestId: `${variant}-${busy}`, scenario, variant });
+    const answer = await client.next((m) => m.type === 'run-accepted' || m.type === 'run-rejected', 120_000);
+    if (answer.type === 'run-accepted') {
+      const end = await client.next(isEnd(answer.runId), 120_000);
+      const mine = client.inbox.filter((m) => m.type === 'run-event' && m.runId === answer.runId);
+      const foreign = client.inbox.filter((m) => m.type === 'run-event' && m.runId !== answer.runId);
+      // next() took the end out of the inbox: it closes the stream.
+      const events = [...mine, end].map((m) => (m as { event: RunEvent }).event);
+      client.socket.close();
+      return { runId: answer.runId, events, foreign, busy };
+    }
+    expect(answer.type === 'run-rejected' && answer.retryAfterMs).toBeGreaterThan(0);
+    expect(answer.type === 'run-rejected' && answer.error).toMatch(/^busy: /);
+    busy++;
+    await new Promise((resolve) => setTimeout(resolve, (answer as { retryAfterMs: number }).retryAfterMs * (0.5 + Math.random())));
+  }
+}
+
+describe('a crowd of browsers', () => {
+  it(`${CLIENTS} clients at once get the verdicts they get alone, never each other's events, and leave nothing behind`, async () => {
+    // What each variant gives alone.
+    const alone = new Map<string, { metrics: unknown; verdict: string }>();
+    for (const [scenario, variant] of VARIANTS) {
+      const lone = await play(playground, scenario, variant);
+      alone.set(`${scenario}/${variant}`, { metrics: lone.metrics, verdict: lone.verdict });
+    }
+
+    let release!: () => void;
+    const go = new Promise<void>((resolve) => (release = resolve));
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, app.sockets.directory.active)), 10);
+    const started = Date.now();
+    const crowd = Array.from({ length: CLIENTS }, (_, i) => VARIANTS[i % VARIANTS.length]!);
+    const pending = crowd.map(([scenario, variant]) => browser(scenario, variant, go));
+    release();
+    const outcomes = await Promise.all(pending);
+    clearInterval(sampler);
+
+    for (const [i, outcome] of outcomes.entries()) {
+      const [scenario, variant] = crowd[i]!;
+      const { events } = outcome;
+      expect(outcome.foreign).toEqual([]);
+      // The whole stream, numbered in order, ending in a verdict.
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, n) => n));
+      const first = events[0]!;
+      const last = events.at(-1)!;
+      expect(first.type === 'run-started' && [first.scenario, first.variant]).toEqual([scenario, variant]);
+      expect(last.type === 'run-failed' ? `${scenario}/${variant} failed: ${last.message}` : last.type).toBe('run-finished');
+      // Only this run's workers, each its own process.
+      const workers = first.type === 'run-started' ? first.workers : [];
+      for (const e of events) if (e.workerId !== null) expect(workers).toContain(e.workerId);
+      const pids = events.flatMap((e) => (e.type === 'worker-started' ? [e.pid] : []));
+      expect(new Set(pids).size).toBe(workers.length);
+      // The same numbers as alone.
+      expect(last.type === 'run-finished' && { metrics: last.metrics, verdict: last.verdict }).toEqual(alone.get(`${scenario}/${variant}`));
+    }
+    const runIds = new Set(outcomes.map((o) => o.runId));
+    expect(runIds.size).toBe(CLIENTS);
+    for (const runId of runIds) await app.sockets.directory.get(runId)!.settled;
+    for (const runId of runIds) expect(await leftovers(playground.redis, playground.pg, runId)).toEqual({ keys: [], schema: false });
+    expect(most).toBeLessThanOrEqual(DEFAULT_LIMITS.maxRunsPerServer);
+    const busy = outcomes.reduce((n, o) => n + o.busy, 0);
+    console.log(`crowd: ${CLIENTS} runs in ${Date.now() - started} ms, at most ${most} at once, ${busy} "busy" answers retried`);
+  }, 300_000);
+});

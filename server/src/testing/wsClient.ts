@@ -1,0 +1,101 @@
+// A WebSocket client for tests and scripts: keeps every message the server sends and lets
+// the caller wait for one, with a deadline so that nothing waits forever.
+import { readFileSync } from 'node:fs';
+import { WebSocket } from 'ws';
+import type { RunEvent, ServerMessage } from '@racelab/shared';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+
+export interface TestClient {
+  socket: WebSocket;
+  inbox: ServerMessage[];
+  /** Takes (removes) the first message that matches, waiting for it up to `timeoutMs`. */
+  next(match: (m: ServerMessage) => boolean, timeoutMs?: number): Promise<ServerMessage>;
+  send(message: unknown): void;
+  /** Resolves with the close code. */
+  closed: Promise<number>;
+}
+
+export async function connectClient(url: string, options: { origin?: string; headers?: Record<string, string> } = {}): Promise<TestClient> {
+  const socket = new WebSocket(url, { ...(options.origin ? { origin: options.origin } : {}), headers: options.headers });
+  const inbox: ServerMessage[] = [];
+  const waiters = new Set<() => void>();
+  socket.on('message', (data) => {
+    inbox.push(JSON.parse(data.toString()) as ServerMessage);
+    for (const w of [...waiters]) w();
+  });
+  const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const next = (match: (m: ServerMessage) => boolean, timeoutMs = 30_000): Promise<ServerMessage> =>
+    new Promise((resolve, reject) => {
+      const look = (): boolean => {
+        const at = inbox.findIndex(match);
+        if (at < 0) return false;
+        const [found] = inbox.splice(at, 1);
+        waiters.delete(look as () => void);
+        clearTimeout(timer);
+        resolve(found!);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(look as () => void);
+        reject(new Error(`no matching message within ${timeoutMs} ms; last: ${JSON.stringify(inbox.slice(-3)).slice(0, 500)}`));
+      }, timeoutMs);
+      if (!look()) waiters.add(look as () => void);
+    });
+  return { socket, inbox, next, send: (message) => socket.send(JSON.stringify(message)), closed };
+}
+
+export const isEvent =
+  (type: RunEvent['type'], runId?: string) =>
+  (m: ServerMessage): boolean =>
+    m.type === 'run-event' && m.event.type === type && (runId === undefined || m.runId === runId);
+
+/** Ends of a run: its run-finished or run-failed. */
+export const isEnd =
+  (runId?: string) =>
+  (m: ServerMessage): boolean =>
+    m.type === 'run-event' && (m.event.type === 'run-finished' || m.event.type === 'run-failed') && (runId === undefined || m.runId === runId);
+
+/** Polls `check` until it is true or the deadline passes (then throws with `what`). */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000, everyMs = 20): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not so within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** Is a process with this pid alive (and not a zombie)? */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // A zombie has exited; only its parent has not reaped it yet.
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** What a run left behind: its Redis keys and whether its schema still exists. */
+export async function leftovers(redis: Redis, pool: pg.Pool, runId: string): Promise<{ keys: string[]; schema: boolean }> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `racelab:${runId}:*`, 'COUNT', 1000);
+    keys.push(...found);
+    cursor = next;
+  } while (cursor !== '0');
+  const { rows } = await pool.query('select 1 from pg_namespace where nspname = $1', [`run_${runId}`]);
+  return { keys, schema: rows.length > 0 };
+}
+
+/** The pids of a run's workers, from its worker-started events. */
+export function workerPids(events: RunEvent[]): number[] {
+  return events.flatMap((e) => (e.type === 'worker-started' ? [e.pid] : []));
+}
