@@ -4,13 +4,14 @@
 // attempt, with "stale" decided by PostgreSQL from the order of grants.
 import { randomUUID } from 'node:crypto';
 import { intParam, type WorkerContext } from '../types.js';
-import { afterWaking, latch, letStaleWriteFirst } from './choreography.js';
+import { afterWaking, latch, letStaleWriteFirst, reachedStop } from './choreography.js';
 import { fenceKey, lockKey, type Ordering, type Step } from './orderings.js';
 
 // The lease and its fence number in one atomic step: numbers follow the order of grants.
+// Also the lease's time to live as Redis itself has it.
 const ACQUIRE_WITH_FENCE = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return redis.call('INCR', KEYS[2])
+  return {redis.call('INCR', KEYS[2]), redis.call('PTTL', KEYS[1])}
 end
 return false`;
 
@@ -69,13 +70,14 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
     content: `draft by ${ctx.workerId}`,
     async acquire() {
       ctx.emit({ type: 'lease-requested', key: lock });
-      const fence = (await ctx.redis.eval(ACQUIRE_WITH_FENCE, 2, lock, ctx.key(fenceKey(o.id)), token, leaseMs)) as number | null;
-      if (fence === null) {
+      const granted = (await ctx.redis.eval(ACQUIRE_WITH_FENCE, 2, lock, ctx.key(fenceKey(o.id)), token, leaseMs)) as [number, number] | null;
+      if (granted === null) {
         ctx.emit({ type: 'lease-denied', key: lock, heldBy: await ctx.redis.get(lock) });
         ctx.emit({ type: 'job-skipped', reason: 'another worker holds the lease' });
         return null;
       }
-      ctx.emit({ type: 'lease-acquired', key: lock, ttlMs: leaseMs, token, fence });
+      const [fence, ttlMs] = granted;
+      ctx.emit({ type: 'lease-acquired', key: lock, ttlMs, token, fence });
       const { rows } = await ctx.pg.query<{ grant_no: number }>(
         'insert into grants (ordering, worker) values ($1, $2) returning grant_no',
         [o.id, ctx.workerId],
@@ -92,6 +94,7 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
         return;
       }
       if (step !== stallAt) return;
+      reachedStop(ctx, o); // worker-2 goes for the lease only from here on
       if (pauseMs > 0) await ctx.stall(pauseMs);
       await afterWaking(ctx, o, token);
     },
@@ -106,17 +109,19 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
         await ctx.pg.query('rollback');
         throw error;
       }
-      ctx.signal(latch.attempted(ctx.workerId, o));
       const value = `draft by ${ctx.workerId}`;
       const fence = leaseFence;
       if (updated > 0) ctx.emit({ type: 'write-accepted', target: o.id, value, fence });
       else ctx.emit({ type: 'write-rejected', target: o.id, value, fence, reason: "the storage's check matched no row" });
+      // After the event, down the same channel: whoever waits for this write is released
+      // only once it is in the run's log, so the log keeps the order of the writes.
+      ctx.signal(latch.attempted(ctx.workerId, o));
       return updated;
     },
     async refuse(reason) {
       await log(false);
-      ctx.signal(latch.attempted(ctx.workerId, o));
       ctx.emit({ type: 'write-rejected', target: o.id, value: `draft by ${ctx.workerId}`, fence: leaseFence, reason });
+      ctx.signal(latch.attempted(ctx.workerId, o));
     },
     async release() {
       const deleted = Number(await ctx.redis.eval(RELEASE_IF_MINE, 1, lock, token));

@@ -29,6 +29,12 @@ export default defineScenario<CheckJob>({
     { name: 'orderingsLetThrough', label: 'Orderings let through' },
   ],
   variants: [none, equalLeaseId, greaterThanInApp, databaseGuard],
+  // A lease far shorter than the pause, and a pause far shorter than the lease (the
+  // window is most of the lease, so a busy machine's delays cannot close it).
+  stabilityParams: [
+    { leaseMs: 150, pauseMs: 400 },
+    { leaseMs: 5000, pauseMs: 400 },
+  ],
 
   workers: () => WORKERS,
   watchedKeys: () => ORDERINGS.flatMap((o) => [lockKey(o.id), fenceKey(o.id)]),

@@ -49,8 +49,13 @@ export async function keepWriteOrder(ctx: WorkerContext, deciding: Redis, token:
   if (Number(inLease) === 1) return;
   const later = ctx.workerIds.slice(ctx.workerIds.indexOf(ctx.workerId) + 1);
   for (const other of later) {
+    // Always through the latch: everything the newer holder logged before its write's
+    // signal is then in the run's log before this write. The wait shows only when there is one.
     const { rowCount } = await ctx.pg.query('select 1 from write_attempts where worker = $1', [other]);
-    if (rowCount) continue; // it has written already: nothing to wait for
+    if (rowCount) {
+      await ctx.waitFor(`wrote:${other}`, `done:${other}`);
+      continue;
+    }
     const reason = `choreography: ${other}, the newer holder, writes first`;
     ctx.emit({ type: 'wait-started', reason });
     await ctx.waitFor(`wrote:${other}`, `done:${other}`);

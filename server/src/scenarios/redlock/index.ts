@@ -50,6 +50,11 @@ export default defineScenario<RedlockJob, Cluster>({
     { name: 'finalWriter', label: 'Last writer in the row' },
   ],
   variants: [redlock, redlockFenced],
+  // The clock jump alone in a split, and the split with the pause.
+  stabilityParams: [
+    { clockJumpMs: 1000, pauseMs: 0, reach: 'split' },
+    { reach: 'split', leaseMs: 2000, pauseMs: 3000, workMs: 100 },
+  ],
 
   workers: () => WORKERS,
   watchedKeys: () => [HOLDERS_KEY],

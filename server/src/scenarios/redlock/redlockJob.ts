@@ -9,6 +9,7 @@ import { keepWriteOrder, waitForFreeLock } from './choreography.js';
 import { jumpClock } from './clockJump.js';
 import { HOLDERS_KEY, HOLDERS_MAX_KEY, JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
+import { neverSilent, silentFor } from './silence.js';
 
 // Jepsen's lock-set: each worker adds itself on entry and removes itself on exit; the
 // largest size seen proves an overlap without any timing guess.
@@ -22,6 +23,12 @@ export interface RedlockNode {
   name: string;
   /** This worker's connection to the node; to a node out of its reach, one that never answers. */
   redis: Redis;
+  /**
+   * The client's timeout on a request to this node: resolves null once the node has been
+   * silent for `ms`. In this lab's network that happens to a node out of reach only (after
+   * `ms` of real time): a node in reach answers, however late a busy machine makes it (silence.ts).
+   */
+  silence(ms: number): Promise<null>;
 }
 
 export interface RedlockJob extends WorkerContext {
@@ -64,10 +71,14 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
   const reach = asReach(choiceParam(ctx.params, 'reach'));
   const reachable = reachableNodes(reach, index);
   const url = (i: number): string => String(ctx.shared[nodeUrlKey(i)]);
-  const nodes = Array.from({ length: NODE_COUNT }, (_, i) => ({
-    name: nodeName(i),
-    redis: connect(reachable.includes(i) ? url(i) : String(ctx.shared.blackholeUrl)),
-  }));
+  const nodes: RedlockNode[] = Array.from({ length: NODE_COUNT }, (_, i) => {
+    const inReach = reachable.includes(i);
+    return {
+      name: nodeName(i),
+      redis: connect(inReach ? url(i) : String(ctx.shared.blackholeUrl)),
+      silence: inReach ? neverSilent : silentFor,
+    };
+  });
   // The harness's own view of two nodes, whatever the partition: the choreography's
   // deciding node and the node whose clock jumps.
   const deciding = connect(url(decidingNode(reach)));

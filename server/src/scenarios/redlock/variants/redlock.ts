@@ -1,5 +1,5 @@
 import { defineVariant } from '../../types.js';
-import type { RedlockJob } from '../redlockJob.js';
+import type { RedlockJob, RedlockNode } from '../redlockJob.js';
 
 /** How long one node may take to answer, in ms: small beside the lock's life, so a dead node costs little. */
 const NODE_TIMEOUT_MS = 100;
@@ -10,9 +10,8 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`;
 
 /** A node's answer, or null when it fails or stays silent past the timeout. */
-function ask<T>(request: Promise<T>): Promise<T | null> {
-  const silence = new Promise<null>((resolve) => setTimeout(resolve, NODE_TIMEOUT_MS, null));
-  return Promise.race([request.catch(() => null), silence]);
+function ask<T>(node: RedlockNode, request: Promise<T>): Promise<T | null> {
+  return Promise.race([request.catch(() => null), node.silence(NODE_TIMEOUT_MS)]);
 }
 
 /**
@@ -25,7 +24,7 @@ export async function acquireMajority(job: RedlockJob): Promise<{ validityMs: nu
   const startedMs = performance.now();
   const yes: string[] = [];
   for (const node of job.nodes) {
-    const reply = await ask(node.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX'));
+    const reply = await ask(node, node.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX'));
     if (reply === 'OK') yes.push(node.name);
   }
   const elapsedMs = performance.now() - startedMs;
@@ -43,7 +42,7 @@ export async function acquireMajority(job: RedlockJob): Promise<{ validityMs: nu
 /** Deletes this client's key on every node, in parallel; returns how many keys went. */
 export async function releaseAll(job: RedlockJob): Promise<number> {
   const replies = await Promise.all(
-    job.nodes.map((node) => ask(node.redis.eval(COMPARE_AND_DELETE, 1, job.lockKey, job.token))),
+    job.nodes.map((node) => ask(node, node.redis.eval(COMPARE_AND_DELETE, 1, job.lockKey, job.token))),
   );
   return replies.reduce<number>((sum, deleted) => sum + Number(deleted ?? 0), 0);
 }
