@@ -1,16 +1,35 @@
 // What makes every run with the same parameters tell the same story. Each node fires when
 // its own clock reaches the slot; these waits only hold back what scheduling noise could
 // reorder, so the run plays out as the parameters say it would on a quiet machine:
+//  - once every node is up, node-1 fixes when slot 0 starts, and all nodes use that;
 //  - nodes try the lock in the order they fire;
 //  - a node that fires after an earlier node's job has ended (by the schedule) waits for
 //    that node to be done, and a holder whose job is still running when a later node
 //    fires waits for that node to try before its job ends;
 //  - a lock about to expire (within GUARD_MS) when a node tries is played as expired.
 import { intParam, type WorkerContext } from '../types.js';
+import { SLOT_START_KEY } from './keys.js';
 import { fireAtMs } from './schedule.js';
 
 const GUARD_MS = 100;
 const POLL_MS = 5;
+/** Slot 0 starts this long after every node is up. */
+const LEAD_MS = 100;
+
+/** Once every node is up, node-1 fixes when slot 0 starts (on its clock, the true one); the others read it. */
+export async function agreeOnSlotStart(ctx: WorkerContext): Promise<number> {
+  await ctx.barrier('nodes-up');
+  const first = ctx.workerIds[0]!;
+  const key = ctx.key(SLOT_START_KEY);
+  if (ctx.workerId === first) {
+    const startMs = Date.now() + LEAD_MS;
+    await ctx.redis.set(key, startMs);
+    ctx.signal('slot-start-set');
+    return startMs;
+  }
+  await ctx.waitFor('slot-start-set', `done:${first}`);
+  return Number(await ctx.redis.get(key));
+}
 
 export const triedLatch = (node: string): string => `tried:${node}`;
 

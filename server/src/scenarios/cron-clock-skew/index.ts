@@ -4,15 +4,12 @@
 // the release and runs the slot again.
 import { defineScenario, intParam } from '../types.js';
 import { createBatchRuns, observeBatchRuns, runsPerSlot } from './batchRuns.js';
-import { settleExpiringLock, waitForEarlierNodes } from './choreography.js';
+import { agreeOnSlotStart, settleExpiringLock, waitForEarlierNodes } from './choreography.js';
 import { cronJob, type CronJob } from './cronJob.js';
 import { LOCK_KEY, RUNNING_KEY, RUNNING_MAX_KEY, slotName } from './keys.js';
 import { nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
 import lockPerSlot from './variants/lockPerSlot.js';
 import releaseWhenDone from './variants/releaseWhenDone.js';
-
-/** Slot 0 starts this long after every node is up, on node-1's clock. */
-const LEAD_MS = 100;
 
 export default defineScenario<CronJob>({
   id: 'cron-clock-skew',
@@ -61,9 +58,8 @@ export default defineScenario<CronJob>({
   async work(ctx, variant) {
     const index = ctx.workerIds.indexOf(ctx.workerId);
     const clock = nodeClock(ctx.params, index);
-    await ctx.barrier('nodes-up');
-    // Slot 0 starts just ahead on node-1's clock; this node fires when its own clock gets there.
-    const schedule: Schedule = { startMs: Date.now() + LEAD_MS, slotMs: intParam(ctx.params, 'slotMs') };
+    // This node fires when its own clock reaches the start of slot 0.
+    const schedule: Schedule = { startMs: await agreeOnSlotStart(ctx), slotMs: intParam(ctx.params, 'slotMs') };
     await ctx.sleep(Math.max(0, schedule.startMs - clock.now()));
     await waitForEarlierNodes(ctx, index);
     await settleExpiringLock(ctx, ctx.key(`${LOCK_KEY}:${slotName(slotAt(schedule, clock.now()))}`));

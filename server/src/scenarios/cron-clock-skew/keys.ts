@@ -5,6 +5,8 @@ export const LOCK_KEY = 'lock:invoice-batch';
 /** Lock-set of nodes inside the batch right now, and the largest size it reached. */
 export const RUNNING_KEY = 'running';
 export const RUNNING_MAX_KEY = 'running:max';
+/** Choreography: when slot 0 starts (ms since the epoch), as node-1 fixed it. */
+export const SLOT_START_KEY = 'choreography:slot-start';
 
 /** The slot lock's name for a slot number. */
 export const slotName = (slot: number): string => `slot-${slot}`;

@@ -78,9 +78,6 @@ describe('event-loop-block honours its parameters', () => {
     const renewals = eventsOf(events, 'lease-expiry-set', 'worker-1');
     expect(renewals.length).toBeGreaterThan(1);
     expect(renewals[0]!.atMs).toBeGreaterThanOrEqual(blockEnd.atMs);
-    // The lease outlived its first second: the watchdog renewed it.
-    const renewed = eventsOf(events, 'key-observed').filter((e) => e.key === 'lock:statement' && e.value?.startsWith('worker-1'));
-    expect(renewed.length).toBeGreaterThan(1);
   });
 
   it('a block longer than a renewal period but inside the lease: the watchdog renews it the moment the loop is free', async () => {
