@@ -39,6 +39,14 @@ export default defineScenario<NightlyJob>({
     { name: 'lockTtlAfterRunMs', label: 'Lock TTL after run (ms)' },
   ],
   variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory],
+  // More containers, all trying while the first holds the lock; and two containers that
+  // arrive one after the other. Both keep each variant's own timing: with more containers
+  // arriving late, or a workMs shorter than blind-del's 400 ms lease, whether a starved
+  // process is in time would depend on the machine's load (stability showed 9/10 and 18/20).
+  stabilityParams: [
+    { workers: 5, arrival: 'together' },
+    { workers: 2, arrival: 'late' },
+  ],
 
   workers: (params) => Array.from({ length: intParam(params, 'workers') }, (_, i) => `worker-${i + 1}`),
   // The lock keys, and the lock-set of workers inside the job right now.

@@ -18,6 +18,11 @@ local n = redis.call('SCARD', KEYS[1])
 if n > tonumber(redis.call('GET', KEYS[2]) or '0') then redis.call('SET', KEYS[2], n) end
 return n`;
 
+// Who arrives first and second when containers arrive late.
+const FIRST = 'worker-1';
+const SECOND = 'worker-2';
+const triedLatch = (worker: string): string => `tried:${worker}`;
+
 export interface NightlyJob extends WorkerContext {
   entity: string;
   /** Lease length in ms. */
@@ -33,21 +38,34 @@ export interface NightlyJob extends WorkerContext {
 /** Gives a worker context the nightly job's own operations. */
 export function nightlyJob(ctx: WorkerContext): NightlyJob {
   const workMs = intParam(ctx.params, 'workMs');
+  const leaseMs = intParam(ctx.params, 'leaseMs');
   // "Together" means every container tries the lock while the first holder still holds
   // it: the holder waits until all have tried, so the race never depends on scheduling.
   const together = choiceParam(ctx.params, 'arrival') === 'together';
-  const attempted = (): Promise<void> => (together ? ctx.barrier('attempted') : Promise.resolve());
+  const attempted = (): Promise<void> => {
+    if (together) return ctx.barrier('attempted');
+    ctx.signal(triedLatch(ctx.workerId));
+    return Promise.resolve();
+  };
+  // "Late" means worker-2 fires once worker-1's lease is gone. When the parameters say the
+  // work outlasts the lease, worker-1 finishes only after worker-2 has tried, so a starved
+  // process can never let worker-1 finish first and turn the overrun into a clean handover.
+  const overrun = !together && ctx.workerId === FIRST && ctx.workerIds.includes(SECOND) && workMs > leaseMs;
   return {
     ...ctx,
     entity: ENTITY,
-    leaseMs: intParam(ctx.params, 'leaseMs'),
+    leaseMs,
     async sendReport() {
-      await attempted();
       const holders = ctx.key(HOLDERS_KEY);
+      // Into the lock-set before the 'attempted' barrier: nobody leaves the job before every
+      // container that gets in is in it, so the overlap is counted the same on every run
+      // however the processes are scheduled (a short workMs on a busy machine included).
       await ctx.redis.eval(ENTER, 2, holders, ctx.key(HOLDERS_MAX_KEY), ctx.workerId);
+      await attempted();
       ctx.emit({ type: 'work-started', label: 'build the report' });
       await ctx.checkpoint('working');
       await ctx.sleep(workMs);
+      if (overrun) await ctx.waitFor(triedLatch(SECOND), `done:${SECOND}`);
       await ctx.pg.query('insert into emails (worker, entity, report_date) values ($1, $2, $3)', [
         ctx.workerId,
         ENTITY,
