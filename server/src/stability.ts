@@ -1,8 +1,14 @@
-// Runs every variant (or one scenario's) N times in a row at its defaults, or at the
-// parameters given, and prints how many runs gave the same verdict and metrics:
-//   npm run stability -- [--times 20] [--scenario <id>] [--variant <id>] [--param k=v ...]
-// Exit 1 when any variant is not stable: a verdict that depends on luck is a bug.
+// Runs every variant (or one scenario's) N times in a row, at its defaults and at each
+// parameter set the scenario declares in `stabilityParams` (or only at the parameters
+// given), and prints how many runs gave the same verdict and metrics:
+//   npm run stability -- [--times 100] [--scenario <id>] [--except <id> ...] [--variant <id>]
+//                        [--param k=v ...] [--defaults-only] [--load]
+// --load keeps the other core busy the whole time (a child process spinning a busy loop),
+// so the verdicts are shown not to depend on an idle machine.
+// Exit 1 when any variant is not stable at any set: a verdict that depends on luck is a bug.
+import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { formatParam, resolveParams, type Params } from '@racelab/shared';
 import { Playground } from './runs/playground.js';
 import { findServices } from './services/index.js';
 
@@ -10,8 +16,11 @@ const { values } = parseArgs({
   options: {
     times: { type: 'string', default: '20' },
     scenario: { type: 'string' },
+    except: { type: 'string', multiple: true, default: [] },
     variant: { type: 'string' },
     param: { type: 'string', multiple: true, default: [] },
+    load: { type: 'boolean', default: false },
+    'defaults-only': { type: 'boolean', default: false },
   },
 });
 const times = Number(values.times);
@@ -19,37 +28,67 @@ if (!Number.isInteger(times) || times < 1 || times > 10_000) {
   console.error(`--times must be an integer from 1 to 10000, got ${values.times}`);
   process.exit(2);
 }
-const params = Object.fromEntries(
+const given = Object.fromEntries(
   values.param.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
+
+// One busy loop: with two cores, the other one is taken the whole time.
+const load = values.load ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : undefined;
+const stopLoad = (): void => void load?.kill('SIGKILL');
+process.on('exit', stopLoad);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (stopLoad(), process.exit(130)));
 
 const services = await findServices();
 const playground = await Playground.open({ ...services, poolSize: 4 });
 let unstable = 0;
+let unexpected = 0;
+let combos = 0;
+const started = Date.now();
+console.log(`stability: ${times} runs of each variant at each parameter set${values.load ? ', the other core kept busy (--load)' : ''}`);
 try {
   for (const manifest of playground.catalog.manifests) {
     if (values.scenario && manifest.id !== values.scenario) continue;
+    if (values.except.includes(manifest.id)) continue;
+    const scenario = playground.catalog.scenarios.get(manifest.id)!;
+    const declared = values['defaults-only'] ? [] : (scenario.stabilityParams ?? []);
+    const sets: Record<string, unknown>[] = values.param.length > 0 ? [given] : [{}, ...declared];
+    if (values.param.length === 0 && !values['defaults-only'] && (scenario.stabilityParams ?? []).length < 2) {
+      console.log(`${manifest.id}: declares ${(scenario.stabilityParams ?? []).length} stabilityParams sets (two expected)`);
+    }
     for (const variant of manifest.variants) {
       if (values.variant && variant.id !== values.variant) continue;
-      const seen = new Map<string, number>();
-      const started = Date.now();
-      for (let i = 0; i < times; i++) {
-        const prepared = playground.prepare({ scenario: manifest.id, variant: variant.id, params });
-        if (!prepared.ok) throw new Error(prepared.error);
-        const outcome = await prepared.run.start();
-        const signature =
-          outcome.status === 'finished' ? `${outcome.verdict} ${JSON.stringify(outcome.metrics)}` : `error ${outcome.message}`;
-        seen.set(signature, (seen.get(signature) ?? 0) + 1);
+      for (const set of sets) {
+        combos++;
+        const resolved = resolveParams(manifest, variant.id, set);
+        if (!resolved.ok) throw new Error(`${manifest.id} ${variant.id}: ${resolved.error}`);
+        const shown = Object.keys(set).length === 0 ? 'defaults' : Object.entries(set).map(([k, v]) => `${k}=${formatParam(v as Params[string])}`).join(' ');
+        const seen = new Map<string, number>();
+        const began = Date.now();
+        for (let i = 0; i < times; i++) {
+          const prepared = playground.prepare({ scenario: manifest.id, variant: variant.id, params: set });
+          if (!prepared.ok) throw new Error(prepared.error);
+          const outcome = await prepared.run.start();
+          const signature =
+            outcome.status === 'finished' ? `${outcome.verdict} ${JSON.stringify(outcome.metrics)}` : `error ${outcome.message}`;
+          seen.set(signature, (seen.get(signature) ?? 0) + 1);
+        }
+        const [top, count] = [...seen.entries()].sort((a, b) => b[1] - a[1])[0]!;
+        if (seen.size > 1) unstable++;
+        // At the defaults, a broken variant is expected to fail and a correct one to pass.
+        const expected = variant.correct ? 'pass' : 'fail';
+        const asExpected = Object.keys(set).length > 0 || top.startsWith(expected);
+        if (!asExpected) unexpected++;
+        const ms = Math.round((Date.now() - began) / times);
+        console.log(`${manifest.id} ${variant.id} [${shown}]: ${count}/${times} same (${ms} ms a run) ${top}${asExpected ? '' : `  ← expected ${expected}`}`);
+        if (seen.size > 1) for (const [signature, n] of seen) if (signature !== top) console.log(`    also ${n}× ${signature}`);
       }
-      const [top, count] = [...seen.entries()].sort((a, b) => b[1] - a[1])[0]!;
-      if (seen.size > 1) unstable++;
-      const ms = Math.round((Date.now() - started) / times);
-      console.log(`${manifest.id} ${variant.id}: ${count}/${times} same (${ms} ms a run) ${top}`);
-      if (seen.size > 1) for (const [signature, n] of seen) if (signature !== top) console.log(`    also ${n}× ${signature}`);
     }
   }
 } finally {
   await playground.close();
   await services.stop();
+  stopLoad();
 }
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+console.log(`stability: ${combos - unstable}/${combos} variant × parameter sets stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} not as expected at the defaults` : ''}`);
 process.exitCode = unstable > 0 ? 1 : 0;

@@ -37,31 +37,9 @@ async function poolWarm(playground: Playground, count: number): Promise<void> {
   for (let i = 0; i < 400 && idle() < count; i++) await new Promise((r) => setTimeout(r, 25));
 }
 
-/**
- * A diagnostic, not racelab as shipped: the pool forks its replacements only once the run
- * has ended, not while it runs (WorkerPool.take() refills at once). Patched on this
- * instance only, to measure what that change would give.
- */
-function deferRefill(playground: Playground): { after(): void } {
-  const pool = playground.pool as unknown as { refill(): void };
-  const refill = pool.refill.bind(pool);
-  pool.refill = () => undefined;
-  return {
-    after() {
-      pool.refill = refill;
-      refill();
-    },
-  };
-}
-
-async function racelabRun(playground: Playground, workMs: number, deferred = false): Promise<RacelabPhases> {
+async function racelabRun(playground: Playground, workMs: number): Promise<RacelabPhases> {
   await poolWarm(playground, WORKERS);
-  const patch = deferred ? deferRefill(playground) : null;
-  try {
-    return await timedRun(playground, workMs);
-  } finally {
-    patch?.after();
-  }
+  return timedRun(playground, workMs);
 }
 
 async function timedRun(playground: Playground, workMs: number): Promise<RacelabPhases> {
@@ -99,12 +77,10 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
   const figures: Figure[] = [];
   const notes: string[] = [];
   const firstEvents: number[] = [];
-  const firstEventsDeferred: number[] = [];
   try {
     for (const workMs of [120, 0]) {
       const options = { redisUrl, databaseUrl, workers: WORKERS, workMs, leaseMs: 30_000 };
       const racelab: RacelabPhases[] = [];
-      const deferred: RacelabPhases[] = [];
       const warm: BarePhases[] = [];
       const cold: BarePhases[] = [];
       await racelabRun(playground, workMs); // untimed: JIT, connections, scenario modules
@@ -112,14 +88,11 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
         const r = await racelabRun(playground, workMs);
         racelab.push(r);
         firstEvents.push(r.firstWorkerEventMs);
-        const d = await racelabRun(playground, workMs, true);
-        deferred.push(d);
-        firstEventsDeferred.push(d.firstWorkerEventMs);
         const ready: ChildProcess[] = await forkBareWorkers(options, WORKERS);
         warm.push(await bareRun(playground.redis, playground.pg, options, ready));
         cold.push(await bareRun(playground.redis, playground.pg, options, null));
       }
-      for (const x of [...racelab, ...deferred, ...warm, ...cold]) if (x.emails !== 1) throw new Error(`a run sent ${x.emails} e-mails, not 1`);
+      for (const x of [...racelab, ...warm, ...cold]) if (x.emails !== 1) throw new Error(`a run sent ${x.emails} e-mails, not 1`);
       const label = workMs === 120 ? 'token-lua at defaults (3 workers, workMs 120)' : 'token-lua, no work (3 workers, workMs 0)';
       figures.push(
         { section: SECTION, name: `racelab run, ${label}`, unit: 'ms', samples: racelab.map((r) => r.totalMs), sampleOf: 'run' },
@@ -134,14 +107,6 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
           target: { stat: 'median', op: '<=', value: 1.1 },
         },
         { section: SECTION, name: `racelab ÷ bare (forking), ${label}`, unit: '×', samples: racelab.map((r, i) => r.totalMs / cold[i]!.totalMs), sampleOf: 'round' },
-        {
-          section: SECTION,
-          name: `diagnostic: racelab with the pool refilled after the run ÷ bare (warm), ${label}`,
-          unit: '×',
-          samples: deferred.map((r, i) => r.totalMs / warm[i]!.totalMs),
-          sampleOf: 'round',
-          note: 'not as shipped: WorkerPool.refill() patched on this instance to wait for the run\'s end',
-        },
       );
       notes.push(
         `Where the time goes, ${label} (medians, ms): ` +
@@ -149,8 +114,6 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
           `workers (plan sent to last exit) ${fmt(med(racelab.map((r) => r.workersMs)))}, ` +
           `verdict (observers stopped, metrics) ${fmt(med(racelab.map((r) => r.verdictMs)))}, ` +
           `clean-up ${fmt(med(racelab.map((r) => r.cleanupMs)))}; ${med(racelab.map((r) => r.events))} events. ` +
-          `With the pool refilled after the run: total ${fmt(med(deferred.map((r) => r.totalMs)))}, setup ${fmt(med(deferred.map((r) => r.setupMs)))}, ` +
-          `workers ${fmt(med(deferred.map((r) => r.workersMs)))}, verdict ${fmt(med(deferred.map((r) => r.verdictMs)))}, clean-up ${fmt(med(deferred.map((r) => r.cleanupMs)))}. ` +
           `Bare: setup ${fmt(med(warm.map((r) => r.setupMs)))}, job ${fmt(med(warm.map((r) => r.jobMs)))}, ` +
           `measure ${fmt(med(warm.map((r) => r.measureMs)))}, clean-up ${fmt(med(warm.map((r) => r.cleanupMs)))}; ` +
           `forking and connecting ${WORKERS} processes when cold: ${fmt(med(cold.map((r) => r.forkMs)))}.`,
@@ -165,30 +128,18 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
       target: { stat: 'median', op: '<=', value: 30 },
       note: 'in-process; the first event is job-fired, after the cron barrier of all 3 workers',
     });
-    figures.push({
-      section: SECTION,
-      name: 'diagnostic: the same, pool refilled after the run',
-      unit: 'ms',
-      samples: firstEventsDeferred,
-      sampleOf: 'run',
-      note: 'not as shipped (see above)',
-    });
   } finally {
     await playground.close();
   }
-  const ratioOf = (name: string) => percentile(figures.find((f) => f.name === name)?.samples ?? [], 50);
-  const shipped = ratioOf('racelab ÷ bare (warm), token-lua at defaults (3 workers, workMs 120)');
-  const fixed = ratioOf('diagnostic: racelab with the pool refilled after the run ÷ bare (warm), token-lua at defaults (3 workers, workMs 120)');
   notes.push(
-    `What limits it: WorkerPool.take() forks the replacements for the processes it hands out at once, so every run shares the machine with ${WORKERS} Node processes starting up (loading the catalog, connecting) — ` +
-      `on this machine forking and connecting ${WORKERS} processes takes seconds of CPU (the "forking" bare rows). With the refill moved after the run (diagnostic rows), racelab ÷ bare goes from ${shipped.toFixed(2)}× to ${fixed.toFixed(2)}× at defaults ` +
-      `and the first worker event from ${percentile(firstEvents, 50).toFixed(0)} to ${percentile(firstEventsDeferred, 50).toFixed(0)} ms. What is left is the run's own bookkeeping: run stores and setup in PostgreSQL (DDL), the key and row observers sampling during the run, waiting for the worker processes to exit, and the verdict's reads.`,
+    `What is left beside the bare script is the run's own bookkeeping: run stores and setup in PostgreSQL (DDL), the key and row observers sampling during the run, waiting for the worker processes to exit, and the verdict's reads. ` +
+      'The pool forks the replacements for the processes a run took only once that run has ended, so a run never shares the machine with Node processes starting up.',
   );
   notes.unshift(
     'The racelab run is `Playground.prepare` + `run.start()` in the bench process, to its outcome (verdict measured, keys and schema dropped), with the pool warm (3 idle, connected workers) before each run. ' +
       'The bare script does the same steps with plain code (server/src/bench/bare/): create the schema and the e-mails table, 3 worker processes each SET NX PX, the holder runs the lock-set Lua, sleeps workMs, inserts the e-mail, SREM, Lua compare-and-delete; the others GET the holder; two barriers through the parent as in racelab; then the same reads (count, holders:max, two PTTLs) and the clean-up (SCAN + DEL, DROP SCHEMA). ' +
       '"Warm" bare processes were forked and connected before the timer started, like racelab\'s pool; "forking" ones are forked and connected inside the timed window. ' +
-      'Not in the bare script: run events, the key observer (samples the watched keys every 5 ms), the row observer (every 15 ms), waiting for the worker processes to exit, and the pool forking replacements during the run.',
+      'Not in the bare script: run events, the key observer (samples the watched keys every 5 ms), the row observer (every 15 ms), and waiting for the worker processes to exit.',
   );
   return { figures, notes };
 }

@@ -55,6 +55,8 @@ export default defineScenario<FailoverJob, FailoverFixture>({
     { name: 'finalWriter', label: 'Last writer in the row' },
   ],
   variants: [plainLock, waitReplica, pgFence],
+  // The whole zone down, and a replication link with no lag.
+  stabilityParams: [{ outage: 'zone' }, { lag: 'none', workMs: 600 }],
 
   workers: () => ['worker-1', 'worker-2'],
   watchedKeys: () => [HOLDERS_KEY],

@@ -29,6 +29,11 @@ export default defineScenario<DocumentJob>({
     { name: 'finalWriter', label: 'Last writer in the row' },
   ],
   variants: [leaseOnly, fenced],
+  // A lease far shorter than the pause, and a longer lease with a longer pause and work.
+  stabilityParams: [
+    { leaseMs: 500, pauseMs: 2000, workMs: 100 },
+    { leaseMs: 2000, pauseMs: 4000, workMs: 600 },
+  ],
 
   workers: () => WORKERS,
   watchedKeys: () => [LOCK_KEY, FENCE_KEY],

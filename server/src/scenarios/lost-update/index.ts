@@ -39,6 +39,11 @@ export default defineScenario<Admin>({
     { name: 'refusedSales', label: 'Refused sales' },
   ],
   variants: [readModifyWrite, atomicUpdate, optimisticVersion, selectForUpdate],
+  // Three admins on a larger stock, and two whose sales together exceed the stock.
+  stabilityParams: [
+    { initialStock: 100, sales: [10, 20, 30], thinkMs: 150 },
+    { initialStock: 5, sales: [4, 3], thinkMs: 300 },
+  ],
 
   workers: (params) => salesParam(params).map((_, i) => adminId(i)),
   watchedKeys: () => [],

@@ -48,6 +48,11 @@ export default defineScenario<TokenService, TokenProvider>({
     { name: 'requestsFailed', label: 'Requests failed (401)' },
   ],
   variants: [refreshEveryRequest, lockOnly, singleFlightLocal, singleFlightLockCache, proactiveRefresh],
+  // More requests over more servers, and two waves apart in time.
+  stabilityParams: [
+    { requests: 120, servers: 4 },
+    { requests: 30, servers: 2, waves: 2, waveGapMs: 1500 },
+  ],
 
   workers: (params) => Array.from({ length: intParam(params, 'servers') }, (_, i) => `server-${i + 1}`),
   watchedKeys: () => [LOCK_KEY, CACHE_KEY, FRESH_KEY],

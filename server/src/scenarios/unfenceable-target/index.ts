@@ -32,6 +32,11 @@ export default defineScenario<UploadJob, UploadFolder>({
     { name: 'finalFence', label: 'Fence in the report readers get' },
   ],
   variants: [fileWithToken, versionedKey, fencedPointer],
+  // A lease far shorter than the pause, and a longer lease with a longer pause and work.
+  stabilityParams: [
+    { leaseMs: 500, pauseMs: 2000, workMs: 100 },
+    { leaseMs: 2000, pauseMs: 4000, workMs: 600 },
+  ],
 
   workers: () => WORKERS,
   watchedKeys: () => [LOCK_KEY, FENCE_KEY, REPORT_FENCE_KEY, HOLDERS_KEY],
