@@ -32,8 +32,17 @@ return out`;
 /** How often keys are sampled, in ms: without notifications, changes show this late at most. */
 export const SAMPLE_EVERY_MS = 5;
 
+/** When Redis answered a sample: it read the key somewhere between sentAt and receivedAt (performance.now()). */
+interface Sampled {
+  sentAt: number;
+  receivedAt: number;
+}
+
+// PTTL is whole milliseconds, so two readings may be off by one.
+const PTTL_ROUNDING_MS = 1;
+
 export class KeyObserver {
-  private readonly last = new Map<string, KeyObservation>();
+  private readonly last = new Map<string, KeyObservation & Partial<Sampled>>();
   private running = true;
   private readonly loop: Promise<void>;
   // Samples and notifications are applied one at a time, in the order they came.
@@ -92,22 +101,36 @@ export class KeyObserver {
     if (this.keys.length === 0) return;
     const keys = this.keys.map((k) => this.prefix + k);
     // One script reads every key whatever its type, in one atomic snapshot.
+    const sentAt = performance.now();
     const replies = (await this.redis.eval(READ_KEYS, keys.length, ...keys)) as Array<string | null | number>;
+    const when = { sentAt, receivedAt: performance.now() };
     this.keys.forEach((key, i) => {
-      this.report({ key, value: (replies[2 * i] as string | null) ?? null, pttlMs: Number(replies[2 * i + 1]) });
+      this.report({ key, value: (replies[2 * i] as string | null) ?? null, pttlMs: Number(replies[2 * i + 1]) }, when);
     });
   }
 
-  private report(now: KeyObservation): void {
+  private report(now: KeyObservation, when?: Sampled): void {
     const before = this.last.get(now.key);
     // A TTL counting down is not news; a new value, a new lease or a lost expiry is.
     const changed =
       !before ||
       before.value !== now.value ||
       (before.pttlMs === -1) !== (now.pttlMs === -1) ||
-      now.pttlMs > before.pttlMs;
+      renewed(before, now, when);
     if (!changed) return;
-    this.last.set(now.key, now);
+    this.last.set(now.key, { ...now, ...when });
     if (before || now.value !== null) this.onChange(now, before);
   }
+}
+
+/**
+ * Did the key get a new expiry between two samples? Counting down, its PTTL can be at most
+ * what it was less the time that surely passed between the two readings (from the earlier
+ * answer to the later request); more than that, and someone renewed the lease — even to
+ * the same length, as a watchdog does.
+ */
+function renewed(before: KeyObservation & Partial<Sampled>, now: KeyObservation, when: Sampled | undefined): boolean {
+  if (now.pttlMs < 0 || before.pttlMs < 0) return false;
+  const surelyPassed = when && before.receivedAt !== undefined ? Math.max(0, when.sentAt - before.receivedAt) : 0;
+  return now.pttlMs > before.pttlMs - surelyPassed + PTTL_ROUNDING_MS;
 }

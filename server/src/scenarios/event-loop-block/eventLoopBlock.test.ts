@@ -78,6 +78,9 @@ describe('event-loop-block honours its parameters', () => {
     const renewals = eventsOf(events, 'lease-expiry-set', 'worker-1');
     expect(renewals.length).toBeGreaterThan(1);
     expect(renewals[0]!.atMs).toBeGreaterThanOrEqual(blockEnd.atMs);
+    // And Redis itself shows it: the server saw worker-1's lease get a new expiry after it was set.
+    const seen = eventsOf(events, 'key-observed').filter((e) => e.key === 'lock:statement' && e.value?.startsWith('worker-1'));
+    expect(seen.length).toBeGreaterThan(1);
   });
 
   it('a block longer than a renewal period but inside the lease: the watchdog renews it the moment the loop is free', async () => {

@@ -1,0 +1,44 @@
+// The key observer against the real Redis: a lease counting down is reported once, and a
+// renewal to the same length is reported too (what a watchdog does), as is the key's end.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshPrefix, testRedis } from '../locks/testRedis.js';
+import { KeyObserver, type KeyObservation } from './keyObserver.js';
+
+const redis = testRedis();
+afterAll(() => redis.disconnect());
+
+/** Watches `lock` under a fresh prefix (sampling only, no notifications) and collects what it reports. */
+function observe(): { prefix: string; seen: KeyObservation[]; observer: KeyObserver } {
+  const prefix = freshPrefix();
+  const seen: KeyObservation[] = [];
+  const observer = new KeyObserver(redis, prefix, ['lock'], (o) => seen.push(o), (error) => {
+    throw error;
+  });
+  return { prefix, seen, observer };
+}
+
+describe('key observer', () => {
+  it('reports a lease once while it counts down, and again when it is gone', async () => {
+    const { prefix, seen, observer } = observe();
+    await redis.set(`${prefix}lock`, 'worker-1', 'PX', 300);
+    await sleep(500);
+    await observer.stop();
+    expect(seen.map((o) => o.value)).toEqual(['worker-1', null]);
+  });
+
+  it('reports a renewal to the same length, as a watchdog makes it', async () => {
+    const { prefix, seen, observer } = observe();
+    await redis.set(`${prefix}lock`, 'worker-1', 'PX', 1000);
+    for (let i = 0; i < 3; i++) {
+      await sleep(200);
+      await redis.pexpire(`${prefix}lock`, 1000);
+    }
+    await sleep(100);
+    await redis.del(`${prefix}lock`);
+    await sleep(50);
+    await observer.stop();
+    // Set, renewed three times, deleted: the countdown in between is not news.
+    expect(seen.map((o) => o.value)).toEqual(['worker-1', 'worker-1', 'worker-1', 'worker-1', null]);
+  });
+});
