@@ -1,11 +1,13 @@
 // In-page probes, injected before the app's own script runs (page.addInitScript).
 //  - socket: every WebSocket frame carrying a note "#i" is stamped on arrival.
 //  - marks: a MutationObserver sees each mark (role=img) whose accessible name ends in
-//    ": #i" enter the DOM; the frame that renders it is the first requestAnimationFrame
-//    after that, and its "after frame" time is a message posted from inside that rAF
-//    callback, which runs once the frame's style, layout and paint are done on the main
-//    thread. "Visible" is the first such frame where the mark's computed opacity is > 0
-//    (marks fade in). Compositing and display after that are not observable here.
+//    ": #i" enter the DOM; the frame that renders it is the first whose style and layout
+//    come after that (marks the page inserts from its own requestAnimationFrame callbacks
+//    are rendered by that same frame), and its "after frame" time is a message posted
+//    from that frame's ResizeObserver callback (after layout), which runs once the
+//    frame's style, layout and paint are done on the main thread. "Visible" is the first
+//    such frame where the mark's computed opacity is > 0 (marks fade in). Compositing and
+//    display after that are not observable here.
 // All times are the page's wall clock: performance.timeOrigin + performance.now().
 export interface MarkTimes {
   i: number;
@@ -70,7 +72,7 @@ export function installMarkProbe(): void {
       }
     }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label', 'role'] });
     const channel = new MessageChannel();
-    // One batch per frame, in order: each rAF posts one message, and messages arrive in order.
+    // One batch per frame, in order: each frame posts one message, and messages arrive in order.
     const framed: (typeof pending)[] = [];
     channel.port1.onmessage = () => {
       const at = now();
@@ -84,10 +86,22 @@ export function installMarkProbe(): void {
         return false;
       });
     };
-    const loop = () => {
-      framed.push(pending); // inserted before this frame began: this frame renders them
+    // A frame renders what was inserted before its style and layout, including by the
+    // page's own rAF callbacks of that frame (which run after this probe's). A
+    // ResizeObserver callback runs in the frame after all rAF callbacks, style and layout,
+    // before paint: the batch is closed there. A 1 px sentinel changes height every frame
+    // so that the observer is called in each one.
+    const sentinel = document.createElement('div');
+    sentinel.setAttribute('aria-hidden', 'true');
+    sentinel.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;visibility:hidden;pointer-events:none;contain:strict';
+    document.documentElement.appendChild(sentinel);
+    new ResizeObserver(() => {
+      framed.push(pending);
       pending = [];
       channel.port2.postMessage(0);
+    }).observe(sentinel);
+    const loop = () => {
+      sentinel.style.height = sentinel.style.height === '1px' ? '2px' : '1px';
       requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);

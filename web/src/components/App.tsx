@@ -1,7 +1,6 @@
 // The page: controls on the left; the stage in the middle (verdict, timeline, code and
 // explanation). Presenter mode keeps the stage only, in large type. With no server the
 // page still opens recorded runs.
-import { LazyMotion, MotionConfig, domAnimation } from 'framer-motion';
 import { useEffect } from 'react';
 import { useShortcuts } from '../app/useShortcuts.js';
 import { useStore } from '../store/index.js';
@@ -55,56 +54,54 @@ export function App() {
   useShortcuts();
   useDocumentLook();
   return (
-    <LazyMotion features={domAnimation} strict>
-      <MotionConfig reducedMotion="user">
-        <header className="app-header">
-          <h1>
-            racelab <span className="tagline">a lock is a lease; only the data layer prevents damage</span>
-          </h1>
-          <div className="header-right">
-            <PresentControls />
-            <ConnectionStatus />
-          </div>
-        </header>
-        {notice && (
-          <p className="page-notice" role="alert">
-            {notice}
-          </p>
-        )}
-        <main className={`app-main${presenter ? ' presenting' : ''}`}>
-          <aside className="controls" aria-label="Controls">
-            {loaded ? (
-              <>
-                <ScenarioPicker />
-                <VariantPicker />
-                <ParamsForm />
-                <FaultPlanEditor />
-                <SpeedControl />
-                <RunControls />
-                <CompareControl />
-              </>
-            ) : (
-              <p className="offline-hint">Waiting for the server’s scenario catalog… Recorded runs open without it.</p>
-            )}
-            <RecordingControls />
-          </aside>
-          <div className="stage">
-            {presenter && <StageBar />}
-            {scenario && <p className="scenario-summary">{scenario.summary}</p>}
-            {(loaded || hasRun) && (
-              <>
-                <Verdicts />
-                <Timeline />
-                <div className="below">
-                  <CodePanel />
-                  <ExplanationPanel />
-                </div>
-              </>
-            )}
-          </div>
-        </main>
-        <ShortcutsDialog />
-      </MotionConfig>
-    </LazyMotion>
+    <>
+      <header className="app-header">
+        <h1>
+          racelab <span className="tagline">a lock is a lease; only the data layer prevents damage</span>
+        </h1>
+        <div className="header-right">
+          <PresentControls />
+          <ConnectionStatus />
+        </div>
+      </header>
+      {notice && (
+        <p className="page-notice" role="alert">
+          {notice}
+        </p>
+      )}
+      <main className={`app-main${presenter ? ' presenting' : ''}`}>
+        <aside className="controls" aria-label="Controls">
+          {loaded ? (
+            <>
+              <ScenarioPicker />
+              <VariantPicker />
+              <ParamsForm />
+              <FaultPlanEditor />
+              <SpeedControl />
+              <RunControls />
+              <CompareControl />
+            </>
+          ) : (
+            <p className="offline-hint">Waiting for the server’s scenario catalog… Recorded runs open without it.</p>
+          )}
+          <RecordingControls />
+        </aside>
+        <div className="stage">
+          {presenter && <StageBar />}
+          {scenario && <p className="scenario-summary">{scenario.summary}</p>}
+          {(loaded || hasRun) && (
+            <>
+              <Verdicts />
+              <Timeline />
+              <div className="below">
+                <CodePanel />
+                <ExplanationPanel />
+              </div>
+            </>
+          )}
+        </div>
+      </main>
+      <ShortcutsDialog />
+    </>
   );
 }

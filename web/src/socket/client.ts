@@ -5,8 +5,13 @@ import type { AppStore } from '../store/index.js';
 import { backoffDelay } from './backoff.js';
 import { dispatch, parseServerMessage } from './messages.js';
 
-/** Run events are handed to the store in small batches: one store update per burst. */
-const BATCH_MS = 16;
+/**
+ * Run events reach the store once per animation frame, in that frame before it is drawn:
+ * one store update and one render per frame whatever the rate, and no event waits for a
+ * later frame than the first that can show it. Where frames do not run (a page in the
+ * background) a timer flushes instead, after this long.
+ */
+const BATCH_MAX_MS = 100;
 
 export interface SocketDeps {
   url: string;
@@ -15,6 +20,9 @@ export interface SocketDeps {
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (id: unknown) => void;
+  /** Runs a function before the next frame is drawn; none: the timer alone batches. */
+  requestFrame?: ((fn: () => void) => unknown) | null;
+  cancelFrame?: (id: unknown) => void;
 }
 
 export function socketUrl(location: { protocol: string; host: string }): string {
@@ -26,6 +34,9 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
   const now = deps.now ?? (() => performance.now());
   const setTimer = deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = deps.clearTimer ?? ((id) => clearTimeout(id as ReturnType<typeof setTimeout>));
+  const requestFrame =
+    deps.requestFrame !== undefined ? deps.requestFrame : typeof requestAnimationFrame === 'function' ? (fn: () => void) => requestAnimationFrame(fn) : null;
+  const cancelFrame = deps.cancelFrame ?? ((id) => cancelAnimationFrame(id as number));
   const actions = () => deps.store.getState();
 
   let socket: WebSocket | null = null;
@@ -33,10 +44,14 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
   let stopped = false;
   let reconnectTimer: unknown = null;
   let batchTimer: unknown = null;
+  let batchFrame: unknown = null;
   const batch = new Map<string, { events: RunEvent[]; originMs: number }>();
 
   const flush = () => {
+    if (batchTimer !== null) clearTimer(batchTimer);
+    if (batchFrame !== null) cancelFrame(batchFrame);
     batchTimer = null;
+    batchFrame = null;
     for (const [runId, b] of batch) actions().appendEvents(runId, b.events, b.originMs);
     batch.clear();
   };
@@ -55,7 +70,10 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       // Each arrival bounds the run's time zero on this page's clock: arrival - atMs.
       b.originMs = Math.min(b.originMs, now() - event.atMs);
       batch.set(runId, b);
-      batchTimer ??= setTimer(flush, BATCH_MS);
+      if (batchTimer === null) {
+        batchTimer = setTimer(flush, BATCH_MAX_MS);
+        batchFrame = requestFrame?.(flush) ?? null;
+      }
     },
     setServerError: (error: string | null) => actions().setServerError(error),
   };
@@ -106,6 +124,7 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       stopped = true;
       if (reconnectTimer !== null) clearTimer(reconnectTimer);
       if (batchTimer !== null) clearTimer(batchTimer);
+      if (batchFrame !== null) cancelFrame(batchFrame);
       socket?.close();
     },
   };

@@ -50,8 +50,7 @@ export function LeaseBar({ lease, scale }: { lease: Lease; scale: TimeScale }) {
       <Shape
         className={`lease${forever ? ' forever' : ''}`}
         style={intervalStyle(lease.acquiredMs, lease.heldEndMs, scale, lease.expiresAtMs)}
-        enter={{ opacity: 0 }}
-        transition={{ duration: 0.25 }}
+        enter="fade"
         {...heldTip}
       >
         <span className="bar-text">{forever ? `${text} · never released` : text}</span>
@@ -66,8 +65,7 @@ export function LeaseBar({ lease, scale }: { lease: Lease; scale: TimeScale }) {
         <Shape
           className="zombie"
           style={intervalStyle(z.startMs, z.endMs, scale)}
-          enter={{ opacity: 0 }}
-          transition={{ duration: 0.25 }}
+          enter="fade"
           {...zombieTip}
         >
           <span className="bar-text">zombie</span>

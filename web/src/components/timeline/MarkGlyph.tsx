@@ -36,8 +36,7 @@ export function MarkGlyph({ placed }: { placed: PlacedMark }) {
         ...(flip ? { right: `${100 - x}%` } : { left: `${x}%` }),
         ...(mark.major ? { top: 10 + MARK_ROW_PX * row } : {}),
       }}
-      enter={{ opacity: 0, scale: 0.4 }}
-      transition={{ type: 'spring', stiffness: 500, damping: 30 }}
+      enter="pop"
       {...tip}
     >
       <span className="glyph" aria-hidden="true">

@@ -1,23 +1,37 @@
-// A shape of the timeline: a plain div, or, for runs a person can follow, a framer-motion
-// div that fades (and pops) in. Past a few thousand events entrances would cost frames
-// (each motion div carries its own animation state), so shapes are plain divs then.
-import { m, type TargetAndTransition, type Transition } from 'framer-motion';
-import { createContext, forwardRef, useContext, type HTMLAttributes } from 'react';
+// A shape of the timeline: a plain div that, for runs a person can follow, fades (and
+// pops) in. The entrance is a CSS animation (timeline.css): it keeps no state per shape,
+// and past a few thousand events it is just a class left off, so the shapes on screen are
+// neither re-created nor animated again. Each animating shape is a layer of its own while
+// it animates, so only a bounded number animate at once: a burst of shapes (a live run at
+// a high rate, a redraw after a zoom) comes in without them.
+import { createContext, forwardRef, useContext, useState, type HTMLAttributes } from 'react';
 
 export const ENTRANCE_BUDGET_EVENTS = 2000;
 
 export const EntranceContext = createContext(true);
 
+/** Entrances at most at once (started within the last ENTRANCE_MS). */
+const ENTRANCES_AT_ONCE = 24;
+/** Longest entrance (timeline.css), in ms. */
+const ENTRANCE_MS = 300;
+const started: number[] = [];
+
+/** True when one more entrance fits in the budget now (and counts it). */
+function takeEntrance(now = performance.now()): boolean {
+  while (started.length > 0 && now - started[0]! > ENTRANCE_MS) started.shift();
+  if (started.length >= ENTRANCES_AT_ONCE) return false;
+  started.push(now);
+  return true;
+}
+
 type Props = HTMLAttributes<HTMLDivElement> & {
-  /** Where the entrance starts, e.g. { opacity: 0, scale: 0.4 }; it ends at 1 for each. */
-  enter: Record<string, number>;
-  transition?: Transition;
+  /** How the shape comes in: fades, or fades while growing from small (marks). */
+  enter: 'fade' | 'pop';
 };
 
-export const Shape = forwardRef<HTMLDivElement, Props>(function Shape({ enter, transition, ...rest }, ref) {
+export const Shape = forwardRef<HTMLDivElement, Props>(function Shape({ enter, className, ...rest }, ref) {
   const animated = useContext(EntranceContext);
-  if (!animated) return <div ref={ref} {...rest} />;
-  const to: TargetAndTransition = Object.fromEntries(Object.keys(enter).map((k) => [k, 1]));
-  const { onAnimationStart: _a, onDragStart: _b, onDragEnd: _c, onDrag: _d, ...motionSafe } = rest;
-  return <m.div ref={ref} initial={enter} animate={to} transition={transition ?? { duration: 0.2 }} {...motionSafe} />;
+  // Decided once, when the shape appears: a later render never starts an entrance.
+  const [enters] = useState(() => animated && takeEntrance());
+  return <div ref={ref} className={enters && animated ? `${className ?? ''} enter-${enter}` : className} {...rest} />;
 });

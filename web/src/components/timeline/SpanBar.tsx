@@ -12,8 +12,7 @@ export function SpanBar({ span, scale }: { span: Span; scale: TimeScale }) {
     <Shape
       className={`span ${span.kind}`}
       style={intervalStyle(span.startMs, span.endMs, scale)}
-      enter={{ opacity: 0 }}
-      transition={{ duration: 0.2 }}
+      enter="fade"
       {...tip}
     >
       {span.kind === 'stall' && <span className="bar-text">stalled</span>}

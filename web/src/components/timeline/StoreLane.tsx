@@ -77,8 +77,7 @@ function Segment({ store, seg, scale, color, flagNoExpiry }: SegmentProps) {
     <Shape
       className={cls.join(' ')}
       style={style}
-      enter={{ opacity: 0 }}
-      transition={{ duration: 0.2 }}
+      enter="fade"
       {...tip}
     >
       <span className="bar-text">{empty && !room ? '' : shortText(store, seg, flagNoExpiry)}</span>

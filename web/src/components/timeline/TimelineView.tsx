@@ -68,7 +68,7 @@ export function TimelineView() {
 
   const drawn = zoomed?.drawn ?? bounds;
   const pxWidth = zoomed?.px ?? trackPx;
-  useTimelineFrame(targets, ids, drawn, commit);
+  useTimelineFrame(targets, ids, drawn, trackPx, commit);
   usePointerZoom(body, axis);
   useFocusInView(body, axis);
 

@@ -29,6 +29,11 @@ export function nowOf(run: RunRecord, pageNowMs: number): { nowMs: number; live:
   return { nowMs: Math.max(summary.lastMs, (pageNowMs - run.clientOriginMs) * run.rate), live: true };
 }
 
+/** Writing the same text again would still replace the text node, and lay it out again. */
+function setText(el: HTMLElement, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 /** Writes tick labels (or grid lines) into a container, reusing its children. */
 function writeTicks(el: HTMLElement | null, times: number[], view: TimeWindow, labels: boolean): void {
   if (!el) return;
@@ -53,8 +58,7 @@ function writeTicks(el: HTMLElement | null, times: number[], view: TimeWindow, l
     if (labels) {
       // Labels at the edges stay inside the axis.
       child.style.transform = x < 3 ? 'none' : x > 97 ? 'translateX(-100%)' : '';
-      const text = formatMs(t);
-      if (child.textContent !== text) child.textContent = text;
+      setText(child, formatMs(t));
     }
   }
 }
@@ -85,9 +89,21 @@ function placeContent(body: HTMLElement, { leftPct, widthPct }: { leftPct: numbe
 /** How long the view must rest before React redraws it exactly, in ms. */
 const SETTLE_MS = 140;
 
-export function useTimelineFrame(targets: FrameTargets, runIds: string[], committed: TimeWindow, onCommit: (w: TimeWindow) => void): void {
+/**
+ * `trackPx`: the tracks' width, measured by a ResizeObserver; the frame loop never reads
+ * layout, which would force the page to lay out what the frame just changed, twice a frame.
+ */
+export function useTimelineFrame(
+  targets: FrameTargets,
+  runIds: string[],
+  committed: TimeWindow,
+  trackPx: number,
+  onCommit: (w: TimeWindow) => void,
+): void {
   const committedRef = useRef(committed);
   committedRef.current = committed;
+  const trackPxRef = useRef(trackPx);
+  trackPxRef.current = trackPx;
   const runIdsRef = useRef(runIds);
   runIdsRef.current = runIds;
   const commitRef = useRef(onCommit);
@@ -101,6 +117,8 @@ export function useTimelineFrame(targets: FrameTargets, runIds: string[], commit
     let lastCommitAsk = Number.NEGATIVE_INFINITY;
     let layoutFor: TimeWindow | null = null;
     let layoutWidthPct = 100;
+    // The axis as last written: a frame where the view and width are the same leaves it be.
+    let axisFor = '';
     const draw = () => {
       frame = 0;
       const t = targets;
@@ -137,12 +155,16 @@ export function useTimelineFrame(targets: FrameTargets, runIds: string[], commit
         const liveX = `${clamp(timeToX(nowMs, makeScale(drawn.startMs, drawn.endMs)), 0, 100).toFixed(2)}%`;
         if (body.style.getPropertyValue('--live-x') !== liveX) body.style.setProperty('--live-x', liveX);
       }
-      const width = t.axis.current?.clientWidth ?? 1000;
-      const times = ticks(makeScale(view.startMs, view.endMs), Math.max(3, Math.floor(width / 110)));
-      writeTicks(t.axis.current, times, view, true);
-      const axisName = `Time axis from ${formatMs(view.startMs)} to ${formatMs(view.endMs)}`;
-      if (t.axis.current && t.axis.current.getAttribute('aria-label') !== axisName) t.axis.current.setAttribute('aria-label', axisName);
-      writeTicks(t.grid.current, times, view, false);
+      const width = trackPxRef.current;
+      const axisKey = `${view.startMs} ${view.endMs} ${width}`;
+      if (axisKey !== axisFor) {
+        axisFor = axisKey;
+        const times = ticks(makeScale(view.startMs, view.endMs), Math.max(3, Math.floor(width / 110)));
+        writeTicks(t.axis.current, times, view, true);
+        const axisName = `Time axis from ${formatMs(view.startMs)} to ${formatMs(view.endMs)}`;
+        if (t.axis.current && t.axis.current.getAttribute('aria-label') !== axisName) t.axis.current.setAttribute('aria-label', axisName);
+        writeTicks(t.grid.current, times, view, false);
+      }
       const viewScale = makeScale(view.startMs, view.endMs);
       const liveX = timeToX(nowMs, viewScale);
       if (t.live.current) {
@@ -150,12 +172,12 @@ export function useTimelineFrame(targets: FrameTargets, runIds: string[], commit
         t.live.current.classList.toggle('live', live);
         t.live.current.style.visibility = liveX < -0.5 || liveX > 100.5 ? 'hidden' : '';
       }
-      if (t.liveLabel.current) t.liveLabel.current.textContent = formatMs(nowMs);
+      if (t.liveLabel.current) setText(t.liveLabel.current, formatMs(nowMs));
       if (t.playhead.current) {
         const x = v.playheadMs === null ? -1 : timeToX(v.playheadMs, viewScale);
         t.playhead.current.style.left = `${x}%`;
         t.playhead.current.style.visibility = v.playheadMs === null || x < 0 || x > 100 ? 'hidden' : 'visible';
-        if (t.playheadLabel.current && v.playheadMs !== null) t.playheadLabel.current.textContent = formatMs(v.playheadMs);
+        if (t.playheadLabel.current && v.playheadMs !== null) setText(t.playheadLabel.current, formatMs(v.playheadMs));
       }
       // A live run: the domain grows on round numbers ahead of the live edge.
       if (live && needsNewHorizon(nowMs, v.bounds.endMs))
@@ -200,5 +222,5 @@ export function useTimelineFrame(targets: FrameTargets, runIds: string[], commit
   }, [targets]);
 
   // A new drawing is placed in the same frame React shows it: no jump.
-  useLayoutEffect(() => drawRef.current(), [committed, runIds]);
+  useLayoutEffect(() => drawRef.current(), [committed, runIds, trackPx]);
 }
