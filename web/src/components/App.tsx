@@ -1,5 +1,5 @@
-// The page: controls on the left; the stage in the middle (verdict, timeline, code and
-// explanation). Presenter mode keeps the stage only, in large type. With no server the
+// The page: controls on the left; the stage in the middle (verdict, the timeline with
+// the variant's code beside it, and the explanation). Presenter mode keeps the stage only, in large type. With no server the
 // page still opens recorded runs.
 import { useEffect } from 'react';
 import { useShortcuts } from '../app/useShortcuts.js';
@@ -92,11 +92,11 @@ export function App() {
           {(loaded || hasRun) && (
             <>
               <Verdicts />
-              <Timeline />
-              <div className="below">
+              <div className="beside">
+                <Timeline />
                 <CodePanel />
-                <ExplanationPanel />
               </div>
+              <ExplanationPanel />
             </>
           )}
         </div>
