@@ -48,6 +48,8 @@ export class KeyObserver {
   // Samples and notifications are applied one at a time, in the order they came.
   private queue: Promise<void> = Promise.resolve();
   private readonly unlisten: () => void;
+  /** Ends the pause between samples at once: stopping does not wait out a sampling period. */
+  private wake: () => void = () => undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -65,6 +67,7 @@ export class KeyObserver {
   async stop(): Promise<void> {
     this.running = false;
     this.unlisten();
+    this.wake();
     await this.loop;
     await this.serial(() => this.sample()).catch(() => undefined);
   }
@@ -93,7 +96,10 @@ export class KeyObserver {
         this.onError(error instanceof Error ? error : new Error(String(error)));
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, SAMPLE_EVERY_MS);
+        this.wake = () => (clearTimeout(timer), resolve());
+      });
     }
   }
 

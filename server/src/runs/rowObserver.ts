@@ -8,6 +8,8 @@ export class RowObserver {
   private readonly last = new Map<string, string | null>();
   private running = true;
   private readonly loop: Promise<void>;
+  /** Ends the pause between samples at once: stopping does not wait out a sampling period. */
+  private wake: () => void = () => undefined;
 
   constructor(
     private readonly observe: () => Promise<Record<string, string | null>>,
@@ -20,6 +22,7 @@ export class RowObserver {
   /** Takes one last sample and stops. */
   async stop(): Promise<void> {
     this.running = false;
+    this.wake();
     await this.loop;
     await this.sample().catch(() => undefined);
   }
@@ -33,7 +36,10 @@ export class RowObserver {
         this.onError(error instanceof Error ? error : new Error(String(error)));
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, ROW_SAMPLE_EVERY_MS));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ROW_SAMPLE_EVERY_MS);
+        this.wake = () => (clearTimeout(timer), resolve());
+      });
     }
   }
 

@@ -236,8 +236,7 @@ export class Run {
 
       await Promise.all(exits);
       if (this.failure) throw new Cancelled(this.failure);
-      await this.guard(observer.stop());
-      await this.guard(rows?.stop() ?? Promise.resolve());
+      await this.guard(Promise.all([observer.stop(), rows?.stop()]));
       if (this.failure) throw new Cancelled(this.failure);
       const metrics = await this.guard(scenario.measure(stores, timed, { date }, fixture));
       if (this.failure) throw new Cancelled(this.failure);

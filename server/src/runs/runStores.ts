@@ -65,7 +65,6 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
       } while (cursor !== '0');
     });
 
-  await pool.query(`create schema ${schema}`);
   let closing = false;
   const client = new pg.Client({
     ...(options.databaseUrl ? { connectionString: options.databaseUrl } : pool.options),
@@ -77,12 +76,14 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
   client.on('end', () => {
     if (!closing) options.onLost(new Error('the connection ended'));
   });
+  // The schema and the connection at the same time: a run waits for the slower one only.
+  const created = pool.query(`create schema ${schema}`);
   try {
-    await client.connect();
-    await client.query(`set search_path to ${schema}`);
+    await Promise.all([created, client.connect().then(() => client.query(`set search_path to ${schema}`))]);
   } catch (error) {
     closing = true;
     void client.end().catch(() => undefined);
+    await created.catch(() => undefined);
     await dropSchema().catch(() => undefined);
     throw error;
   }
