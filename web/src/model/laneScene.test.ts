@@ -16,6 +16,14 @@ describe('lane scene', () => {
     expect(scene.clusters).toEqual([]);
     expect(scene.majors.map((p) => p.mark.kind)).toEqual(['write-accepted', 'blind-delete']);
     expect(scene.heightPx).toBe(laneHeight(2));
+    expect(scene.open).toBe(false); // the run is over: every shape has its end
+  });
+
+  it('says when a shape of a run still going reaches the live edge', () => {
+    // Cut while worker-1 is stalled, in its work, holding the lease.
+    const events = blindDelRun().filter((e) => e.atMs < 100);
+    const lane = deriveLanes(events)[0]!;
+    expect(laneScene(lane, truthOf(events, 'worker-1'), { startMs: 0, endMs: 200 }, 1200).open).toBe(true);
   });
 
   it('leaves out what a zoomed-in window does not show', () => {

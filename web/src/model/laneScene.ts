@@ -4,7 +4,7 @@
 import type { Lane, Mark, Span } from './lanes.js';
 import type { Lease } from './leases.js';
 import { markExtent, stackMarks, type PlacedMark } from './layout.js';
-import { clusterInstants, cullInstants, thinIntervals, type Thinned } from './lod.js';
+import { anyOpen, clusterInstants, cullInstants, thinIntervals, type Thinned } from './lod.js';
 import { formatMs, makeScale, timeToX, type TimeScale } from './timeScale.js';
 import type { TruthSegment } from './truth.js';
 import type { TimeWindow } from './viewport.js';
@@ -44,6 +44,8 @@ export interface LaneScene {
   minors: PlacedMark[];
   clusters: MarkCluster[];
   heightPx: number;
+  /** Some shape reaches the live edge (and moves with it). */
+  open: boolean;
 }
 
 export function laneHeight(rows: number): number {
@@ -90,16 +92,21 @@ export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, 
     minors = stackMarks(marks.filter((m) => !m.major), scale, extent, 1);
   }
   const rows = majors.reduce((n, p) => Math.max(n, p.row + 1), clusters.length > 0 ? 1 : 0);
+  const stalls = thinIntervals(lane.spans.filter((s) => s.kind === 'stall'), drawn, pxWidth);
+  const leases = thinIntervals(lane.leases.map(leaseItem), drawn, pxWidth);
+  const spans = thinIntervals(lane.spans.filter((s) => s.kind !== 'stall'), drawn, pxWidth);
+  const shownTruth = thinIntervals(truth, drawn, pxWidth);
   return {
     scale,
-    stalls: thinIntervals(lane.spans.filter((s) => s.kind === 'stall'), drawn, pxWidth),
-    leases: thinIntervals(lane.leases.map(leaseItem), drawn, pxWidth),
-    spans: thinIntervals(lane.spans.filter((s) => s.kind !== 'stall'), drawn, pxWidth),
-    truth: thinIntervals(truth, drawn, pxWidth),
+    stalls,
+    leases,
+    spans,
+    truth: shownTruth,
     majors,
     minors,
     clusters,
     heightPx: laneHeight(rows),
+    open: anyOpen(stalls) || anyOpen(leases) || anyOpen(spans) || anyOpen(shownTruth),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterInstants, cullInstants, cullIntervals, thinIntervals } from './lod.js';
+import { anyOpen, clusterInstants, cullInstants, cullIntervals, thinIntervals } from './lod.js';
 
 const iv = (id: string, startMs: number, endMs: number | null) => ({ id, startMs, endMs });
 const w = { startMs: 0, endMs: 1000 };
@@ -9,6 +9,11 @@ describe('level of detail', () => {
     const items = [iv('a', -50, -10), iv('b', -10, 10), iv('c', 500, null), iv('d', 1001, 1100)];
     expect(cullIntervals(items, w).map((i) => i.id)).toEqual(['b', 'c']);
     expect(cullInstants([{ id: 'x', atMs: -3 }, { id: 'y', atMs: 5 }], w, 2).map((i) => i.id)).toEqual(['y']);
+  });
+
+  it('tells whether a shape drawn is still open (reaches the live edge)', () => {
+    expect(anyOpen(thinIntervals([iv('a', 0, 1), iv('b', 2, null)], w, 1000))).toBe(true);
+    expect(anyOpen(thinIntervals([iv('a', 0, 1), iv('b', 2, 3)], w, 1000))).toBe(false);
   });
 
   it('draws every interval under the budget', () => {

@@ -67,6 +67,11 @@ export function thinIntervals<T extends Interval>(
   return out;
 }
 
+/** True when one of the shapes is still open: drawn to the live edge, which moves. */
+export function anyOpen<T extends Interval>(shown: readonly Thinned<T>[]): boolean {
+  return shown.some((t) => t.kind === 'one' && t.item.endMs === null);
+}
+
 export interface Instant {
   id: string;
   atMs: number;

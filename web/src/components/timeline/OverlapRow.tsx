@@ -2,7 +2,7 @@
 // ("2 workers at once — the lock said 1"), and a faint band behind every lane of the run.
 import { useMemo } from 'react';
 import type { HolderSpan } from '../../model/holders.js';
-import { thinIntervals } from '../../model/lod.js';
+import { anyOpen, thinIntervals } from '../../model/lod.js';
 import { formatMs, type TimeScale } from '../../model/timeScale.js';
 import type { TimeWindow } from '../../model/viewport.js';
 import { intervalStyle } from './geometry.js';
@@ -48,7 +48,7 @@ export function OverlapRow({ spans, scale, drawn, pxWidth }: Props) {
         <span className="worker-facts">{spans.length === 0 ? 'never more than one' : 'more than one at once'}</span>
       </div>
       <div className="tl-track">
-        <div className="tl-content">
+        <div className="tl-content" data-open={anyOpen(shown) ? '' : undefined}>
           {shown.map((t) =>
             t.kind === 'one' ? (
               <OverlapBar key={t.item.id} span={t.item} scale={scale} />

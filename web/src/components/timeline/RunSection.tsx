@@ -53,7 +53,7 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
         </div>
       )}
       <div className="tl-section-overlay" aria-hidden="true">
-        <div className="tl-content">
+        <div className="tl-content" data-open={overlaps.some((o) => o.endMs === null) ? '' : undefined}>
           <OverlapBands spans={overlaps} scale={scale} drawn={drawn} pxWidth={pxWidth} />
         </div>
       </div>

@@ -1,7 +1,7 @@
 // Ground truth for one watched key or row: what the store held, who it belonged to, and
 // for a Redis key its TTL. A key with no expiry is flagged in words, not only by colour.
 import { useMemo, type CSSProperties } from 'react';
-import { thinIntervals } from '../../model/lod.js';
+import { anyOpen, thinIntervals } from '../../model/lod.js';
 import type { TimeWindow } from '../../model/viewport.js';
 import { GroupBar } from './GroupBar.js';
 import type { StoreLane as Lane, StoreSegment } from '../../model/storeLanes.js';
@@ -104,7 +104,7 @@ export function StoreLane({ lane, scale, drawn, pxWidth, workers }: LaneProps) {
         </span>
       </div>
       <div className="tl-track">
-        <div className="tl-content">
+        <div className="tl-content" data-open={anyOpen(shown) ? '' : undefined}>
           {shown.map((t) =>
             t.kind === 'one' ? (
               <Segment

@@ -68,7 +68,7 @@ export function TimelineView() {
 
   const drawn = zoomed?.drawn ?? bounds;
   const pxWidth = zoomed?.px ?? trackPx;
-  useTimelineFrame(targets, ids, drawn, trackPx, commit);
+  useTimelineFrame(targets, ids, drawn, trackPx, commit, events);
   usePointerZoom(body, axis);
   useFocusInView(body, axis);
 

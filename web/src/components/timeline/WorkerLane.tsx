@@ -45,7 +45,7 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor }: Props) {
         {faultsFor && <LaneFaults runId={faultsFor} lane={lane} />}
       </div>
       <div className="tl-track" style={{ height: scene.heightPx }}>
-        <div className="tl-content">
+        <div className="tl-content" data-open={scene.open ? '' : undefined}>
           {scene.stalls.map((t) =>
             t.kind === 'one' ? <SpanBar key={t.item.id} span={t.item} scale={scale} /> : <GroupBar key={t.id} group={t} what="stalls" owner={owner} cls="span stall" scale={scale} />,
           )}

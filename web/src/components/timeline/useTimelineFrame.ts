@@ -64,7 +64,13 @@ function writeTicks(el: HTMLElement | null, times: number[], view: TimeWindow, l
 }
 
 /** Margin (in visible spans, each side) of a drawing made while zooming out. */
-const ZOOM_OUT_MARGIN = 1.5;
+const ZOOM_OUT_MARGIN = 3;
+/**
+ * Margin of any other drawing made mid-gesture: a pan goes a whole span before it needs
+ * the next (each redraw of every lane at once is a long frame; the drawing at rest keeps
+ * the usual margin).
+ */
+const MOVING_MARGIN = 1;
 /** Least time between two requests for a new drawing while the view moves, in ms. */
 const COMMIT_EVERY_MS = 120;
 /**
@@ -99,6 +105,8 @@ export function useTimelineFrame(
   committed: TimeWindow,
   trackPx: number,
   onCommit: (w: TimeWindow) => void,
+  /** Changes whenever the runs drawn change (their events). */
+  version: number,
 ): void {
   const committedRef = useRef(committed);
   committedRef.current = committed;
@@ -150,10 +158,12 @@ export function useTimelineFrame(
         }
         placeContent(body, placement(view, drawn), layoutWidthPct);
         body.classList.toggle('zoomed', v.window !== null);
-        // Open intervals reach the live edge through --live-x: set only when it moves (it is
-        // inherited, so each change restyles the drawing).
+        // Open intervals reach the live edge through --live-x, set only on the contents that
+        // hold one (data-open) and only when it moves: it is inherited, so each change
+        // restyles everything under it, and on the body that was the whole drawing.
         const liveX = `${clamp(timeToX(nowMs, makeScale(drawn.startMs, drawn.endMs)), 0, 100).toFixed(2)}%`;
-        if (body.style.getPropertyValue('--live-x') !== liveX) body.style.setProperty('--live-x', liveX);
+        for (const el of body.querySelectorAll<HTMLElement>('.tl-content[data-open]'))
+          if (el.style.getPropertyValue('--live-x') !== liveX) el.style.setProperty('--live-x', liveX);
       }
       const width = trackPxRef.current;
       const axisKey = `${view.startMs} ${view.endMs} ${width}`;
@@ -188,11 +198,16 @@ export function useTimelineFrame(
         lastCommitAsk = page;
         // Zooming out: draw well beyond the view, so that the next notches need no redraw.
         const zoomingOut = spanOf(view) > spanOf(drawn) * 0.8;
-        commitRef.current(committedFor(view, v.bounds, zoomingOut ? ZOOM_OUT_MARGIN : undefined));
+        commitRef.current(committedFor(view, v.bounds, zoomingOut ? ZOOM_OUT_MARGIN : MOVING_MARGIN));
       }
       if (live) frame = requestAnimationFrame(draw);
     };
-    drawRef.current = draw;
+    // Drawn now, outside the loop's own frames: a frame already asked for is asked again
+    // by this draw if the run is live (else two loops would run).
+    drawRef.current = () => {
+      if (frame !== 0) cancelAnimationFrame(frame);
+      draw();
+    };
     const schedule = () => {
       if (frame === 0) frame = requestAnimationFrame(draw);
     };
@@ -221,6 +236,7 @@ export function useTimelineFrame(
     };
   }, [targets]);
 
-  // A new drawing is placed in the same frame React shows it: no jump.
-  useLayoutEffect(() => drawRef.current(), [committed, runIds, trackPx]);
+  // A new drawing is placed in the same frame React shows it: no jump. So is content drawn
+  // for new events (`version`): one newly open gets its --live-x before it is painted.
+  useLayoutEffect(() => drawRef.current(), [committed, runIds, trackPx, version]);
 }
