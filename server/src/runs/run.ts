@@ -251,8 +251,6 @@ export class Run {
       clearTimeout(deadline);
       this.done = true;
       this.killAll();
-      // The run's CPU is free again: the pool forks what it handed out (not during the run).
-      this.services.pool.replenish();
       const cleanup = async (): Promise<void> => {
         if (childrenPending && !childrenAdopted) {
           const late = await childrenPending.catch(() => [] as ChildProcess[]);
@@ -283,6 +281,8 @@ export class Run {
       this.services.running?.delete(this);
       this.isSettled = true;
       this.resolveSettled();
+      // The run and its clean-up are over: the pool forks what it handed out (never during a run).
+      this.services.pool.replenish();
     }
   }
 
