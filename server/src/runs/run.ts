@@ -281,8 +281,9 @@ export class Run {
       this.services.running?.delete(this);
       this.isSettled = true;
       this.resolveSettled();
-      // The run and its clean-up are over: the pool forks what it handed out (never during a run).
-      this.services.pool.replenish();
+      // The run and its clean-up are over: the pool forks what it handed out (never during a
+      // run), once whoever awaited this run has been told (a fork blocks for milliseconds).
+      setImmediate(() => this.services.pool.replenish());
     }
   }
 

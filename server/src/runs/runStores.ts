@@ -98,10 +98,10 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
     cleanup() {
       cleaning ??= (async () => {
         closing = true;
-        // A connection whose backend is gone may never answer the goodbye.
-        await withTimeout(client.end(), 1000).catch(() => undefined);
-        // Both stores, each on its own: one that is down must not leave the other's data behind.
-        const results = await Promise.allSettled([deleteKeys(), dropSchema()]);
+        // Both stores, each on its own: one that is down must not leave the other's data
+        // behind. The run's connection holds no lock outside a query, so it may close meanwhile;
+        // one whose backend is gone may never answer the goodbye.
+        const [, ...results] = await Promise.allSettled([withTimeout(client.end(), 1000), deleteKeys(), dropSchema()]);
         const errors = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
         if (errors.length > 0) throw new Error(errors.join('; '));
       })();
