@@ -7,5 +7,3 @@ export const FENCE_KEY = 'fence';
 /** Lock-set of workers that believe they hold the lease, and the largest size it reached. */
 export const HOLDERS_KEY = 'holders';
 export const HOLDERS_MAX_KEY = 'holders:max';
-/** Names the worker that found its lease still live just before it wrote (choreography). */
-export const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';

@@ -11,7 +11,5 @@ export const REPORT_FENCE_KEY = 'report:fence';
 /** Lock-set of workers that believe they hold the lease, and the largest size it reached. */
 export const HOLDERS_KEY = 'holders';
 export const HOLDERS_MAX_KEY = 'holders:max';
-/** Names the worker that found its lease still live just before it uploaded (choreography). */
-export const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
 /** The plain file every upload of file-with-token replaces. */
 export const REPORT_FILE = 'report.txt';

@@ -1,0 +1,64 @@
+// The choreography of the labs where a lease passes from a stalled worker to the next one
+// (fencing, event-loop-block, unfenceable-target): worker-1 takes the lease first; worker-2
+// takes it once Redis no longer holds it; and when worker-1's lease has passed to worker-2
+// before worker-1 acts on the protected resource, worker-2 acts first. Which case a run is
+// in is decided once, atomically in Redis, so no verdict hangs on which process the
+// scheduler ran first. (redlock and fence-check decide it on their own nodes and orderings.)
+import type { WorkerContext } from './types.js';
+
+/** Names the worker that found its lease still live just before it acted. */
+const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
+
+// At write time: is this worker's lease still live? If so, say so where the next worker
+// looks before it takes the lease; both in one step inside Redis.
+const CLAIM_WRITE_IN_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[2], ARGV[2])
+  return 1
+end
+return 0`;
+
+export interface LeaseHandoverOptions {
+  /** The lease's key (unprefixed). */
+  lockKey: string;
+  /** The table of the run's schema with a row per attempt, by `worker`. */
+  attemptsTable: string;
+  /** What a worker does to the resource, for the timeline: "writes", "uploads". */
+  verb: string;
+}
+
+export interface LeaseHandover {
+  /** worker-2's arrival: it waits while worker-1 holds the lease, then goes for it. */
+  waitForFreeLease(ctx: WorkerContext): Promise<void>;
+  /** Before a write: if this worker's lease has passed on, the newer holders write first. */
+  keepWriteOrder(ctx: WorkerContext, token: string): Promise<void>;
+}
+
+export function leaseHandover({ lockKey, attemptsTable, verb }: LeaseHandoverOptions): LeaseHandover {
+  return {
+    async waitForFreeLease(ctx) {
+      const first = ctx.workerIds[0]!;
+      await ctx.waitFor(`granted:${first}`, `done:${first}`);
+      const reason = `the lease is held by ${first}`;
+      ctx.emit({ type: 'wait-started', reason });
+      // Set by the server once the key it watches is gone: expired, or released.
+      await ctx.waitFor(`key-gone:${lockKey}`, `done:${first}`);
+      // worker-1 found its lease live just before it acted: that act belongs to its lease.
+      if ((await ctx.redis.get(ctx.key(WRITING_IN_LEASE_KEY))) === first) await ctx.waitFor(`done:${first}`);
+      ctx.emit({ type: 'wait-finished', reason });
+    },
+
+    async keepWriteOrder(ctx, token) {
+      const inLease = await ctx.redis.eval(CLAIM_WRITE_IN_LEASE, 2, ctx.key(lockKey), ctx.key(WRITING_IN_LEASE_KEY), token, ctx.workerId);
+      if (Number(inLease) === 1) return;
+      for (const other of ctx.workerIds.slice(ctx.workerIds.indexOf(ctx.workerId) + 1)) {
+        const { rowCount } = await ctx.pg.query(`select 1 from ${attemptsTable} where worker = $1`, [other]);
+        if (rowCount) continue; // it has acted already
+        const reason = `choreography: ${other}, the newer holder, ${verb} first`;
+        ctx.emit({ type: 'wait-started', reason });
+        await ctx.waitFor(`wrote:${other}`, `done:${other}`);
+        ctx.emit({ type: 'wait-finished', reason });
+      }
+    },
+  };
+}
