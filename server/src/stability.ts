@@ -2,9 +2,11 @@
 // parameter set the scenario declares in `stabilityParams` (or only at the parameters
 // given), and prints how many runs gave the same verdict and metrics:
 //   npm run stability -- [--times 100] [--scenario <id>] [--except <id> ...] [--variant <id>]
-//                        [--param k=v ...] [--defaults-only] [--load]
+//                        [--param k=v ...] [--defaults-only] [--load] [--parallel N]
 // --load keeps the other core busy the whole time (a child process spinning a busy loop),
-// so the verdicts are shown not to depend on an idle machine.
+// so the verdicts are shown not to depend on an idle machine. --parallel N runs N variant ×
+// parameter sets at once (each set's runs still one after another): a shorter pass under
+// a heavier load, since every run then also competes with N - 1 others.
 // Exit 1 when any variant is not stable at any set: a verdict that depends on luck is a bug.
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -21,11 +23,17 @@ const { values } = parseArgs({
     param: { type: 'string', multiple: true, default: [] },
     load: { type: 'boolean', default: false },
     'defaults-only': { type: 'boolean', default: false },
+    parallel: { type: 'string', default: '1' },
   },
 });
 const times = Number(values.times);
 if (!Number.isInteger(times) || times < 1 || times > 10_000) {
   console.error(`--times must be an integer from 1 to 10000, got ${values.times}`);
+  process.exit(2);
+}
+const parallel = Number(values.parallel);
+if (!Number.isInteger(parallel) || parallel < 1 || parallel > 12) {
+  console.error(`--parallel must be an integer from 1 to 12, got ${values.parallel}`);
   process.exit(2);
 }
 const given = Object.fromEntries(
@@ -42,53 +50,72 @@ const services = await findServices();
 const playground = await Playground.open({ ...services, poolSize: 4 });
 let unstable = 0;
 let unexpected = 0;
-let combos = 0;
 const started = Date.now();
-console.log(`stability: ${times} runs of each variant at each parameter set${values.load ? ', the other core kept busy (--load)' : ''}`);
-try {
-  for (const manifest of playground.catalog.manifests) {
-    if (values.scenario && manifest.id !== values.scenario) continue;
-    if (values.except.includes(manifest.id)) continue;
-    const scenario = playground.catalog.scenarios.get(manifest.id)!;
-    const declared = values['defaults-only'] ? [] : (scenario.stabilityParams ?? []);
-    const sets: Record<string, unknown>[] = values.param.length > 0 ? [given] : [{}, ...declared];
-    if (values.param.length === 0 && !values['defaults-only'] && (scenario.stabilityParams ?? []).length < 2) {
-      console.log(`${manifest.id}: declares ${(scenario.stabilityParams ?? []).length} stabilityParams sets (two expected)`);
-    }
-    for (const variant of manifest.variants) {
-      if (values.variant && variant.id !== values.variant) continue;
-      for (const set of sets) {
-        combos++;
-        const resolved = resolveParams(manifest, variant.id, set);
-        if (!resolved.ok) throw new Error(`${manifest.id} ${variant.id}: ${resolved.error}`);
-        const shown = Object.keys(set).length === 0 ? 'defaults' : Object.entries(set).map(([k, v]) => `${k}=${formatParam(v as Params[string])}`).join(' ');
-        const seen = new Map<string, number>();
-        const began = Date.now();
-        for (let i = 0; i < times; i++) {
-          const prepared = playground.prepare({ scenario: manifest.id, variant: variant.id, params: set });
-          if (!prepared.ok) throw new Error(prepared.error);
-          const outcome = await prepared.run.start();
-          const signature =
-            outcome.status === 'finished' ? `${outcome.verdict} ${JSON.stringify(outcome.metrics)}` : `error ${outcome.message}`;
-          seen.set(signature, (seen.get(signature) ?? 0) + 1);
-        }
-        const [top, count] = [...seen.entries()].sort((a, b) => b[1] - a[1])[0]!;
-        if (seen.size > 1) unstable++;
-        // At the defaults, a broken variant is expected to fail and a correct one to pass.
-        const expected = variant.correct ? 'pass' : 'fail';
-        const asExpected = Object.keys(set).length > 0 || top.startsWith(expected);
-        if (!asExpected) unexpected++;
-        const ms = Math.round((Date.now() - began) / times);
-        console.log(`${manifest.id} ${variant.id} [${shown}]: ${count}/${times} same (${ms} ms a run) ${top}${asExpected ? '' : `  ← expected ${expected}`}`);
-        if (seen.size > 1) for (const [signature, n] of seen) if (signature !== top) console.log(`    also ${n}× ${signature}`);
-      }
+console.log(
+  `stability: ${times} runs of each variant at each parameter set${values.load ? ', the other core kept busy (--load)' : ''}${parallel > 1 ? `, ${parallel} sets at once` : ''}`,
+);
+
+interface Combo {
+  scenario: string;
+  variant: string;
+  correct: boolean;
+  set: Record<string, unknown>;
+}
+const combos: Combo[] = [];
+for (const manifest of playground.catalog.manifests) {
+  if (values.scenario && manifest.id !== values.scenario) continue;
+  if (values.except.includes(manifest.id)) continue;
+  const scenario = playground.catalog.scenarios.get(manifest.id)!;
+  const declared = values['defaults-only'] ? [] : (scenario.stabilityParams ?? []);
+  const sets: Record<string, unknown>[] = values.param.length > 0 ? [given] : [{}, ...declared];
+  if (values.param.length === 0 && !values['defaults-only'] && (scenario.stabilityParams ?? []).length < 2) {
+    console.log(`${manifest.id}: declares ${(scenario.stabilityParams ?? []).length} stabilityParams sets (two expected)`);
+  }
+  for (const variant of manifest.variants) {
+    if (values.variant && variant.id !== values.variant) continue;
+    for (const set of sets) {
+      const resolved = resolveParams(manifest, variant.id, set);
+      if (!resolved.ok) throw new Error(`${manifest.id} ${variant.id}: ${resolved.error}`);
+      combos.push({ scenario: manifest.id, variant: variant.id, correct: variant.correct, set });
     }
   }
+}
+
+/** One variant at one parameter set, `times` runs in a row; prints its line. */
+async function runCombo({ scenario, variant, correct, set }: Combo): Promise<void> {
+  const shown = Object.keys(set).length === 0 ? 'defaults' : Object.entries(set).map(([k, v]) => `${k}=${formatParam(v as Params[string])}`).join(' ');
+  const seen = new Map<string, number>();
+  const began = Date.now();
+  for (let i = 0; i < times; i++) {
+    const prepared = playground.prepare({ scenario, variant, params: set });
+    if (!prepared.ok) throw new Error(prepared.error);
+    const outcome = await prepared.run.start();
+    const signature = outcome.status === 'finished' ? `${outcome.verdict} ${JSON.stringify(outcome.metrics)}` : `error ${outcome.message}`;
+    seen.set(signature, (seen.get(signature) ?? 0) + 1);
+  }
+  const [top, count] = [...seen.entries()].sort((a, b) => b[1] - a[1])[0]!;
+  if (seen.size > 1) unstable++;
+  // At the defaults, a broken variant is expected to fail and a correct one to pass.
+  const expected = correct ? 'pass' : 'fail';
+  const asExpected = Object.keys(set).length > 0 || top.startsWith(expected);
+  if (!asExpected) unexpected++;
+  const ms = Math.round((Date.now() - began) / times);
+  const lines = [`${scenario} ${variant} [${shown}]: ${count}/${times} same (${ms} ms a run) ${top}${asExpected ? '' : `  ← expected ${expected}`}`];
+  if (seen.size > 1) for (const [signature, n] of seen) if (signature !== top) lines.push(`    also ${n}× ${signature}`);
+  console.log(lines.join('\n'));
+}
+
+try {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < combos.length) await runCombo(combos[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, combos.length) }, lane));
 } finally {
   await playground.close();
   await services.stop();
   stopLoad();
 }
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-console.log(`stability: ${combos - unstable}/${combos} variant × parameter sets stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} not as expected at the defaults` : ''}`);
+console.log(`stability: ${combos.length - unstable}/${combos.length} variant × parameter sets stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} not as expected at the defaults` : ''}`);
 process.exitCode = unstable > 0 ? 1 : 0;
