@@ -44,12 +44,23 @@ const given = Object.fromEntries(
 const load = values.load ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : undefined;
 const stopLoad = (): void => void load?.kill('SIGKILL');
 process.on('exit', stopLoad);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (stopLoad(), process.exit(130)));
 
 const services = await findServices();
 const playground = await Playground.open({ ...services, poolSize: 4 });
+// Ctrl-C or SIGTERM: the runs going are cancelled and clean up (no key or schema is left
+// behind), the sets not finished are not reported, and the pass ends with exit code 130.
+let stoppedBy: string | null = null;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stoppedBy) return;
+    stoppedBy = signal;
+    stopLoad();
+    playground.cancelAll(`the stability pass was stopped (${signal})`);
+  });
+}
 let unstable = 0;
 let unexpected = 0;
+let reported = 0;
 const started = Date.now();
 console.log(
   `stability: ${times} runs of each variant at each parameter set${values.load ? ', the other core kept busy (--load)' : ''}${parallel > 1 ? `, ${parallel} sets at once` : ''}`,
@@ -87,10 +98,12 @@ async function runCombo({ scenario, variant, correct, set }: Combo): Promise<voi
   const seen = new Map<string, number>();
   const began = Date.now();
   for (let i = 0; i < times; i++) {
+    if (stoppedBy) return;
     const prepared = playground.prepare({ scenario, variant, params: set });
     if (!prepared.ok) throw new Error(prepared.error);
     const outcome = await prepared.run.start();
     const signature = outcome.status === 'finished' ? `${outcome.verdict} ${JSON.stringify(outcome.metrics)}` : `error ${outcome.message}`;
+    if (stoppedBy) return;
     seen.set(signature, (seen.get(signature) ?? 0) + 1);
   }
   const [top, count] = [...seen.entries()].sort((a, b) => b[1] - a[1])[0]!;
@@ -103,12 +116,13 @@ async function runCombo({ scenario, variant, correct, set }: Combo): Promise<voi
   const lines = [`${scenario} ${variant} [${shown}]: ${count}/${times} same (${ms} ms a run) ${top}${asExpected ? '' : `  ← expected ${expected}`}`];
   if (seen.size > 1) for (const [signature, n] of seen) if (signature !== top) lines.push(`    also ${n}× ${signature}`);
   console.log(lines.join('\n'));
+  reported++;
 }
 
 try {
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < combos.length) await runCombo(combos[next++]!);
+    while (next < combos.length && !stoppedBy) await runCombo(combos[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(parallel, combos.length) }, lane));
 } finally {
@@ -117,5 +131,6 @@ try {
   stopLoad();
 }
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-console.log(`stability: ${combos.length - unstable}/${combos.length} variant × parameter sets stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} not as expected at the defaults` : ''}`);
-process.exitCode = unstable > 0 ? 1 : 0;
+const sets = stoppedBy ? `${reported - unstable}/${reported} variant × parameter sets finished (of ${combos.length}; stopped by ${stoppedBy})` : `${combos.length - unstable}/${combos.length} variant × parameter sets`;
+console.log(`stability: ${sets} stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} not as expected at the defaults` : ''}`);
+process.exitCode = unstable > 0 ? 1 : stoppedBy ? 130 : 0;

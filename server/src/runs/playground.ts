@@ -146,8 +146,13 @@ export class Playground {
   }
 
   /** Cancels the runs still going, waits (up to `graceMs`) for them to clean up, then stops the worker pool and closes the connections. */
-  async close(reason = 'the server is stopping', graceMs = 5000): Promise<void> {
+  /** Cancels every run going; each still ends and cleans up after itself. */
+  cancelAll(reason: string): void {
     for (const run of this.running) run.cancel(reason);
+  }
+
+  async close(reason = 'the server is stopping', graceMs = 5000): Promise<void> {
+    this.cancelAll(reason);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all([...this.running].map((run) => run.settled)),
