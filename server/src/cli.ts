@@ -90,6 +90,13 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const playground = await Playground.open({ ...services, poolSize: 0 });
+  // Ctrl-C: the run is cancelled and cleans up after itself (no key or schema left behind).
+  let stoppedBy: NodeJS.Signals | null = null;
+  const stop = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    playground.cancelAll(`stopped by ${signal}`);
+  };
+  process.on('SIGINT', stop).on('SIGTERM', stop);
   try {
     const prepared = playground.prepare({ scenario: manifest.id, variant: variant.id, params: params.params });
     if (!prepared.ok) {
@@ -119,7 +126,7 @@ async function main(argv: string[]): Promise<number> {
     } else {
       printHuman(manifest.id, variant.id, variant.correct, params.params, outcome, prepared.run.events, manifest.metrics);
     }
-    return outcome.status === 'finished' ? 0 : 1;
+    return stoppedBy ? 130 : outcome.status === 'finished' ? 0 : 1;
   } finally {
     await playground.close();
     await services.stop();
