@@ -49,6 +49,7 @@ interface FrameStats {
   workP50: number;
   workP95: number;
   workMax: number;
+  cpuP95: number;
   intervalP95: number;
   work: number[];
 }
@@ -204,10 +205,10 @@ export async function benchTimelineAtScale(): Promise<BenchResult> {
     ];
     const notes = [
       `Method (e2e/bench/timelineAtScale.live-bench.ts): ${r.events.toLocaleString('en-US')} events of 4 workers' lock cycles (lease requested/acquired/released, work started/finished, read, write, call) at ${r.rate.toLocaleString('en-US')} events/s, loaded ${r.loadedVia === 'recording file' ? 'from a generated recording through the page\'s "Open recording" input' : 'as a live run of the bench emitter through the page\'s own socket (this build has no recording input)'}. ` +
-        'Frame work is measured in the page (e2e/bench/frameProbe.ts): from the frame\'s rAF timestamp, or the first input event handled since the last frame if earlier, to a message posted from that rAF callback (the frame\'s script, style, layout and paint done). Gestures over the Timeline: wheel, Ctrl+wheel, Shift+wheel, a drag, and the keys + → −; a gesture counts when the marks\' horizontal positions changed. ' +
+        'Frame work is the renderer main thread\'s busy time per frame, read from a Chromium trace of each gesture (e2e/bench/traceSummary.ts): the task that renders the frame (input, rAF callbacks, style, layout, paint) plus every task run since the previous one (timers, messages, React\'s slices, GC); idle time and the wait to be scheduled are not work (a timestamp taken in the page cannot tell them apart: a no-op key press showed 10–18 ms "frames" that way, with the main thread idle). Gestures over the Timeline: wheel, Ctrl+wheel, Shift+wheel, a drag, and the keys + → −; a gesture counts when the marks\' horizontal positions changed. ' +
         `Memory: CDP Performance metrics after HeapProfiler.collectGarbage; the renderer's RSS from /proc. Marks (role=img) in the Timeline: ${r.markCount}.`,
-      `Per gesture (frames, work p50 / p95 / max ms, rAF interval p95 ms, moved): ${Object.entries(r.gestures)
-        .map(([name, g]) => `${name}: ${g.frames.frames}, ${f1(g.frames.workP50)} / ${f1(g.frames.workP95)} / ${f1(g.frames.workMax)}, ${f1(g.frames.intervalP95)}, ${g.moved ? 'moved' : 'did not move'}`)
+      `Per gesture (frames, work p50 / p95 / max ms, CPU p95 ms, rAF interval p95 ms, moved): ${Object.entries(r.gestures)
+        .map(([name, g]) => `${name}: ${g.frames.frames}, ${f1(g.frames.workP50)} / ${f1(g.frames.workP95)} / ${f1(g.frames.workMax)}, ${f1(g.frames.cpuP95)}, ${f1(g.frames.intervalP95)}, ${g.moved ? 'moved' : 'did not move'}`)
         .join('; ') || 'none run'}.`,
     ];
     if (r.loadTrace) notes.push(`Trace of the main thread over the last 10 s before the load's deadline, time by event (nested events counted in each): ${traceText(r.loadTrace)}.`);
