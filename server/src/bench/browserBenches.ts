@@ -16,6 +16,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const E2E = join(ROOT, 'e2e');
 const CONFIG = 'bench/playwright.live.config.ts';
 const MB = 2 ** 20;
+/** One frame at 60 Hz, ms. */
+const FRAME_MS = 1000 / 60;
 
 interface Summary {
   n: number;
@@ -211,6 +213,12 @@ export async function benchTimelineAtScale(): Promise<BenchResult> {
         .map(([name, g]) => `${name}: ${g.frames.frames}, ${f1(g.frames.workP50)} / ${f1(g.frames.workP95)} / ${f1(g.frames.workMax)}, ${f1(g.frames.cpuP95)}, ${f1(g.frames.intervalP95)}, ${g.moved ? 'moved' : 'did not move'}`)
         .join('; ') || 'none run'}.`,
     ];
+    if (work.length > 0) {
+      const over = work.filter((ms) => ms > FRAME_MS);
+      notes.push(
+        `Frames whose work would miss a 60 Hz frame (over ${f1(FRAME_MS)} ms): ${over.length} of ${work.length}, the longest ${f1(Math.max(...work))} ms (each time React draws the tracks again for a new window: a zoom past the drawing, or the view coming to rest).`,
+      );
+    }
     if (r.loadTrace) notes.push(`Trace of the main thread over the last 10 s before the load's deadline, time by event (nested events counted in each): ${traceText(r.loadTrace)}.`);
     for (const [name, g] of moved) if (g.trace) notes.push(`Trace of the main thread during "${name}" (over budget): ${traceText(g.trace)}.`);
     return { figures, notes };
