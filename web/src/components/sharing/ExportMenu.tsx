@@ -1,5 +1,5 @@
 // Files for the tools engineers already use, from the runs on screen: the run itself (to
-// open again here), a Perfetto / chrome://tracing trace, a Jepsen-style history, and the
+// open again here), a Perfetto / Chrome DevTools trace, a Jepsen-style history, and the
 // visible timeline as SVG or PNG for slides.
 import { createRecording } from '@racelab/shared';
 import { useState } from 'react';
@@ -67,7 +67,7 @@ export function ExportMenu() {
       <button type="button" onClick={recording} title="The run's events and its scenario: open it again here, with no server (D)">
         Download recording
       </button>
-      <button type="button" onClick={trace} title="Chrome Trace Event JSON: open it in ui.perfetto.dev or chrome://tracing">
+      <button type="button" onClick={trace} title="Chrome Trace Event JSON: open it in ui.perfetto.dev or in Chrome DevTools (Performance, Load profile)">
         Export Perfetto trace
       </button>
       <button type="button" onClick={history} title="Jepsen-style history (EDN, one op per line) for offline checkers">

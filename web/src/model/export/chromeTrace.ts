@@ -1,5 +1,5 @@
 // Chrome Trace Event Format (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU):
-// opens in Perfetto (ui.perfetto.dev) and chrome://tracing. One process per run, one
+// opens in Perfetto (ui.perfetto.dev) and Chrome DevTools' Performance panel. One process per run, one
 // thread per worker and per watched key or row; leases, zombie windows, waits, work,
 // stalls and stored values are complete ("X") slices, writes, skips, kills and releases
 // are instants ("i"). Times are in microseconds since the run started.
