@@ -3,3 +3,4 @@ export * from './events.js';
 export * from './protocol.js';
 export * from './verdict.js';
 export * from './recording.js';
+export * from './random.js';

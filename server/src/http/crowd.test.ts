@@ -9,30 +9,24 @@
 // Why the default caps rather than 30 runs at once: 30 runs of 3-4 workers would hold
 // ~120 PostgreSQL connections, past max_connections (100) of a stock PostgreSQL; the
 // caps exist so that a crowd gets "busy, try again" instead of failures for everyone.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent, ServerMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
-import { openTestPlayground, play } from '../testing/testPlayground.js';
+import { play } from '../testing/testPlayground.js';
+import { startTestServer, type TestServer } from '../testing/testServer.js';
 import { connectClient, isEnd, leftovers } from '../testing/wsClient.js';
-import { createAppServer, type AppServer } from './appServer.js';
 import { DEFAULT_LIMITS } from './socketServer.js';
 
 let playground: Playground;
-let app: AppServer;
 let url: string;
 
+let server: TestServer;
+
 beforeAll(async () => {
-  playground = await openTestPlayground(4);
-  app = createAppServer(playground, '/nonexistent');
-  await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
-  url = `ws://127.0.0.1:${(app.http.address() as AddressInfo).port}/ws`;
+  server = await startTestServer(4);
+  ({ playground, url } = server);
 });
-afterAll(async () => {
-  await app.sockets.close('test over');
-  app.http.close();
-  await playground.close();
-});
+afterAll(() => server.close());
 
 const VARIANTS: Array<[string, string]> = [
   ['duplicate-job', 'no-lock'],
@@ -93,7 +87,7 @@ describe('a crowd of browsers', () => {
     let release!: () => void;
     const go = new Promise<void>((resolve) => (release = resolve));
     let most = 0;
-    const sampler = setInterval(() => (most = Math.max(most, app.sockets.directory.active)), 10);
+    const sampler = setInterval(() => (most = Math.max(most, server.app.sockets.directory.active)), 10);
     const started = Date.now();
     const crowd = Array.from({ length: CLIENTS }, (_, i) => VARIANTS[i % VARIANTS.length]!);
     const pending = crowd.map(([scenario, variant]) => browser(scenario, variant, go));
@@ -121,7 +115,7 @@ describe('a crowd of browsers', () => {
     }
     const runIds = new Set(outcomes.map((o) => o.runId));
     expect(runIds.size).toBe(CLIENTS);
-    for (const runId of runIds) await app.sockets.directory.get(runId)!.settled;
+    for (const runId of runIds) await server.app.sockets.directory.get(runId)!.settled;
     for (const runId of runIds) expect(await leftovers(playground.redis, playground.pg, runId)).toEqual({ keys: [], schema: false });
     expect(most).toBeLessThanOrEqual(DEFAULT_LIMITS.maxRunsPerServer);
     const busy = outcomes.reduce((n, o) => n + o.busy, 0);

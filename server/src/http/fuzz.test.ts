@@ -2,29 +2,22 @@
 // server. Every frame gets the answer its kind calls for, the server's heap after a full
 // GC does not grow with the frames, and a normal run afterwards gives the right verdict.
 // `npm run fuzz` throws 100,000 and more (server/src/fuzz.ts).
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Playground } from '../runs/playground.js';
-import { openTestPlayground } from '../testing/testPlayground.js';
+import { startTestServer, type TestServer } from '../testing/testServer.js';
 import { connectClient, isEnd, leftovers } from '../testing/wsClient.js';
-import { createAppServer, type AppServer } from './appServer.js';
 import { collectGarbage, fuzz } from './fuzz.js';
 
 let playground: Playground;
-let app: AppServer;
 let url: string;
 
+let server: TestServer;
+
 beforeAll(async () => {
-  playground = await openTestPlayground();
-  app = createAppServer(playground, '/nonexistent');
-  await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
-  url = `ws://127.0.0.1:${(app.http.address() as AddressInfo).port}/ws`;
+  server = await startTestServer();
+  ({ playground, url } = server);
 });
-afterAll(async () => {
-  await app.sockets.close('test over');
-  app.http.close();
-  await playground.close();
-});
+afterAll(() => server.close());
 
 const heapMb = (): number => {
   collectGarbage();
@@ -47,7 +40,7 @@ describe('fuzz', () => {
     // Every kind was thrown.
     expect(Object.keys(report.byKind).length).toBeGreaterThanOrEqual(19);
     // The runs the fuzz started end and leave nothing behind.
-    for (const runId of report.runsAccepted) await app.sockets.directory.get(runId)!.settled;
+    for (const runId of report.runsAccepted) await server.app.sockets.directory.get(runId)!.settled;
     for (const runId of report.runsAccepted) expect(await leftovers(playground.redis, playground.pg, runId)).toEqual({ keys: [], schema: false });
     // Flat: what the heap holds after a full GC at the end is what it held after the first
     // tenth, give or take 8 MB (a leak of 1 KB a frame would add ~9 MB here).

@@ -8,7 +8,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { WebSocket } from 'ws';
-import type { ScenarioManifest, ServerMessage } from '@racelab/shared';
+import { seededRandom, type ScenarioManifest, type ServerMessage } from '@racelab/shared';
 
 /** What a frame of each kind must get back. */
 type Expect = 'error' | 'run-rejected' | 'run-unknown' | 'start';
@@ -18,18 +18,6 @@ interface Frame {
   data: string | Buffer;
   binary?: boolean;
   expect: Expect;
-}
-
-/** A small, fast, seeded PRNG (mulberry32): the same seed throws the same frames. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const NASTY_STRINGS = [
@@ -53,7 +41,7 @@ const NASTY_STRINGS = [
 ];
 
 export function frameGenerator(seed: number, catalog: ScenarioManifest[]): () => Frame {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const int = (n: number): number => Math.floor(random() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
   /** A short string (≤ 100 characters, so it passes the protocol's length checks and reaches the catalog's). */

@@ -3,36 +3,31 @@
 // that never reads is cut off; the caps answer "busy"; foreign pages and host names are
 // refused; and no page can send SQL, Lua, keys or paths.
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Playground } from '../runs/playground.js';
 import { openTestPlayground } from '../testing/testPlayground.js';
 import { connectClient, isEnd, isEvent, leftovers, until, type TestClient } from '../testing/wsClient.js';
-import { createAppServer, type AppServer, type AppServerOptions } from './appServer.js';
+import { serveApp, type ServedApp } from '../testing/testServer.js';
+import type { AppServerOptions } from './appServer.js';
 import { DEFAULT_LIMITS, TOO_MANY_MESSAGES, TokenBucket, sendBounded } from './socketServer.js';
 
 let playground: Playground;
-const servers: AppServer[] = [];
+const servers: ServedApp[] = [];
 
-async function serve(options: AppServerOptions = {}): Promise<{ app: AppServer; url: string; port: number }> {
-  const app = createAppServer(playground, '/nonexistent', options);
-  servers.push(app);
-  await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
-  const port = (app.http.address() as AddressInfo).port;
-  return { app, url: `ws://127.0.0.1:${port}/ws`, port };
+async function serve(options: AppServerOptions = {}): Promise<ServedApp> {
+  const served = await serveApp(playground, options);
+  servers.push(served);
+  return served;
 }
 
-let main: { app: AppServer; url: string; port: number };
+let main: ServedApp;
 
 beforeAll(async () => {
   playground = await openTestPlayground();
   main = await serve();
 });
 afterAll(async () => {
-  for (const app of servers) {
-    await app.sockets.close('test over');
-    app.http.close();
-  }
+  for (const served of servers) await served.close();
   await playground.close();
 });
 

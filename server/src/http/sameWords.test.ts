@@ -1,31 +1,23 @@
 // The CLI rejects what the page rejects, with the same words: for each bad request the
 // first line the CLI prints (exit status 2) is the error the socket answers.
 import { execFile } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../runs/playground.js';
-import { openTestPlayground } from '../testing/testPlayground.js';
+import { startTestServer, type TestServer } from '../testing/testServer.js';
 import { connectClient, type TestClient } from '../testing/wsClient.js';
-import { createAppServer, type AppServer } from './appServer.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-let playground: Playground;
-let app: AppServer;
+let server: TestServer;
 let client: TestClient;
 
 beforeAll(async () => {
-  playground = await openTestPlayground(0);
-  app = createAppServer(playground, '/nonexistent');
-  await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
-  client = await connectClient(`ws://127.0.0.1:${(app.http.address() as AddressInfo).port}/ws`);
+  server = await startTestServer(0);
+  client = await connectClient(server.url);
   await client.next((m) => m.type === 'hello');
 });
 afterAll(async () => {
   client.socket.close();
-  await app.sockets.close('test over');
-  app.http.close();
-  await playground.close();
+  await server.close();
 });
 
 const runCli = (args: string[]): Promise<{ code: number; firstLine: string }> =>

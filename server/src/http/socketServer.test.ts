@@ -1,30 +1,23 @@
 // The page's socket on a real port against the real stores: runs stream to the verdict,
 // bad input gets a clear error and the connection carries on, foreign pages are refused.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { RunEvent, ServerMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
-import { openTestPlayground } from '../testing/testPlayground.js';
+import { startTestServer, type TestServer } from '../testing/testServer.js';
 import { alive, leftovers, workerPids } from '../testing/wsClient.js';
-import { createAppServer, type AppServer } from './appServer.js';
 import { ORPHAN_GRACE_MS } from './runDirectory.js';
 
 let playground: Playground;
-let app: AppServer;
 let url: string;
 
+let server: TestServer;
+
 beforeAll(async () => {
-  playground = await openTestPlayground();
-  app = createAppServer(playground, '/nonexistent');
-  await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
-  url = `ws://127.0.0.1:${(app.http.address() as AddressInfo).port}/ws`;
+  server = await startTestServer();
+  ({ playground, url } = server);
 });
-afterAll(async () => {
-  await app.sockets.close('test over');
-  app.http.close();
-  await playground.close();
-});
+afterAll(() => server.close());
 
 /** A client that keeps every message and lets a test wait for one. */
 async function connect(origin?: string) {
@@ -137,7 +130,7 @@ describe('socket server', () => {
     const had = first.inbox.filter((m) => m.type === 'run-event').length; // seqs 0..had were received
     first.socket.terminate();
     // While the page is away, a worker dies: the run ends, failed.
-    const run = app.sockets.directory.get(runId)!;
+    const run = server.app.sockets.directory.get(runId)!;
     const holder = run.events.find((e) => e.type === 'work-started')!.workerId;
     const pid = run.events.find((e) => e.type === 'worker-started' && e.workerId === holder);
     process.kill((pid as { pid: number }).pid, 'SIGKILL');
@@ -160,7 +153,7 @@ describe('socket server', () => {
     const accepted = await client.next((m) => m.type === 'run-accepted');
     const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
     await client.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
-    const run = app.sockets.directory.get(runId)!;
+    const run = server.app.sockets.directory.get(runId)!;
     let failedAt = 0;
     run.onEvent((e) => {
       if (e.type === 'run-failed') failedAt = performance.now();
@@ -195,7 +188,7 @@ describe('socket server', () => {
     const fault = (workerId: string, action: string) => client.socket.send(JSON.stringify({ type: 'fault', runId, workerId, action }));
     fault('worker-1', 'pause');
     const paused = await client.next((m) => m.type === 'run-event' && m.event.type === 'process-paused');
-    const pid = app.sockets.directory.get(runId)!.events.find((e) => e.type === 'worker-started' && e.workerId === 'worker-1');
+    const pid = server.app.sockets.directory.get(runId)!.events.find((e) => e.type === 'worker-started' && e.workerId === 'worker-1');
     const { readFileSync } = await import('node:fs');
     const state = () => readFileSync(`/proc/${(pid as { pid: number }).pid}/stat`, 'utf8').split(' ')[2];
     await expect.poll(state, { timeout: 2000 }).toBe('T'); // stopped, for real: the kernel says so

@@ -2,7 +2,7 @@
 // lease in turn, work, write with their fence and release; now and then a holder stalls
 // past its lease, another takes the lock (two holders at once) and the stalled one's late
 // write is refused. For benchmarks and tests of big logs; deterministic for a seed.
-import type { RunEvent } from '@racelab/shared';
+import { seededRandom, type RunEvent } from '@racelab/shared';
 
 export interface SyntheticOptions {
   /** About how many events (the log ends at the first cycle boundary past it). */
@@ -16,22 +16,11 @@ export interface SyntheticOptions {
 export const SYNTHETIC_KEY = 'lock:synthetic';
 const TTL_MS = 40;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Body = Record<string, unknown> & { type: string };
 
 export function syntheticRun(options: SyntheticOptions): RunEvent[] {
   const workerCount = Math.max(2, options.workers ?? 8);
-  const random = mulberry32(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const stallEvery = options.stallEvery ?? 10;
   const workers = Array.from({ length: workerCount }, (_, i) => `worker-${i + 1}`);
   const log: RunEvent[] = [];
