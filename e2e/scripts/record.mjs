@@ -49,11 +49,14 @@ function record(scenarioId, variantId) {
       const m = JSON.parse(String(data));
       if (m.type === 'run-rejected' && m.requestId === requestId) reject(new Error(m.error));
       if (m.type === 'run-accepted' && m.requestId === requestId) runId = m.runId;
-      if (m.type === 'run-event' && m.runId === runId) {
-        events.push(m.event);
-        if (m.event.type === 'run-finished' || m.event.type === 'run-failed') {
-          socket.off('message', onMessage);
-          resolve({ scenario, events });
+      if ((m.type === 'run-event' || m.type === 'run-events') && m.runId === runId) {
+        // Events come one to a message or several together.
+        for (const event of m.type === 'run-event' ? [m.event] : m.events) {
+          events.push(event);
+          if (event.type === 'run-finished' || event.type === 'run-failed') {
+            socket.off('message', onMessage);
+            resolve({ scenario, events });
+          }
         }
       }
     };

@@ -17,9 +17,11 @@ async function middle(page: Page) {
     current = { page: ws, server };
     server.onMessage((message) => {
       if (current?.page === ws && !holding) ws.send(message);
-      const m = JSON.parse(String(message)) as { type: string; event?: { type: string } };
-      if (m.type === 'run-event' && m.event?.type === 'work-started') onWorkStarted?.();
-      if (m.type === 'run-event' && (m.event?.type === 'run-finished' || m.event?.type === 'run-failed')) onRunEnded?.();
+      const m = JSON.parse(String(message)) as { type: string; event?: { type: string }; events?: { type: string }[] };
+      // Events come one to a message or several together.
+      const events = m.type === 'run-event' && m.event ? [m.event] : m.type === 'run-events' ? (m.events ?? []) : [];
+      if (events.some((e) => e.type === 'work-started')) onWorkStarted?.();
+      if (events.some((e) => e.type === 'run-finished' || e.type === 'run-failed')) onRunEnded?.();
     });
     ws.onMessage((message) => server.send(message));
     // A closed side does not close the other: `cut` says which sides close.

@@ -11,8 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import type { ServerMessage } from '@racelab/shared';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from './services/index.js';
 import { freePort } from './services/freePort.js';
 import { alive, connectClient, isEnd, isEvent, leftovers, workerPids } from './testing/wsClient.js';
@@ -72,20 +70,12 @@ describe('npm start on the embedded stores', () => {
     expect(output()).toMatch(/postgres: postgres:\/\/postgres:\*+@127\.0\.0\.1:\d+\/postgres \(embedded\)/);
     const embedded = [...output().matchAll(/(redis|postgres):\/\/\S+ \(embedded\)/g)].map((m) => m[0].split(' ')[0]!.replace(/:\*+@/, '@'));
 
-    const socket = new WebSocket(`${address.replace('http', 'ws')}/ws`);
-    const verdict = await new Promise<unknown>((resolve, reject) => {
-      socket.on('error', reject);
-      socket.on('message', (data) => {
-        const message = JSON.parse(data.toString()) as ServerMessage;
-        if (message.type === 'hello') {
-          socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua' }));
-        }
-        if (message.type === 'run-event' && message.event.type === 'run-finished') resolve(message.event.metrics);
-        if (message.type === 'run-event' && message.event.type === 'run-failed') reject(new Error(message.event.message));
-      });
-    });
-    expect(verdict).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
-    socket.close();
+    const page = await connectClient(`${address.replace('http', 'ws')}/ws`);
+    await page.next((m) => m.type === 'hello');
+    page.send({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua' });
+    const end = await page.next(isEnd(), 60_000);
+    expect(end.type === 'run-event' && end.event.type === 'run-finished' ? end.event.metrics : end).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
+    page.socket.close();
 
     const { client, pids } = await startLongRun(address);
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));

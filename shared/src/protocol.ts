@@ -72,6 +72,8 @@ export type ServerMessage =
   /** Answers a subscribe for a run the server no longer knows (it keeps finished runs a while). */
   | { type: 'run-unknown'; runId: string }
   | { type: 'run-event'; runId: string; event: RunEvent }
+  /** Events of one run that came in together, in order: one message instead of many. */
+  | { type: 'run-events'; runId: string; events: RunEvent[] }
   | { type: 'error'; error: string };
 
 export type ParsedClientMessage = { ok: true; message: ValidClientMessage } | { ok: false; error: string };

@@ -55,16 +55,18 @@ export class SocketClient {
         const m = JSON.parse(data.toString()) as ServerMessage;
         if (m.type === 'run-accepted' && m.requestId === requestId) runId = m.runId;
         else if (m.type === 'run-rejected' && m.requestId === requestId) done(new Error(m.error));
-        else if (m.type === 'run-event' && m.runId === runId) {
-          events++;
-          const e = m.event;
-          if (e.workerId !== null && !SERVER_SIDE.has(e.type) && Number.isNaN(first)) first = performance.now() - t0;
-          if (e.type === 'run-started') started = performance.now() - t0;
-          if (e.type === 'worker-exited') lastExit = performance.now() - t0;
-          if (e.type === 'run-failed') done(new Error(e.message));
-          if (e.type === 'run-finished') {
-            done(null, { firstWorkerEventMs: first, verdictMs: performance.now() - t0, runStartedMs: started, lastExitMs: lastExit, events, finished: e });
-          }
+        else if ((m.type === 'run-event' || m.type === 'run-events') && m.runId === runId) {
+          for (const e of m.type === 'run-event' ? [m.event] : m.events) onEvent(e);
+        }
+      };
+      const onEvent = (e: RunEvent) => {
+        events++;
+        if (e.workerId !== null && !SERVER_SIDE.has(e.type) && Number.isNaN(first)) first = performance.now() - t0;
+        if (e.type === 'run-started') started = performance.now() - t0;
+        if (e.type === 'worker-exited') lastExit = performance.now() - t0;
+        if (e.type === 'run-failed') done(new Error(e.message));
+        if (e.type === 'run-finished') {
+          done(null, { firstWorkerEventMs: first, verdictMs: performance.now() - t0, runStartedMs: started, lastExitMs: lastExit, events, finished: e });
         }
       };
       this.ws.on('message', onMessage);

@@ -176,7 +176,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     let wake: (() => void) | undefined;
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as ServerMessage;
-      if (message.type === 'run-event' || message.type === 'hello') return; // streams of accepted runs
+      if (message.type === 'run-event' || message.type === 'run-events' || message.type === 'hello') return; // streams of accepted runs
       answers.push(message);
       wake?.();
     });

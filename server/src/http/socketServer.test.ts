@@ -1,12 +1,12 @@
 // The page's socket on a real port against the real stores: runs stream to the verdict,
 // bad input gets a clear error and the connection carries on, foreign pages are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import type { RunEvent, ServerMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
-import { alive, leftovers, workerPids } from '../testing/wsClient.js';
+import { alive, connectClient, isEnd, leftovers, workerPids } from '../testing/wsClient.js';
 import { ORPHAN_GRACE_MS } from './runDirectory.js';
+import { MAX_EVENTS_PER_MESSAGE } from './socketServer.js';
 
 let playground: Playground;
 let url: string;
@@ -20,26 +20,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A client that keeps every message and lets a test wait for one. */
-async function connect(origin?: string) {
-  const socket = new WebSocket(url, origin ? { origin } : {});
-  const inbox: ServerMessage[] = [];
-  const waiters: Array<() => void> = [];
-  socket.on('message', (data) => {
-    inbox.push(JSON.parse(data.toString()) as ServerMessage);
-    for (const w of waiters.splice(0)) w();
-  });
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const next = async (match: (m: ServerMessage) => boolean): Promise<ServerMessage> => {
-    for (;;) {
-      const found = inbox.find(match);
-      if (found) {
-        inbox.splice(inbox.indexOf(found), 1);
-        return found;
-      }
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  };
-  return { socket, inbox, next };
+/** A page's socket; the events of a batch are kept one message each (see wsClient). */
+function connect(origin?: string) {
+  return connectClient(url, origin ? { origin } : {});
 }
 
 describe('socket server', () => {
@@ -117,6 +100,29 @@ describe('socket server', () => {
     expect(seqs[0]).toBe(had + 1);
     second.socket.send(JSON.stringify({ type: 'subscribe', runId: 'ffffffffff' }));
     expect(await second.next((m) => m.type === 'run-unknown')).toEqual({ type: 'run-unknown', runId: 'ffffffffff' });
+    second.socket.close();
+  });
+
+  it('sends the events that come together in one message, in order: a finished run resumed from its start comes whole', async () => {
+    const first = await connect();
+    await first.next((m) => m.type === 'hello');
+    first.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua' }));
+    const accepted = await first.next((m) => m.type === 'run-accepted');
+    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    await first.next(isEnd(runId));
+    const logged = server.app.sockets.directory.get(runId)!.events.map((e) => e.seq);
+    first.socket.close();
+
+    const second = await connect();
+    const frames: ServerMessage[] = [];
+    second.socket.on('message', (data) => frames.push(JSON.parse(String(data)) as ServerMessage));
+    await second.next((m) => m.type === 'hello');
+    second.socket.send(JSON.stringify({ type: 'subscribe', runId, afterSeq: -1 }));
+    await second.next(isEnd(runId));
+    const streamed = frames.filter((m) => m.type === 'run-event' || m.type === 'run-events');
+    expect(logged.length).toBeLessThanOrEqual(MAX_EVENTS_PER_MESSAGE);
+    expect(streamed.map((m) => m.type)).toEqual(['run-events']);
+    expect(streamed.flatMap((m) => (m.type === 'run-events' ? m.events.map((e) => e.seq) : []))).toEqual(logged);
     second.socket.close();
   });
 

@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { MAX_CLIENT_FRAME_BYTES, parseClientMessage, type ServerMessage, type ValidClientMessage } from '@racelab/shared';
+import { MAX_CLIENT_FRAME_BYTES, parseClientMessage, type RunEvent, type ServerMessage, type ValidClientMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import type { Run } from '../runs/run.js';
 import { refuseUpgrade } from './hosts.js';
@@ -59,6 +59,8 @@ export const MAX_RUNS_PER_SERVER = DEFAULT_LIMITS.maxRunsPerServer;
 /** What a busy server suggests a page waits before it asks again, in ms. */
 export const BUSY_RETRY_AFTER_MS = 1000;
 export const TOO_MANY_MESSAGES = 'too many messages: slow down';
+/** Most events in one message (a page resuming a long run gets several). */
+export const MAX_EVENTS_PER_MESSAGE = 500;
 
 /** A token bucket: `take()` is true while the caller stays within the rate and the burst. */
 export class TokenBucket {
@@ -183,13 +185,39 @@ export class SocketServer {
     // The runs this page started or resumed, with the unsubscribe of each stream.
     const streams = new Map<string, () => void>();
     const bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
+    // Events go out in batches: those that come in during one turn of the event loop share
+    // a message, which costs the page (and the socket) one message instead of many. Any
+    // other message first sends the events waiting, so that nothing overtakes them.
+    const waiting = new Map<string, RunEvent[]>();
+    let flushing = false;
+    const flush = (): void => {
+      flushing = false;
+      for (const [runId, events] of waiting) {
+        for (let i = 0; i < events.length; i += MAX_EVENTS_PER_MESSAGE) {
+          const batch = events.slice(i, i + MAX_EVENTS_PER_MESSAGE);
+          const message: ServerMessage = batch.length === 1 ? { type: 'run-event', runId, event: batch[0]! } : { type: 'run-events', runId, events: batch };
+          sendBounded(socket, message, limits.maxBufferedBytes);
+        }
+      }
+      waiting.clear();
+    };
+    const sendEvent = (runId: string, event: RunEvent): void => {
+      let events = waiting.get(runId);
+      if (!events) waiting.set(runId, (events = []));
+      events.push(event);
+      if (!flushing) {
+        flushing = true;
+        setImmediate(flush);
+      }
+    };
     const send = (message: ServerMessage): void => {
+      if (waiting.size > 0) flush();
       sendBounded(socket, message, limits.maxBufferedBytes);
     };
     const stream = (run: Run, afterSeq: number): void => {
       if (streams.has(run.id)) return;
-      for (const event of run.events) if (event.seq > afterSeq) send({ type: 'run-event', runId: run.id, event });
-      streams.set(run.id, run.onEvent((event) => send({ type: 'run-event', runId: run.id, event })));
+      for (const event of run.events) if (event.seq > afterSeq) sendEvent(run.id, event);
+      streams.set(run.id, run.onEvent((event) => sendEvent(run.id, event)));
       this.directory.watch(run.id);
     };
     send({ type: 'hello', catalog: this.playground.catalog.manifests });

@@ -89,6 +89,17 @@ describe('socket client', () => {
     h.runTimers();
     expect(selectCurrentEvents(h.store.getState())).toHaveLength(10);
     expect(h.store.getState().runs['run-9']!.clientOriginMs).toBe(1000 - events[9]!.atMs);
+    // Events that came together on the server come in one message, in order.
+    h.socket().receive({ type: 'run-events', runId: 'run-9', events: events.slice(10, 20) });
+    h.runTimers();
+    expect(selectCurrentEvents(h.store.getState()).map((e) => e.seq)).toEqual(events.slice(0, 20).map((e) => e.seq));
+  });
+
+  it('takes a batch of events only when every one of them is an event', () => {
+    const [a, b] = blindDelRun();
+    expect(parseServerMessage(JSON.stringify({ type: 'run-events', runId: 'r', events: [a, b] }))).toEqual({ type: 'run-events', runId: 'r', events: [a, b] });
+    expect(parseServerMessage(JSON.stringify({ type: 'run-events', runId: 'r', events: [a, { type: 'x' }] }))).toBeNull();
+    expect(parseServerMessage(JSON.stringify({ type: 'run-events', runId: 'r', events: a }))).toBeNull();
   });
 
   it('reconnects after a drop and marks the followed run lost', () => {

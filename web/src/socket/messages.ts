@@ -44,6 +44,8 @@ export function parseServerMessage(text: string): ServerMessage | null {
       return typeof m.runId === 'string' ? (m as unknown as ServerMessage) : null;
     case 'run-event':
       return typeof m.runId === 'string' && isEvent(m.event) ? (m as unknown as ServerMessage) : null;
+    case 'run-events':
+      return typeof m.runId === 'string' && Array.isArray(m.events) && m.events.every(isEvent) ? (m as unknown as ServerMessage) : null;
     case 'error':
       return typeof m.error === 'string' ? (m as unknown as ServerMessage) : null;
     default:
@@ -67,6 +69,9 @@ export function dispatch(message: ServerMessage, sink: MessageSink): void {
       return;
     case 'run-event':
       sink.runEvent(message.runId, message.event);
+      return;
+    case 'run-events':
+      for (const event of message.events) sink.runEvent(message.runId, event);
       return;
     case 'error':
       sink.setServerError(message.error);
