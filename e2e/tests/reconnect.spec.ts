@@ -3,6 +3,7 @@
 // between page and server by the test (a route in the middle of the WebSocket), at a
 // moment the server's own messages choose: once the lock's holder has started its work.
 import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
+import { eventsOf, type ServerMessage } from '@racelab/shared';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
 
 /** Sits between the page and the server's socket: can cut it, and hold the page's reconnects back. */
@@ -17,9 +18,7 @@ async function middle(page: Page) {
     current = { page: ws, server };
     server.onMessage((message) => {
       if (current?.page === ws && !holding) ws.send(message);
-      const m = JSON.parse(String(message)) as { type: string; event?: { type: string }; events?: { type: string }[] };
-      // Events come one to a message or several together.
-      const events = m.type === 'run-event' && m.event ? [m.event] : m.type === 'run-events' ? (m.events ?? []) : [];
+      const events = eventsOf(JSON.parse(String(message)) as ServerMessage);
       if (events.some((e) => e.type === 'work-started')) onWorkStarted?.();
       if (events.some((e) => e.type === 'run-finished' || e.type === 'run-failed')) onRunEnded?.();
     });

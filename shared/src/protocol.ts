@@ -76,6 +76,11 @@ export type ServerMessage =
   | { type: 'run-events'; runId: string; events: RunEvent[] }
   | { type: 'error'; error: string };
 
+/** The run events a server message carries: one, several (in order) or none. */
+export function eventsOf(message: ServerMessage): RunEvent[] {
+  return message.type === 'run-event' ? [message.event] : message.type === 'run-events' ? message.events : [];
+}
+
 export type ParsedClientMessage = { ok: true; message: ValidClientMessage } | { ok: false; error: string };
 
 /** Parses one text frame from a page; the error names what was wrong with it. */

@@ -1,6 +1,6 @@
 // A page's side of the WebSocket, for the benchmarks that drive the real server: start a
 // run and time it from the start-run frame to its first worker event and its verdict.
-import type { RunEvent, ServerMessage } from '@racelab/shared';
+import { eventsOf, type RunEvent, type ServerMessage } from '@racelab/shared';
 import { WebSocket } from 'ws';
 
 /** Events only the server appends for a worker; anything else a worker emitted itself. */
@@ -56,7 +56,7 @@ export class SocketClient {
         if (m.type === 'run-accepted' && m.requestId === requestId) runId = m.runId;
         else if (m.type === 'run-rejected' && m.requestId === requestId) done(new Error(m.error));
         else if ((m.type === 'run-event' || m.type === 'run-events') && m.runId === runId) {
-          for (const e of m.type === 'run-event' ? [m.event] : m.events) onEvent(e);
+          for (const e of eventsOf(m)) onEvent(e);
         }
       };
       const onEvent = (e: RunEvent) => {

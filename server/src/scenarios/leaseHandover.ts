@@ -3,20 +3,32 @@
 // takes it once Redis no longer holds it; and when worker-1's lease has passed to worker-2
 // before worker-1 acts on the protected resource, worker-2 acts first. Which case a run is
 // in is decided once, atomically in Redis, so no verdict hangs on which process the
-// scheduler ran first. (redlock and fence-check decide it on their own nodes and orderings.)
+// scheduler ran first. (redlock and fence-check decide it on their own nodes and orderings,
+// with the same two scripts.)
 import type { WorkerContext } from './types.js';
 
 /** Names the worker that found its lease still live just before it acted. */
 const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
 
-// At write time: is this worker's lease still live? If so, say so where the next worker
-// looks before it takes the lease; both in one step inside Redis.
-const CLAIM_WRITE_IN_LEASE = `
+/**
+ * At write time: is this worker's lease still live (KEYS[1] holds its token ARGV[1])? If
+ * so, say so where the next worker looks before it takes the lease (KEYS[2] = ARGV[2], the
+ * worker); both in one step inside Redis. 1 when it was live.
+ */
+export const CLAIM_WRITE_IN_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[2], ARGV[2])
   return 1
 end
 return 0`;
+
+/**
+ * "held" while the lease (KEYS[1]) is in Redis; once it is gone, the worker that wrote
+ * while holding it (KEYS[2], set by CLAIM_WRITE_IN_LEASE), or "free".
+ */
+export const LEASE_STATE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'held' end
+return redis.call('GET', KEYS[2]) or 'free'`;
 
 export interface LeaseHandoverOptions {
   /** The lease's key (unprefixed). */

@@ -2,7 +2,7 @@
 // the caller wait for one, with a deadline so that nothing waits forever.
 import { readFileSync } from 'node:fs';
 import { WebSocket } from 'ws';
-import type { RunEvent, ServerMessage } from '@racelab/shared';
+import { eventsOf, type RunEvent, type ServerMessage } from '@racelab/shared';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 
@@ -23,7 +23,7 @@ export async function connectClient(url: string, options: { origin?: string; hea
   socket.on('message', (data) => {
     const message = JSON.parse(data.toString()) as ServerMessage;
     // A batch of events is kept as the events it holds, one message each, as tests look for them.
-    if (message.type === 'run-events') for (const event of message.events) inbox.push({ type: 'run-event', runId: message.runId, event });
+    if (message.type === 'run-events') for (const event of eventsOf(message)) inbox.push({ type: 'run-event', runId: message.runId, event });
     else inbox.push(message);
     for (const w of [...waiters]) w();
   });

@@ -1,5 +1,5 @@
 // Routes each server message to the store action that records it.
-import type { RunEvent, ScenarioManifest, ServerMessage } from '@racelab/shared';
+import { eventsOf, type RunEvent, type ScenarioManifest, type ServerMessage } from '@racelab/shared';
 
 export interface MessageSink {
   setCatalog(catalog: ScenarioManifest[]): void;
@@ -68,10 +68,8 @@ export function dispatch(message: ServerMessage, sink: MessageSink): void {
       sink.runUnknown(message.runId);
       return;
     case 'run-event':
-      sink.runEvent(message.runId, message.event);
-      return;
     case 'run-events':
-      for (const event of message.events) sink.runEvent(message.runId, event);
+      for (const event of eventsOf(message)) sink.runEvent(message.runId, event);
       return;
     case 'error':
       sink.setServerError(message.error);

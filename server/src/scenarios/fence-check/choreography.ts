@@ -8,20 +8,8 @@
 // waits for it to finish) or passed on (the ordering says who writes first). So no
 // verdict hangs on which process the scheduler ran first.
 import type { WorkerContext } from '../types.js';
+import { CLAIM_WRITE_IN_LEASE, LEASE_STATE } from '../leaseHandover.js';
 import { lockKey, writingInLeaseKey, type Ordering } from './orderings.js';
-
-// Is this worker's lease still live? If so, say so where the next worker looks.
-const CLAIM_IN_LEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[2], ARGV[2])
-  return 1
-end
-return 0`;
-
-// "held" while the lease is in Redis; once it is gone, who (if anyone) wrote while holding it.
-const LEASE_STATE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'held' end
-return redis.call('GET', KEYS[2]) or 'free'`;
 
 /** Checks Redis this often while waiting for the lease to go, in ms. */
 const POLL_MS = 5;
@@ -72,7 +60,7 @@ export function reachedStop(ctx: WorkerContext, o: Ordering): void {
 
 /** worker-1, on waking up: still in its lease, or the ordering's turn for the newer holder. */
 export async function afterWaking(ctx: WorkerContext, o: Ordering, token: string): Promise<void> {
-  const inLease = await ctx.redis.eval(CLAIM_IN_LEASE, 2, ctx.key(lockKey(o.id)), ctx.key(writingInLeaseKey(o.id)), token, ctx.workerId);
+  const inLease = await ctx.redis.eval(CLAIM_WRITE_IN_LEASE, 2, ctx.key(lockKey(o.id)), ctx.key(writingInLeaseKey(o.id)), token, ctx.workerId);
   if (Number(inLease) === 1) return;
   const newer = ctx.workerIds[1]!;
   const gone = [latch.finished(newer, o), `done:${newer}`];

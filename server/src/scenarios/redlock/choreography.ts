@@ -6,20 +6,8 @@
 // hangs on which process the scheduler ran first.
 import type { Redis } from 'ioredis';
 import type { WorkerContext } from '../types.js';
+import { CLAIM_WRITE_IN_LEASE, LEASE_STATE } from '../leaseHandover.js';
 import { LOCK_KEY, WRITING_IN_LEASE_KEY } from './keys.js';
-
-// At write time: is this worker's lock still on the deciding node? If so, say so there.
-const CLAIM_WRITE_IN_LEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[2], ARGV[2])
-  return 1
-end
-return 0`;
-
-// "held" while the lock is on the node; once it is gone, who (if anyone) wrote while holding it.
-const LOCK_STATE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'held' end
-return redis.call('GET', KEYS[2]) or 'free'`;
 
 /** Checks the deciding node this often while waiting, in ms. */
 const POLL_MS = 5;
@@ -31,7 +19,7 @@ export async function waitForFreeLock(ctx: WorkerContext, deciding: Redis, nodeN
   const reason = `${first}'s lock is still on ${nodeName}`;
   ctx.emit({ type: 'wait-started', reason });
   let state: string;
-  while ((state = String(await deciding.eval(LOCK_STATE, 2, LOCK_KEY, WRITING_IN_LEASE_KEY))) === 'held') {
+  while ((state = String(await deciding.eval(LEASE_STATE, 2, LOCK_KEY, WRITING_IN_LEASE_KEY))) === 'held') {
     await ctx.sleep(POLL_MS);
   }
   // worker-1 wrote while its lock was still there: that write belongs to its lock.
