@@ -2,7 +2,8 @@
 // parameter set the scenario declares in `stabilityParams` (or only at the parameters
 // given), and prints how many runs gave the same verdict and metrics:
 //   npm run stability -- [--times 100] [--scenario <id>] [--except <id> ...] [--variant <id>]
-//                        [--param k=v ...] [--defaults-only] [--load] [--parallel N]
+//                        [--param k=v ...] [--defaults-only | --declared-only] [--load] [--parallel N]
+// (--declared-only leaves out the defaults: a long pass can be run in parts.)
 // --load keeps the other core busy the whole time (a child process spinning a busy loop),
 // so the verdicts are shown not to depend on an idle machine. --parallel N runs N variant ×
 // parameter sets at once (each set's runs still one after another): a shorter pass under
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     param: { type: 'string', multiple: true, default: [] },
     load: { type: 'boolean', default: false },
     'defaults-only': { type: 'boolean', default: false },
+    'declared-only': { type: 'boolean', default: false },
     parallel: { type: 'string', default: '1' },
   },
 });
@@ -34,6 +36,10 @@ if (!Number.isInteger(times) || times < 1 || times > 10_000) {
 const parallel = Number(values.parallel);
 if (!Number.isInteger(parallel) || parallel < 1 || parallel > 12) {
   console.error(`--parallel must be an integer from 1 to 12, got ${values.parallel}`);
+  process.exit(2);
+}
+if (values['defaults-only'] && values['declared-only']) {
+  console.error('--defaults-only and --declared-only leave nothing to run together; give one');
   process.exit(2);
 }
 const given = Object.fromEntries(
@@ -78,7 +84,7 @@ for (const manifest of playground.catalog.manifests) {
   if (values.except.includes(manifest.id)) continue;
   const scenario = playground.catalog.scenarios.get(manifest.id)!;
   const declared = values['defaults-only'] ? [] : (scenario.stabilityParams ?? []);
-  const sets: Record<string, unknown>[] = values.param.length > 0 ? [given] : [{}, ...declared];
+  const sets: Record<string, unknown>[] = values.param.length > 0 ? [given] : values['declared-only'] ? declared : [{}, ...declared];
   if (values.param.length === 0 && !values['defaults-only'] && (scenario.stabilityParams ?? []).length < 2) {
     console.log(`${manifest.id}: declares ${(scenario.stabilityParams ?? []).length} stabilityParams sets (two expected)`);
   }

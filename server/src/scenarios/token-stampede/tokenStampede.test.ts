@@ -58,7 +58,11 @@ describe('token-stampede at its defaults', () => {
     const { metrics, verdict, events } = await run('single-flight-lock-cache');
     expect(metrics).toEqual({ refreshCalls: 1, requestsOk: 50, requestsFailed: 0 });
     expect(verdict).toBe('pass');
-    expect(eventsOf(events, 'lease-acquired')).toHaveLength(1);
+    // One server refreshes and publishes. A server that read the cache just before the
+    // publish may still take the lock after the release; it finds the token then and
+    // refreshes nothing (the provider's count above), so only the count of publishes is fixed.
+    expect(eventsOf(events, 'write-accepted').filter((e) => e.target === 'token:cache')).toHaveLength(1);
+    expect(eventsOf(events, 'lease-acquired').length).toBeGreaterThanOrEqual(1);
     const cached = eventsOf(events, 'key-observed').find((e) => e.key === 'token:cache' && e.value !== null)!;
     // In Redis with an expiry: 90% of the 60 s life.
     expect(cached.pttlMs).toBeGreaterThan(50_000);
