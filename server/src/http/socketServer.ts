@@ -14,6 +14,7 @@ import { MAX_CLIENT_FRAME_BYTES, parseClientMessage, type RunEvent, type ServerM
 import type { Playground } from '../runs/playground.js';
 import type { Run } from '../runs/run.js';
 import { refuseUpgrade } from './hosts.js';
+import { EventBatcher } from './eventBatcher.js';
 import { RunDirectory } from './runDirectory.js';
 
 export interface SocketLimits {
@@ -185,33 +186,18 @@ export class SocketServer {
     // The runs this page started or resumed, with the unsubscribe of each stream.
     const streams = new Map<string, () => void>();
     const bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
-    // Events go out in batches: those that come in during one turn of the event loop share
-    // a message, which costs the page (and the socket) one message instead of many. Any
-    // other message first sends the events waiting, so that nothing overtakes them.
-    const waiting = new Map<string, RunEvent[]>();
-    let flushing = false;
-    const flush = (): void => {
-      flushing = false;
-      for (const [runId, events] of waiting) {
-        for (let i = 0; i < events.length; i += MAX_EVENTS_PER_MESSAGE) {
-          const batch = events.slice(i, i + MAX_EVENTS_PER_MESSAGE);
-          const message: ServerMessage = batch.length === 1 ? { type: 'run-event', runId, event: batch[0]! } : { type: 'run-events', runId, events: batch };
-          sendBounded(socket, message, limits.maxBufferedBytes);
-        }
+    // Events go out in batches (see EventBatcher); any other message first sends the
+    // events waiting, so that nothing overtakes them.
+    const batcher = new EventBatcher((runId, events) => {
+      for (let i = 0; i < events.length; i += MAX_EVENTS_PER_MESSAGE) {
+        const batch = events.slice(i, i + MAX_EVENTS_PER_MESSAGE);
+        const message: ServerMessage = batch.length === 1 ? { type: 'run-event', runId, event: batch[0]! } : { type: 'run-events', runId, events: batch };
+        sendBounded(socket, message, limits.maxBufferedBytes);
       }
-      waiting.clear();
-    };
-    const sendEvent = (runId: string, event: RunEvent): void => {
-      let events = waiting.get(runId);
-      if (!events) waiting.set(runId, (events = []));
-      events.push(event);
-      if (!flushing) {
-        flushing = true;
-        setImmediate(flush);
-      }
-    };
+    });
+    const sendEvent = (runId: string, event: RunEvent): void => batcher.push(runId, event);
     const send = (message: ServerMessage): void => {
-      if (waiting.size > 0) flush();
+      batcher.flush();
       sendBounded(socket, message, limits.maxBufferedBytes);
     };
     const stream = (run: Run, afterSeq: number): void => {
@@ -250,6 +236,7 @@ export class SocketServer {
 
     // A page that goes away takes its runs with it, unless it comes back in time.
     socket.on('close', () => {
+      batcher.close();
       for (const [runId, unsubscribe] of streams) {
         unsubscribe();
         this.directory.unwatch(runId);
