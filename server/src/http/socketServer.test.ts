@@ -169,7 +169,8 @@ describe('socket server', () => {
     const closedAt = performance.now();
     client.socket.close();
     await run.settled;
-    expect(failedAt - closedAt).toBeGreaterThanOrEqual(ORPHAN_GRACE_MS);
+    // (A Node timer may fire up to 1 ms early by performance.now(): it counts in whole ms.)
+    expect(failedAt - closedAt).toBeGreaterThanOrEqual(ORPHAN_GRACE_MS - 1);
     expect(failedAt - closedAt).toBeLessThan(2000);
     console.log(`page closed: run-failed ${Math.round(failedAt - closedAt)} ms after`);
     expect(run.events.at(-1)).toMatchObject({ type: 'run-failed', message: 'the page that started the run went away' });
@@ -219,7 +220,7 @@ describe('socket server', () => {
     const end = await client.next((m) => m.type === 'run-event' && m.event.type === 'run-finished');
     const events = client.inbox.filter((m) => m.type === 'run-event').map((m) => (m as { event: RunEvent }).event);
     const acquired = events.find((e) => e.type === 'lease-acquired');
-    expect(acquired && acquired.type === 'lease-acquired' && acquired.ttlMs).toBe(800); // 400 ms at half speed
+    expect(acquired && acquired.type === 'lease-acquired' && acquired.ttlMs).toBe(2000); // 1 s at half speed
     expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.metrics).toMatchObject({ emailsSent: 3, maxConcurrentHolders: 2 });
     client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'x', scenario: 'duplicate-job', variant: 'no-lock', speed: 9 }));
     expect(await client.next((m) => m.type === 'error')).toMatchObject({ error: expect.stringContaining("at 'speed'") });

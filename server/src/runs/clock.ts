@@ -10,3 +10,21 @@ export function monotonicNs(): bigint {
 export function msSince(startNs: bigint): number {
   return Math.round(Number(monotonicNs() - startNs) / 1e3) / 1e3;
 }
+
+/**
+ * Resolves once at least `ms` have passed on the host-wide monotonic clock. A Node timer may
+ * fire up to a millisecond early by that clock (it counts from the event loop's time, in
+ * whole ms), so this checks, and waits again for what is left: a worker's 300 ms of work
+ * lasts 300 ms on the timeline, never 299.4.
+ */
+export function sleepAtLeast(ms: number): Promise<void> {
+  const until = monotonicNs() + BigInt(Math.max(0, Math.ceil(ms * 1e6)));
+  return new Promise((resolve) => {
+    const check = (): void => {
+      const leftNs = until - monotonicNs();
+      if (leftNs > 0n) setTimeout(check, Math.ceil(Number(leftNs) / 1e6));
+      else resolve();
+    };
+    setTimeout(check, ms);
+  });
+}

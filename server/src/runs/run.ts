@@ -167,7 +167,7 @@ export class Run {
         onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
       });
       stores = await this.guard(storesPending);
-      fixturePending = scenario.setup(stores, timed, { date });
+      fixturePending = scenario.setup(stores, timed, { runId: this.id, date });
       fixture = await this.guard(fixturePending);
       childrenPending = this.services.pool.take(workerIds.length).catch((error: unknown) => {
         throw new Error(`could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`);
@@ -195,7 +195,7 @@ export class Run {
       observer = new KeyObserver(
         this.services.redis,
         stores.keyPrefix,
-        scenario.watchedKeys(timed, { date }),
+        scenario.watchedKeys(timed, { runId: this.id, date }),
         (o, before) => {
           this.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
           if (before && before.value !== null && o.value === null) coordinator.signal(`key-gone:${o.key}`);
@@ -238,7 +238,7 @@ export class Run {
       if (this.failure) throw new Cancelled(this.failure);
       await this.guard(Promise.all([observer.stop(), rows?.stop()]));
       if (this.failure) throw new Cancelled(this.failure);
-      const metrics = await this.guard(scenario.measure(stores, timed, { date }, fixture));
+      const metrics = await this.guard(scenario.measure(stores, timed, { runId: this.id, date }, fixture));
       if (this.failure) throw new Cancelled(this.failure);
       const verdict = judge(scenario.expectations(params), metrics);
       this.append(null, { type: 'run-finished', metrics, expectations: verdict.results, verdict: verdict.verdict });

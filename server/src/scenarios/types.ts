@@ -64,6 +64,8 @@ export interface RunStores {
 
 /** Facts of a run that the server and its workers share. */
 export interface RunInfo {
+  /** The run's id ([a-f0-9] only): names what a run owns outside the stores. */
+  runId: string;
   /** The run's date (UTC, YYYY-MM-DD). */
   date: string;
 }

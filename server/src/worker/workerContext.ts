@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { WorkerEventBody } from '@racelab/shared';
-import { msSince } from '../runs/clock.js';
+import { msSince, sleepAtLeast } from '../runs/clock.js';
 import type { WorkerContext } from '../scenarios/types.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 
@@ -44,7 +44,7 @@ export function createWorkerContext(
     key: (name) => plan.keyPrefix + name,
     emit: (event) =>
       send({ kind: 'event', event: { ...stripPrefix(event), atMs: msSince(startNs), workerId: plan.workerId } }),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep: sleepAtLeast,
     signal: (name) => send({ kind: 'signal', name }),
     waitFor: (...names) => request((id) => ({ kind: 'wait', id, names })),
     barrier: async (name) => {

@@ -60,7 +60,8 @@ export default defineScenario<CronJob>({
     const clock = nodeClock(ctx.params, index);
     // This node fires when its own clock reaches the start of slot 0.
     const schedule: Schedule = { startMs: await agreeOnSlotStart(ctx), slotMs: intParam(ctx.params, 'slotMs') };
-    await ctx.sleep(Math.max(0, schedule.startMs - clock.now()));
+    // Until its own clock reads the start: never a millisecond early, or it would fire in slot -1.
+    while (clock.now() < schedule.startMs) await ctx.sleep(schedule.startMs - clock.now());
     await waitForEarlierNodes(ctx, index);
     await settleExpiringLock(ctx, ctx.key(`${LOCK_KEY}:${slotName(slotAt(schedule, clock.now()))}`));
     ctx.emit({ type: 'job-fired' });

@@ -117,7 +117,7 @@ describe('duplicate-job honours its parameters', () => {
   });
 
   it('token-lua under an overrun: the late release deletes nothing and no third worker gets in', async () => {
-    const { metrics, events } = await run('token-lua', { arrival: 'late', leaseMs: 400, workMs: 600 });
+    const { metrics, events } = await run('token-lua', { arrival: 'late', leaseMs: 1500, workMs: 2000 });
     expect(eventsOf(events, 'lease-released', 'worker-1')[0]?.deleted).toBe(0);
     expect(eventsOf(events, 'job-skipped', 'worker-3')).toHaveLength(1);
     // The lease still could not stop worker-2 from running beside worker-1: two e-mails.

@@ -41,7 +41,7 @@ export default defineScenario<NightlyJob>({
   variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory],
   // More containers, all trying while the first holds the lock; and two containers that
   // arrive one after the other. Both keep each variant's own timing: with more containers
-  // arriving late, or a workMs shorter than blind-del's 400 ms lease, whether a starved
+  // arriving late, or a workMs shorter than blind-del's 1 s lease, whether a starved
   // process is in time would depend on the machine's load (stability showed 9/10 and 18/20).
   stabilityParams: [
     { workers: 5, arrival: 'together' },

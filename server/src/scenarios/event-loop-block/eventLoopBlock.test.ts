@@ -105,7 +105,7 @@ describe('event-loop-block honours its parameters', () => {
   });
 
   it('no block and short work: even without a watchdog nothing goes wrong', async () => {
-    const { metrics, events } = await run('no-watchdog', { blockMs: 0, workMs: 300 });
+    const { metrics, events } = await run('no-watchdog', { blockMs: 0, workMs: 300, leaseMs: 5000 });
     expect(metrics).toEqual(quiet);
     expect(eventsOf(events, 'work-started').map((e) => e.label)).not.toContain(block);
   });

@@ -76,12 +76,11 @@ describe('fencing honours its parameters', () => {
     expect(broken.metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, finalWriter: 'worker-1' });
     const { metrics, events } = await run('fenced', params);
     expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 0, staleWritesRejected: 1 });
-    // worker-1 finished its work first, and the choreography held its write back.
-    const waited = eventsOf(events, 'wait-finished', 'worker-1')[0]!;
-    expect(waited.reason).toMatch(/worker-2, the newer holder, writes first/);
-    // Causally after worker-2's work (its write's signal released the wait); which write
-    // landed last is the row's to say: finalWriter above.
-    expect(waited.atMs).toBeGreaterThan(eventsOf(events, 'work-finished', 'worker-2')[0]!.atMs);
+    // worker-1 finished its work first; its write still comes after worker-2's (held back by
+    // the choreography while worker-2 had not written yet, which a busy machine may spare).
+    const write = (w: string) => events.find((e) => (e.type === 'write-accepted' || e.type === 'write-rejected') && e.workerId === w)!;
+    expect(write('worker-1').seq).toBeGreaterThan(write('worker-2').seq);
+    for (const waited of eventsOf(events, 'wait-finished', 'worker-1')) expect(waited.reason).toMatch(/worker-2, the newer holder, writes first/);
   });
 
   it('a short lease: worker-2 writes after its own lease expired, which is not stale', async () => {

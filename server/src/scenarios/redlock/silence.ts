@@ -4,18 +4,11 @@
 // machine is busy (a round trip to Redis can take well over 100 ms under load), and would
 // turn a node in reach into a missing vote by luck. So the timeout fires for a node out of
 // reach only, after the full time of real silence, and a node in reach always gets to answer.
+import { sleepAtLeast } from '../../runs/clock.js';
 
-/** Resolves null once `ms` have passed by performance.now() (a timer may fire up to a millisecond early by that clock). */
+/** Resolves null once `ms` have passed on the monotonic clock (never a millisecond early). */
 export function silentFor(ms: number): Promise<null> {
-  const until = performance.now() + ms;
-  return new Promise((resolve) => {
-    const check = (): void => {
-      const left = until - performance.now();
-      if (left > 0) setTimeout(check, Math.ceil(left));
-      else resolve(null);
-    };
-    setTimeout(check, ms);
-  });
+  return sleepAtLeast(ms).then(() => null);
 }
 
 /** Never resolves: a node in reach always answers (or its connection fails, which the request reports). */

@@ -43,7 +43,7 @@ export default defineScenario<UploadJob, UploadFolder>({
   deadlineMs: (params) =>
     15_000 + intParam(params, 'pauseMs') + intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
-  async setup(stores) {
+  async setup(stores, _params, run) {
     // The pointer of fenced-pointer: which uploaded file is the report, and its fence.
     await stores.sql(`create table published (
       id int primary key,
@@ -64,7 +64,7 @@ export default defineScenario<UploadJob, UploadFolder>({
       accepted boolean not null,
       stale boolean not null,
       at timestamptz not null default clock_timestamp())`);
-    return createUploadFolder();
+    return createUploadFolder(run.runId);
   },
 
   async observe(stores, folder) {

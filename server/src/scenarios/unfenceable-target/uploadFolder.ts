@@ -11,8 +11,10 @@ export interface UploadFolder extends RunFixture {
   close(): Promise<void>;
 }
 
-export async function createUploadFolder(): Promise<UploadFolder> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'racelab-uploads-'));
+/** The folder's name starts with the run's id ([a-f0-9] only), so it says whose it is. */
+export async function createUploadFolder(runId: string): Promise<UploadFolder> {
+  if (!/^[a-f0-9]+$/.test(runId)) throw new Error(`bad run id ${runId}`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), `racelab-uploads-${runId}-`));
   const removeSync = (): void => rmSync(dir, { recursive: true, force: true });
   process.on('exit', removeSync);
   return {

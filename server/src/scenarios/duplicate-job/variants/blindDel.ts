@@ -8,7 +8,9 @@ export default defineVariant<NightlyJob>({
   summary:
     'The lease expires while the first holder still works; a second container takes it; the first one finishes and its DEL removes the second one\'s lock, so a third gets in.',
   source: import.meta.url,
-  defaults: { arrival: 'late', leaseMs: 400, workMs: 600 },
+  // Half a second between worker-1's DEL and the end of worker-2's lease: a busy machine
+  // still deletes worker-2's lock, never a lock already expired.
+  defaults: { arrival: 'late', leaseMs: 1000, workMs: 1500 },
   checkpoints: ['working'],
   async run(job) {
     const key = job.key(LOCK_KEY);
