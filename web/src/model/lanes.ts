@@ -3,8 +3,8 @@
 import type { RunEvent } from '@racelab/shared';
 import { deriveLeases, type Lease } from './leases.js';
 import { markOf, type Mark } from './marks.js';
-import { memoOnLog, type EventLog } from './memo.js';
-import { inOrder, runSummary } from './runSummary.js';
+import { foldOnLog, memoOnLog, type EventLog } from './memo.js';
+import { runSummary } from './runSummary.js';
 import { formatMs } from './timeScale.js';
 
 export type { Mark, MarkKind } from './marks.js';
@@ -43,111 +43,142 @@ interface OpenSpan {
   key: string;
 }
 
-export const deriveLanes = memoOnLog((events: EventLog): Lane[] => {
-  const summary = runSummary(events);
-  const leases = deriveLeases(events);
-  const lanes = new Map<string, Lane>();
-  summary.workers.forEach((workerId, index) =>
-    lanes.set(workerId, { workerId, index, pid: null, leases: [], spans: [], marks: [], fate: null, died: false }),
-  );
-  for (const l of leases) lanes.get(l.workerId)?.leases.push(l);
-  const releaseLease = new Map<number, Lease>(); // seq of lease-released → its lease
-  for (const l of leases) if (l.releasedSeq !== null) releaseLease.set(l.releasedSeq, l);
+/** A lane as the fold builds it; its leases and index come at the finish. */
+type LaneDraft = Omit<Lane, 'index' | 'leases'> & { hasDeath: boolean };
 
-  const open = new Map<string, OpenSpan>(); // worker + kind + key/label
-  const openKey = (w: string, kind: SpanKind, key: string) => `${w}\u0000${kind}\u0000${key}`;
-  const startSpan = (w: string, kind: SpanKind, key: string, e: RunEvent, label: string, details: string[] = []) => {
-    const span: Span = { id: `${kind}-${e.seq}`, kind, startMs: e.atMs, endMs: null, label, details };
-    lanes.get(w)?.spans.push(span);
-    open.set(openKey(w, kind, key), { span, key });
-  };
-  const endSpan = (w: string, kind: SpanKind, key: string, atMs: number, outcome?: string) => {
-    const o = open.get(openKey(w, kind, key));
-    if (!o) return;
-    o.span.endMs = atMs;
-    if (outcome) o.span.details.push(outcome);
-    open.delete(openKey(w, kind, key));
-  };
-  const endAllOf = (w: string, atMs: number) => {
-    for (const [k, o] of open) {
-      if (!k.startsWith(`${w}\u0000`)) continue;
-      o.span.endMs = atMs;
-      open.delete(k);
-    }
-  };
+interface LanesState {
+  lanes: Map<string, LaneDraft>;
+  /** Spans still going, by worker + kind + key/label. */
+  open: Map<string, OpenSpan>;
+}
 
-  for (const e of inOrder(events)) {
+const openKey = (w: string, kind: SpanKind, key: string) => `${w}\u0000${kind}\u0000${key}`;
+
+/** The leases of a version of the log by the seq of the event that released them. */
+const leasesByRelease = memoOnLog((events: EventLog) => {
+  const byRelease = new Map<number, Lease>();
+  for (const l of deriveLeases(events)) if (l.releasedSeq !== null) byRelease.set(l.releasedSeq, l);
+  return byRelease;
+});
+
+export const deriveLanes = foldOnLog<LanesState, Lane[]>({
+  init: () => ({ lanes: new Map(), open: new Map() }),
+
+  step({ lanes, open }, e, events) {
     const w = e.workerId;
-    if (w === null) continue;
-    const lane = lanes.get(w);
-    if (!lane) continue;
+    if (w === null) return;
+    let lane = lanes.get(w);
+    if (!lane) lanes.set(w, (lane = { workerId: w, pid: null, spans: [], marks: [], fate: null, died: false, hasDeath: false }));
+    const startSpan = (kind: SpanKind, key: string, label: string, details: string[] = []) => {
+      const span: Span = { id: `${kind}-${e.seq}`, kind, startMs: e.atMs, endMs: null, label, details };
+      lane.spans.push(span);
+      open.set(openKey(w, kind, key), { span, key });
+      return span;
+    };
+    const endSpan = (kind: SpanKind, key: string, outcome?: string) => {
+      const o = open.get(openKey(w, kind, key));
+      if (!o) return;
+      o.span.endMs = e.atMs;
+      if (outcome) o.span.details.push(outcome);
+      open.delete(openKey(w, kind, key));
+    };
+    const endAll = () => {
+      for (const [k, o] of open) {
+        if (!k.startsWith(`${w}\u0000`)) continue;
+        o.span.endMs = e.atMs;
+        open.delete(k);
+      }
+    };
+
     switch (e.type) {
       case 'worker-started':
         lane.pid = e.pid;
         break;
       case 'lease-wait-started':
-        startSpan(w, 'wait', e.key, e, `${w} waited for ${e.key} from ${formatMs(e.atMs)}`);
+        startSpan('wait', e.key, `${w} waited for ${e.key} from ${formatMs(e.atMs)}`);
         break;
       case 'lease-acquired':
-        endSpan(w, 'wait', e.key, e.atMs, `acquired ${at(e.atMs)}`);
+        endSpan('wait', e.key, `acquired ${at(e.atMs)}`);
         break;
       case 'lease-denied':
-        endSpan(w, 'wait', e.key, e.atMs, `gave up ${at(e.atMs)}`);
+        endSpan('wait', e.key, `gave up ${at(e.atMs)}`);
         break;
       case 'wait-started':
-        startSpan(w, 'wait', `reason:${e.reason}`, e, `${w} waited (${e.reason}) from ${formatMs(e.atMs)}`);
+        startSpan('wait', `reason:${e.reason}`, `${w} waited (${e.reason}) from ${formatMs(e.atMs)}`);
         break;
       case 'wait-finished':
-        endSpan(w, 'wait', `reason:${e.reason}`, e.atMs, `done ${at(e.atMs)}`);
+        endSpan('wait', `reason:${e.reason}`, `done ${at(e.atMs)}`);
         break;
       case 'call-finished': {
-        const span: Span = {
+        const startMs = Math.max(0, e.atMs - e.durationMs);
+        lane.spans.push({
           id: `call-${e.seq}`,
           kind: 'call',
-          startMs: Math.max(0, e.atMs - e.durationMs),
+          startMs,
           endMs: e.atMs,
-          label: `${w} call to ${e.target} from ${formatMs(Math.max(0, e.atMs - e.durationMs))}`,
+          label: `${w} call to ${e.target} from ${formatMs(startMs)}`,
           details: [`answered ${e.status}`],
-        };
-        lane.spans.push(span);
+        });
         break;
       }
       case 'work-started':
-        startSpan(w, 'work', e.label, e, `${w} ${e.label} from ${formatMs(e.atMs)}`);
+        startSpan('work', e.label, `${w} ${e.label} from ${formatMs(e.atMs)}`);
         break;
       case 'work-finished':
-        endSpan(w, 'work', e.label, e.atMs, `finished ${at(e.atMs)}`);
+        endSpan('work', e.label, `finished ${at(e.atMs)}`);
         break;
-      case 'process-paused':
-        startSpan(w, 'stall', '', e, `${w} process stalled from ${formatMs(e.atMs)}`, [
+      case 'process-paused': {
+        const span = startSpan('stall', '', `${w} process stalled from ${formatMs(e.atMs)}`, [
           e.plannedMs === null ? 'paused from the page (SIGSTOP) until resumed' : `planned: ${formatMs(e.plannedMs)} (SIGSTOP)`,
         ]);
-        if (e.plannedMs === null) lane.spans[lane.spans.length - 1]!.byPage = true;
+        if (e.plannedMs === null) span.byPage = true;
         break;
+      }
       case 'process-resumed':
-        endSpan(w, 'stall', '', e.atMs, `resumed ${at(e.atMs)}`);
+        endSpan('stall', '', `resumed ${at(e.atMs)}`);
         break;
       case 'process-killed':
         lane.died = true;
         lane.fate = `killed by ${e.signal}`;
-        endAllOf(w, e.atMs);
+        endAll();
         break;
       case 'worker-exited':
         if (!lane.died) {
           lane.died = e.signal !== null;
           lane.fate = e.signal !== null ? `died by ${e.signal}` : `exited ${e.code ?? ''}`.trim();
         }
-        endAllOf(w, e.atMs);
+        endAll();
+        // Right after process-killed it is the same death: one mark is enough.
+        if (lane.hasDeath) return;
         break;
       default:
         break;
     }
-    // A worker-exited right after process-killed is the same death: one mark is enough.
-    if (e.type === 'worker-exited' && lane.marks.some((m) => m.kind === 'death')) continue;
-    const body = markOf(e, w, releaseLease.get(e.seq));
-    if (body) lane.marks.push({ id: `mark-${e.seq}`, atMs: e.atMs, ...body });
-  }
-  // Spans still open when the run ended stop at its end.
-  if (summary.endMs !== null) for (const o of open.values()) o.span.endMs = summary.endMs;
-  return [...lanes.values()];
+    // A release's lease (its blind DEL, if any) is settled by the time the release is folded.
+    const body = markOf(e, w, e.type === 'lease-released' ? leasesByRelease(events).get(e.seq) : undefined);
+    if (!body) return;
+    lane.marks.push({ id: `mark-${e.seq}`, atMs: e.atMs, ...body });
+    if (body.kind === 'death') lane.hasDeath = true;
+  },
+
+  finish({ lanes, open }, events) {
+    const summary = runSummary(events);
+    const leases = deriveLeases(events);
+    // Spans still going may change with the next events: the value gets copies, and when
+    // the run has ended they stop at its end.
+    const going = new Set([...open.values()].map((o) => o.span));
+    return summary.workers.map((workerId, index): Lane => {
+      const lane = lanes.get(workerId);
+      return {
+        workerId,
+        index,
+        pid: lane?.pid ?? null,
+        leases: leases.filter((l) => l.workerId === workerId),
+        spans: (lane?.spans ?? []).map((s) => (going.has(s) ? { ...s, details: [...s.details], endMs: summary.endMs } : s)),
+        marks: lane ? lane.marks.slice() : [],
+        fate: lane?.fate ?? null,
+        died: lane?.died ?? false,
+      };
+    });
+  },
 });

@@ -1,8 +1,8 @@
 // Leases as the workers lived them: from lease-acquired until the worker let go, and the
 // part of that belief that Redis no longer backed (a "zombie" window: the lease expired,
 // or another worker's DEL removed the key, while this worker still thought it held it).
-import { memoOnLog, type EventLog } from './memo.js';
-import { inOrder, runSummary } from './runSummary.js';
+import { foldOnLog } from './memo.js';
+import { runSummary } from './runSummary.js';
 
 /** Why the lease stopped protecting the worker. */
 export type LeaseEnd =
@@ -93,16 +93,14 @@ function finish(d: Draft, runEndMs: number | null, lastMs: number): Lease {
   return { ...l, heldEndMs, end, zombie, belief: { startMs: l.acquiredMs, endMs: beliefEnd } };
 }
 
-/** Every lease of the run, in acquisition order. */
-export const deriveLeases = memoOnLog((events: EventLog): Lease[] => {
-  const { endMs: runEndMs, lastMs } = runSummary(events);
-  const drafts: Draft[] = [];
-  const open = new Map<string, Draft>(); // by worker + key
-  const slot = (w: string, key: string) => `${w}\u0000${key}`;
+const slot = (w: string, key: string) => `${w}\u0000${key}`;
 
-  for (const e of inOrder(events)) {
+/** Every lease of the run, in acquisition order. */
+export const deriveLeases = foldOnLog({
+  init: () => ({ drafts: [] as Draft[], open: new Map<string, Draft>() /* by worker + key */ }),
+  step({ drafts, open }, e) {
     const w = e.workerId;
-    if (w === null) continue;
+    if (w === null) return;
     switch (e.type) {
       case 'lease-acquired': {
         const lease: Lease = {
@@ -173,6 +171,9 @@ export const deriveLeases = memoOnLog((events: EventLog): Lease[] => {
       default:
         break;
     }
-  }
-  return drafts.map((d) => finish(d, runEndMs, lastMs));
+  },
+  finish({ drafts }, events) {
+    const { endMs: runEndMs, lastMs } = runSummary(events);
+    return drafts.map((d) => finish(d, runEndMs, lastMs));
+  },
 });

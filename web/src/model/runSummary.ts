@@ -41,13 +41,7 @@ export const runSummary = memoOnLog((events: EventLog): RunSummary => {
   return { phase, started, workers, finished, failed, lastMs, endMs: end ? Math.max(end.atMs, lastMs) : null };
 });
 
-/** The events in the order the server numbered them (the log is normally already so). */
-export function inOrder(events: EventLog): EventLog {
-  for (let i = 1; i < events.length; i++) {
-    if (events[i]!.seq < events[i - 1]!.seq) return [...events].sort((a, b) => a.seq - b.seq);
-  }
-  return events;
-}
+export { inOrder } from './memo.js';
 
 /** Lane index of a worker id, used for its colour; -1 when unknown. */
 export function workerIndex(summary: RunSummary, workerId: string | null): number {
