@@ -2,8 +2,7 @@
 // an anchor when it emits an event type (`type: 'lease-acquired'`) or names a checkpoint
 // (`checkpoint('holding-lock')`); a worker is at the anchor of its latest such event.
 import type { VariantManifest } from '@racelab/shared';
-import { memoOnLogAnd, type EventLog } from './memo.js';
-import { inOrder } from './runSummary.js';
+import { foldOnLog, type EventLog } from './memo.js';
 
 export interface CodeAnchors {
   /** Event type → 0-based line numbers that emit it, in order. */
@@ -25,18 +24,29 @@ export interface WorkerStep extends StepPoint {
   workerId: string;
 }
 
+// Both are read on every render of the code panel, for one of a few sources: computed once each.
+const linesOf = new Map<string, string[]>();
+const anchorsOf = new Map<string, CodeAnchors>();
+
+/** The source's lines (shared: do not change the array). */
 export function codeLines(code: string): string[] {
-  return code.replace(/\s+$/, '').split('\n');
+  let lines = linesOf.get(code);
+  if (!lines) linesOf.set(code, (lines = code.replace(/\s+$/, '').split('\n')));
+  return lines;
 }
 
 export function codeAnchors(code: string): CodeAnchors {
+  const known = anchorsOf.get(code);
+  if (known) return known;
   const byType = new Map<string, number[]>();
   const byCheckpoint = new Map<string, number>();
   codeLines(code).forEach((text, line) => {
     for (const m of text.matchAll(/type:\s*'([a-z-]+)'/g)) byType.set(m[1]!, [...(byType.get(m[1]!) ?? []), line]);
     for (const m of text.matchAll(/checkpoint\(\s*'([^']+)'/g)) if (!byCheckpoint.has(m[1]!)) byCheckpoint.set(m[1]!, line);
   });
-  return { byType, byCheckpoint };
+  const anchors = { byType, byCheckpoint };
+  anchorsOf.set(code, anchors);
+  return anchors;
 }
 
 /** The anchor for an event type: the first one after the worker's current line, else the first. */
@@ -45,45 +55,58 @@ function lineFor(candidates: number[] | undefined, current: number | null): numb
   return candidates.find((l) => current === null || l > current) ?? candidates[0]!;
 }
 
+type StepTimeline = Map<string, StepPoint[]>;
+
+/** One fold per variant (its anchors are its own). */
+const stepFolds = new WeakMap<VariantManifest, (events: EventLog) => StepTimeline>();
+
 /** Per worker, every moment its line or state changed. */
-export const deriveStepTimeline = memoOnLogAnd((events: EventLog, variant: VariantManifest): Map<string, StepPoint[]> => {
-  const anchors = codeAnchors(variant.code);
-  const out = new Map<string, StepPoint[]>();
-  for (const e of inOrder(events)) {
-    const w = e.workerId;
-    if (w === null) continue;
-    const points = out.get(w) ?? [];
-    out.set(w, points);
-    const last = points[points.length - 1] ?? { atMs: 0, line: null, state: 'running' as StepState };
-    if (last.state === 'killed' || last.state === 'done') continue;
-    let next: StepPoint | null = null;
-    switch (e.type) {
-      case 'process-paused':
-        next = { ...last, atMs: e.atMs, state: 'stalled' };
-        break;
-      case 'process-resumed':
-        next = { ...last, atMs: e.atMs, state: 'running' };
-        break;
-      case 'process-killed':
-        next = { ...last, atMs: e.atMs, state: 'killed' };
-        break;
-      case 'worker-exited':
-        next = { ...last, atMs: e.atMs, state: e.signal !== null ? 'killed' : 'done' };
-        break;
-      case 'checkpoint-reached': {
-        const line = anchors.byCheckpoint.get(e.checkpoint);
-        if (line !== undefined) next = { atMs: e.atMs, line, state: last.state };
-        break;
+export function deriveStepTimeline(events: EventLog, variant: VariantManifest): StepTimeline {
+  let fold = stepFolds.get(variant);
+  if (!fold) stepFolds.set(variant, (fold = stepFold(codeAnchors(variant.code))));
+  return fold(events);
+}
+
+function stepFold(anchors: CodeAnchors): (events: EventLog) => StepTimeline {
+  return foldOnLog<StepTimeline, StepTimeline>({
+    init: () => new Map(),
+    step(out, e) {
+      const w = e.workerId;
+      if (w === null) return;
+      const points = out.get(w) ?? [];
+      out.set(w, points);
+      const last = points[points.length - 1] ?? { atMs: 0, line: null, state: 'running' as StepState };
+      if (last.state === 'killed' || last.state === 'done') return;
+      let next: StepPoint | null = null;
+      switch (e.type) {
+        case 'process-paused':
+          next = { ...last, atMs: e.atMs, state: 'stalled' };
+          break;
+        case 'process-resumed':
+          next = { ...last, atMs: e.atMs, state: 'running' };
+          break;
+        case 'process-killed':
+          next = { ...last, atMs: e.atMs, state: 'killed' };
+          break;
+        case 'worker-exited':
+          next = { ...last, atMs: e.atMs, state: e.signal !== null ? 'killed' : 'done' };
+          break;
+        case 'checkpoint-reached': {
+          const line = anchors.byCheckpoint.get(e.checkpoint);
+          if (line !== undefined) next = { atMs: e.atMs, line, state: last.state };
+          break;
+        }
+        default: {
+          const line = lineFor(anchors.byType.get(e.type), last.line);
+          if (line !== null) next = { atMs: e.atMs, line, state: last.state };
+        }
       }
-      default: {
-        const line = lineFor(anchors.byType.get(e.type), last.line);
-        if (line !== null) next = { atMs: e.atMs, line, state: last.state };
-      }
-    }
-    if (next && (next.line !== last.line || next.state !== last.state || points.length === 0)) points.push(next);
-  }
-  return out;
-});
+      if (next && (next.line !== last.line || next.state !== last.state || points.length === 0)) points.push(next);
+    },
+    // The points grow with the next events: the value gets copies.
+    finish: (out) => new Map([...out].map(([w, points]) => [w, points.slice()])),
+  });
+}
 
 /** The last point at or before `atMs` (binary search); null before the first. */
 function pointAt(points: StepPoint[], atMs: number): StepPoint | null {

@@ -1,5 +1,5 @@
 // A live run's log grows a batch at a time, and the folds (leases, lanes) carry on from the
-// last version instead of starting over: each version must equal a fold of the whole log
+// last version instead of starting over (summary, leases, lanes, code steps): each version must equal a fold of the whole log
 // from scratch, and no later version may change a value already handed out.
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
@@ -8,7 +8,10 @@ import { deadHolderRun } from './fixtures/deadHolderRun.js';
 import { recorded } from './fixtures/recorded/index.js';
 import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
 import { deriveLanes } from './lanes.js';
+import { deriveStepTimeline } from './codeSteps.js';
+import { duplicateJobManifest } from './fixtures/manifest.js';
 import { deriveLeases } from './leases.js';
+import { runSummary } from './runSummary.js';
 import { syntheticRun } from './synthetic.js';
 
 const logs: [string, RunEvent[]][] = [
@@ -19,9 +22,18 @@ const logs: [string, RunEvent[]][] = [
   ['synthetic, 1,000 events', syntheticRun({ events: 1000, workers: 4 })],
 ];
 
+const blindDel = duplicateJobManifest.variants.find((v) => v.id === 'blind-del')!;
+/** Maps as entries, so that a snapshot sees their contents. */
+const snapshot = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (v instanceof Map ? [...v] : v));
+
 /** Fresh objects: a fold of these shares nothing with the growing log's. */
 const scratch = (events: RunEvent[]) => deriveBoth(structuredClone(events));
-const deriveBoth = (events: readonly RunEvent[]) => ({ leases: deriveLeases(events), lanes: deriveLanes(events) });
+const deriveBoth = (events: readonly RunEvent[]) => ({
+  summary: runSummary(events),
+  leases: deriveLeases(events),
+  lanes: deriveLanes(events),
+  steps: deriveStepTimeline(events, blindDel),
+});
 
 describe('folds of a growing log', () => {
   it.each(logs)('%s: every version, appended in batches as the store does, equals a fold from scratch', (_name, all) => {
@@ -33,9 +45,9 @@ describe('folds of a growing log', () => {
       n += batch;
       const value = deriveBoth(log);
       expect(value).toEqual(scratch(log));
-      handedOut.push({ value, json: JSON.stringify(value) });
+      handedOut.push({ value, json: snapshot(value) });
     }
-    for (const { value, json } of handedOut) expect(JSON.stringify(value)).toBe(json);
+    for (const { value, json } of handedOut) expect(snapshot(value)).toBe(json);
   });
 
   it('a log whose new events come out of order is folded again from its start', () => {

@@ -1,6 +1,6 @@
 // The facts about a run as a whole: who takes part, whether it is over, how long it took.
 import type { EventOf } from '@racelab/shared';
-import { memoOnLog, type EventLog } from './memo.js';
+import { foldOnLog } from './memo.js';
 
 export type RunPhase = 'empty' | 'running' | 'finished' | 'failed';
 
@@ -17,28 +17,37 @@ export interface RunSummary {
   endMs: number | null;
 }
 
-export const runSummary = memoOnLog((events: EventLog): RunSummary => {
-  let started: RunSummary['started'] = null;
-  let finished: RunSummary['finished'] = null;
-  let failed: RunSummary['failed'] = null;
-  let lastMs = 0;
-  const seen = new Set<string>();
-  const extra: string[] = [];
-  for (const e of events) {
-    lastMs = Math.max(lastMs, e.atMs);
-    if (e.type === 'run-started') started ??= e;
-    else if (e.type === 'run-finished') finished ??= e;
-    else if (e.type === 'run-failed') failed ??= e;
-    if (e.workerId !== null && !seen.has(e.workerId)) {
-      seen.add(e.workerId);
-      extra.push(e.workerId);
+interface SummaryState {
+  started: RunSummary['started'];
+  finished: RunSummary['finished'];
+  failed: RunSummary['failed'];
+  lastMs: number;
+  count: number;
+  seen: Set<string>;
+  /** Workers in the order their first event came. */
+  extra: string[];
+}
+
+export const runSummary = foldOnLog<SummaryState, RunSummary>({
+  init: () => ({ started: null, finished: null, failed: null, lastMs: 0, count: 0, seen: new Set(), extra: [] }),
+  step(s, e) {
+    s.count++;
+    s.lastMs = Math.max(s.lastMs, e.atMs);
+    if (e.type === 'run-started') s.started ??= e;
+    else if (e.type === 'run-finished') s.finished ??= e;
+    else if (e.type === 'run-failed') s.failed ??= e;
+    if (e.workerId !== null && !s.seen.has(e.workerId)) {
+      s.seen.add(e.workerId);
+      s.extra.push(e.workerId);
     }
-  }
-  const roster = started?.workers ?? [];
-  const workers = [...roster, ...extra.filter((w) => !roster.includes(w))];
-  const end = failed ?? finished;
-  const phase: RunPhase = failed ? 'failed' : finished ? 'finished' : events.length > 0 ? 'running' : 'empty';
-  return { phase, started, workers, finished, failed, lastMs, endMs: end ? Math.max(end.atMs, lastMs) : null };
+  },
+  finish({ started, finished, failed, lastMs, count, extra }) {
+    const roster = started?.workers ?? [];
+    const workers = [...roster, ...extra.filter((w) => !roster.includes(w))];
+    const end = failed ?? finished;
+    const phase: RunPhase = failed ? 'failed' : finished ? 'finished' : count > 0 ? 'running' : 'empty';
+    return { phase, started, workers, finished, failed, lastMs, endMs: end ? Math.max(end.atMs, lastMs) : null };
+  },
 });
 
 export { inOrder } from './memo.js';
