@@ -11,6 +11,7 @@ import { deriveLanes } from './lanes.js';
 import { deriveStepTimeline } from './codeSteps.js';
 import { duplicateJobManifest } from './fixtures/manifest.js';
 import { deriveLeases } from './leases.js';
+import { foldOnLog } from './memo.js';
 import { runSummary } from './runSummary.js';
 import { syntheticRun } from './synthetic.js';
 
@@ -57,5 +58,27 @@ describe('folds of a growing log', () => {
     // A resubscribe can bring events the page had, and later ones before earlier ones.
     const shuffled = [...head, all[12]!, all[10]!, all[11]!, ...all.slice(13)];
     expect(deriveBoth(shuffled)).toEqual(scratch(all));
+  });
+});
+
+describe('foldOnLog', () => {
+  it('folds a log again from its start after a step threw half way through a version', () => {
+    let failOnce = true;
+    const count = foldOnLog<{ n: number }, number>({
+      init: () => ({ n: 0 }),
+      step(state, e) {
+        if (e.seq === 5 && failOnce) {
+          failOnce = false;
+          throw new Error('a step failed');
+        }
+        state.n++;
+      },
+      finish: (state) => state.n,
+    });
+    const all = blindDelRun();
+    const head = all.slice(0, 4);
+    expect(count(head)).toBe(4);
+    expect(() => count([...head, ...all.slice(4, 8)])).toThrow('a step failed');
+    expect(count([...head, ...all.slice(4, 8)])).toBe(8);
   });
 });

@@ -68,10 +68,10 @@ export function foldOnLog<S, T>(fold: LogFold<S, T>): (events: EventLog) => T {
     if (lineage) {
       for (let i = lineage.folded; i < events.length; i++) {
         if (events[i]!.seq <= lineage.lastSeq) {
-          lineage = undefined; // out of order: start over
+          lineage = undefined; // out of order (or a fold that threw half way): start over
           break;
         }
-        lineage.lastSeq = events[i]!.seq;
+        lineage.lastSeq = events[i]!.seq; // before the step: a step that throws is not folded on again
         fold.step(lineage.state, events[i]!, events);
       }
     }
