@@ -1,6 +1,8 @@
 // Memoisation on the identity of an event log: the store replaces the array on every
 // append, so a derived value is computed once per version of the log and shared by
 // every component that asks for it (a stable reference, safe for zustand v5 and React).
+// Derivations that walk the whole log are folds (foldOnLog, below): a version that extends
+// the last one folds only its new events.
 import type { RunEvent } from '@racelab/shared';
 
 export type EventLog = readonly RunEvent[];
