@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { MAX_CLIENT_FRAME_BYTES, parseClientMessage, type RunEvent, type ServerMessage, type ValidClientMessage } from '@racelab/shared';
+import { MAX_CLIENT_FRAME_BYTES, parseClientMessage, type ServerMessage, type ValidClientMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import type { Run } from '../runs/run.js';
 import { refuseUpgrade } from './hosts.js';
@@ -195,15 +195,14 @@ export class SocketServer {
         sendBounded(socket, message, limits.maxBufferedBytes);
       }
     });
-    const sendEvent = (runId: string, event: RunEvent): void => batcher.push(runId, event);
     const send = (message: ServerMessage): void => {
       batcher.flush();
       sendBounded(socket, message, limits.maxBufferedBytes);
     };
     const stream = (run: Run, afterSeq: number): void => {
       if (streams.has(run.id)) return;
-      for (const event of run.events) if (event.seq > afterSeq) sendEvent(run.id, event);
-      streams.set(run.id, run.onEvent((event) => sendEvent(run.id, event)));
+      for (const event of run.events) if (event.seq > afterSeq) batcher.push(run.id, event);
+      streams.set(run.id, run.onEvent((event) => batcher.push(run.id, event)));
       this.directory.watch(run.id);
     };
     send({ type: 'hello', catalog: this.playground.catalog.manifests });

@@ -77,25 +77,21 @@ export function foldOnLog<S, T>(fold: LogFold<S, T>): (events: EventLog) => T {
         fold.step(lineage.state, events[i]!, events);
       }
     }
+    let state: S;
     if (lineage) {
       lineage.events = events;
       lineage.folded = events.length;
+      state = lineage.state;
     } else {
-      const state = fold.init();
+      state = fold.init();
       const ordered = inOrder(events);
       for (const e of ordered) fold.step(state, e, events);
       lineages = lineages.filter((l) => !extendsLineage(events, l));
       // Only a log already in order can be continued: its positions are the fold's.
-      if (ordered === events && events.length > 0) {
-        lineage = { events, folded: events.length, lastSeq: events[events.length - 1]!.seq, state };
-        lineages = [lineage, ...lineages].slice(0, LINEAGES_KEPT);
-      } else {
-        const value = fold.finish(state, events);
-        cache.set(events, value);
-        return value;
-      }
+      if (ordered === events && events.length > 0)
+        lineages = [{ events, folded: events.length, lastSeq: events[events.length - 1]!.seq, state }, ...lineages].slice(0, LINEAGES_KEPT);
     }
-    const value = fold.finish(lineage.state, events);
+    const value = fold.finish(state, events);
     cache.set(events, value);
     return value;
   };

@@ -22,16 +22,14 @@ interface SummaryState {
   finished: RunSummary['finished'];
   failed: RunSummary['failed'];
   lastMs: number;
-  count: number;
   seen: Set<string>;
   /** Workers in the order their first event came. */
   extra: string[];
 }
 
 export const runSummary = foldOnLog<SummaryState, RunSummary>({
-  init: () => ({ started: null, finished: null, failed: null, lastMs: 0, count: 0, seen: new Set(), extra: [] }),
+  init: () => ({ started: null, finished: null, failed: null, lastMs: 0, seen: new Set(), extra: [] }),
   step(s, e) {
-    s.count++;
     s.lastMs = Math.max(s.lastMs, e.atMs);
     if (e.type === 'run-started') s.started ??= e;
     else if (e.type === 'run-finished') s.finished ??= e;
@@ -41,16 +39,14 @@ export const runSummary = foldOnLog<SummaryState, RunSummary>({
       s.extra.push(e.workerId);
     }
   },
-  finish({ started, finished, failed, lastMs, count, extra }) {
+  finish({ started, finished, failed, lastMs, extra }, events) {
     const roster = started?.workers ?? [];
     const workers = [...roster, ...extra.filter((w) => !roster.includes(w))];
     const end = failed ?? finished;
-    const phase: RunPhase = failed ? 'failed' : finished ? 'finished' : count > 0 ? 'running' : 'empty';
+    const phase: RunPhase = failed ? 'failed' : finished ? 'finished' : events.length > 0 ? 'running' : 'empty';
     return { phase, started, workers, finished, failed, lastMs, endMs: end ? Math.max(end.atMs, lastMs) : null };
   },
 });
-
-export { inOrder } from './memo.js';
 
 /** Lane index of a worker id, used for its colour; -1 when unknown. */
 export function workerIndex(summary: RunSummary, workerId: string | null): number {

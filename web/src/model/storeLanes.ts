@@ -3,8 +3,8 @@
 // Consecutive observations with the same value (and the same "expires or not") form a segment.
 import type { Lease } from './leases.js';
 import { deriveLeases } from './leases.js';
-import { memoOnLog, type EventLog } from './memo.js';
-import { inOrder, runSummary } from './runSummary.js';
+import { inOrder, memoOnLog, type EventLog } from './memo.js';
+import { runSummary } from './runSummary.js';
 import { formatMs } from './timeScale.js';
 
 export type SegmentEnd = { kind: 'expired' } | { kind: 'deleted'; by: string } | { kind: 'replaced' } | null;

@@ -6,8 +6,7 @@ import type { EventOf, RunEvent } from '@racelab/shared';
 import { deriveOverlaps } from './holders.js';
 import { deriveLanes } from './lanes.js';
 import { deriveLeases, type Lease } from './leases.js';
-import { memoOnLog, type EventLog } from './memo.js';
-import { inOrder } from './runSummary.js';
+import { inOrder, memoOnLog, type EventLog } from './memo.js';
 import { deriveStoreLanes } from './storeLanes.js';
 import { formatMs } from './timeScale.js';
 

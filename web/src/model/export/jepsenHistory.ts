@@ -10,8 +10,8 @@
 //   :write    value [target value fence?]   ok when the store took it, fail (with :error) when it refused
 //   :call     value target        ok/fail by the HTTP status (fail from 400 up)
 import type { RunEvent } from '@racelab/shared';
-import type { EventLog } from '../memo.js';
-import { inOrder, runSummary } from '../runSummary.js';
+import { inOrder, type EventLog } from '../memo.js';
+import { runSummary } from '../runSummary.js';
 
 export type EdnValue = null | number | string | { keyword: string } | EdnValue[];
 
