@@ -30,6 +30,9 @@ export interface MarkCluster {
   count: number;
   startMs: number;
   endMs: number;
+  /** Ids of its first and last marks (mark-<seq>): it stands for the lane's marks between them. */
+  firstId: string;
+  lastId: string;
   label: string;
   details: string[];
 }
@@ -67,6 +70,8 @@ function clusterOf(workerId: string, marks: Mark[], scale: TimeScale): MarkClust
     count: marks.length,
     startMs: first.atMs,
     endMs: last.atMs,
+    firstId: first.id,
+    lastId: last.id,
     label: `${marks.length} events of ${workerId} from ${formatMs(first.atMs)} to ${formatMs(last.atMs)}`,
     details: [...[...counts].map(([kind, n]) => `${n} × ${kind}`), 'zoom in to see each one'],
   };

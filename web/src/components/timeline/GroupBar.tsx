@@ -4,8 +4,9 @@ import { groupLabel } from '../../model/laneScene.js';
 import type { TimeScale } from '../../model/timeScale.js';
 import { intervalStyle } from './geometry.js';
 import { useTip } from './Tooltip.js';
+import { shape } from './sameProps.js';
 
-export function GroupBar({ group, what, owner, cls, scale }: { group: Group; what: string; owner: string; cls: string; scale: TimeScale }) {
+export const GroupBar = shape(function GroupBar({ group, what, owner, cls, scale }: { group: Group; what: string; owner: string; cls: string; scale: TimeScale }) {
   const tip = useTip({ title: groupLabel(what, group.count, group.startMs, group.endMs, owner), lines: ['zoom in to see each one'] });
   return (
     <div className={`${cls} group`} style={intervalStyle(group.startMs, group.endMs, scale)} {...tip}>
@@ -14,4 +15,4 @@ export function GroupBar({ group, what, owner, cls, scale }: { group: Group; wha
       </span>
     </div>
   );
-}
+});

@@ -5,6 +5,7 @@ import { formatMs, type TimeScale } from '../../model/timeScale.js';
 import { intervalStyle } from './geometry.js';
 import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
+import { shape } from './sameProps.js';
 
 const until = (ms: number | null) => (ms === null ? 'now' : formatMs(ms));
 
@@ -30,7 +31,7 @@ function heldWords(l: Lease): { title: string; lines: string[] } {
   };
 }
 
-export function LeaseBar({ lease, scale }: { lease: Lease; scale: TimeScale }) {
+export const LeaseBar = shape(function LeaseBar({ lease, scale }: { lease: Lease; scale: TimeScale }) {
   const held = heldWords(lease);
   const heldTip = useTip(held);
   const z = lease.zombie;
@@ -73,4 +74,4 @@ export function LeaseBar({ lease, scale }: { lease: Lease; scale: TimeScale }) {
       )}
     </>
   );
-}
+});

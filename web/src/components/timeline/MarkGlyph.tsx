@@ -5,6 +5,7 @@ import type { PlacedMark } from '../../model/layout.js';
 import type { Mark } from '../../model/lanes.js';
 import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
+import { shape } from './sameProps.js';
 
 const glyphs: Record<Mark['kind'], string> = {
   'write-accepted': '✓',
@@ -23,7 +24,7 @@ const glyphs: Record<Mark['kind'], string> = {
 };
 
 
-export function MarkGlyph({ placed }: { placed: PlacedMark }) {
+export const MarkGlyph = shape(function MarkGlyph({ placed }: { placed: PlacedMark }) {
   const { mark, x, row, flip: flipped } = placed;
   const tip = useTip({ title: mark.label, lines: mark.details });
   const text = mark.major ? mark.caption : null;
@@ -37,6 +38,7 @@ export function MarkGlyph({ placed }: { placed: PlacedMark }) {
         ...(mark.major ? { top: 10 + MARK_ROW_PX * row } : {}),
       }}
       enter="pop"
+      data-mark={mark.id}
       {...tip}
     >
       <span className="glyph" aria-hidden="true">
@@ -49,4 +51,4 @@ export function MarkGlyph({ placed }: { placed: PlacedMark }) {
       )}
     </Shape>
   );
-}
+});

@@ -8,12 +8,13 @@ import type { TimeWindow } from '../../model/viewport.js';
 import { intervalStyle } from './geometry.js';
 import { GroupBar } from './GroupBar.js';
 import { useTip } from './Tooltip.js';
+import { shape } from './sameProps.js';
 
 export const overlapWords = (n: number) => `${n} workers at once — the lock said 1`;
 
 type Keyed = HolderSpan & { id: string };
 
-function OverlapBar({ span, scale }: { span: HolderSpan; scale: TimeScale }) {
+const OverlapBar = shape(function OverlapBar({ span, scale }: { span: HolderSpan; scale: TimeScale }) {
   const end = span.endMs === null ? 'now' : formatMs(span.endMs);
   const tip = useTip({
     title: `${overlapWords(span.holders.length)}: ${span.holders.join(', ')} held ${span.key} from ${formatMs(span.startMs)} to ${end}`,
@@ -26,7 +27,7 @@ function OverlapBar({ span, scale }: { span: HolderSpan; scale: TimeScale }) {
       </span>
     </div>
   );
-}
+});
 
 function useThinned(spans: HolderSpan[], drawn: TimeWindow, pxWidth: number) {
   return useMemo(() => thinIntervals<Keyed>(spans.map((s) => ({ ...s, id: `${s.key}-${s.startMs}` })), drawn, pxWidth), [spans, drawn, pxWidth]);

@@ -4,8 +4,9 @@ import { formatMs, type TimeScale } from '../../model/timeScale.js';
 import { intervalStyle } from './geometry.js';
 import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
+import { shape } from './sameProps.js';
 
-export function SpanBar({ span, scale }: { span: Span; scale: TimeScale }) {
+export const SpanBar = shape(function SpanBar({ span, scale }: { span: Span; scale: TimeScale }) {
   const end = span.endMs === null ? 'now' : formatMs(span.endMs);
   const tip = useTip({ title: `${span.label} to ${end}`, lines: span.details });
   return (
@@ -18,4 +19,4 @@ export function SpanBar({ span, scale }: { span: Span; scale: TimeScale }) {
       {span.kind === 'stall' && <span className="bar-text">stalled</span>}
     </Shape>
   );
-}
+});

@@ -10,6 +10,7 @@ import { workerColor } from './colors.js';
 import { intervalStyle } from './geometry.js';
 import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
+import { shape } from './sameProps.js';
 
 function endWords(s: StoreSegment): string | null {
   if (!s.endedBy) return null;
@@ -43,7 +44,7 @@ interface SegmentProps {
   flagNoExpiry: boolean;
 }
 
-function Segment({ store, seg, scale, color, flagNoExpiry }: SegmentProps) {
+const Segment = shape(function Segment({ store, seg, scale, color, flagNoExpiry }: SegmentProps) {
   const end = endWords(seg);
   const lines = [
     seg.value === null ? (store === 'Redis' ? 'no key' : 'no row') : `value: ${seg.value}`,
@@ -83,7 +84,7 @@ function Segment({ store, seg, scale, color, flagNoExpiry }: SegmentProps) {
       <span className="bar-text">{empty && !room ? '' : shortText(store, seg, flagNoExpiry)}</span>
     </Shape>
   );
-}
+});
 
 interface LaneProps {
   lane: Lane;

@@ -4,8 +4,9 @@ import type { TimeScale } from '../../model/timeScale.js';
 import type { TruthSegment } from '../../model/truth.js';
 import { intervalStyle } from './geometry.js';
 import { useTip } from './Tooltip.js';
+import { shape } from './sameProps.js';
 
-export function TruthBar({ seg, scale }: { seg: TruthSegment; scale: TimeScale }) {
+export const TruthBar = shape(function TruthBar({ seg, scale }: { seg: TruthSegment; scale: TimeScale }) {
   const tip = useTip({
     title: seg.label,
     lines: [
@@ -14,4 +15,4 @@ export function TruthBar({ seg, scale }: { seg: TruthSegment; scale: TimeScale }
     ],
   });
   return <div className={`truth${seg.noExpiry ? ' no-expiry' : ''}`} style={intervalStyle(seg.startMs, seg.endMs, scale)} {...tip} />;
-}
+});
