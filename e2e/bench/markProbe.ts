@@ -1,35 +1,52 @@
 // In-page probes, injected before the app's own script runs (page.addInitScript).
-//  - socket: every WebSocket frame carrying a note "#i" is stamped on arrival.
-//  - marks: a MutationObserver sees each mark (role=img) whose accessible name ends in
-//    ": #i" enter the DOM; the frame that renders it is the first whose style and layout
-//    come after that (marks the page inserts from its own requestAnimationFrame callbacks
-//    are rendered by that same frame), and its "after frame" time is a message posted
-//    from that frame's ResizeObserver callback (after layout), which runs once the
-//    frame's style, layout and paint are done on the main thread. "Visible" is the first
-//    such frame where the mark's computed opacity is > 0 (marks fade in). Compositing and
-//    display after that are not observable here.
+//  - socket: every WebSocket frame carrying notes "#i" is stamped on arrival (a frame may
+//    carry a batch of events).
+//  - drawing: a MutationObserver sees each shape that draws events enter the DOM or
+//    change: a mark (data-mark="mark-<seq>", one event) or a cluster of a lane's marks too
+//    close to tell apart (data-marks="mark-<first> mark-<last>": every mark of its lane
+//    between the two). The frame that renders it is the first whose style and layout come
+//    after that (the page inserts shapes from its own requestAnimationFrame callbacks, so
+//    that is usually the same frame), and its "after frame" time is a message posted from
+//    that frame's ResizeObserver callback, which runs once the frame's style, layout and
+//    paint are done on the main thread. "Visible" is the first such frame where a mark's
+//    computed opacity is > 0 (marks fade in; clusters do not). Compositing and display
+//    after that are not observable here.
 // All times are the page's wall clock: performance.timeOrigin + performance.now().
 export interface MarkTimes {
-  i: number;
-  receivedMs: number;
+  seq: number;
   domMs: number;
   frameMs: number;
   visibleMs: number;
 }
 
+export interface ClusterTimes {
+  /** The lane's worker (its role=group's name). */
+  lane: string;
+  firstSeq: number;
+  lastSeq: number;
+  frameMs: number;
+}
+
 export interface ProbeState {
   marks: MarkTimes[];
+  clusters: ClusterTimes[];
+  /** Note "#i" → when the frame carrying it arrived. */
+  received: [number, number][];
   inTimeline: boolean | null;
 }
 
 /** The init script; pass it to page.addInitScript. */
 export function installMarkProbe(): void {
   const now = () => performance.timeOrigin + performance.now();
-  const NOTE = /"type":"note"[^}]*"text":"#(\d+)"|"text":"#(\d+)"[^}]*"type":"note"/;
+  const NOTE = /"type":"note"[^}]*"text":"#(\d+)"|"text":"#(\d+)"[^}]*"type":"note"/g;
   const received = new Map<number, number>();
-  const records = new Map<number, { i: number; receivedMs: number; domMs: number; frameMs: number; visibleMs: number; el: Element }>();
-  let pending: { el: Element; rec: { frameMs: number; visibleMs: number } }[] = [];
-  let fading: { el: Element; rec: { visibleMs: number } }[] = [];
+  type MarkRecord = MarkTimes & { el: Element };
+  type ClusterRecord = ClusterTimes;
+  const marks = new Map<number, MarkRecord>();
+  const clusters: ClusterRecord[] = [];
+  /** Shapes inserted or changed since the last frame's ResizeObserver callback. */
+  let pending: { mark?: MarkRecord; cluster?: ClusterRecord }[] = [];
+  let fading: MarkRecord[] = [];
   const state = { inTimeline: null as boolean | null };
 
   const Native = window.WebSocket;
@@ -38,27 +55,35 @@ export function installMarkProbe(): void {
       super(url, protocols);
       this.addEventListener('message', (e: MessageEvent) => {
         const at = now();
-        const m = typeof e.data === 'string' ? NOTE.exec(e.data) : null;
-        if (m) received.set(Number(m[1] ?? m[2]), at);
+        if (typeof e.data !== 'string') return;
+        for (const m of e.data.matchAll(NOTE)) received.set(Number(m[1] ?? m[2]), at);
       });
     }
   } as typeof WebSocket;
 
-  const LABEL = /: #(\d+)$/;
+  const seqOf = (id: string | undefined) => (id && /^mark-\d+$/.test(id) ? Number(id.slice(5)) : Number.NaN);
   const consider = (el: Element) => {
-    if (el.getAttribute('role') !== 'img') return;
-    const m = LABEL.exec(el.getAttribute('aria-label') ?? '');
-    if (!m) return;
-    const i = Number(m[1]);
-    if (records.has(i)) return;
+    const one = el.getAttribute('data-mark');
+    const many = el.getAttribute('data-marks');
+    if (one === null && many === null) return;
     if (state.inTimeline === null) {
       const section = el.closest('section[aria-labelledby]');
       const title = section && document.getElementById(section.getAttribute('aria-labelledby')!);
       state.inTimeline = title?.textContent?.trim() === 'Timeline';
     }
-    const rec = { i, receivedMs: received.get(i) ?? Number.NaN, domMs: now(), frameMs: Number.NaN, visibleMs: Number.NaN, el };
-    records.set(i, rec);
-    pending.push({ el, rec });
+    if (one !== null) {
+      const seq = seqOf(one);
+      if (Number.isNaN(seq) || marks.has(seq)) return;
+      const rec = { seq, domMs: now(), frameMs: Number.NaN, visibleMs: Number.NaN, el };
+      marks.set(seq, rec);
+      pending.push({ mark: rec });
+      return;
+    }
+    const [first, last] = many!.split(' ');
+    const lane = el.closest('[role="group"]')?.getAttribute('aria-label') ?? '';
+    const rec = { lane, firstSeq: seqOf(first), lastSeq: seqOf(last), frameMs: Number.NaN };
+    clusters.push(rec);
+    pending.push({ cluster: rec });
   };
   const start = () => {
     new MutationObserver((list) => {
@@ -67,22 +92,25 @@ export function installMarkProbe(): void {
         for (const n of Array.from(r.addedNodes)) {
           if (!(n instanceof Element)) continue;
           consider(n);
-          n.querySelectorAll('[role="img"]').forEach(consider);
+          n.querySelectorAll('[data-mark], [data-marks]').forEach(consider);
         }
       }
-    }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label', 'role'] });
+    }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-mark', 'data-marks'] });
     const channel = new MessageChannel();
     // One batch per frame, in order: each frame posts one message, and messages arrive in order.
     const framed: (typeof pending)[] = [];
     channel.port1.onmessage = () => {
       const at = now();
       for (const p of framed.shift() ?? []) {
-        p.rec.frameMs = at;
-        fading.push(p);
+        if (p.cluster) p.cluster.frameMs = at;
+        if (p.mark) {
+          p.mark.frameMs = at;
+          fading.push(p.mark);
+        }
       }
-      fading = fading.filter((p) => {
-        if (Number(getComputedStyle(p.el).opacity) <= 0) return true;
-        p.rec.visibleMs = at;
+      fading = fading.filter((m) => {
+        if (Number(getComputedStyle(m.el).opacity) <= 0) return true;
+        m.visibleMs = at;
         return false;
       });
     };
@@ -109,12 +137,17 @@ export function installMarkProbe(): void {
   if (document.documentElement) start();
   else document.addEventListener('DOMContentLoaded', start);
 
-  (window as unknown as { __markProbe: { take(): unknown } }).__markProbe = {
+  (window as unknown as { __markProbe: { take(): ProbeState } }).__markProbe = {
     take() {
-      const marks = [...records.values()].map(({ el: _, ...r }) => r);
-      records.clear();
+      const result: ProbeState = {
+        marks: [...marks.values()].map(({ el: _, ...r }) => r),
+        clusters: clusters.splice(0),
+        received: [...received],
+        inTimeline: state.inTimeline,
+      };
+      marks.clear();
       received.clear();
-      const result = { marks, inTimeline: state.inTimeline };
+      fading = [];
       state.inTimeline = null;
       return result;
     },

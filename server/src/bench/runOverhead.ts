@@ -4,7 +4,7 @@
 // number of worker processes, the same barriers and the same Redis/PostgreSQL commands.
 // Interleaved: racelab, bare with warm processes, bare forking its processes, per round.
 // Also the time from run.start() to the first event a worker emits, with a warm pool.
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { RunEvent } from '@racelab/shared';
 import { Playground } from '../runs/playground.js';
 import type { BenchResult, Figure } from './figure.js';
@@ -23,6 +23,8 @@ interface RacelabPhases {
   firstWorkerEventMs: number;
   /** run-started until the last worker exited. */
   workersMs: number;
+  /** The workers' last own event until the last exit: closing connections, 'finished', the process exiting. */
+  tailMs: number;
   /** last exit until run-finished: observers stopped, metrics read, verdict. */
   verdictMs: number;
   /** run-finished until start() resolved: fixture closed, keys and schema dropped. */
@@ -50,7 +52,10 @@ async function timedRun(playground: Playground, workMs: number): Promise<Racelab
   let firstWorkerEvent = Number.NaN;
   prepared.run.onEvent((e: RunEvent) => {
     const now = performance.now() - t0;
-    if (e.workerId !== null && !SERVER_SIDE.has(e.type) && Number.isNaN(firstWorkerEvent)) firstWorkerEvent = now;
+    if (e.workerId !== null && !SERVER_SIDE.has(e.type)) {
+      if (Number.isNaN(firstWorkerEvent)) firstWorkerEvent = now;
+      at.set('last-worker-event', now);
+    }
     if (e.type === 'run-started' || e.type === 'run-finished') at.set(e.type, now);
     if (e.type === 'worker-exited') at.set('last-exit', now);
   });
@@ -62,6 +67,7 @@ async function timedRun(playground: Playground, workMs: number): Promise<Racelab
     setupMs: at.get('run-started')!,
     firstWorkerEventMs: firstWorkerEvent,
     workersMs: at.get('last-exit')! - at.get('run-started')!,
+    tailMs: at.get('last-exit')! - at.get('last-worker-event')!,
     verdictMs: at.get('run-finished')! - at.get('last-exit')!,
     cleanupMs: totalMs - at.get('run-finished')!,
     events: prepared.run.events.length,
@@ -71,6 +77,24 @@ async function timedRun(playground: Playground, workMs: number): Promise<Racelab
 
 const med = (xs: number[]) => percentile(xs, 50);
 const fmt = (x: number) => x.toFixed(1);
+
+/**
+ * The floor under a worker's exit: a Node process that has loaded nothing, asked over IPC to
+ * exit, until its parent sees the exit (ms, one sample per process).
+ */
+async function bareProcessExits(times: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const child = spawn(process.execPath, ['-e', "process.on('message', () => process.exit(0)); process.send('ready')"], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    await new Promise((resolve) => child.once('message', resolve));
+    const t0 = performance.now();
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.send('exit');
+    await exited;
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
 
 export async function benchRunOverhead(redisUrl: string, databaseUrl: string, rounds = 7): Promise<BenchResult> {
   const playground = await Playground.open({ redisUrl, databaseUrl, poolSize: WORKERS });
@@ -111,7 +135,7 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
       notes.push(
         `Where the time goes, ${label} (medians, ms): ` +
           `racelab: setup (run stores, scenario setup, take warm workers) ${fmt(med(racelab.map((r) => r.setupMs)))}, ` +
-          `workers (plan sent to last exit) ${fmt(med(racelab.map((r) => r.workersMs)))}, ` +
+          `workers (plan sent to last exit) ${fmt(med(racelab.map((r) => r.workersMs)))}, of which after the workers' last event (each closes its connections, says finished, exits) ${fmt(med(racelab.map((r) => r.tailMs)))}, ` +
           `verdict (observers stopped, metrics) ${fmt(med(racelab.map((r) => r.verdictMs)))}, ` +
           `clean-up ${fmt(med(racelab.map((r) => r.cleanupMs)))}; ${med(racelab.map((r) => r.events))} events. ` +
           `Bare: setup ${fmt(med(warm.map((r) => r.setupMs)))}, job ${fmt(med(warm.map((r) => r.jobMs)))}, ` +
@@ -131,8 +155,10 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
   } finally {
     await playground.close();
   }
+  const exits = await bareProcessExits(rounds);
   notes.push(
     `What is left beside the bare script is the run's own bookkeeping: run stores and setup in PostgreSQL (DDL), the key and row observers sampling during the run, waiting for the worker processes to exit, and the verdict's reads. ` +
+      `A run measures its verdict only once every worker process has exited, so that nothing can write after it: a Node process that has loaded nothing, asked over IPC to exit, is seen gone by its parent after ${fmt(med(exits))} ms (median of ${exits.length}; min ${fmt(Math.min(...exits))}), the kernel's teardown of the process; a worker, with its connections and the catalog loaded, takes longer. ` +
       'The pool forks the replacements for the processes a run took only once that run has ended, so a run never shares the machine with Node processes starting up.',
   );
   notes.unshift(

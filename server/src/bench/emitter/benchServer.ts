@@ -34,8 +34,8 @@ interface RunTiming {
   runId: string;
   /** The run's zero (its startNs) on this process's wall clock. */
   startWallMs: number;
-  /** Each note a worker emitted: its text, atMs (the worker's stamp) and when the run appended it (wall ms). */
-  notes: { text: string; atMs: number; appendedWallMs: number }[];
+  /** Each note a worker emitted: its text, seq, worker, atMs (the worker's stamp) and when the run appended it (wall ms). */
+  notes: { text: string; seq: number; workerId: string; atMs: number; appendedWallMs: number }[];
   verdict: string;
 }
 
@@ -60,7 +60,7 @@ const benchPlayground = {
     run.onEvent((event) => {
       // Run sets its private startNs just before it appends run-started.
       if (event.type === 'run-started') startWallMs = wallOfMonotonic((run as unknown as { startNs: bigint }).startNs);
-      if (event.workerId !== null && event.type === 'note') notes.push({ text: event.text, atMs: event.atMs, appendedWallMs: wallMs() });
+      if (event.workerId !== null && event.type === 'note') notes.push({ text: event.text, seq: event.seq, workerId: event.workerId, atMs: event.atMs, appendedWallMs: wallMs() });
       if (event.type === 'run-finished' || event.type === 'run-failed') {
         lastRun = { runId: run.id, startWallMs, notes, verdict: event.type === 'run-finished' ? event.verdict : `error: ${event.message}` };
       }
