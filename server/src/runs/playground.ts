@@ -7,6 +7,7 @@ import { loadCatalog, type Catalog } from '../scenarios/registry.js';
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
 import { Run } from './run.js';
+import { SpareConnection } from './spareConnection.js';
 import { WorkerPool } from './workerPool.js';
 
 export interface PlaygroundOptions {
@@ -44,6 +45,8 @@ export class Playground {
     readonly pg: pg.Pool,
     readonly pool: WorkerPool,
     readonly keyspace: KeyspaceEvents | null,
+    /** The next run's own PostgreSQL connection, made between runs. */
+    private readonly spare: SpareConnection,
     private readonly databaseUrl: string,
     /** Hides the stores' URLs and passwords in any text for a page or the log. */
     readonly redact: Redactor,
@@ -92,7 +95,9 @@ export class Playground {
       size: options.poolSize ?? 4,
       redact,
     });
-    return new Playground(catalog, redis, pool, workers, keyspace, options.databaseUrl, redact);
+    const spare = new SpareConnection({ connectionString: options.databaseUrl });
+    spare.refill();
+    return new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact);
   }
 
   /** Validates a request against the catalog and creates its run (not yet started). */
@@ -138,6 +143,7 @@ export class Playground {
         pg: this.pg,
         keyspace: this.keyspace,
         databaseUrl: this.databaseUrl,
+        spare: this.spare,
         running: this.running,
         redact: this.redact,
       },
@@ -145,12 +151,12 @@ export class Playground {
     return { ok: true, run };
   }
 
-  /** Cancels the runs still going, waits (up to `graceMs`) for them to clean up, then stops the worker pool and closes the connections. */
   /** Cancels every run going; each still ends and cleans up after itself. */
   cancelAll(reason: string): void {
     for (const run of this.running) run.cancel(reason);
   }
 
+  /** Cancels the runs still going, waits (up to `graceMs`) for them to clean up, then stops the worker pool and closes the connections. */
   async close(reason = 'the server is stopping', graceMs = 5000): Promise<void> {
     this.cancelAll(reason);
     let timer: NodeJS.Timeout | undefined;
@@ -160,7 +166,7 @@ export class Playground {
     ]);
     clearTimeout(timer);
     this.closed = true;
-    await this.pool.close();
+    await Promise.all([this.pool.close(), this.spare.close()]);
     this.keyspace?.close();
     this.redis.disconnect();
     await this.pg.end();

@@ -25,6 +25,7 @@ import type { KeyspaceEvents } from './keyspaceEvents.js';
 import { RowObserver } from './rowObserver.js';
 import type { Redactor } from './redact.js';
 import { createRunStores, type OwnedRunStores } from './runStores.js';
+import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
 
@@ -49,6 +50,8 @@ export interface RunServices {
   keyspace?: KeyspaceEvents | null;
   /** For the run's own PostgreSQL connection; the pool's settings when absent. */
   databaseUrl?: string;
+  /** The run's own PostgreSQL connection, made before the run when there is one ready. */
+  spare?: SpareConnection;
   /** Runs going right now: a run is in it from start() until it has settled. */
   running?: Set<Run>;
   /** Hides connection strings and passwords in every text a page or the log gets. */
@@ -164,6 +167,7 @@ export class Run {
     try {
       storesPending = createRunStores(this.services.redis, this.services.pg, this.id, {
         databaseUrl: this.services.databaseUrl,
+        spare: this.services.spare?.take(),
         onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
       });
       stores = await this.guard(storesPending);
@@ -281,9 +285,13 @@ export class Run {
       this.services.running?.delete(this);
       this.isSettled = true;
       this.resolveSettled();
-      // The run and its clean-up are over: the pool forks what it handed out (never during a
-      // run), once whoever awaited this run has been told (a fork blocks for milliseconds).
-      setImmediate(() => this.services.pool.replenish());
+      // The run and its clean-up are over: the pool forks what it handed out and the next
+      // run's connection is made (never during a run), once whoever awaited this run has
+      // been told (a fork blocks for milliseconds).
+      setImmediate(() => {
+        this.services.pool.replenish();
+        this.services.spare?.refill();
+      });
     }
   }
 

@@ -17,6 +17,8 @@ export interface OwnedRunStores extends RunStores {
 export interface RunStoresOptions {
   /** The run's connection goes there; where the pool connects when absent. */
   databaseUrl?: string;
+  /** A connection made before the run (SpareConnection): the run's own, once renamed for it. */
+  spare?: pg.Client | null;
   /** The run's own PostgreSQL connection was lost (backend terminated, server restarted). */
   onLost(error: Error): void;
   /** Writes one line to the server's log (already redacted by the caller). */
@@ -66,23 +68,52 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
     });
 
   let closing = false;
-  const client = new pg.Client({
-    ...(options.databaseUrl ? { connectionString: options.databaseUrl } : pool.options),
-    application_name: `racelab-server run_${runId}`,
-  });
-  client.on('error', (error) => {
-    if (!closing) options.onLost(error);
-  });
-  client.on('end', () => {
-    if (!closing) options.onLost(new Error('the connection ended'));
-  });
+  const name = `racelab-server run_${runId}`;
+  const own = (client: pg.Client): pg.Client => {
+    client.on('error', (error) => {
+      if (!closing) options.onLost(error);
+    });
+    client.on('end', () => {
+      if (!closing) options.onLost(new Error('the connection ended'));
+    });
+    return client;
+  };
+  const connect = async (): Promise<pg.Client> => {
+    const client = own(new pg.Client({ ...(options.databaseUrl ? { connectionString: options.databaseUrl } : pool.options), application_name: name }));
+    try {
+      await client.connect();
+      await client.query(`set search_path to ${schema}`);
+      return client;
+    } catch (error) {
+      void client.end().catch(() => undefined);
+      throw error;
+    }
+  };
+  /** The spare, named for this run; a fresh connection when the spare turns out dead. */
+  const adopt = async (spare: pg.Client): Promise<pg.Client> => {
+    let failed = false;
+    spare.on('error', () => (failed = true));
+    try {
+      // One round trip; the name is what an operator (and pg_stat_activity) sees.
+      await spare.query(`set search_path to ${schema}; set application_name to '${name}'`);
+    } catch {
+      failed = true;
+    }
+    spare.removeAllListeners('error');
+    if (!failed) return own(spare);
+    spare.on('error', () => undefined);
+    void spare.end().catch(() => undefined);
+    return connect();
+  };
   // The schema and the connection at the same time: a run waits for the slower one only.
   const created = pool.query(`create schema ${schema}`);
+  const connecting = options.spare ? adopt(options.spare) : connect();
+  let client: pg.Client;
   try {
-    await Promise.all([created, client.connect().then(() => client.query(`set search_path to ${schema}`))]);
+    [, client] = await Promise.all([created, connecting]);
   } catch (error) {
     closing = true;
-    void client.end().catch(() => undefined);
+    void connecting.then((c) => c.end()).catch(() => undefined);
     await created.catch(() => undefined);
     await dropSchema().catch(() => undefined);
     throw error;
