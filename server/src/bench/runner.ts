@@ -26,7 +26,7 @@ const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 
 const benches: { id: string; name: string; run(): Promise<BenchResult> }[] = [
   { id: 'lock', name: 'lock primitive', run: () => benchLockPrimitive(redisUrl, 6, 800) },
-  { id: 'overhead', name: 'run overhead', run: () => benchRunOverhead(redisUrl, databaseUrl, 5) },
+  { id: 'overhead', name: 'run overhead', run: () => benchRunOverhead(redisUrl, databaseUrl, 9) },
   { id: 'first', name: 'first worker event over the socket', run: () => benchFirstEventOverSocket(7) },
   { id: 'stampede', name: 'scale of a run', run: () => benchStampedeScale(3) },
   { id: 'startup', name: 'start-up', run: () => benchStartup(3) },
