@@ -3,7 +3,7 @@
 import { intParam, type WorkerContext } from '../types.js';
 import { triedLatch, waitForNodesFiringDuringJob } from './choreography.js';
 import { RUNNING_KEY, RUNNING_MAX_KEY, slotName } from './keys.js';
-import { slotAt, slotEndMs, type NodeClock, type Schedule } from './schedule.js';
+import { slotEndMs, type NodeClock, type Schedule } from './schedule.js';
 
 // Jepsen's lock-set: the largest number of nodes inside the batch at once.
 const ENTER = `
@@ -15,7 +15,7 @@ return n`;
 export interface CronJob extends WorkerContext {
   /** This node's clock: behind node-1's by behindMs. */
   clock: NodeClock;
-  /** The slot this node's clock says is due, e.g. "slot-0". */
+  /** The slot this node fired for, e.g. "slot-0". */
   slot: string;
   /** When that slot ends, by this node's clock (ms since the epoch). */
   slotEndMs: number;
@@ -27,9 +27,9 @@ export interface CronJob extends WorkerContext {
   skip(key: string): Promise<void>;
 }
 
-export function cronJob(ctx: WorkerContext, index: number, clock: NodeClock, schedule: Schedule): CronJob {
+/** `slot`: the slot this node fired for. */
+export function cronJob(ctx: WorkerContext, index: number, clock: NodeClock, schedule: Schedule, slot: number): CronJob {
   const jobMs = intParam(ctx.params, 'jobMs');
-  const slot = slotAt(schedule, clock.now());
   return {
     ...ctx,
     clock,
