@@ -31,7 +31,8 @@ const RESPAWN_BACKOFF_MS = [250, 500, 1000, 2000, 5000];
 export class WorkerPool {
   private readonly idle: ChildProcess[] = [];
   private readonly live = new Set<ChildProcess>();
-  private refilling = 0;
+  /** Replacements being forked (refill): a run waits for them before it starts. */
+  private readonly refilling = new Set<Promise<unknown>>();
   private closed = false;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -43,9 +44,14 @@ export class WorkerPool {
   /**
    * Hands out `count` ready processes, forking the ones the pool lacks. The pool does not
    * refill here: forking replacements while the run plays would take the CPU its workers
-   * need. The run calls `replenish` when it is over.
+   * need. The run calls `replenish` when it is over, and the next run waits for the
+   * replacements already being forked (a Node process starting up takes a core for
+   * ~150 ms; on a busy machine a worker of a run sharing it could stall for longer than
+   * its scenario's windows).
    */
   async take(count: number): Promise<ChildProcess[]> {
+    if (this.closed) throw new Error('worker pool is closed');
+    await Promise.allSettled([...this.refilling]);
     if (this.closed) throw new Error('worker pool is closed');
     // A warm process that has gone (its store connection broke, it was killed) is not handed out.
     const warm = this.idle.splice(0, count).filter((child) => child.connected && child.exitCode === null && child.signalCode === null);
@@ -97,9 +103,8 @@ export class WorkerPool {
 
   private refill(): void {
     if (this.retryTimer) return; // backing off after a failed start
-    while (!this.closed && this.idle.length + this.refilling < this.options.size) {
-      this.refilling++;
-      this.spawn()
+    while (!this.closed && this.idle.length + this.refilling.size < this.options.size) {
+      const forking: Promise<unknown> = this.spawn()
         .then((child) => {
           this.failures = 0;
           if (this.closed) child.kill('SIGKILL');
@@ -117,7 +122,8 @@ export class WorkerPool {
           }, wait);
           this.retryTimer.unref();
         })
-        .finally(() => this.refilling--);
+        .finally(() => this.refilling.delete(forking));
+      this.refilling.add(forking);
     }
   }
 

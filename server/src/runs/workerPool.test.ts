@@ -1,0 +1,48 @@
+// The worker pool against the real Redis and PostgreSQL: a run takes warm processes, and
+// one that starts while the pool is still forking replacements waits for them instead of
+// playing beside processes starting up (or forking more of its own).
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
+import { WorkerPool } from './workerPool.js';
+
+let pool: WorkerPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+const open = (size: number) =>
+  new WorkerPool({ redisUrl: process.env.REDIS_URL ?? DEFAULT_REDIS_URL, databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, size });
+
+async function warm(p: WorkerPool, count: number): Promise<void> {
+  for (let i = 0; i < 3000 && p.idleCount < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(p.idleCount).toBe(count);
+}
+
+describe('the worker pool', () => {
+  it('hands out its warm processes, and refills only when told', async () => {
+    pool = open(2);
+    await warm(pool, 2);
+    const taken = await pool.take(2);
+    expect(taken.map((c) => c.connected)).toEqual([true, true]);
+    expect(pool.idleCount).toBe(0);
+    expect(pool.size).toBe(2); // nothing forked behind the run's back
+    for (const child of taken) child.kill('SIGKILL');
+  });
+
+  it('a run taken while replacements are being forked gets those, once they are ready', async () => {
+    pool = open(2);
+    await warm(pool, 2);
+    const first = await pool.take(2);
+    pool.replenish(); // two replacements on their way
+    expect(pool.size).toBe(4);
+    expect(pool.idleCount).toBe(0);
+    const second = await pool.take(2);
+    // The replacements, not two more forks of its own: 2 + 2 processes, none idle.
+    expect(pool.size).toBe(4);
+    expect(pool.idleCount).toBe(0);
+    expect(second.map((c) => c.connected)).toEqual([true, true]);
+    expect(second.some((c) => first.includes(c))).toBe(false);
+    for (const child of [...first, ...second]) child.kill('SIGKILL');
+  });
+});
