@@ -34,14 +34,21 @@ function drawnNotes(run: LastRun, probe: ProbeState): Map<number, Drawn> {
   const marks = new Map(probe.marks.map((m) => [m.seq, m]));
   const received = new Map(probe.received);
   const clustersOf = new Map<string, ProbeState['clusters']>();
-  for (const c of probe.clusters) if (Number.isFinite(c.frameMs)) clustersOf.set(c.lane, [...(clustersOf.get(c.lane) ?? []), c]);
+  for (const c of probe.clusters) {
+    if (!Number.isFinite(c.frameMs)) continue;
+    const list = clustersOf.get(c.lane);
+    if (list) list.push(c);
+    else clustersOf.set(c.lane, [c]);
+  }
+  /** A time, or never (+Infinity), so that Math.min picks the first that happened. */
+  const orNever = (ms: number | undefined) => (ms !== undefined && Number.isFinite(ms) ? ms : Number.POSITIVE_INFINITY);
   const out = new Map<number, Drawn>();
   for (const note of run.notes) {
     const mark = marks.get(note.seq);
     let clusterMs = Number.POSITIVE_INFINITY;
     for (const c of clustersOf.get(note.workerId) ?? []) if (c.firstSeq <= note.seq && note.seq <= c.lastSeq) clusterMs = Math.min(clusterMs, c.frameMs);
-    const frameMs = Math.min(Number.isFinite(mark?.frameMs) ? mark!.frameMs : Number.POSITIVE_INFINITY, clusterMs);
-    const visibleMs = Math.min(Number.isFinite(mark?.visibleMs) ? mark!.visibleMs : Number.POSITIVE_INFINITY, clusterMs);
+    const frameMs = Math.min(orNever(mark?.frameMs), clusterMs);
+    const visibleMs = Math.min(orNever(mark?.visibleMs), clusterMs);
     if (!Number.isFinite(frameMs)) continue;
     out.set(note.seq, { frameMs, visibleMs: Number.isFinite(visibleMs) ? visibleMs : Number.NaN, receivedMs: received.get(Number(note.text.slice(1))) ?? Number.NaN });
   }

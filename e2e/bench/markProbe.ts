@@ -41,11 +41,10 @@ export function installMarkProbe(): void {
   const NOTE = /"type":"note"[^}]*"text":"#(\d+)"|"text":"#(\d+)"[^}]*"type":"note"/g;
   const received = new Map<number, number>();
   type MarkRecord = MarkTimes & { el: Element };
-  type ClusterRecord = ClusterTimes;
   const marks = new Map<number, MarkRecord>();
-  const clusters: ClusterRecord[] = [];
+  const clusters: ClusterTimes[] = [];
   /** Shapes inserted or changed since the last frame's ResizeObserver callback. */
-  let pending: { mark?: MarkRecord; cluster?: ClusterRecord }[] = [];
+  let pending: { mark?: MarkRecord; cluster?: ClusterTimes }[] = [];
   let fading: MarkRecord[] = [];
   const state = { inTimeline: null as boolean | null };
 

@@ -91,19 +91,17 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
   };
   /** The spare, named for this run; a fresh connection when the spare turns out dead. */
   const adopt = async (spare: pg.Client): Promise<pg.Client> => {
-    let failed = false;
-    spare.on('error', () => (failed = true));
+    const dying = (): void => undefined; // a dead spare's errors: its query fails, and that says enough
+    spare.on('error', dying);
     try {
       // One round trip; the name is what an operator (and pg_stat_activity) sees.
       await spare.query(`set search_path to ${schema}; set application_name to '${name}'`);
+      spare.off('error', dying);
+      return own(spare);
     } catch {
-      failed = true;
+      void spare.end().catch(() => undefined);
+      return connect();
     }
-    spare.removeAllListeners('error');
-    if (!failed) return own(spare);
-    spare.on('error', () => undefined);
-    void spare.end().catch(() => undefined);
-    return connect();
   };
   // The schema and the connection at the same time: a run waits for the slower one only.
   const created = pool.query(`create schema ${schema}`);

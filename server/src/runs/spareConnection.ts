@@ -5,10 +5,10 @@
 // and alive; otherwise the run connects its own, as it would with no spare at all.
 import pg from 'pg';
 
+/** The spare being made or ready; once lost (or taken) it is no longer the pool's `spare`. */
 interface Spare {
   client: pg.Client;
   connected: boolean;
-  lost: boolean;
 }
 
 export class SpareConnection {
@@ -23,15 +23,14 @@ export class SpareConnection {
 
   /** What the spare is: none (taken, lost or never made), connecting, or ready to be taken. */
   get state(): 'none' | 'connecting' | 'ready' {
-    return !this.spare || this.spare.lost ? 'none' : this.spare.connected ? 'ready' : 'connecting';
+    return !this.spare ? 'none' : this.spare.connected ? 'ready' : 'connecting';
   }
 
   /** Starts connecting the next spare, unless one is there (or on its way). */
   refill(): void {
     if (this.closed || this.spare) return;
-    const spare: Spare = { client: new pg.Client({ ...this.config, application_name: this.name }), connected: false, lost: false };
+    const spare: Spare = { client: new pg.Client({ ...this.config, application_name: this.name }), connected: false };
     const lose = (): void => {
-      spare.lost = true;
       if (this.spare === spare) this.spare = null;
     };
     // An idle spare whose backend goes (a restart) is dropped; the next refill makes another.
@@ -50,7 +49,7 @@ export class SpareConnection {
   /** The spare, connected and alive, now its taker's (listeners and all); null when there is none ready. */
   take(): pg.Client | null {
     const spare = this.spare;
-    if (!spare || !spare.connected || spare.lost) return null;
+    if (!spare || !spare.connected) return null;
     this.spare = null;
     spare.client.removeAllListeners('error');
     spare.client.removeAllListeners('end');
@@ -61,6 +60,6 @@ export class SpareConnection {
     this.closed = true;
     const spare = this.spare;
     this.spare = null;
-    if (spare?.connected && !spare.lost) await spare.client.end().catch(() => undefined);
+    if (spare?.connected) await spare.client.end().catch(() => undefined);
   }
 }
