@@ -16,12 +16,13 @@ interface Args {
   params: Record<string, string>;
   json: boolean;
   list: boolean;
+  help: boolean;
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { params: {}, json: false, list: false };
+  const args: Args = { params: {}, json: false, list: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const next = (): string => {
@@ -29,7 +30,8 @@ function parseArgs(argv: string[]): Args {
       if (value === undefined) throw new UsageError(`${arg} needs a value`);
       return value;
     };
-    if (arg === '--json') args.json = true;
+    if (arg === '--help' || arg === '-h') args.help = true;
+    else if (arg === '--json') args.json = true;
     else if (arg === '--list') args.list = true;
     else if (arg === '--variant') args.variant = next();
     else if (arg.startsWith('--variant=')) args.variant = arg.slice('--variant='.length);
@@ -52,6 +54,10 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     return 2;
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
   }
   const catalog = await loadCatalog();
   if (args.list) {

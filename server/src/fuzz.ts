@@ -4,25 +4,21 @@
 //   npm run fuzz -- [--frames 100000] [--seed 1] [--connections 40]
 // Exit 1 when any check fails.
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
+import { intOption, readOptions } from './commandLine.js';
 import { createAppServer } from './http/appServer.js';
 import { collectGarbage, fuzz } from './http/fuzz.js';
 import { Playground } from './runs/playground.js';
 import { findServices } from './services/index.js';
 import { connectClient, isEnd, leftovers } from './testing/wsClient.js';
 
-const { values } = parseArgs({
-  options: {
-    frames: { type: 'string', default: '100000' },
-    seed: { type: 'string', default: '1' },
-    connections: { type: 'string', default: '40' },
-  },
+const values = readOptions('usage: npm run fuzz -- [--frames 100000] [--seed 1] [--connections 40]', {
+  frames: { type: 'string', default: '100000' },
+  seed: { type: 'string', default: '1' },
+  connections: { type: 'string', default: '40' },
 });
-const frames = Number(values.frames);
-if (!Number.isInteger(frames) || frames < 1) {
-  console.error(`--frames must be a positive integer, got ${values.frames}`);
-  process.exit(2);
-}
+const frames = intOption('frames', values.frames, 1, 10_000_000);
+const seed = intOption('seed', values.seed, 0, 2 ** 31 - 1);
+const connections = intOption('connections', values.connections, 1, 500);
 
 const heapMb = (): number => {
   collectGarbage();
@@ -39,13 +35,13 @@ const failures: string[] = [];
 try {
   const heap: number[] = [];
   const rss: number[] = [];
-  console.log(`fuzz: ${frames} frames at ${url}, seed ${values.seed}, ${values.connections} connections`);
+  console.log(`fuzz: ${frames} frames at ${url}, seed ${seed}, ${connections} connections`);
   const report = await fuzz({
     url,
     frames,
     catalog: playground.catalog.manifests,
-    seed: Number(values.seed),
-    connections: Number(values.connections),
+    seed,
+    connections,
     checkpoint: (answered) => {
       heap.push(heapMb());
       rss.push(rssMb());

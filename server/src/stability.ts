@@ -10,41 +10,57 @@
 // a heavier load, since every run then also competes with N - 1 others.
 // Exit 1 when any variant is not stable at any set: a verdict that depends on luck is a bug.
 import { spawn } from 'node:child_process';
-import { parseArgs } from 'node:util';
 import { formatParam, resolveParams, type Params } from '@racelab/shared';
+import { intOption, readOptions } from './commandLine.js';
 import { Playground } from './runs/playground.js';
+import { loadCatalog } from './scenarios/registry.js';
 import { findServices } from './services/index.js';
 
-const { values } = parseArgs({
-  options: {
-    times: { type: 'string', default: '20' },
-    scenario: { type: 'string' },
-    except: { type: 'string', multiple: true, default: [] },
-    variant: { type: 'string' },
-    param: { type: 'string', multiple: true, default: [] },
-    load: { type: 'boolean', default: false },
-    'defaults-only': { type: 'boolean', default: false },
-    'declared-only': { type: 'boolean', default: false },
-    parallel: { type: 'string', default: '1' },
-  },
+const USAGE = `usage: npm run stability -- [--times 20] [--scenario <id>] [--except <id> ...] [--variant <id>]
+         [--param name=value ...] [--defaults-only | --declared-only] [--load] [--parallel N]`;
+const values = readOptions(USAGE, {
+  times: { type: 'string', default: '20' },
+  scenario: { type: 'string' },
+  except: { type: 'string', multiple: true, default: [] },
+  variant: { type: 'string' },
+  param: { type: 'string', multiple: true, default: [] },
+  load: { type: 'boolean', default: false },
+  'defaults-only': { type: 'boolean', default: false },
+  'declared-only': { type: 'boolean', default: false },
+  parallel: { type: 'string', default: '1' },
 });
-const times = Number(values.times);
-if (!Number.isInteger(times) || times < 1 || times > 10_000) {
-  console.error(`--times must be an integer from 1 to 10000, got ${values.times}`);
-  process.exit(2);
-}
-const parallel = Number(values.parallel);
-if (!Number.isInteger(parallel) || parallel < 1 || parallel > 12) {
-  console.error(`--parallel must be an integer from 1 to 12, got ${values.parallel}`);
-  process.exit(2);
-}
+const times = intOption('times', values.times, 1, 10_000);
+const parallel = intOption('parallel', values.parallel, 1, 12);
 if (values['defaults-only'] && values['declared-only']) {
   console.error('--defaults-only and --declared-only leave nothing to run together; give one');
   process.exit(2);
 }
-const given = Object.fromEntries(
-  values.param.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-);
+const given: Record<string, string> = {};
+for (const pair of values.param) {
+  const eq = pair.indexOf('=');
+  if (eq <= 0) {
+    console.error(`--param takes name=value, got '${pair}'`);
+    process.exit(2);
+  }
+  given[pair.slice(0, eq)] = pair.slice(eq + 1);
+}
+// Names are checked before any service is touched: a pass that matches nothing would
+// report "0/0 stable" and exit 0, a check that cannot fail.
+const catalog = await loadCatalog();
+for (const id of [values.scenario, ...values.except]) {
+  if (id !== undefined && !catalog.manifests.some((m) => m.id === id)) {
+    console.error(`unknown scenario '${id}'; known: ${catalog.manifests.map((m) => m.id).join(', ')}`);
+    process.exit(2);
+  }
+}
+if (values.variant !== undefined) {
+  const among = catalog.manifests.filter((m) => !values.scenario || m.id === values.scenario);
+  if (!among.some((m) => m.variants.some((v) => v.id === values.variant))) {
+    const known = [...new Set(among.flatMap((m) => m.variants.map((v) => v.id)))].join(', ');
+    console.error(`unknown variant '${values.variant}'${values.scenario ? ` of ${values.scenario}` : ''}; known: ${known}`);
+    process.exit(2);
+  }
+}
 
 // One busy loop: with two cores, the other one is taken the whole time.
 const load = values.load ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : undefined;
