@@ -2,7 +2,7 @@
 //   npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
 // Exit 0 when the run completed (whatever its verdict), 2 on bad input, 1 when the
 // services could not be reached or the run itself failed.
-import { formatParam, resolveParams, shouldBe, type RunEvent } from '@racelab/shared';
+import { formatParam, resolveParams, verdictLine, type MetricSpec, type RunEvent } from '@racelab/shared';
 import { Playground } from './runs/playground.js';
 import { loadCatalog } from './scenarios/registry.js';
 import { findServices } from './services/index.js';
@@ -146,7 +146,7 @@ function printHuman(
   params: Record<string, unknown>,
   outcome: Awaited<ReturnType<import('./runs/run.js').Run['start']>>,
   events: RunEvent[],
-  metrics: { name: string; label: string }[],
+  metrics: MetricSpec[],
 ): void {
   const shownParams = Object.entries(params)
     .map(([k, v]) => `${k}=${formatParam(v as never)}`)
@@ -157,8 +157,7 @@ function printHuman(
     return;
   }
   for (const r of outcome.results) {
-    const label = metrics.find((m) => m.name === r.metric)?.label ?? r.metric;
-    console.log(`  ${r.held ? '✓' : '✗'} ${label}: ${r.actual ?? '—'} — ${shouldBe(r)}`);
+    console.log(`  ${r.held ? '✓' : '✗'} ${verdictLine(r, metrics.find((m) => m.name === r.metric))}`);
   }
   const last = events.at(-1)?.atMs ?? 0;
   const expectedWord = outcome.verdict === (correct ? 'pass' : 'fail') ? 'as expected' : 'NOT as expected';

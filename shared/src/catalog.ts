@@ -67,6 +67,8 @@ export interface VariantManifest {
 export interface MetricSpec {
   name: string;
   label: string;
+  /** Words for values that are codes rather than amounts, e.g. Redis's TTL -2 "no key". */
+  meanings?: Record<string, string>;
 }
 
 export interface ScenarioManifest {

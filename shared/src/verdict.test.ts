@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judge, shouldBe, type Expectation } from './verdict.js';
+import { judge, shouldBe, verdictLine, type Expectation } from './verdict.js';
 
 const one: Expectation = { id: 'one-email', metric: 'emailsSent', op: 'eq', value: 1, text: '' };
 const notStuck: Expectation = { id: 'no-stuck', metric: 'ttl', op: 'ne', value: -1, text: '' };
@@ -18,6 +18,14 @@ describe('judge', () => {
   });
 
   it('words what a metric should be', () => {
-    expect([one, notStuck, atMostOne].map(shouldBe)).toEqual(['should be 1', 'should be not -1', 'should be at most 1']);
+    expect([one, notStuck, atMostOne].map((e) => shouldBe(e))).toEqual(['should be 1', 'should not be -1', 'should be at most 1']);
+  });
+
+  it('says what a code means where the metric names it, on both sides of the line', () => {
+    const ttl = { label: 'Lock TTL after run (ms)', meanings: { '-2': 'no key', '-1': 'no expiry' } };
+    expect(verdictLine({ ...notStuck, actual: -2 }, ttl)).toBe('Lock TTL after run (ms): -2 (no key) — should not be -1 (no expiry)');
+    expect(verdictLine({ ...notStuck, actual: 5000 }, ttl)).toBe('Lock TTL after run (ms): 5000 — should not be -1 (no expiry)');
+    expect(verdictLine({ ...one, actual: 3 }, { label: 'E-mails sent' })).toBe('E-mails sent: 3 — should be 1');
+    expect(verdictLine({ ...one, actual: undefined }, undefined)).toBe('emailsSent: not measured — should be 1');
   });
 });

@@ -47,13 +47,34 @@ export function judge(expectations: Expectation[], metrics: Metrics): Verdict {
 }
 
 const opWords: Record<Expectation['op'], string> = {
-  eq: '',
-  ne: 'not ',
-  lte: 'at most ',
-  gte: 'at least ',
+  eq: 'should be ',
+  ne: 'should not be ',
+  lte: 'should be at most ',
+  gte: 'should be at least ',
 };
 
-/** "should be 1", "should be at most 1", "should be not -1": the page's and the CLI's wording. */
-export function shouldBe(e: Expectation): string {
-  return `should be ${opWords[e.op]}${e.value}`;
+/** How a metric names its values: "label" and, for codes, their meaning. */
+export interface MetricWords {
+  label: string;
+  meanings?: Record<string, string>;
+}
+
+/** A value in words: "3", or "-1 (no expiry)" when the metric says what the code means. */
+export function valueText(metric: MetricWords | undefined, value: MetricValue | undefined): string {
+  if (value === undefined) return 'not measured';
+  const meaning = metric?.meanings?.[String(value)];
+  return meaning ? `${value} (${meaning})` : String(value);
+}
+
+/** "should be 1", "should be at most 1", "should not be -1 (no expiry)". */
+export function shouldBe(e: Expectation, metric?: MetricWords): string {
+  return `${opWords[e.op]}${valueText(metric, e.value)}`;
+}
+
+/**
+ * One line of a verdict, the same on the page and in the CLI:
+ * "E-mails sent: 3 — should be 1", "Lock TTL after run (ms): -2 (no key) — should not be -1 (no expiry)".
+ */
+export function verdictLine(e: Expectation & { actual?: MetricValue | undefined }, metric: MetricWords | undefined): string {
+  return `${metric?.label ?? e.metric}: ${valueText(metric, e.actual)} — ${shouldBe(e, metric)}`;
 }

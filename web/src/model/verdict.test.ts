@@ -15,7 +15,7 @@ describe('deriveVerdict', () => {
     expect(v.headline).toBe('FAIL — 1 of 2 invariants was broken');
     expect(v.lines.map((l) => [l.text, l.held])).toEqual([
       ['E-mails sent: 3 — should be 1', false],
-      ['Lock TTL after run (ms): -2 — should be not -1', true],
+      ['Lock TTL after run (ms): -2 (no key) — should not be -1 (no expiry)', true],
     ]);
     expect(v.others).toEqual([{ name: 'maxConcurrentHolders', text: 'Max concurrent holders: 0' }]);
   });

@@ -36,7 +36,8 @@ export default defineScenario<NightlyJob>({
   metrics: [
     { name: 'emailsSent', label: 'E-mails sent' },
     { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
-    { name: 'lockTtlAfterRunMs', label: 'Lock TTL after run (ms)' },
+    // Redis's PTTL codes, in words.
+    { name: 'lockTtlAfterRunMs', label: 'Lock TTL after run (ms)', meanings: { '-2': 'no key', '-1': 'no expiry' } },
   ],
   variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory],
   // More containers, all trying while the first holds the lock; and two containers that
