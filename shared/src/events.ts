@@ -16,12 +16,19 @@ export const workerEventBodies = [
     key,
     /** Lease length in ms; null when the lock never expires. */
     ttlMs: z.number().int().nullable(),
+    /**
+     * When the command that granted the lease was sent (run clock). Redis starts the TTL
+     * no earlier, so the lease is certain only until fromMs + ttlMs, however late the
+     * reply came back (Redlock's validity counts the same way). Absent: from this event.
+     */
+    fromMs: z.number().nonnegative().optional(),
     token: z.string().max(200).optional(),
     fence: z.number().int().optional(),
   }),
   z.object({ type: z.literal('lease-denied'), key, heldBy: z.string().max(200).nullable() }),
   z.object({ type: z.literal('lease-wait-started'), key }),
-  z.object({ type: z.literal('lease-expiry-set'), key, ttlMs: z.number().int() }),
+  /** fromMs: when the EXPIRE was sent, as for lease-acquired. */
+  z.object({ type: z.literal('lease-expiry-set'), key, ttlMs: z.number().int(), fromMs: z.number().nonnegative().optional() }),
   /** `deleted` is what Redis answered: how many keys the release removed. */
   z.object({ type: z.literal('lease-released'), key, deleted: z.number().int() }),
   z.object({ type: z.literal('work-started'), label: z.string().max(200) }),

@@ -30,6 +30,8 @@ export interface WorkerContext {
   key(name: string): string;
   /** The one way a worker reports: stamps worker id and the host-wide clock. */
   emit(event: WorkerEventBody): void;
+  /** Now on the run's clock (ms since its start), the time every event is stamped with. */
+  now(): number;
   sleep(ms: number): Promise<void>;
   /** Sets a named latch of the run; every wait on it is released. */
   signal(name: string): void;

@@ -44,6 +44,7 @@ export function createWorkerContext(
     key: (name) => plan.keyPrefix + name,
     emit: (event) =>
       send({ kind: 'event', event: { ...stripPrefix(event), atMs: msSince(startNs), workerId: plan.workerId } }),
+    now: () => msSince(startNs),
     sleep: sleepAtLeast,
     signal: (name) => send({ kind: 'signal', name }),
     waitFor: (...names) => request((id) => ({ kind: 'wait', id, names })),

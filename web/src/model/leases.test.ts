@@ -82,6 +82,25 @@ describe('deriveLeases', () => {
       .build();
     const [l] = deriveLeases(events);
     expect(l).toMatchObject({ ttlMs: 100, expiresAtMs: 110, heldEndMs: 50, end: { kind: 'released' } });
+    // An EXPIRE counts from when it was sent, too.
+    const sentEarlier = structuredClone(events).map((e) => (e.type === 'lease-expiry-set' ? { ...e, fromMs: 7 } : e));
+    expect(deriveLeases(sentEarlier)[0]).toMatchObject({ expiresAtMs: 107 });
+  });
+
+  it('counts a lease from when its command was sent, not from a late reply', () => {
+    // worker-1 sent the SET at 10 and heard back at 90 (a busy machine); Redis's TTL of 100
+    // ran from the SET, so worker-2's SET at 112 found the key gone and took it.
+    const events = new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1', 'worker-2'] })
+      .at(90, 'worker-1', { type: 'lease-acquired', key: 'k', ttlMs: 100, fromMs: 10 })
+      .at(115, 'worker-2', { type: 'lease-acquired', key: 'k', ttlMs: 100, fromMs: 112 })
+      .at(300, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'fail' })
+      .build();
+    const [w1, w2] = deriveLeases(events);
+    expect(w1).toMatchObject({ acquiredMs: 90, heldEndMs: 110, end: { kind: 'expired' }, zombie: { startMs: 110, endMs: 300 } });
+    // The protected parts do not overlap, as in Redis: worker-2's starts after worker-1's ended.
+    expect(w2).toMatchObject({ acquiredMs: 115, expiresAtMs: 212 });
+    expect(w1!.heldEndMs!).toBeLessThan(w2!.acquiredMs);
   });
 
   it('returns the same array for the same log (stable for React and zustand)', () => {

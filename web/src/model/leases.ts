@@ -111,7 +111,8 @@ export const deriveLeases = foldOnLog({
           ttlMs: e.ttlMs,
           ...(e.token !== undefined ? { token: e.token } : {}),
           ...(e.fence !== undefined ? { fence: e.fence } : {}),
-          expiresAtMs: e.ttlMs === null ? null : e.atMs + e.ttlMs,
+          // Counted from when the SET was sent: the reply may come back late, the TTL does not wait for it.
+          expiresAtMs: e.ttlMs === null ? null : (e.fromMs ?? e.atMs) + e.ttlMs,
           releasedMs: null,
           releasedSeq: null,
           deleted: null,
@@ -133,7 +134,7 @@ export const deriveLeases = foldOnLog({
         const d = open.get(slot(w, e.key));
         if (d) {
           d.lease.ttlMs = e.ttlMs;
-          d.lease.expiresAtMs = e.atMs + e.ttlMs;
+          d.lease.expiresAtMs = (e.fromMs ?? e.atMs) + e.ttlMs;
         }
         break;
       }

@@ -70,6 +70,7 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
     content: `draft by ${ctx.workerId}`,
     async acquire() {
       ctx.emit({ type: 'lease-requested', key: lock });
+      const sent = ctx.now(); // the lease counts from the request, not from its reply
       const granted = (await ctx.redis.eval(ACQUIRE_WITH_FENCE, 2, lock, ctx.key(fenceKey(o.id)), token, leaseMs)) as [number, number] | null;
       if (granted === null) {
         ctx.emit({ type: 'lease-denied', key: lock, heldBy: await ctx.redis.get(lock) });
@@ -77,7 +78,7 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
         return null;
       }
       const [fence, ttlMs] = granted;
-      ctx.emit({ type: 'lease-acquired', key: lock, ttlMs, token, fence });
+      ctx.emit({ type: 'lease-acquired', key: lock, ttlMs, fromMs: sent, token, fence });
       const { rows } = await ctx.pg.query<{ grant_no: number }>(
         'insert into grants (ordering, worker) values ($1, $2) returning grant_no',
         [o.id, ctx.workerId],

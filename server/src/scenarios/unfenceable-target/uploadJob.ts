@@ -66,13 +66,14 @@ export function uploadJob(ctx: WorkerContext): UploadJob {
     reportFenceKey: ctx.key(REPORT_FENCE_KEY),
     async acquire() {
       ctx.emit({ type: 'lease-requested', key: lockKey });
+      const sent = ctx.now(); // the lease counts from the request, not from its reply
       const fence = (await ctx.redis.eval(ACQUIRE_WITH_FENCE, 2, lockKey, ctx.key(FENCE_KEY), token, leaseMs)) as number | null;
       if (fence === null) {
         ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await ctx.redis.get(lockKey) });
         ctx.emit({ type: 'job-skipped', reason: 'another worker holds the lease' });
         return null;
       }
-      ctx.emit({ type: 'lease-acquired', key: lockKey, ttlMs: leaseMs, token, fence });
+      ctx.emit({ type: 'lease-acquired', key: lockKey, ttlMs: leaseMs, fromMs: sent, token, fence });
       await ctx.redis.eval(ENTER, 2, ctx.key(HOLDERS_KEY), ctx.key(HOLDERS_MAX_KEY), ctx.workerId);
       const { rows } = await ctx.pg.query<{ grant_no: number }>(
         'insert into grants (worker) values ($1) returning grant_no',

@@ -14,9 +14,10 @@ export default defineVariant<CronJob>({
     // Held until the slot ends by this node's clock: a duration, so it means the same to Redis.
     const untilSlotEndMs = job.slotEndMs - job.clock.now();
     job.emit({ type: 'lease-requested', key });
+    const sent = job.now(); // the lease counts from the SET, not from its reply
     const ok = await job.redis.set(key, job.workerId, 'PX', untilSlotEndMs, 'NX');
     if (ok !== 'OK') return job.skip(key);
-    job.emit({ type: 'lease-acquired', key, ttlMs: untilSlotEndMs });
+    job.emit({ type: 'lease-acquired', key, ttlMs: untilSlotEndMs, fromMs: sent });
 
     await job.runBatch();
     // No release: the key is the record that this slot has run. Redis drops it when the slot ends.

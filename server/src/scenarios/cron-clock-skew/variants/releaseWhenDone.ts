@@ -21,9 +21,10 @@ export default defineVariant<CronJob>({
     const key = job.key(`${LOCK_KEY}:${job.slot}`); // one lock per slot, as this node's clock names it
     const token = `${job.workerId}:${randomUUID()}`;
     job.emit({ type: 'lease-requested', key });
+    const sent = job.now(); // the lease counts from the SET, not from its reply
     const ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
     if (ok !== 'OK') return job.skip(key);
-    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, token });
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent, token });
 
     try {
       await job.runBatch();

@@ -15,9 +15,10 @@ export default defineVariant<NightlyJob>({
   async run(job) {
     const key = job.key(LOCK_KEY);
     job.emit({ type: 'lease-requested', key });
+    const sent = job.now(); // the lease counts from the SET, not from its reply
     const ok = await job.redis.set(key, 'locked', 'PX', job.leaseMs, 'NX'); // every holder writes the same value
     if (ok !== 'OK') return job.skip(key);
-    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs });
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent });
 
     try {
       await job.sendReport();

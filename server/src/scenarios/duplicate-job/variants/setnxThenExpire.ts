@@ -18,8 +18,9 @@ export default defineVariant<NightlyJob>({
     job.emit({ type: 'lease-acquired', key, ttlMs: null });
 
     await job.checkpoint('between-setnx-and-expire'); // the demonstration kills the holder here
+    const sent = job.now();
     await job.redis.pexpire(key, job.leaseMs);
-    job.emit({ type: 'lease-expiry-set', key, ttlMs: job.leaseMs });
+    job.emit({ type: 'lease-expiry-set', key, ttlMs: job.leaseMs, fromMs: sent });
     try {
       await job.sendReport();
     } finally {

@@ -23,9 +23,10 @@ export default defineVariant<NightlyJob>({
     const key = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);
     const token = `${job.workerId}:${randomUUID()}`;
     job.emit({ type: 'lease-requested', key });
+    const sent = job.now(); // the lease counts from the SET, not from its reply
     const ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
     if (ok !== 'OK') return job.skip(key);
-    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, token });
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent, token });
 
     try {
       await job.sendReport();

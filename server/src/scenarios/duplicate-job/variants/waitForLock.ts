@@ -16,16 +16,18 @@ export default defineVariant<NightlyJob>({
     const key = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);
     const token = `${job.workerId}:${randomUUID()}`;
     job.emit({ type: 'lease-requested', key });
+    let sent = job.now(); // the lease counts from the SET, not from its reply
     let ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
     if (ok !== 'OK') {
       await job.queue(key);
       // Mutual exclusion, not deduplication: waiting only delays the duplicate.
       while (ok !== 'OK') {
         await job.sleep(RETRY_EVERY_MS);
+        sent = job.now();
         ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
       }
     }
-    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, token });
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent, token });
 
     try {
       await job.sendReport();

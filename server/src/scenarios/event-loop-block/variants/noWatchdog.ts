@@ -10,9 +10,10 @@ export default defineVariant<StatementJob>({
   source: import.meta.url,
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
+    const sent = job.now(); // the lease counts from the SET, not from its reply
     const ok = await job.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
     if (ok !== 'OK') return job.skip();
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token });
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token });
     const grant = await job.enter(); // the lease's grant number: written into the row, never compared
 
     try {

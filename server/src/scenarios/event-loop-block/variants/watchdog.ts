@@ -17,14 +17,16 @@ export default defineVariant<StatementJob>({
   source: import.meta.url,
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
+    const sent = job.now(); // the lease counts from the SET, not from its reply
     const ok = await job.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
     if (ok !== 'OK') return job.skip();
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token });
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token });
     // The watchdog: renew the lease every third of it while the job runs — when the loop lets it.
     const watchdog = setInterval(() => {
+      const renewSent = job.now();
       void job.redis.eval(RENEW_IF_MINE, 1, job.lockKey, job.token, job.leaseMs).then((renewed) => {
         if (Number(renewed) === 1) {
-          job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs }); // renewed
+          job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs, fromMs: renewSent }); // renewed
           return;
         }
         clearInterval(watchdog); // too late: the lease expired while the loop was blocked

@@ -24,16 +24,18 @@ export default defineVariant<StatementJob>({
   source: import.meta.url,
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
+    const sent = job.now(); // the lease counts from the request, not from its reply
     const fence = (await job.redis.eval(ACQUIRE_WITH_FENCE, 2, job.lockKey, job.fenceKey, job.token, job.leaseMs)) as
       | number
       | null;
     if (fence === null) return job.skip();
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token, fence });
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token, fence });
     // The watchdog keeps long work covered; it cannot cover a blocked loop, so the fence has to.
     const watchdog = setInterval(() => {
+      const renewSent = job.now();
       void job.redis.eval(RENEW_IF_MINE, 1, job.lockKey, job.token, job.leaseMs).then((renewed) => {
         if (Number(renewed) === 1) {
-          job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs }); // renewed
+          job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs, fromMs: renewSent }); // renewed
           return;
         }
         clearInterval(watchdog);

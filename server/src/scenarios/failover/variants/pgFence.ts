@@ -10,12 +10,13 @@ export default defineVariant<FailoverJob>({
   source: import.meta.url,
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
+    const sent = job.now(); // the lease counts from the SET, not from after the fence below
     const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
     if (ok !== 'OK') return job.denied();
     // The counter lives in PostgreSQL, which does not fail over with Redis: each grant gets a higher number.
     const { rows } = await job.pg.query<{ n: number }>("update fences set n = n + 1 where name = 'document' returning n");
     const fence = rows[0]!.n;
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token, fence });
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token, fence });
     await job.enter();
 
     try {

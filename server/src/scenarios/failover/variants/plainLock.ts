@@ -10,10 +10,11 @@ export default defineVariant<FailoverJob>({
   source: import.meta.url,
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
+    const sent = job.now(); // the lease counts from the SET, not from its reply
     // The primary answers OK once it has the key; replication to the replica follows later.
     const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
     if (ok !== 'OK') return job.denied();
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token });
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token });
     await job.enter();
 
     try {

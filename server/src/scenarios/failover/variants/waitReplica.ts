@@ -11,6 +11,7 @@ export default defineVariant<FailoverJob>({
   defaults: { outage: 'zone' },
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
+    const sent = job.now(); // the lease counts from the SET, not from after the WAIT below
     const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
     if (ok !== 'OK') return job.denied();
     // Blocks until 1 replica has acknowledged every write of this connection, or the timeout passes.
@@ -21,7 +22,7 @@ export default defineVariant<FailoverJob>({
       job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
       return job.skip('no replica confirmed the lock');
     }
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token });
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token });
     await job.enter();
 
     try {

@@ -18,11 +18,12 @@ export default defineVariant<DocumentJob>({
   source: import.meta.url,
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
+    const sent = job.now(); // the lease counts from the request, not from its reply
     const fence = (await job.redis.eval(ACQUIRE_WITH_FENCE, 2, job.lockKey, job.fenceKey, job.token, job.leaseMs)) as
       | number
       | null;
     if (fence === null) return job.skip();
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, token: job.token, fence });
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token, fence });
     await job.enter();
 
     try {

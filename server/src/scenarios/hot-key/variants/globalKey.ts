@@ -22,14 +22,16 @@ export default defineVariant<EntityJob>({
     const key = job.key(LOCK_KEY); // one key for all entities: customer-1 waits on customer-2's job
     const token = `${job.jobId}:${randomUUID()}`;
     job.emit({ type: 'lease-requested', key });
+    let sent = job.now(); // the lease counts from the SET, not from its reply
     let ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
     if (ok !== 'OK') await job.queue(key);
     // Every job must run, so a loser waits and tries again; it does not skip.
     while (ok !== 'OK') {
       await job.sleep(RETRY_EVERY_MS);
+      sent = job.now();
       ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
     }
-    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, token });
+    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent, token });
 
     try {
       await job.sync(key);

@@ -19,22 +19,23 @@ function ask<T>(node: RedlockNode, request: Promise<T>): Promise<T | null> {
  * timeout each. The lock is held when a majority said yes and time is left of its life:
  * validity = lease − time spent asking − an allowance for clock drift.
  */
-export async function acquireMajority(job: RedlockJob): Promise<{ validityMs: number } | null> {
+export async function acquireMajority(job: RedlockJob): Promise<{ validityMs: number; fromMs: number } | null> {
   const quorum = Math.floor(job.nodes.length / 2) + 1;
-  const startedMs = performance.now();
+  const startedMs = job.now();
   const yes: string[] = [];
   for (const node of job.nodes) {
     const reply = await ask(node, node.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX'));
     if (reply === 'OK') yes.push(node.name);
   }
-  const elapsedMs = performance.now() - startedMs;
+  const fromMs = job.now(); // the validity counts from the end of the asking
+  const elapsedMs = fromMs - startedMs;
   const driftMs = job.leaseMs * 0.01 + 2; // clocks run at slightly different rates
   const validityMs = Math.floor(job.leaseMs - elapsedMs - driftMs);
   job.emit({
     type: 'note',
     text: `${yes.length} of ${job.nodes.length} nodes said yes (${yes.join(', ') || 'none'}) in ${Math.round(elapsedMs)} ms; validity ${validityMs} ms`,
   });
-  if (yes.length >= quorum && validityMs > 0) return { validityMs };
+  if (yes.length >= quorum && validityMs > 0) return { validityMs, fromMs };
   await releaseAll(job); // no majority: free the nodes that said yes, not only when their keys expire
   return null;
 }
@@ -58,7 +59,7 @@ export default defineVariant<RedlockJob>({
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const lock = await acquireMajority(job);
     if (!lock) return job.skip('no majority of the nodes took the lock');
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: lock.validityMs, token: job.token });
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: lock.validityMs, fromMs: lock.fromMs, token: job.token });
     await job.enter();
 
     try {

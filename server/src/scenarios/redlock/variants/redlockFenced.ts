@@ -18,7 +18,7 @@ export default defineVariant<RedlockJob>({
     // the two could still hand the older holder the higher number.)
     const { rows } = await job.pg.query<{ fence: number }>("select nextval('fences')::int as fence");
     const fence = rows[0]!.fence;
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: lock.validityMs, token: job.token, fence });
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: lock.validityMs, fromMs: lock.fromMs, token: job.token, fence });
     await job.enter();
 
     try {

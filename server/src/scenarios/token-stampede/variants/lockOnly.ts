@@ -19,12 +19,15 @@ export default defineVariant<TokenService>({
       async getToken() {
         const me = `${service.workerId}:${randomUUID()}`;
         // Wait for the lock: one refresh at a time, across every server.
+        let sent = service.now(); // the lease counts from the SET that wins, not from its reply
         if ((await service.redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) !== 'OK') {
           service.emit({ type: 'lease-wait-started', key: lockKey });
-          do await service.sleep(RETRY_MS);
-          while ((await service.redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) !== 'OK');
+          do {
+            await service.sleep(RETRY_MS);
+            sent = service.now();
+          } while ((await service.redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) !== 'OK');
         }
-        service.emit({ type: 'lease-acquired', key: lockKey, ttlMs: service.leaseMs, token: me });
+        service.emit({ type: 'lease-acquired', key: lockKey, ttlMs: service.leaseMs, fromMs: sent, token: me });
         try {
           // Nobody looks whether the holder before us just refreshed: we refresh again,
           // and revoke the token it got.

@@ -26,8 +26,9 @@ export default defineVariant<TokenService>({
           return cached;
         }
         const me = `${service.workerId}:${randomUUID()}`;
+        const sent = service.now(); // the lease counts from the SET, not from its reply
         if ((await redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) === 'OK') {
-          service.emit({ type: 'lease-acquired', key: lockKey, ttlMs: service.leaseMs, token: me });
+          service.emit({ type: 'lease-acquired', key: lockKey, ttlMs: service.leaseMs, fromMs: sent, token: me });
           try {
             const again = await redis.get(cacheKey); // the holder before us may have just published
             if (again) return again;
