@@ -34,13 +34,18 @@ describe('layout', () => {
     ]);
   });
 
-  it('flips captions near the right edge and counts them to the left', () => {
+  it('flips captions that would run past the right edge and counts them to the left', () => {
     const fixed = () => ({ glyph: 2, caption: 10 });
-    const placed = stackMarks([mark('a', 850), mark('b', 900)], makeScale(0, 1000), fixed);
+    const placed = stackMarks([mark('a', 850), mark('b', 900), mark('c', 950)], makeScale(0, 1000), fixed);
     expect(placed.map((p) => [p.mark.id, p.row, p.flip])).toEqual([
-      ['a', 0, true],
+      ['a', 0, false], // 85% + 1 + 10 = 96%: it fits
       ['b', 1, true],
+      ['c', 1, true], // from 84% to 96%: clear of neither row, so the row that frees up first (b's, at 91%)
     ]);
+    // A long caption flips well before the edge; a short one stays right of its glyph close to it.
+    const long = stackMarks([mark('x', 700)], makeScale(0, 1000), () => ({ glyph: 2, caption: 35 }));
+    const short = stackMarks([mark('y', 940)], makeScale(0, 1000), () => ({ glyph: 2, caption: 4 }));
+    expect([long[0]!.flip, short[0]!.flip]).toEqual([true, false]);
   });
 
   it('measures captions in percent of the track', () => {

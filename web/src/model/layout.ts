@@ -42,9 +42,6 @@ export interface PlacedMark {
 /** Horizontal room a mark takes, in percent of the track: glyph and caption. */
 export type MarkExtent = (mark: Mark) => { glyph: number; caption: number };
 
-/** Captions starting past this position (percent) are drawn to the left of their glyph. */
-export const FLIP_AFTER = 80;
-
 /**
  * Places marks left to right; a mark that would touch the last mark of a row (glyph and
  * caption) goes to the next row. Past the last row it takes the row that frees up first,
@@ -57,7 +54,8 @@ export function stackMarks(marks: readonly Mark[], scale: TimeScale, extent: Mar
     .map((mark) => {
       const x = timeToX(mark.atMs, scale);
       const { glyph, caption } = extent(mark);
-      const flip = caption > 0 && x > FLIP_AFTER;
+      // A caption that would run past the right edge is drawn to the left of its glyph.
+      const flip = caption > 0 && x + glyph / 2 + caption > 100;
       const from = x - glyph / 2 - (flip ? caption : 0);
       const to = x + glyph / 2 + (flip ? 0 : caption);
       let row = rowEnd.findIndex((end) => from >= end);
