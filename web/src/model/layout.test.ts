@@ -46,6 +46,9 @@ describe('layout', () => {
     const long = stackMarks([mark('x', 700)], makeScale(0, 1000), () => ({ glyph: 2, caption: 35 }));
     const short = stackMarks([mark('y', 940)], makeScale(0, 1000), () => ({ glyph: 2, caption: 4 }));
     expect([long[0]!.flip, short[0]!.flip]).toEqual([true, false]);
+    // Too long for either side (a narrow track): it stays on the side with more room.
+    const huge = () => ({ glyph: 2, caption: 80 });
+    expect(stackMarks([mark('l', 300), mark('r', 700)], makeScale(0, 1000), huge).map((p) => p.flip)).toEqual([false, true]);
   });
 
   it('measures captions in percent of the track', () => {

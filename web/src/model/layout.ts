@@ -54,8 +54,10 @@ export function stackMarks(marks: readonly Mark[], scale: TimeScale, extent: Mar
     .map((mark) => {
       const x = timeToX(mark.atMs, scale);
       const { glyph, caption } = extent(mark);
-      // A caption that would run past the right edge is drawn to the left of its glyph.
-      const flip = caption > 0 && x + glyph / 2 + caption > 100;
+      // A caption that would run past the right edge is drawn to the left of its glyph, when
+      // that side has more room (in the right half: a caption too long for either side
+      // overflows the side where it overflows less).
+      const flip = caption > 0 && x + glyph / 2 + caption > 100 && x > 50;
       const from = x - glyph / 2 - (flip ? caption : 0);
       const to = x + glyph / 2 + (flip ? 0 : caption);
       let row = rowEnd.findIndex((end) => from >= end);
