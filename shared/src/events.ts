@@ -109,9 +109,15 @@ export const serverEventBodies = [
     /** PTTL as Redis reports it: -1 no expiry, -2 no key. */
     pttlMs: z.number().int(),
   }),
-  /** What PostgreSQL holds for a watched row, observed by the server. */
+  /**
+   * What a store other than the run's Redis keys holds, observed by the server: a row of
+   * PostgreSQL, or what a scenario's own lab holds (a Redis node, Sentinel, the token
+   * provider, an upload target). `store` names it; absent (runs recorded before stores
+   * were named): PostgreSQL.
+   */
   z.object({
     type: z.literal('row-observed'),
+    store: z.string().max(60).optional(),
     target: z.string().max(200),
     value: z.string().max(2000).nullable(),
   }),

@@ -1,10 +1,12 @@
-// Ground truth from PostgreSQL (or a scenario's fixture): samples what the scenario says
+// Ground truth from PostgreSQL (or a scenario's own lab): samples what the scenario says
 // to watch and reports each change, so the timeline shows the row beside the beliefs.
+import type { Observed } from '../scenarios/types.js';
 
 /** How often rows are sampled, in ms: a query per sample, so slower than the key observer. */
 export const ROW_SAMPLE_EVERY_MS = 15;
 
 export class RowObserver {
+  /** The last value reported, by store and name. */
   private readonly last = new Map<string, string | null>();
   private running = true;
   private readonly loop: Promise<void>;
@@ -12,8 +14,8 @@ export class RowObserver {
   private wake: () => void = () => undefined;
 
   constructor(
-    private readonly observe: () => Promise<Record<string, string | null>>,
-    private readonly onChange: (target: string, value: string | null) => void,
+    private readonly observe: () => Promise<Observed>,
+    private readonly onChange: (store: string, target: string, value: string | null) => void,
     private readonly onError: (error: Error) => void,
   ) {
     this.loop = this.run();
@@ -45,10 +47,13 @@ export class RowObserver {
 
   private async sample(): Promise<void> {
     const now = await this.observe();
-    for (const [target, value] of Object.entries(now)) {
-      if (this.last.has(target) && this.last.get(target) === value) continue;
-      this.last.set(target, value);
-      this.onChange(target, value);
+    for (const [store, lanes] of Object.entries(now)) {
+      for (const [target, value] of Object.entries(lanes)) {
+        const id = `${store}\u0000${target}`;
+        if (this.last.has(id) && this.last.get(id) === value) continue;
+        this.last.set(id, value);
+        this.onChange(store, target, value);
+      }
     }
   }
 }

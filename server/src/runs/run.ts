@@ -211,7 +211,7 @@ export class Run {
         const observe = scenario.observe.bind(scenario, stores, fixture);
         rows = new RowObserver(
           observe,
-          (target, value) => this.append(null, { type: 'row-observed', target, value }),
+          (store, target, value) => this.append(null, { type: 'row-observed', store, target, value }),
           (error) => this.cancel(`PostgreSQL stopped answering during the run: ${error.message}`),
         );
       }

@@ -47,6 +47,9 @@ export interface WorkerContext {
   die(): Promise<never>;
 }
 
+/** What stores hold, by store name and then by lane name (see `Scenario.observe`). */
+export type Observed = Record<string, Record<string, string | null>>;
+
 /** What a scenario's setup starts for one run beside the stores, e.g. a token provider. */
 export interface RunFixture {
   /** Values every worker of the run receives as `ctx.shared`. */
@@ -104,8 +107,12 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   setup(stores: RunStores, params: Params, run: RunInfo): Promise<Fixture>;
   /** Reads the verdict's numbers from the stores: ground truth, not what workers said. */
   measure(stores: RunStores, params: Params, run: RunInfo, fixture: Fixture): Promise<Metrics>;
-  /** What PostgreSQL (or the fixture) holds right now, by name, for the timeline's truth lanes. */
-  observe?(stores: RunStores, fixture: Fixture): Promise<Record<string, string | null>>;
+  /**
+   * What the stores hold right now for the timeline's truth lanes, by store and then by
+   * name: `{ PostgreSQL: { document: 'worker-2 · fence 2' } }`; a scenario's own lab names
+   * its parts (`{ 'Redis node': { primary: 'dead (SIGKILL)' } }`). null: no row, no value.
+   */
+  observe?(stores: RunStores, fixture: Fixture): Promise<Observed>;
   /** What the numbers should be for these parameters. */
   expectations(params: Params): Expectation[];
   /** Worker side: plays this worker's part with the chosen variant. */

@@ -4,9 +4,30 @@ import { LogBuilder } from './fixtures/build.js';
 import { deadHolderRun } from './fixtures/deadHolderRun.js';
 import { recorded } from './fixtures/recorded/index.js';
 import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
+import { deriveStory } from './story.js';
 import { deriveStoreLanes, holderOf, workersIn } from './storeLanes.js';
 
 describe('deriveStoreLanes', () => {
+  it('puts what a lab holds under the store that holds it, between Redis and PostgreSQL', () => {
+    const events = new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1'] })
+      .at(1, null, { type: 'row-observed', target: 'document', value: 'nobody' }) // recorded before stores were named
+      .at(2, null, { type: 'row-observed', store: 'Token provider', target: 'refresh calls', value: '0' })
+      .at(3, null, { type: 'key-observed', key: 'lock', value: null, pttlMs: -2 })
+      .at(4, null, { type: 'row-observed', store: 'Redis node', target: 'primary', value: 'primary · no lock key' })
+      .at(50, null, { type: 'row-observed', store: 'Token provider', target: 'refresh calls', value: '3' })
+      .at(60, null, { type: 'row-observed', store: 'Redis node', target: 'primary', value: null })
+      .at(70, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'fail' })
+      .build();
+    const lanes = deriveStoreLanes(events);
+    expect(lanes.map((l) => `${l.store} ${l.name}`)).toEqual(['Redis lock', 'Token provider refresh calls', 'Redis node primary', 'PostgreSQL document']);
+    expect(lanes[2]!.segments.at(-1)!.label).toBe('Redis node primary: no value from 60 ms to 70 ms');
+    const story = deriveStory(events).map((l) => l.text);
+    expect(story).toContain('At the end: Token provider · refresh calls = 3.');
+    expect(story).toContain('At the end, PostgreSQL held document = nobody.');
+    expect(story.some((t) => t.includes('PostgreSQL held refresh calls') || t.includes('PostgreSQL held primary'))).toBe(false);
+  });
+
   it('groups Redis observations into segments of one value', () => {
     const [lane] = deriveStoreLanes(blindDelRun());
     expect([lane!.store, lane!.name]).toEqual(['Redis', LOCK]);

@@ -1,5 +1,6 @@
 // Ground truth: what the stores actually held, from the server's own observations: a lane
-// per watched Redis key (value, holder, TTL) and per watched PostgreSQL row or table.
+// per watched Redis key (value, holder, TTL), per watched PostgreSQL row or table, and per
+// part of a scenario's own lab (a Redis node, Sentinel, the token provider), under its store.
 // Consecutive observations with the same value (and the same "expires or not") form a segment.
 import type { Lease } from './leases.js';
 import { deriveLeases } from './leases.js';
@@ -33,7 +34,7 @@ export interface StoreSegment {
 }
 
 export interface StoreLane {
-  /** "Redis" or "PostgreSQL". */
+  /** "Redis" (the run's keys), "PostgreSQL", or the part of a lab a scenario names ("Redis node", "Sentinel"…). */
   store: string;
   /** The key or the row/table. */
   name: string;
@@ -43,6 +44,11 @@ export interface StoreLane {
 }
 
 type Draft = Omit<StoreSegment, 'label'>;
+
+/** What a lane says when its store holds nothing: no key, no row, or no value (a lab's part). */
+export function absentWord(store: string): string {
+  return store === 'Redis' ? 'no key' : store === 'PostgreSQL' ? 'no row' : 'no value';
+}
 
 /** The workers a stored value names: a worker's lease token, or worker ids inside it. */
 export function workersIn(value: string | null, tokens: Map<string, string>, workers: string[]): string[] {
@@ -98,7 +104,7 @@ function byKey<T extends { key: string; atMs: number }>(items: T[]): Map<string,
 
 function describe(store: string, name: string, s: Draft): string {
   const span = `from ${formatMs(s.startMs)}${s.endMs === null ? '' : ` to ${formatMs(s.endMs)}`}`;
-  if (s.value === null) return `${store} ${name}: ${store === 'Redis' ? 'no key' : 'no row'} ${span}`;
+  if (s.value === null) return `${store} ${name}: ${absentWord(store)} ${span}`;
   const who = s.holder ? ` (${s.holderInferred ? 'set by ' : ''}${s.holder})` : '';
   const ttl = s.pttlMs === null ? '' : s.noExpiry ? ', no expiry' : `, ttl ${formatMs(s.pttlMs)}`;
   return `${store} ${name} = ${s.value}${who}${ttl}, ${span}`;
@@ -128,7 +134,7 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
   for (const e of inOrder(events)) {
     if (e.type !== 'key-observed' && e.type !== 'row-observed') continue;
     const redis = e.type === 'key-observed';
-    const store = redis ? 'Redis' : 'PostgreSQL';
+    const store = redis ? 'Redis' : (e.store ?? 'PostgreSQL');
     const name = redis ? e.key : e.target;
     const id = `${store}\u0000${name}`;
     const lane = lanes.get(id) ?? { store, name, segments: [] };
@@ -169,7 +175,8 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
       endedBy: null,
     });
   }
-  const order = (store: string) => (store === 'Redis' ? 0 : 1);
+  // The run's Redis keys first, PostgreSQL last, a lab's parts between (in the order first seen).
+  const order = (store: string) => (store === 'Redis' ? 0 : store === 'PostgreSQL' ? 2 : 1);
   return [...lanes.values()].sort((a, b) => order(a.store) - order(b.store)).map(({ store, name, segments }) => ({
     store,
     name,

@@ -186,6 +186,8 @@ function endLines(events: EventLog): StoryLine[] {
     if (!last) continue;
     if (lane.store === 'PostgreSQL' && last.value !== null)
       out.push({ id: `end-${lane.name}`, atMs: Infinity, tone: 'fact', text: `At the end, PostgreSQL held ${lane.name} = ${short(last.value)}.` });
+    else if (lane.store !== 'Redis' && last.value !== null)
+      out.push({ id: `end-${lane.store}-${lane.name}`, atMs: Infinity, tone: 'fact', text: `At the end: ${lane.store} · ${lane.name} = ${short(last.value)}.` });
     if (lane.store === 'Redis' && lane.leaseKey && last.value !== null && last.noExpiry)
       out.push({ id: `end-${lane.name}`, atMs: Infinity, tone: 'damage', text: `At the end, Redis still held ${lane.name} with no expiry.` });
   }

@@ -43,7 +43,7 @@ export default defineScenario<CronJob>({
     return {};
   },
 
-  observe: (stores) => observeBatchRuns(stores),
+  observe: async (stores) => ({ PostgreSQL: await observeBatchRuns(stores) }),
 
   async measure(stores) {
     const running = await stores.redis.get(stores.key(RUNNING_MAX_KEY));

@@ -66,7 +66,7 @@ export default defineScenario<NightlyJob>({
 
   async observe(stores) {
     const { rows } = await stores.sql<{ n: number }>('select count(*)::int as n from emails');
-    return { emails: `${rows[0]?.n ?? 0} sent` };
+    return { PostgreSQL: { emails: `${rows[0]?.n ?? 0} sent` } };
   },
 
   async measure(stores, _params, run) {

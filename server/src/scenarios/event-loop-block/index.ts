@@ -48,7 +48,7 @@ export default defineScenario<StatementJob>({
     return {};
   },
 
-  observe: (stores) => observeStatement(stores),
+  observe: async (stores) => ({ PostgreSQL: await observeStatement(stores) }),
 
   async measure(stores) {
     const truth = await measureStatement(stores);

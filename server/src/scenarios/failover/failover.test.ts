@@ -17,13 +17,13 @@ afterAll(async () => {
 
 const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'failover', variant, params);
 
-/** What a truth lane showed, in order. */
-const lane = (events: RunEvent[], target: string): Array<string | null> =>
+/** What a truth lane showed, in order: the lab's parts each under their own store, the row under PostgreSQL. */
+const lane = (events: RunEvent[], store: string, target: string): Array<string | null> =>
   eventsOf(events, 'row-observed')
-    .filter((e) => e.target === target)
+    .filter((e) => e.store === store && e.target === target)
     .map((e) => e.value);
-const firstSeen = (events: RunEvent[], target: string, value: string): number =>
-  eventsOf(events, 'row-observed').find((e) => e.target === target && e.value === value)!.atMs;
+const firstSeen = (events: RunEvent[], store: string, target: string, value: string): number =>
+  eventsOf(events, 'row-observed').find((e) => e.store === store && e.target === target && e.value === value)!.atMs;
 
 const twoHolders = { maxConcurrentHolders: 2, replicaHadKeyAtFailover: 'no' };
 
@@ -34,14 +34,14 @@ describe('failover at its defaults', () => {
     expect(verdict).toBe('fail');
     // What the nodes held: worker-1's key never reached the far replica; the primary died.
     const token = eventsOf(events, 'lease-acquired', 'worker-1')[0]!.token!;
-    expect(lane(events, 'far replica').filter((v) => v?.includes(token))).toEqual([]);
-    expect(lane(events, 'far replica').at(-1)).toBe('primary · no lock key');
-    expect(lane(events, 'primary').at(-1)).toBe('dead (SIGKILL)');
-    expect(lane(events, 'link to the far replica').at(-1)).toMatch(/^cut · \d+ bytes never arrived$/);
-    expect(lane(events, 'Sentinel')).toEqual(['primary: primary', 'primary: far replica']);
+    expect(lane(events, 'Redis node', 'far replica').filter((v) => v?.includes(token))).toEqual([]);
+    expect(lane(events, 'Redis node', 'far replica').at(-1)).toBe('primary · no lock key');
+    expect(lane(events, 'Redis node', 'primary').at(-1)).toBe('dead (SIGKILL)');
+    expect(lane(events, 'Network', 'link to the far replica').at(-1)).toMatch(/^cut · \d+ bytes never arrived$/);
+    expect(lane(events, 'Sentinel', 'names as primary')).toEqual(['primary', 'far replica']);
     // worker-2 took the lock only after Sentinel named the far replica, while worker-1 still held it.
     const granted = eventsOf(events, 'lease-acquired', 'worker-2')[0]!;
-    expect(granted.atMs).toBeGreaterThan(firstSeen(events, 'primary', 'dead (SIGKILL)'));
+    expect(granted.atMs).toBeGreaterThan(firstSeen(events, 'Redis node', 'primary', 'dead (SIGKILL)'));
     expect(eventsOf(events, 'note', 'worker-2')[0]?.text).toMatch(/did not have the lock key/);
     expect(eventsOf(events, 'lease-released', 'worker-1')[0]?.deleted).toBe(0);
   });
@@ -51,8 +51,8 @@ describe('failover at its defaults', () => {
     expect(metrics).toEqual({ ...twoHolders, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' });
     expect(verdict).toBe('fail');
     expect(eventsOf(events, 'note', 'worker-1')[0]?.text).toBe('WAIT 1 1000: 1 replica(s) acknowledged the lock');
-    expect(lane(events, 'near replica').at(-1)).toBe('dead (SIGKILL)');
-    expect(lane(events, 'far replica').filter((v) => v?.includes('worker-1'))).toEqual([]);
+    expect(lane(events, 'Redis node', 'near replica').at(-1)).toBe('dead (SIGKILL)');
+    expect(lane(events, 'Redis node', 'far replica').filter((v) => v?.includes('worker-1'))).toEqual([]);
     // On the promoted replica, worker-2's WAIT is confirmed too: by the far replica's own replica.
     expect(eventsOf(events, 'note', 'worker-2').map((e) => e.text)).toContain('WAIT 1 1000: 1 replica(s) acknowledged the lock');
   });
@@ -66,7 +66,7 @@ describe('failover at its defaults', () => {
       ['worker-2', 2],
     ]);
     expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([expect.objectContaining({ fence: 1 })]);
-    expect(lane(events, 'document').at(-1)).toBe('worker-2 · fence 2');
+    expect(lane(events, 'PostgreSQL', 'document').at(-1)).toBe('worker-2 · fence 2');
   });
 });
 
@@ -115,8 +115,8 @@ describe('failover honours its parameters', () => {
   it("Sentinel waits downAfterMs before it fails over, and the work lasts workMs", async () => {
     const { metrics, events } = await run('pg-fence', { downAfterMs: 1500, workMs: 600 });
     expect(metrics).toEqual({ ...twoHolders, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2' });
-    const died = firstSeen(events, 'primary', 'dead (SIGKILL)');
-    expect(firstSeen(events, 'Sentinel', 'primary: far replica') - died).toBeGreaterThanOrEqual(1500);
+    const died = firstSeen(events, 'Redis node', 'primary', 'dead (SIGKILL)');
+    expect(firstSeen(events, 'Sentinel', 'names as primary', 'far replica') - died).toBeGreaterThanOrEqual(1500);
     const started = eventsOf(events, 'work-started', 'worker-2')[0]!;
     const finished = eventsOf(events, 'work-finished', 'worker-2')[0]!;
     expect(finished.atMs - started.atMs).toBeGreaterThanOrEqual(600);

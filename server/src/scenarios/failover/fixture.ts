@@ -2,7 +2,7 @@
 // the outage armed against it. It also reads the deployment's ground truth for the
 // timeline: each node's role and what it holds under the lock key, the primary Sentinel
 // names, and the replication bytes the slow link holds or lost.
-import type { RunFixture, RunStores } from '../types.js';
+import type { Observed, RunFixture, RunStores } from '../types.js';
 import { startCluster, type Cluster, type RedisNode } from './cluster.js';
 import { LOCK_KEY, NODES, OUTAGE_OVER_KEY, OUTAGE_START_KEY } from './keys.js';
 import { armOutage, type Outage, type OutageRecord } from './outage.js';
@@ -21,7 +21,8 @@ export interface FixtureOptions {
 export interface FailoverFixture extends RunFixture {
   shared: { sentinelPort: number };
   outcome(): OutageRecord;
-  truth(): Promise<Record<string, string>>;
+  /** What the lab holds now: each Redis node, whom Sentinel names as primary, the far link. */
+  truth(): Promise<Observed>;
   close(): Promise<void>;
 }
 
@@ -50,14 +51,14 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
     shared: { sentinelPort: cluster.sentinelPort },
     outcome: () => outage.record(),
     async truth() {
-      const lanes: Record<string, string> = {};
-      for (const node of cluster.nodes) lanes[node.name] = await describeNode(node, lockKey);
-      lanes.Sentinel = await cluster.sentinelPrimary().then(
-        (name) => `primary: ${name}`,
-        () => 'no answer',
-      );
-      lanes['link to the far replica'] = describeLink(cluster, options.lag);
-      return lanes;
+      const nodes: Record<string, string> = {};
+      for (const node of cluster.nodes) nodes[node.name] = await describeNode(node, lockKey);
+      const named = await cluster.sentinelPrimary().catch(() => 'no answer');
+      return {
+        'Redis node': nodes,
+        Sentinel: { 'names as primary': named },
+        Network: { 'link to the far replica': describeLink(cluster, options.lag) },
+      };
     },
     async close() {
       await outage.stop();

@@ -98,7 +98,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   async observe(stores, fixture) {
     const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
     const row = rows[0];
-    return { ...(await fixture.truth()), document: row ? `${row.writer} · fence ${row.fence}` : null };
+    return { ...(await fixture.truth()), PostgreSQL: { document: row ? `${row.writer} · fence ${row.fence}` : null } };
   },
 
   async measure(stores, _params, _run, fixture) {

@@ -45,7 +45,7 @@ export default defineScenario<CheckJob>({
     return {};
   },
 
-  observe: (stores) => observeDocuments(stores),
+  observe: async (stores) => ({ PostgreSQL: await observeDocuments(stores) }),
 
   async measure(stores) {
     const outcomes = await measureOutcomes(stores, WORKERS[0]!);

@@ -66,7 +66,7 @@ export default defineScenario<DocumentJob>({
   async observe(stores) {
     const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
     const row = rows[0];
-    return { document: row ? `${row.writer} · fence ${row.fence}` : null };
+    return { PostgreSQL: { document: row ? `${row.writer} · fence ${row.fence}` : null } };
   },
 
   async measure(stores) {

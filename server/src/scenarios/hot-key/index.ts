@@ -43,7 +43,7 @@ export default defineScenario<EntityJob>({
     return {};
   },
 
-  observe: (stores) => observeJobRuns(stores),
+  observe: async (stores) => ({ PostgreSQL: await observeJobRuns(stores) }),
 
   async measure(stores, params) {
     const truth = await measureJobRuns(stores);

@@ -55,7 +55,7 @@ export default defineScenario<Admin>({
     return {};
   },
 
-  observe: (stores) => observeProducts(stores),
+  observe: async (stores) => ({ PostgreSQL: await observeProducts(stores) }),
 
   async measure(stores, params) {
     const truth = await measureProducts(stores, salesParam(params).map((_, i) => adminId(i)));

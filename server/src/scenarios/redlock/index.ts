@@ -89,7 +89,7 @@ export default defineScenario<RedlockJob, Cluster>({
     const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
     const row = rows[0];
     const document = row ? `${row.writer}${row.fence > 0 ? ` · fence ${row.fence}` : ''}` : 'no row';
-    return { ...(await cluster.observe()), document };
+    return { 'Redis node': await cluster.observe(), PostgreSQL: { document } };
   },
 
   async measure(stores) {

@@ -70,9 +70,11 @@ export default defineScenario<TokenService, TokenProvider>({
   async observe(_stores, provider) {
     const counts = provider.counts();
     return {
-      'provider token': provider.currentToken(),
-      'refresh calls': String(counts.refreshCalls),
-      'API answers': `${counts.apiOk} ok · ${counts.api401} × 401`,
+      'Token provider': {
+        'provider token': provider.currentToken(),
+        'refresh calls': String(counts.refreshCalls),
+        'API answers': `${counts.apiOk} ok · ${counts.api401} × 401`,
+      },
     };
   },
 

@@ -74,7 +74,7 @@ export default defineScenario<UploadJob, UploadFolder>({
     };
     const kept = await uploadsKept(folder.shared.dir);
     if (kept.length > 0) lanes['uploaded files'] = kept.join(', ');
-    return lanes;
+    return { 'Upload target': lanes };
   },
 
   async measure(stores, _params, _run, folder) {

@@ -4,7 +4,7 @@ import { useMemo, type CSSProperties } from 'react';
 import { anyOpen, thinIntervals } from '../../model/lod.js';
 import type { TimeWindow } from '../../model/viewport.js';
 import { GroupBar } from './GroupBar.js';
-import type { StoreLane as Lane, StoreSegment } from '../../model/storeLanes.js';
+import { absentWord, type StoreLane as Lane, type StoreSegment } from '../../model/storeLanes.js';
 import { formatMs, timeToX, type TimeScale } from '../../model/timeScale.js';
 import { workerColor } from './colors.js';
 import { intervalStyle } from './geometry.js';
@@ -29,7 +29,7 @@ function valueText(s: StoreSegment): string {
 }
 
 function shortText(store: string, s: StoreSegment, flagNoExpiry: boolean): string {
-  if (s.value === null) return store === 'Redis' ? 'no key' : 'no row';
+  if (s.value === null) return absentWord(store);
   if (s.pttlMs === null) return s.value;
   const ttl = s.noExpiry ? (flagNoExpiry ? ' · NO EXPIRY' : ' · no expiry') : ` · ttl ${formatMs(s.pttlMs)}`;
   return `${valueText(s)}${ttl}`;
@@ -47,7 +47,7 @@ interface SegmentProps {
 const Segment = shape(function Segment({ store, seg, scale, color, flagNoExpiry }: SegmentProps) {
   const end = endWords(seg);
   const lines = [
-    seg.value === null ? (store === 'Redis' ? 'no key' : 'no row') : `value: ${seg.value}`,
+    seg.value === null ? absentWord(store) : `value: ${seg.value}`,
     ...(seg.holder ? [`holder: ${seg.holder}${seg.holderInferred ? ' (the last worker to acquire it)' : ''}`] : []),
     ...(seg.named.length > 1 ? [`names ${seg.named.length} workers at once: ${seg.named.join(', ')}`] : []),
     ...(seg.value === null || seg.pttlMs === null
@@ -97,7 +97,7 @@ interface LaneProps {
 export function StoreLane({ lane, scale, drawn, pxWidth, workers }: LaneProps) {
   const shown = useMemo(() => thinIntervals(lane.segments, drawn, pxWidth), [lane, drawn, pxWidth]);
   return (
-    <div className={`tl-row store ${lane.store === 'Redis' ? 'redis' : 'sql'}`} role="group" aria-label={`${lane.store} ${lane.name}`}>
+    <div className={`tl-row store ${lane.store === 'Redis' ? 'redis' : lane.store === 'PostgreSQL' ? 'sql' : 'lab'}`} role="group" aria-label={`${lane.store} ${lane.name}`}>
       <div className="tl-label">
         <span className="worker-id">{lane.store}</span>
         <span className="worker-facts key-name" title={lane.name}>
