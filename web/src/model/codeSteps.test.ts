@@ -32,6 +32,9 @@ describe('code steps', () => {
     const end = stepsAt(timeline, workers, null);
     // worker-2 and worker-3 only did what this code does not emit: they have no step.
     expect(end.map(stepWords)).toEqual(['worker-1: line 6, killed']);
+    // A worker that never reached a line of this code (its steps are in shared code).
+    expect(stepWords({ workerId: 'server-1', atMs: 9, line: null, state: 'running' })).toBe('server-1: not in this code yet');
+    expect(stepWords({ workerId: 'server-1', atMs: 9, line: null, state: 'done' })).toBe('server-1: outside this code, done');
     expect(stepsKey(end)).toBe('worker-1:5:killed');
   });
 

@@ -137,8 +137,9 @@ export function stepsKey(steps: WorkerStep[]): string {
   return steps.map((s) => `${s.workerId}:${s.line}:${s.state}`).join('|');
 }
 
-/** "worker-1: line 19, killed". */
+/** "worker-1: line 19, killed"; a worker whose steps are all in code shared by the variants is "outside this code". */
 export function stepWords(step: WorkerStep): string {
-  const where = step.line === null ? 'not in this code yet' : `line ${step.line + 1}`;
+  const outside = step.state === 'running' ? 'not in this code yet' : 'outside this code';
+  const where = step.line === null ? outside : `line ${step.line + 1}`;
   return `${step.workerId}: ${where}${step.state === 'running' ? '' : `, ${step.state}`}`;
 }
