@@ -1,21 +1,75 @@
-import { inlinePieces, paragraphs } from '../../model/prose.js';
+import { blocks, inlinePieces, type ProseBlock } from '../../model/prose.js';
 import { useStore } from '../../store/index.js';
 import { selectScenario } from '../../store/selectors.js';
 
-function Paragraph({ text }: { text: string }) {
+function Inline({ text }: { text: string }) {
   return (
-    <p>
+    <>
       {inlinePieces(text).map((piece, i) =>
         piece.kind === 'strong' ? (
           <strong key={i}>{piece.text}</strong>
+        ) : piece.kind === 'em' ? (
+          <em key={i}>{piece.text}</em>
         ) : piece.kind === 'code' ? (
           <code key={i}>{piece.text}</code>
         ) : (
           piece.text
         ),
       )}
-    </p>
+    </>
   );
+}
+
+function Block({ block }: { block: ProseBlock }) {
+  switch (block.kind) {
+    case 'paragraph':
+      return (
+        <p>
+          <Inline text={block.text} />
+        </p>
+      );
+    case 'list': {
+      const items = block.items.map((item, i) => (
+        <li key={i}>
+          <Inline text={item} />
+        </li>
+      ));
+      return block.ordered ? <ol>{items}</ol> : <ul>{items}</ul>;
+    }
+    case 'table':
+      return (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                {block.header.map((cell, i) => (
+                  <th key={i} scope="col">
+                    <Inline text={cell} />
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {block.rows.map((row, r) => (
+                <tr key={r}>
+                  {row.map((cell, i) =>
+                    i === 0 ? (
+                      <th key={i} scope="row">
+                        <Inline text={cell} />
+                      </th>
+                    ) : (
+                      <td key={i}>
+                        <Inline text={cell} />
+                      </td>
+                    ),
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      );
+  }
 }
 
 export function ExplanationPanel() {
@@ -27,8 +81,8 @@ export function ExplanationPanel() {
         <h2 id="explanation-title">Explanation</h2>
         <p className="run-of">{scenario.title}</p>
       </div>
-      {paragraphs(scenario.explanation).map((p, i) => (
-        <Paragraph key={i} text={p} />
+      {blocks(scenario.explanation).map((block, i) => (
+        <Block key={i} block={block} />
       ))}
     </section>
   );
