@@ -17,13 +17,23 @@ describe('deriveStoreLanes', () => {
       .at(4, null, { type: 'row-observed', store: 'Redis node', target: 'primary', value: 'primary · no lock key' })
       .at(50, null, { type: 'row-observed', store: 'Token provider', target: 'refresh calls', value: '3' })
       .at(60, null, { type: 'row-observed', store: 'Redis node', target: 'primary', value: null })
+      .at(61, null, { type: 'row-observed', store: 'Redis node', target: 'node-1 lock', value: 'free' })
+      .at(62, null, { type: 'row-observed', store: 'Redis node', target: 'node-2 lock', value: 'free' })
       .at(70, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'fail' })
       .build();
     const lanes = deriveStoreLanes(events);
-    expect(lanes.map((l) => `${l.store} ${l.name}`)).toEqual(['Redis lock', 'Token provider refresh calls', 'Redis node primary', 'PostgreSQL document']);
+    expect(lanes.map((l) => `${l.store} ${l.name}`)).toEqual([
+      'Redis lock',
+      'Token provider refresh calls',
+      'Redis node primary',
+      'Redis node node-1 lock',
+      'Redis node node-2 lock',
+      'PostgreSQL document',
+    ]);
     expect(lanes[2]!.segments.at(-1)!.label).toBe('Redis node primary: no value from 60 ms to 70 ms');
     const story = deriveStory(events).map((l) => l.text);
     expect(story).toContain('At the end: Token provider · refresh calls = 3.');
+    expect(story).toContain('At the end: Redis node · node-1 lock and node-2 lock = free.');
     expect(story).toContain('At the end, PostgreSQL held document = nobody.');
     expect(story.some((t) => t.includes('PostgreSQL held refresh calls') || t.includes('PostgreSQL held primary'))).toBe(false);
   });

@@ -181,15 +181,24 @@ function skipLines(events: EventLog): StoryLine[] {
 
 function endLines(events: EventLog): StoryLine[] {
   const out: StoryLine[] = [];
+  // A lab's parts that ended the same (five Redis nodes, all "free") make one line.
+  const alike = new Map<string, { store: string; names: string[]; value: string }>();
   for (const lane of deriveStoreLanes(events)) {
     const last = lane.segments[lane.segments.length - 1];
     if (!last) continue;
     if (lane.store === 'PostgreSQL' && last.value !== null)
       out.push({ id: `end-${lane.name}`, atMs: Infinity, tone: 'fact', text: `At the end, PostgreSQL held ${lane.name} = ${short(last.value)}.` });
-    else if (lane.store !== 'Redis' && last.value !== null)
-      out.push({ id: `end-${lane.store}-${lane.name}`, atMs: Infinity, tone: 'fact', text: `At the end: ${lane.store} · ${lane.name} = ${short(last.value)}.` });
+    else if (lane.store !== 'Redis' && last.value !== null) {
+      const id = `${lane.store}\u0000${last.value}`;
+      const group = alike.get(id) ?? { store: lane.store, names: [], value: last.value };
+      alike.set(id, group);
+      group.names.push(lane.name);
+    }
     if (lane.store === 'Redis' && lane.leaseKey && last.value !== null && last.noExpiry)
       out.push({ id: `end-${lane.name}`, atMs: Infinity, tone: 'damage', text: `At the end, Redis still held ${lane.name} with no expiry.` });
+  }
+  for (const { store, names, value } of alike.values()) {
+    out.push({ id: `end-${store}-${names[0]}`, atMs: Infinity, tone: 'fact', text: `At the end: ${store} · ${joinWords(names)} = ${short(value)}.` });
   }
   return out;
 }
