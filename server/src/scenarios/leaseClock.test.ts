@@ -29,7 +29,8 @@ function leaseClockProblems(events: RunEvent[]): string[] {
       else if (e.type === 'lease-acquired' && asks.has(slot)) {
         // (token-stampede's servers do not report their asks: thousands of requests)
         const open = asks.get(slot)!;
-        const answered = open.findLastIndex((at) => at <= e.fromMs!);
+        let answered = open.length - 1;
+        while (answered >= 0 && open[answered]! > e.fromMs) answered--;
         if (answered < 0) problems.push(`lease-acquired of ${e.workerId}: fromMs ${e.fromMs} before it asked (${open.join(', ') || 'every ask answered'})`);
         else open.splice(answered, 1);
       }
