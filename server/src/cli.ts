@@ -2,7 +2,8 @@
 //   npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
 // Exit 0 when the run completed (whatever its verdict), 2 on bad input, 1 when the
 // services could not be reached or the run itself failed.
-import { formatParam, resolveParams, verdictLine, type MetricSpec, type RunEvent } from '@racelab/shared';
+import { formatParam, resolveParams, unknownScenario, unknownVariant, verdictLine, type MetricSpec, type RunEvent } from '@racelab/shared';
+import { splitParam } from './commandLine.js';
 import { Playground } from './runs/playground.js';
 import { loadCatalog } from './scenarios/registry.js';
 import { findServices } from './services/index.js';
@@ -36,10 +37,8 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--variant') args.variant = next();
     else if (arg.startsWith('--variant=')) args.variant = arg.slice('--variant='.length);
     else if (arg === '--param' || arg.startsWith('--param=')) {
-      const pair = arg === '--param' ? next() : arg.slice('--param='.length);
-      const eq = pair.indexOf('=');
-      if (eq <= 0) throw new UsageError(`--param takes name=value, got '${pair}'`);
-      args.params[pair.slice(0, eq)] = pair.slice(eq + 1);
+      const [name, value] = splitParam(arg === '--param' ? next() : arg.slice('--param='.length));
+      args.params[name] = value;
     } else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
     else if (args.scenario === undefined) args.scenario = arg;
     else throw new UsageError(`unexpected argument '${arg}'`);
@@ -73,13 +72,13 @@ async function main(argv: string[]): Promise<number> {
   const manifest = catalog.manifests.find((m) => m.id === args.scenario);
   if (!args.scenario || !manifest) {
     const known = catalog.manifests.map((m) => m.id).join(', ');
-    console.error(`${args.scenario ? `unknown scenario '${args.scenario}'` : 'no scenario given'}; known: ${known}\n${USAGE}`);
+    console.error(`${args.scenario ? unknownScenario(args.scenario, catalog.manifests) : `no scenario given; known: ${known}`}\n${USAGE}`);
     return 2;
   }
   const variant = manifest.variants.find((v) => v.id === args.variant);
   if (!variant) {
     const known = manifest.variants.map((v) => v.id).join(', ');
-    console.error(`${args.variant ? `unknown variant '${args.variant}'` : '--variant is required'} of ${manifest.id}; known: ${known}`);
+    console.error(args.variant ? unknownVariant(args.variant, manifest) : `--variant is required of ${manifest.id}; known: ${known}`);
     return 2;
   }
   const params = resolveParams(manifest, variant.id, args.params);

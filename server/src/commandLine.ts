@@ -1,6 +1,6 @@
-// Options of the npm scripts that take them (stability, fuzz): `--help` prints the usage
-// and exits 0; a mistyped option or a missing value prints the reason and the usage and
-// exits 2, instead of a stack trace.
+// Options of the npm scripts that take them (stability, fuzz; the CLI reads its own, but
+// splits --param here too): `--help` prints the usage and exits 0; a mistyped option or a
+// missing value prints the reason and the usage and exits 2, instead of a stack trace.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -17,6 +17,13 @@ export function readOptions<T extends Options>(usage: string, options: T, args =
     console.error(`${(error as Error).message}\n${usage}`);
     process.exit(2);
   }
+}
+
+/** A `--param` value, "name=value", split; throws saying what it got otherwise. */
+export function splitParam(pair: string): [string, string] {
+  const eq = pair.indexOf('=');
+  if (eq <= 0) throw new Error(`--param takes name=value, got '${pair}'`);
+  return [pair.slice(0, eq), pair.slice(eq + 1)];
 }
 
 /** An integer option within bounds, or exit 2 saying which option and what it got. */

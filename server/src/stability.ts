@@ -10,8 +10,8 @@
 // a heavier load, since every run then also competes with N - 1 others.
 // Exit 1 when any variant is not stable at any set: a verdict that depends on luck is a bug.
 import { spawn } from 'node:child_process';
-import { formatParam, resolveParams, type Params } from '@racelab/shared';
-import { intOption, readOptions } from './commandLine.js';
+import { formatParam, resolveParams, unknownScenario, unknownVariant, type Params } from '@racelab/shared';
+import { intOption, readOptions, splitParam } from './commandLine.js';
 import { Playground } from './runs/playground.js';
 import { loadCatalog } from './scenarios/registry.js';
 import { findServices } from './services/index.js';
@@ -35,29 +35,28 @@ if (values['defaults-only'] && values['declared-only']) {
   console.error('--defaults-only and --declared-only leave nothing to run together; give one');
   process.exit(2);
 }
-const given: Record<string, string> = {};
-for (const pair of values.param) {
-  const eq = pair.indexOf('=');
-  if (eq <= 0) {
-    console.error(`--param takes name=value, got '${pair}'`);
-    process.exit(2);
-  }
-  given[pair.slice(0, eq)] = pair.slice(eq + 1);
+let given: Record<string, string> = {};
+try {
+  given = Object.fromEntries(values.param.map(splitParam));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
 }
 // Names are checked before any service is touched: a pass that matches nothing would
 // report "0/0 stable" and exit 0, a check that cannot fail.
 const catalog = await loadCatalog();
 for (const id of [values.scenario, ...values.except]) {
   if (id !== undefined && !catalog.manifests.some((m) => m.id === id)) {
-    console.error(`unknown scenario '${id}'; known: ${catalog.manifests.map((m) => m.id).join(', ')}`);
+    console.error(unknownScenario(id, catalog.manifests));
     process.exit(2);
   }
 }
 if (values.variant !== undefined) {
   const among = catalog.manifests.filter((m) => !values.scenario || m.id === values.scenario);
   if (!among.some((m) => m.variants.some((v) => v.id === values.variant))) {
+    // Within one scenario, the page's words; across all, every variant id there is.
     const known = [...new Set(among.flatMap((m) => m.variants.map((v) => v.id)))].join(', ');
-    console.error(`unknown variant '${values.variant}'${values.scenario ? ` of ${values.scenario}` : ''}; known: ${known}`);
+    console.error(among.length === 1 ? unknownVariant(values.variant, among[0]!) : `unknown variant '${values.variant}'; known: ${known}`);
     process.exit(2);
   }
 }

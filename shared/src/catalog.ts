@@ -84,6 +84,16 @@ export interface ScenarioManifest {
 
 export type ParamsResult = { ok: true; params: Params } | { ok: false; error: string };
 
+/** "unknown scenario 'x'; known: a, b": the page's, the CLI's and the stability pass's words. */
+export function unknownScenario(id: string, scenarios: readonly { id: string }[]): string {
+  return `unknown scenario '${id}'; known: ${scenarios.map((s) => s.id).join(', ')}`;
+}
+
+/** "unknown variant 'x' of duplicate-job; known: no-lock, …". */
+export function unknownVariant(id: string, scenario: { id: string; variants: readonly { id: string }[] }): string {
+  return `unknown variant '${id}' of ${scenario.id}; known: ${scenario.variants.map((v) => v.id).join(', ')}`;
+}
+
 /** The defaults a run of this variant starts from: scenario defaults, then the variant's. */
 export function defaultParams(scenario: ScenarioManifest, variantId: string): Params {
   const params: Params = {};

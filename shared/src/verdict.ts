@@ -71,10 +71,15 @@ export function shouldBe(e: Expectation, metric?: MetricWords): string {
   return `${opWords[e.op]}${valueText(metric, e.value)}`;
 }
 
+/** A metric and its value in words: "Max concurrent holders: 2"; its name when it has no label. */
+export function metricText(metric: MetricWords | undefined, name: string, value: MetricValue | undefined): string {
+  return `${metric?.label ?? name}: ${valueText(metric, value)}`;
+}
+
 /**
  * One line of a verdict, the same on the page and in the CLI:
  * "E-mails sent: 3 — should be 1", "Lock TTL after run (ms): -2 (no key) — should not be -1 (no expiry)".
  */
 export function verdictLine(e: Expectation & { actual?: MetricValue | undefined }, metric: MetricWords | undefined): string {
-  return `${metric?.label ?? e.metric}: ${valueText(metric, e.actual)} — ${shouldBe(e, metric)}`;
+  return `${metricText(metric, e.metric, e.actual)} — ${shouldBe(e, metric)}`;
 }

@@ -2,7 +2,7 @@
 // catalog, a warm worker pool, and the server's own Redis and PostgreSQL connections.
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { resolveParams, type FaultRule } from '@racelab/shared';
+import { resolveParams, unknownScenario, unknownVariant, type FaultRule } from '@racelab/shared';
 import { loadCatalog, type Catalog } from '../scenarios/registry.js';
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
@@ -103,14 +103,8 @@ export class Playground {
   /** Validates a request against the catalog and creates its run (not yet started). */
   prepare(request: StartRequest): Started {
     const scenario = this.catalog.scenarios.get(request.scenario);
-    if (!scenario) {
-      const known = [...this.catalog.scenarios.keys()].join(', ');
-      return { ok: false, error: `unknown scenario '${request.scenario}'; known: ${known}` };
-    }
-    if (!scenario.variants.some((v) => v.id === request.variant)) {
-      const known = scenario.variants.map((v) => v.id).join(', ');
-      return { ok: false, error: `unknown variant '${request.variant}' of ${scenario.id}; known: ${known}` };
-    }
+    if (!scenario) return { ok: false, error: unknownScenario(request.scenario, this.catalog.manifests) };
+    if (!scenario.variants.some((v) => v.id === request.variant)) return { ok: false, error: unknownVariant(request.variant, scenario) };
     const manifest = this.catalog.manifests.find((m) => m.id === scenario.id)!;
     const params = resolveParams(manifest, request.variant, request.params);
     if (!params.ok) return params;

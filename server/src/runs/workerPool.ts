@@ -50,7 +50,6 @@ export class WorkerPool {
    * its scenario's windows).
    */
   async take(count: number): Promise<ChildProcess[]> {
-    if (this.closed) throw new Error('worker pool is closed');
     await Promise.allSettled([...this.refilling]);
     if (this.closed) throw new Error('worker pool is closed');
     // A warm process that has gone (its store connection broke, it was killed) is not handed out.

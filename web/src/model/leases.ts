@@ -95,6 +95,9 @@ function finish(d: Draft, runEndMs: number | null, lastMs: number): Lease {
 
 const slot = (w: string, key: string) => `${w}\u0000${key}`;
 
+/** When Redis lets the key go: counted from when the command was sent (a late reply changes nothing), else from the event. */
+const expiryOf = (e: { atMs: number; fromMs?: number | undefined }, ttlMs: number): number => (e.fromMs ?? e.atMs) + ttlMs;
+
 /** Every lease of the run, in acquisition order. */
 export const deriveLeases = foldOnLog({
   init: () => ({ drafts: [] as Draft[], open: new Map<string, Draft>() /* by worker + key */ }),
@@ -111,8 +114,7 @@ export const deriveLeases = foldOnLog({
           ttlMs: e.ttlMs,
           ...(e.token !== undefined ? { token: e.token } : {}),
           ...(e.fence !== undefined ? { fence: e.fence } : {}),
-          // Counted from when the SET was sent: the reply may come back late, the TTL does not wait for it.
-          expiresAtMs: e.ttlMs === null ? null : (e.fromMs ?? e.atMs) + e.ttlMs,
+          expiresAtMs: e.ttlMs === null ? null : expiryOf(e, e.ttlMs),
           releasedMs: null,
           releasedSeq: null,
           deleted: null,
@@ -134,7 +136,7 @@ export const deriveLeases = foldOnLog({
         const d = open.get(slot(w, e.key));
         if (d) {
           d.lease.ttlMs = e.ttlMs;
-          d.lease.expiresAtMs = (e.fromMs ?? e.atMs) + e.ttlMs;
+          d.lease.expiresAtMs = expiryOf(e, e.ttlMs);
         }
         break;
       }

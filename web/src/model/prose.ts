@@ -12,7 +12,7 @@ export type ProseBlock =
 const ITEM = /^(\d+\.|[-*])\s+/;
 
 /** Joins wrapped lines: single newlines inside a block become spaces. */
-const joined = (lines: string[]): string => lines.map((l) => l.trim()).join(' ').trim();
+const joined = (lines: string[]): string => lines.map((l) => l.trim()).join(' ');
 
 const cells = (line: string): string[] =>
   line

@@ -45,9 +45,18 @@ export interface StoreLane {
 
 type Draft = Omit<StoreSegment, 'label'>;
 
+/** The run's own Redis keys, PostgreSQL, or a part of a scenario's lab. */
+export type StoreKind = 'redis' | 'postgres' | 'lab';
+
+export function storeKind(store: string): StoreKind {
+  return store === 'Redis' ? 'redis' : store === 'PostgreSQL' ? 'postgres' : 'lab';
+}
+
+const ABSENT: Record<StoreKind, string> = { redis: 'no key', postgres: 'no row', lab: 'no value' };
+
 /** What a lane says when its store holds nothing: no key, no row, or no value (a lab's part). */
 export function absentWord(store: string): string {
-  return store === 'Redis' ? 'no key' : store === 'PostgreSQL' ? 'no row' : 'no value';
+  return ABSENT[storeKind(store)];
 }
 
 /** The workers a stored value names: a worker's lease token, or worker ids inside it. */
@@ -176,7 +185,8 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
     });
   }
   // The run's Redis keys first, PostgreSQL last, a lab's parts between (in the order first seen).
-  const order = (store: string) => (store === 'Redis' ? 0 : store === 'PostgreSQL' ? 2 : 1);
+  const rank: Record<StoreKind, number> = { redis: 0, lab: 1, postgres: 2 };
+  const order = (store: string) => rank[storeKind(store)];
   return [...lanes.values()].sort((a, b) => order(a.store) - order(b.store)).map(({ store, name, segments }) => ({
     store,
     name,

@@ -1,5 +1,5 @@
 // The verdict in numbers: one line per expectation, in the manifest's words.
-import { valueText, verdictLine, type ScenarioManifest } from '@racelab/shared';
+import { metricText, verdictLine, type ScenarioManifest } from '@racelab/shared';
 import { memoOnLogAnd, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
 
@@ -31,11 +31,7 @@ export type VerdictView =
       others: MetricLine[];
     };
 
-export function metricLabel(scenario: ScenarioManifest | undefined, metric: string): string {
-  return metricOf(scenario, metric)?.label ?? metric;
-}
-
-const metricOf = (scenario: ScenarioManifest | undefined, metric: string) => scenario?.metrics.find((m) => m.name === metric);
+const metricOf = (scenario: ScenarioManifest, metric: string) => scenario.metrics.find((m) => m.name === metric);
 
 export function headlineOf(pass: boolean, total: number, broken: number): string {
   if (pass) return total > 1 ? `PASS — all ${total} invariants held` : 'PASS — the invariant held';
@@ -68,7 +64,7 @@ function build(events: EventLog, scenario: ScenarioManifest): VerdictView {
   const names = [...scenario.metrics.map((m) => m.name), ...Object.keys(finished.metrics)];
   const others = [...new Set(names)]
     .filter((n) => !covered.has(n) && finished.metrics[n] !== undefined)
-    .map((n) => ({ name: n, text: `${metricLabel(scenario, n)}: ${valueText(metricOf(scenario, n), finished.metrics[n])}` }));
+    .map((n) => ({ name: n, text: metricText(metricOf(scenario, n), n, finished.metrics[n]) }));
   const pass = finished.verdict === 'pass';
   const broken = lines.filter((l) => !l.held).length;
   return { state: 'finished', pass, headline: headlineOf(pass, lines.length, broken), lines, others };

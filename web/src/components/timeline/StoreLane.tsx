@@ -4,7 +4,7 @@ import { useMemo, type CSSProperties } from 'react';
 import { anyOpen, thinIntervals } from '../../model/lod.js';
 import type { TimeWindow } from '../../model/viewport.js';
 import { GroupBar } from './GroupBar.js';
-import { absentWord, type StoreLane as Lane, type StoreSegment } from '../../model/storeLanes.js';
+import { absentWord, storeKind, type StoreLane as Lane, type StoreSegment } from '../../model/storeLanes.js';
 import { formatMs, timeToX, type TimeScale } from '../../model/timeScale.js';
 import { workerColor } from './colors.js';
 import { intervalStyle } from './geometry.js';
@@ -97,7 +97,7 @@ interface LaneProps {
 export function StoreLane({ lane, scale, drawn, pxWidth, workers }: LaneProps) {
   const shown = useMemo(() => thinIntervals(lane.segments, drawn, pxWidth), [lane, drawn, pxWidth]);
   return (
-    <div className={`tl-row store ${lane.store === 'Redis' ? 'redis' : lane.store === 'PostgreSQL' ? 'sql' : 'lab'}`} role="group" aria-label={`${lane.store} ${lane.name}`}>
+    <div className={`tl-row store ${storeKind(lane.store)}`} role="group" aria-label={`${lane.store} ${lane.name}`}>
       <div className="tl-label">
         <span className="worker-id">{lane.store}</span>
         <span className="worker-facts key-name" title={lane.name}>

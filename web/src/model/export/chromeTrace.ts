@@ -7,7 +7,7 @@ import { deriveOverlaps } from '../holders.js';
 import { deriveLanes } from '../lanes.js';
 import type { EventLog } from '../memo.js';
 import { runSummary } from '../runSummary.js';
-import { absentWord, deriveStoreLanes } from '../storeLanes.js';
+import { absentWord, deriveStoreLanes, storeKind } from '../storeLanes.js';
 
 export interface TraceEvent {
   name: string;
@@ -67,7 +67,7 @@ function runEvents(run: TraceRun, pid: number): TraceEvent[] {
     const tid = STORE_TID + i;
     out.push({ name: 'thread_name', ph: 'M', pid, tid, args: { name: `${lane.store} ${lane.name}` } });
     for (const s of lane.segments)
-      slice(tid, lane.store === 'Redis' ? 'redis' : lane.store === 'PostgreSQL' ? 'postgres' : 'lab', s.value ?? `(${absentWord(lane.store)})`, s.startMs, s.endMs, {
+      slice(tid, storeKind(lane.store), s.value ?? `(${absentWord(lane.store)})`, s.startMs, s.endMs, {
         holder: s.holder,
         pttlMs: s.pttlMs,
         noExpiry: s.noExpiry,
