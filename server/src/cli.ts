@@ -2,10 +2,20 @@
 //   npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
 // Exit 0 when the run completed (whatever its verdict), 2 on bad input, 1 when the
 // services could not be reached or the run itself failed.
-import { formatParam, resolveParams, unknownScenario, unknownVariant, verdictLine, type MetricSpec, type RunEvent } from '@racelab/shared';
+import {
+  expectationWords,
+  formatParam,
+  resolveParams,
+  unknownScenario,
+  unknownVariant,
+  verdictLine,
+  type ExpectedVerdict,
+  type MetricSpec,
+  type RunEvent,
+} from '@racelab/shared';
 import { splitParam } from './commandLine.js';
 import { Playground } from './runs/playground.js';
-import { loadCatalog } from './scenarios/registry.js';
+import { expectedOf, findVariant, loadCatalog } from './scenarios/registry.js';
 import { findServices } from './services/index.js';
 
 const USAGE = `usage: npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
@@ -109,6 +119,8 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const outcome = await prepared.run.start();
+    // Known before the run: a failed run has one too (and is never as expected).
+    const expectedVerdict = expectedOf(findVariant(catalog.scenarios.get(manifest.id)!, variant.id)!, params.params);
     if (args.json) {
       const expected = Object.fromEntries(
         (outcome.status === 'finished' ? outcome.results : []).map((r) => [
@@ -124,12 +136,15 @@ async function main(argv: string[]): Promise<number> {
         metrics: outcome.status === 'finished' ? outcome.metrics : {},
         expected,
         verdict: outcome.status === 'finished' ? outcome.verdict : 'error',
+        expectedVerdict: expectedVerdict.verdict,
+        ...(expectedVerdict.reason ? { expectedReason: expectedVerdict.reason } : {}),
+        asExpected: outcome.status === 'finished' && outcome.verdict === expectedVerdict.verdict,
         ...(outcome.status === 'failed' ? { error: outcome.message } : {}),
         events: prepared.run.events,
       };
       process.stdout.write(`${JSON.stringify(result)}\n`);
     } else {
-      printHuman(manifest.id, variant.id, variant.correct, params.params, outcome, prepared.run.events, manifest.metrics);
+      printHuman(manifest.id, variant.id, variant.correct, params.params, outcome, prepared.run.events, manifest.metrics, expectedVerdict);
     }
     return stoppedBy ? 130 : outcome.status === 'finished' ? 0 : 1;
   } finally {
@@ -146,6 +161,7 @@ function printHuman(
   outcome: Awaited<ReturnType<import('./runs/run.js').Run['start']>>,
   events: RunEvent[],
   metrics: MetricSpec[],
+  expected: ExpectedVerdict,
 ): void {
   const shownParams = Object.entries(params)
     .map(([k, v]) => `${k}=${formatParam(v as never)}`)
@@ -159,8 +175,9 @@ function printHuman(
     console.log(`  ${r.held ? '✓' : '✗'} ${verdictLine(r, metrics.find((m) => m.name === r.metric))}`);
   }
   const last = events.at(-1)?.atMs ?? 0;
-  const expectedWord = outcome.verdict === (correct ? 'pass' : 'fail') ? 'as expected' : 'NOT as expected';
-  console.log(`  verdict: ${outcome.verdict.toUpperCase()} (${expectedWord} for a ${correct ? 'correct' : 'broken'} variant) in ${Math.round(last)} ms`);
+  // "as expected for a correct variant", or "as expected here: <why this one differs from its kind>".
+  const why = expected.reason ? `here: ${expected.reason}` : `for a ${correct ? 'correct' : 'broken'} variant`;
+  console.log(`  verdict: ${outcome.verdict.toUpperCase()} (${expectationWords(outcome.verdict, expected)} ${why}) in ${Math.round(last)} ms`);
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -8,16 +8,19 @@
 // so the verdicts are shown not to depend on an idle machine. --parallel N runs N variant ×
 // parameter sets at once (each set's runs still one after another): a shorter pass under
 // a heavier load, since every run then also competes with N - 1 others.
-// Exit 1 when any variant is not stable at any set: a verdict that depends on luck is a bug.
+// --mutants runs the scenarios' near-misses instead, each at the set where it must fail.
+// Exit 1 when any variant is not stable at any set, or gives another verdict than the one
+// expected there (see `expectedOtherwise`): a verdict that depends on luck is a bug, and so is
+// a correct variant that fails, or a near-miss that passes, where nothing says it should.
 import { spawn } from 'node:child_process';
-import { formatParam, resolveParams, unknownScenario, unknownVariant, type Params } from '@racelab/shared';
+import { formatParam, resolveParams, unknownScenario, unknownVariant, type ExpectedVerdict, type Params } from '@racelab/shared';
 import { intOption, readOptions, splitParam } from './commandLine.js';
 import { Playground } from './runs/playground.js';
-import { loadCatalog } from './scenarios/registry.js';
+import { expectedOf, loadCatalog } from './scenarios/registry.js';
 import { findServices } from './services/index.js';
 
 const USAGE = `usage: npm run stability -- [--times 20] [--scenario <id>] [--except <id> ...] [--variant <id>]
-         [--param name=value ...] [--defaults-only | --declared-only] [--load] [--parallel N]`;
+         [--param name=value ...] [--defaults-only | --declared-only] [--mutants] [--load] [--parallel N]`;
 const values = readOptions(USAGE, {
   times: { type: 'string', default: '20' },
   scenario: { type: 'string' },
@@ -25,6 +28,7 @@ const values = readOptions(USAGE, {
   variant: { type: 'string' },
   param: { type: 'string', multiple: true, default: [] },
   load: { type: 'boolean', default: false },
+  mutants: { type: 'boolean', default: false },
   'defaults-only': { type: 'boolean', default: false },
   'declared-only': { type: 'boolean', default: false },
   parallel: { type: 'string', default: '1' },
@@ -90,8 +94,8 @@ console.log(
 interface Combo {
   scenario: string;
   variant: string;
-  correct: boolean;
   set: Record<string, unknown>;
+  expected: ExpectedVerdict;
 }
 const combos: Combo[] = [];
 for (const manifest of playground.catalog.manifests) {
@@ -103,24 +107,36 @@ for (const manifest of playground.catalog.manifests) {
   if (values.param.length === 0 && !values['defaults-only'] && (scenario.stabilityParams ?? []).length < 2) {
     console.log(`${manifest.id}: declares ${(scenario.stabilityParams ?? []).length} stabilityParams sets (two expected)`);
   }
+  if (values.mutants) {
+    // Each near-miss where it must show: red there, though the variant it mutates is not.
+    for (const mutant of scenario.mutants ?? []) {
+      if (values.variant && mutant.of !== values.variant && mutant.id !== values.variant) continue;
+      const set = values.param.length > 0 ? given : mutant.failsAt;
+      const resolved = resolveParams(manifest, mutant.of, { ...mutant.defaults, ...set });
+      if (!resolved.ok) throw new Error(`${manifest.id} ${mutant.id}: ${resolved.error}`);
+      combos.push({ scenario: manifest.id, variant: mutant.id, set, expected: expectedOf(mutant, resolved.params) });
+    }
+    continue;
+  }
   for (const variant of manifest.variants) {
     if (values.variant && variant.id !== values.variant) continue;
     for (const set of sets) {
       const resolved = resolveParams(manifest, variant.id, set);
       if (!resolved.ok) throw new Error(`${manifest.id} ${variant.id}: ${resolved.error}`);
-      combos.push({ scenario: manifest.id, variant: variant.id, correct: variant.correct, set });
+      const definition = scenario.variants.find((v) => v.id === variant.id)!;
+      combos.push({ scenario: manifest.id, variant: variant.id, set, expected: expectedOf(definition, resolved.params) });
     }
   }
 }
 
 /** One variant at one parameter set, `times` runs in a row; prints its line. */
-async function runCombo({ scenario, variant, correct, set }: Combo): Promise<void> {
+async function runCombo({ scenario, variant, set, expected }: Combo): Promise<void> {
   const shown = Object.keys(set).length === 0 ? 'defaults' : Object.entries(set).map(([k, v]) => `${k}=${formatParam(v as Params[string])}`).join(' ');
   const seen = new Map<string, number>();
   const began = Date.now();
   for (let i = 0; i < times; i++) {
     if (stoppedBy) return;
-    const prepared = playground.prepare({ scenario, variant, params: set });
+    const prepared = playground.prepare({ scenario, variant, params: set, mutants: values.mutants });
     if (!prepared.ok) throw new Error(prepared.error);
     const outcome = await prepared.run.start();
     const signature = outcome.status === 'finished' ? `${outcome.verdict} ${JSON.stringify(outcome.metrics)}` : `error ${outcome.message}`;
@@ -129,12 +145,12 @@ async function runCombo({ scenario, variant, correct, set }: Combo): Promise<voi
   }
   const [top, count] = [...seen.entries()].sort((a, b) => b[1] - a[1])[0]!;
   if (seen.size > 1) unstable++;
-  // At the defaults, a broken variant is expected to fail and a correct one to pass.
-  const expected = correct ? 'pass' : 'fail';
-  const asExpected = Object.keys(set).length > 0 || top.startsWith(expected);
+  // Every run, not only the most common one, must give the verdict expected at this set.
+  const asExpected = [...seen.keys()].every((signature) => signature.startsWith(`${expected.verdict} `));
   if (!asExpected) unexpected++;
   const ms = Math.round((Date.now() - began) / times);
-  const lines = [`${scenario} ${variant} [${shown}]: ${count}/${times} same (${ms} ms a run) ${top}${asExpected ? '' : `  ← expected ${expected}`}`];
+  const why = expected.reason ? ` (expected ${expected.verdict} here: ${expected.reason})` : '';
+  const lines = [`${scenario} ${variant} [${shown}]: ${count}/${times} same (${ms} ms a run) ${top}${asExpected ? why : `  ← NOT as expected: ${expected.verdict}${why}`}`];
   if (seen.size > 1) for (const [signature, n] of seen) if (signature !== top) lines.push(`    also ${n}× ${signature}`);
   console.log(lines.join('\n'));
   reported++;
@@ -153,5 +169,5 @@ try {
 }
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const sets = stoppedBy ? `${reported - unstable}/${reported} variant × parameter sets finished (of ${combos.length}; stopped by ${stoppedBy})` : `${combos.length - unstable}/${combos.length} variant × parameter sets`;
-console.log(`stability: ${sets} stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} not as expected at the defaults` : ''}`);
-process.exitCode = unstable > 0 ? 1 : stoppedBy ? 130 : 0;
+console.log(`stability: ${sets} stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} NOT as expected` : '; every verdict as expected'}`);
+process.exitCode = unstable > 0 || unexpected > 0 ? 1 : stoppedBy ? 130 : 0;

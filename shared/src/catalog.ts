@@ -1,5 +1,6 @@
 // The scenario catalog as the page and the CLI see it: manifests are plain data,
 // built by the server from each scenario folder and sent to the browser as JSON.
+import type { ExpectedVerdict } from './verdict.js';
 
 /** A parameter of a scenario, with the bounds every caller is held to. */
 export type ParamSpec =
@@ -62,6 +63,11 @@ export interface VariantManifest {
   faults: FaultRule[];
   /** Named steps in the code where a fault may strike. */
   checkpoints: string[];
+  /**
+   * The verdict expected at the defaults and at each of the scenario's declared sets, in
+   * that order (see `ScenarioManifest.declaredSets`); absent in older recordings.
+   */
+  expected?: ExpectedVerdict[];
 }
 
 export interface MetricSpec {
@@ -80,6 +86,8 @@ export interface ScenarioManifest {
   params: ParamSpec[];
   metrics: MetricSpec[];
   variants: VariantManifest[];
+  /** Parameter sets besides the defaults at which every variant is checked run after run. */
+  declaredSets?: Params[];
 }
 
 export type ParamsResult = { ok: true; params: Params } | { ok: false; error: string };

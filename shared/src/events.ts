@@ -136,6 +136,9 @@ export const serverEventBodies = [
       }),
     ),
     verdict: z.enum(['pass', 'fail']),
+    /** The verdict expected at the run's parameters, and why when it is not its variant's kind's; absent in older recordings. */
+    expectedVerdict: z.enum(['pass', 'fail']).optional(),
+    expectedReason: z.string().max(500).optional(),
   }),
   z.object({ type: z.literal('run-failed'), message: z.string() }),
 ] as const;

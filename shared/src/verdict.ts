@@ -83,3 +83,26 @@ export function metricText(metric: MetricWords | undefined, name: string, value:
 export function verdictLine(e: Expectation & { actual?: MetricValue | undefined }, metric: MetricWords | undefined): string {
   return `${metricText(metric, e.metric, e.actual)} — ${shouldBe(e, metric)}`;
 }
+
+/**
+ * The verdict a run should give at its parameters: a correct variant passes and a broken one
+ * fails, unless the variant says why not here (a correct variant whose assumption breaks,
+ * e.g. a lease shorter than the work; a broken one with no race to lose).
+ */
+export interface ExpectedVerdict {
+  verdict: 'pass' | 'fail';
+  /** Why this run is expected to give the other verdict than its kind's, in one line. */
+  reason?: string;
+}
+
+/** The expected verdict of a correct or broken variant, given its reason to differ (null: none). */
+export function expectedVerdict(correct: boolean, otherwise: string | null): ExpectedVerdict {
+  const kind = correct ? 'pass' : 'fail';
+  if (otherwise === null) return { verdict: kind };
+  return { verdict: kind === 'pass' ? 'fail' : 'pass', reason: otherwise };
+}
+
+/** "as expected" / "NOT as expected": the CLI's and the page's words for a verdict against its expectation. */
+export function expectationWords(verdict: 'pass' | 'fail', expected: ExpectedVerdict): string {
+  return verdict === expected.verdict ? 'as expected' : 'NOT as expected';
+}

@@ -3,7 +3,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { resolveParams, unknownScenario, unknownVariant, type FaultRule } from '@racelab/shared';
-import { loadCatalog, type Catalog } from '../scenarios/registry.js';
+import { findVariant, loadCatalog, type Catalog } from '../scenarios/registry.js';
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
 import { Run } from './run.js';
@@ -27,6 +27,8 @@ export interface StartRequest {
   speed?: number;
   /** Overrides the scenario's deadline, in ms: for tests of the deadline, never from a page. */
   deadlineMs?: number;
+  /** Lets the variant be one of the scenario's mutants: tests and the stability pass, never a page. */
+  mutants?: boolean;
 }
 
 /** The pool of the server's own PostgreSQL connections (schemas, cleanup); each run also has one of its own. */
@@ -104,11 +106,15 @@ export class Playground {
   prepare(request: StartRequest): Started {
     const scenario = this.catalog.scenarios.get(request.scenario);
     if (!scenario) return { ok: false, error: unknownScenario(request.scenario, this.catalog.manifests) };
-    if (!scenario.variants.some((v) => v.id === request.variant)) return { ok: false, error: unknownVariant(request.variant, scenario) };
+    const definition = findVariant(scenario, request.variant, { mutants: request.mutants });
+    if (!definition) return { ok: false, error: unknownVariant(request.variant, scenario) };
     const manifest = this.catalog.manifests.find((m) => m.id === scenario.id)!;
-    const params = resolveParams(manifest, request.variant, request.params);
+    // A mutant is not in the manifest: its own defaults go under the caller's parameters.
+    const isMutant = !scenario.variants.includes(definition);
+    const params = resolveParams(manifest, request.variant, isMutant ? { ...definition.defaults, ...request.params } : request.params);
     if (!params.ok) return params;
-    const variant = manifest.variants.find((v) => v.id === request.variant)!;
+    // A mutant's own defaults and checkpoints, as a variant's manifest would give them.
+    const variant = manifest.variants.find((v) => v.id === request.variant) ?? { id: definition.id, checkpoints: definition.checkpoints ?? [] };
     const workerIds = scenario.workers(params.params);
     for (const fault of request.faults ?? []) {
       if (!variant.checkpoints.includes(fault.checkpoint)) {

@@ -8,6 +8,7 @@ import type pg from 'pg';
 import {
   judge,
   parseWorkerEvent,
+  type ExpectedVerdict,
   type FaultRule,
   type Metrics,
   type Params,
@@ -15,7 +16,7 @@ import {
   type ServerEventBody,
   type Verdict,
 } from '@racelab/shared';
-import type { AnyScenario } from '../scenarios/registry.js';
+import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
 import type { RunFixture } from '../scenarios/types.js';
 import type { FromWorker, ToWorker, WorkerPlan } from '../worker/ipc.js';
 import { monotonicNs, msSince } from './clock.js';
@@ -78,7 +79,7 @@ function killAndWait(child: ChildProcess): Promise<void> {
 }
 
 export type RunOutcome =
-  | ({ status: 'finished'; metrics: Metrics } & Verdict)
+  | ({ status: 'finished'; metrics: Metrics; expected: ExpectedVerdict } & Verdict)
   | { status: 'failed'; message: string };
 
 type Listener = (event: RunEvent) => void;
@@ -140,7 +141,8 @@ export class Run {
     this.started = true;
     this.services.running?.add(this);
     const { scenario, variantId, params } = this.request;
-    const variant = scenario.variants.find((v) => v.id === variantId);
+    // A mutant only gets here from a test or the stability pass: the playground refuses it to a page.
+    const variant = findVariant(scenario, variantId, { mutants: true });
     if (!variant) throw new Error(`unknown variant ${variantId}`);
     const speed = this.request.speed ?? 1;
     // Workers, stores and the deadline see the scaled durations; the verdict's expectations the chosen ones.
@@ -245,9 +247,17 @@ export class Run {
       const metrics = await this.guard(scenario.measure(stores, timed, { runId: this.id, date }, fixture));
       if (this.failure) throw new Cancelled(this.failure);
       const verdict = judge(scenario.expectations(params), metrics);
-      this.append(null, { type: 'run-finished', metrics, expectations: verdict.results, verdict: verdict.verdict });
+      const expected = expectedOf(variant, params);
+      this.append(null, {
+        type: 'run-finished',
+        metrics,
+        expectations: verdict.results,
+        verdict: verdict.verdict,
+        expectedVerdict: expected.verdict,
+        ...(expected.reason ? { expectedReason: expected.reason } : {}),
+      });
       this.done = true;
-      return { status: 'finished', metrics, ...verdict };
+      return { status: 'finished', metrics, expected, ...verdict };
     } catch (error) {
       // A cancelled run fails with the reason it was cancelled for, not with whatever that interrupted.
       return this.failed(this.failure ?? (error instanceof Error ? error.message : String(error)));

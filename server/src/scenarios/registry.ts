@@ -4,8 +4,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ScenarioManifest } from '@racelab/shared';
-import type { ScenarioDefinition } from './types.js';
+import { expectedVerdict, resolveParams, type ExpectedVerdict, type Params, type ScenarioManifest } from '@racelab/shared';
+import type { MutantDefinition, ScenarioDefinition, VariantDefinition } from './types.js';
 
 // Variance of the Job type is irrelevant to the registry.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -30,8 +30,36 @@ function readExplanation(scenarioUrl: string): string {
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
 }
 
-/** Builds the page's manifest of a scenario, with each variant's source code. */
+/** The verdict a variant (or a mutant) should give at these parameters, already resolved. */
+export function expectedOf(variant: VariantDefinition<unknown>, params: Params): ExpectedVerdict {
+  return expectedVerdict(variant.correct, variant.expectedOtherwise?.(params) ?? null);
+}
+
+/** A variant of the scenario by id; its mutants too when asked (tests and the stability pass). */
+export function findVariant(
+  scenario: AnyScenario,
+  id: string,
+  options: { mutants?: boolean } = {},
+): VariantDefinition<unknown> | MutantDefinition<unknown> | undefined {
+  return scenario.variants.find((v) => v.id === id) ?? (options.mutants ? scenario.mutants?.find((m) => m.id === id) : undefined);
+}
+
+/** Builds the page's manifest of a scenario, with each variant's source code and expected verdicts. */
 export function manifestOf(scenario: AnyScenario): ScenarioManifest {
+  const manifest = bareManifestOf(scenario);
+  const declaredSets = scenario.stabilityParams ?? [];
+  for (const variant of manifest.variants) {
+    const definition = findVariant(scenario, variant.id)!;
+    variant.expected = [{}, ...declaredSets].map((set) => {
+      const resolved = resolveParams(manifest, variant.id, set);
+      if (!resolved.ok) throw new Error(`${scenario.id}: a declared set is out of bounds: ${resolved.error}`);
+      return expectedOf(definition, resolved.params);
+    });
+  }
+  return { ...manifest, declaredSets };
+}
+
+function bareManifestOf(scenario: AnyScenario): ScenarioManifest {
   return {
     id: scenario.id,
     title: scenario.title,
@@ -73,7 +101,8 @@ export function loadCatalog(): Promise<Catalog> {
         console.error(`racelab: scenario folder '${folder}' did not load: ${String(error)}`);
       }
     }
-    return { scenarios, manifests: [...scenarios.values()].map(manifestOf) };
+    const ordered = [...scenarios.values()].sort((a, b) => a.teachingOrder - b.teachingOrder);
+    return { scenarios: new Map(ordered.map((s) => [s.id, s])), manifests: ordered.map(manifestOf) };
   })();
   return loading;
 }

@@ -85,7 +85,27 @@ export interface VariantDefinition<Job> {
   defaults?: Params;
   faults?: FaultRule[];
   checkpoints?: string[];
+  /**
+   * Where this variant is expected to give the other verdict than its kind's (a correct
+   * variant whose assumption breaks, e.g. a lease shorter than the work; a broken one with
+   * no race to lose, e.g. one worker): the reason in one line. null: its kind's verdict.
+   */
+  expectedOtherwise?(params: Params): string | null;
   run(job: Job): Promise<void>;
+}
+
+/**
+ * A near-miss of a correct variant: the same code with one classic mistake. Never on the
+ * page; the test suite runs each at `failsAt` and holds it to a red verdict there, where the
+ * variant it mutates passes.
+ */
+export interface MutantDefinition<Job> extends VariantDefinition<Job> {
+  /** The correct variant this one almost is. */
+  of: string;
+  /** The mistake in one line, e.g. "releases with a plain DEL, not compare-and-delete". */
+  mistake: string;
+  /** One of the scenario's declared parameter sets ({} for the defaults) where the mistake shows. */
+  failsAt: Params;
 }
 
 export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = RunFixture> {
@@ -94,9 +114,13 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   summary: string;
   /** The scenario module's own URL (import.meta.url): explanation.md sits beside it. */
   source: string;
+  /** Where the catalogue lists it: 1 first. The basics first, then the trade-offs and traps. */
+  teachingOrder: number;
   params: ParamSpec[];
   metrics: MetricSpec[];
   variants: VariantDefinition<Job>[];
+  /** Near-misses of the correct variants, for the test suite (see MutantDefinition). */
+  mutants?: MutantDefinition<Job>[];
   /** Worker ids of a run with these parameters. */
   workers(params: Params): string[];
   /** Redis keys (names, without the run prefix) whose contents the timeline shows. */
@@ -131,6 +155,11 @@ export function defineScenario<Job, Fixture extends RunFixture = RunFixture>(
   definition: ScenarioDefinition<Job, Fixture>,
 ): ScenarioDefinition<Job, Fixture> {
   return definition;
+}
+
+/** Identity function that gives a mutant definition its types. */
+export function defineMutant<Job>(definition: Omit<MutantDefinition<Job>, 'correct'>): MutantDefinition<Job> {
+  return { ...definition, correct: false };
 }
 
 /** Identity function that gives a variant definition its types. */

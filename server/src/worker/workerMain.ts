@@ -3,7 +3,7 @@
 // it plays one part in one run, then exits.
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { loadCatalog } from '../scenarios/registry.js';
+import { findVariant, loadCatalog } from '../scenarios/registry.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 import { createWorkerContext } from './workerContext.js';
 
@@ -59,7 +59,8 @@ try {
 
 async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => void): Promise<void> {
   const scenario = catalog.scenarios.get(plan.scenario);
-  const variant = scenario?.variants.find((v) => v.id === plan.variant);
+  // The server checked the id (mutants come only from tests and the stability pass).
+  const variant = scenario && findVariant(scenario, plan.variant, { mutants: true });
   if (!scenario || !variant) throw new Error(`unknown scenario/variant ${plan.scenario}/${plan.variant}`);
   // The schema name comes from the server, never from a page, and is [a-z0-9_] only; so are
   // the run and worker ids. The application name tells an operator whose backend this is.

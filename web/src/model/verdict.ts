@@ -1,5 +1,5 @@
 // The verdict in numbers: one line per expectation, in the manifest's words.
-import { metricText, verdictLine, type ScenarioManifest } from '@racelab/shared';
+import { metricText, verdictLine, type EventOf, type ScenarioManifest } from '@racelab/shared';
 import { memoOnLogAnd, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
 
@@ -29,6 +29,12 @@ export type VerdictView =
       lines: VerdictLine[];
       /** Metrics no expectation is about, shown for context. */
       others: MetricLine[];
+      /**
+       * Against the verdict expected at the run's parameters (absent in older recordings):
+       * "Expected here: the lease (600 ms) is shorter than the work (900 ms); a lock cannot help",
+       * or a warning when the verdict is not the one expected.
+       */
+      expectation?: { asExpected: boolean; text: string };
     };
 
 const metricOf = (scenario: ScenarioManifest, metric: string) => scenario.metrics.find((m) => m.name === metric);
@@ -67,7 +73,17 @@ function build(events: EventLog, scenario: ScenarioManifest): VerdictView {
     .map((n) => ({ name: n, text: metricText(metricOf(scenario, n), n, finished.metrics[n]) }));
   const pass = finished.verdict === 'pass';
   const broken = lines.filter((l) => !l.held).length;
-  return { state: 'finished', pass, headline: headlineOf(pass, lines.length, broken), lines, others };
+  return { state: 'finished', pass, headline: headlineOf(pass, lines.length, broken), lines, others, ...expectationOf(finished) };
+}
+
+function expectationOf(finished: EventOf<'run-finished'>): { expectation?: { asExpected: boolean; text: string } } {
+  const expected = finished.expectedVerdict;
+  if (!expected) return {};
+  const asExpected = expected === finished.verdict;
+  const reason = finished.expectedReason;
+  if (asExpected) return reason ? { expectation: { asExpected, text: `Expected here: ${reason}` } } : {};
+  const word = expected.toUpperCase();
+  return { expectation: { asExpected, text: `NOT as expected: this run should give ${word}${reason ? ` here (${reason})` : ''}. A verdict that differs is a bug in racelab or a machine too busy for the choreography.` } };
 }
 
 const memoBuild = memoOnLogAnd(build);

@@ -63,6 +63,7 @@ export default defineScenario<WorkerContext>({
   title: 'Bench: event stream',
   summary: 'Bench only: worker processes emit events at a fixed rate.',
   source: import.meta.url,
+  teachingOrder: 99,
   params: [
     { kind: 'int', name: 'workers', label: 'Workers', help: 'Worker processes.', min: 1, max: 16, default: 4 },
     { kind: 'int', name: 'events', label: 'Events', help: 'Events of the whole run.', min: 1, max: 100_000, default: 6000 },

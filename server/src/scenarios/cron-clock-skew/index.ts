@@ -16,6 +16,7 @@ export default defineScenario<CronJob>({
   title: 'Cron and clock skew',
   summary: "Two nodes run the same cron schedule; node-2's clock is a second late and the job takes 300 ms.",
   source: import.meta.url,
+  teachingOrder: 6,
   params: [
     { kind: 'int', name: 'nodes', label: 'Nodes', help: "Nodes running the schedule; node-k's clock is (k-1) × skew behind node-1's.", min: 2, max: 4, default: 2 },
     { kind: 'int', name: 'skewMs', label: 'Clock skew', unit: 'ms', help: "How far each node's clock is behind the previous node's.", min: 0, max: 10_000, default: 1000 },

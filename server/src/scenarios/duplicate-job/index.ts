@@ -17,6 +17,7 @@ export default defineScenario<NightlyJob>({
   title: 'Duplicate job',
   summary: 'A nightly job runs on every container at once; the report e-mail must go out once.',
   source: import.meta.url,
+  teachingOrder: 1,
   params: [
     { kind: 'int', name: 'workers', label: 'Workers', help: 'Containers running the job.', min: 1, max: 20, default: 3 },
     { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long the job works before it sends the e-mail.', min: 0, max: 10_000, default: 120 },

@@ -20,6 +20,7 @@ export default defineScenario<StatementJob>({
   summary:
     'A worker holding a lease blocks its own event loop for longer than the lease; a watchdog timer in that loop cannot renew it.',
   source: import.meta.url,
+  teachingOrder: 7,
   params: [
     { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lease lives in Redis; a watchdog renews it every third of that.', min: 300, max: 10_000, default: 1000 },
     { kind: 'int', name: 'blockMs', label: 'Event-loop block', unit: 'ms', help: "How long worker-1's synchronous task blocks its event loop, right after it takes the lease.", min: 0, max: 15_000, default: 1500 },

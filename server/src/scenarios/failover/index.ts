@@ -20,6 +20,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   summary:
     'Redis replicates asynchronously: the primary dies before its replica has the lock, Sentinel promotes the replica, and a second worker takes the same lock.',
   source: import.meta.url,
+  teachingOrder: 8,
   params: [
     {
       kind: 'choice',

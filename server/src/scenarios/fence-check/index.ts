@@ -20,6 +20,7 @@ export default defineScenario<CheckJob>({
   summary:
     'Which check lets a stale write through? Four orderings of a stale write against a newer holder\'s, played against the check you choose.',
   source: import.meta.url,
+  teachingOrder: 11,
   params: [
     { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long each ordering\'s lease lives in Redis.', min: 100, max: 5000, default: 300 },
     { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", min: 0, max: 10_000, default: 700 },

@@ -16,6 +16,7 @@ export default defineScenario<DocumentJob>({
   summary:
     "A worker's process stops while it holds a lease; the lease passes to another, and the first one wakes up and writes anyway.",
   source: import.meta.url,
+  teachingOrder: 4,
   params: [
     { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lease lives in Redis.', min: 100, max: 10_000, default: 1000 },
     { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) right after it takes the lease.", min: 0, max: 15_000, default: 2500 },

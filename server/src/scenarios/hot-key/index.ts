@@ -14,6 +14,7 @@ export default defineScenario<EntityJob>({
   title: 'Hot key',
   summary: '20 jobs for 5 customers behind one lock key, or behind one key per customer: both safe, one a queue of one.',
   source: import.meta.url,
+  teachingOrder: 5,
   params: [
     { kind: 'int', name: 'jobs', label: 'Jobs', help: 'Jobs to run; job i is about customer i mod customers.', min: 1, max: 40, default: 20 },
     { kind: 'int', name: 'entities', label: 'Customers', help: 'Different entities the jobs are about.', min: 1, max: 10, default: 5 },

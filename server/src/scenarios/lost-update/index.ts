@@ -16,6 +16,7 @@ export default defineScenario<Admin>({
   title: 'Lost update',
   summary: 'Stock 10; admin A sells 3 while admin B sells 2, and B read the stock before A wrote.',
   source: import.meta.url,
+  teachingOrder: 3,
   params: [
     { kind: 'int', name: 'initialStock', label: 'Initial stock', unit: 'units', help: 'Units in stock before any sale.', min: 0, max: 100_000, default: 10 },
     {

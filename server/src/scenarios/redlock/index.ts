@@ -17,6 +17,7 @@ export default defineScenario<RedlockJob, Cluster>({
   summary:
     'A lock held by a majority of five independent Redis nodes is still granted twice: a stopped process, or one node whose clock jumps, is enough.',
   source: import.meta.url,
+  teachingOrder: 9,
   params: [
     { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lock lives on each node.', min: 500, max: 10_000, default: 1000 },
     { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) right after it takes the lock.", min: 0, max: 15_000, default: 2500 },

@@ -23,6 +23,7 @@ export default defineScenario<TokenService, TokenProvider>({
   summary:
     'Many requests over several server processes find the access token expired at once; every refresh revokes the token before it.',
   source: import.meta.url,
+  teachingOrder: 2,
   params: [
     { kind: 'int', name: 'requests', label: 'Requests', help: 'Requests that need the token, spread evenly over the servers.', min: 1, max: 5000, default: 50 },
     { kind: 'int', name: 'servers', label: 'Servers', help: 'Processes of the service (server-1 … server-S).', min: 1, max: 16, default: 3 },

@@ -19,6 +19,7 @@ export default defineScenario<UploadJob, UploadFolder>({
   summary:
     'Both workers hold fencing tokens, but the report is a plain file: nothing on the way in compares the number, so the stale upload wins.',
   source: import.meta.url,
+  teachingOrder: 10,
   params: [
     { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lease lives in Redis.', min: 100, max: 10_000, default: 1000 },
     { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) right after it takes the lease.", min: 0, max: 15_000, default: 2500 },

@@ -59,6 +59,11 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
       )}
       {view.state === 'finished' && !pending && (
         <>
+          {view.expectation && (
+            <p className={`expectation ${view.expectation.asExpected ? 'expected' : 'unexpected'}`} {...(view.expectation.asExpected ? {} : { role: 'alert' })}>
+              {view.expectation.text}
+            </p>
+          )}
           <ul className="verdict-lines" aria-label="Numbers">
             {view.lines.map((l) => (
               <li key={l.id} className={l.held ? 'held' : 'broken'}>
