@@ -75,6 +75,13 @@ export interface MetricSpec {
   label: string;
   /** Words for values that are codes rather than amounts, e.g. Redis's TTL -2 "no key". */
   meanings?: Record<string, string>;
+  /**
+   * How the figure is observed, store first: "PostgreSQL: rows of emails",
+   * "Redis: PTTL of the lock keys after the run", "server: ...". Shown in the README's table.
+   */
+  source?: string;
+  /** Only a worker can give this figure (its own count): the page and the JSON say so. */
+  reported?: boolean;
 }
 
 export interface ScenarioManifest {

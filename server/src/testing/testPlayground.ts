@@ -29,8 +29,9 @@ export async function play(
   variant: string,
   params: Record<string, unknown> = {},
   faults?: FaultRule[],
+  options: { mutants?: boolean } = {},
 ): Promise<Played> {
-  const prepared = playground.prepare({ scenario, variant, params, faults });
+  const prepared = playground.prepare({ scenario, variant, params, faults, mutants: options.mutants });
   if (!prepared.ok) throw new Error(prepared.error);
   const outcome = await prepared.run.start();
   return {

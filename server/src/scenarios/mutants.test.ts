@@ -1,0 +1,66 @@
+// Every correct variant against its near-misses. A mutant is the correct code with one
+// classic mistake (a plain DEL release, no re-check after the lock, no guard in the
+// UPDATE, a write that bypasses the fence); each must turn the verdict red at the declared
+// parameter set it names, where the variant it mutates is expected to pass and does. A
+// verdict that no near-miss can turn red would check nothing.
+import { isDeepStrictEqual } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatParam, type Params } from '@racelab/shared';
+import type { Playground } from '../runs/playground.js';
+import { openTestPlayground, play, type Played } from '../testing/testPlayground.js';
+import { loadCatalog } from './registry.js';
+
+const catalog = await loadCatalog();
+const nearMisses = [...catalog.scenarios.values()].flatMap((scenario) =>
+  (scenario.mutants ?? []).map((mutant) => ({ scenario, mutant })),
+);
+
+let playground: Playground;
+beforeAll(async () => {
+  playground = await openTestPlayground(4);
+});
+afterAll(() => playground.close());
+
+const setWords = (set: Params): string =>
+  Object.keys(set).length === 0 ? 'defaults' : Object.entries(set).map(([k, v]) => `${k}=${formatParam(v)}`).join(' ');
+
+// The variant a mutant mutates, run once per parameter set however many mutants share it.
+const originals = new Map<string, Promise<Played>>();
+function original(scenario: string, variant: string, set: Params): Promise<Played> {
+  const key = `${scenario} ${variant} ${JSON.stringify(set)}`;
+  if (!originals.has(key)) originals.set(key, play(playground, scenario, variant, set));
+  return originals.get(key)!;
+}
+
+describe('near-misses', () => {
+  it('there are at least 20, each of a correct variant, each at one of its scenario\'s declared sets', () => {
+    expect(nearMisses.length).toBeGreaterThanOrEqual(20);
+    const problems = nearMisses.flatMap(({ scenario, mutant }) => {
+      const of = scenario.variants.find((v) => v.id === mutant.of);
+      const declared = [{}, ...(scenario.stabilityParams ?? [])].some((set) => isDeepStrictEqual(set, mutant.failsAt));
+      return [
+        ...(of?.correct ? [] : [`${scenario.id}/${mutant.id}: mutates '${mutant.of}', which is not a correct variant`]),
+        ...(declared ? [] : [`${scenario.id}/${mutant.id}: fails at [${setWords(mutant.failsAt)}], not a declared set`]),
+        ...(scenario.variants.some((v) => v.id === mutant.id) ? [`${scenario.id}/${mutant.id}: has a variant's id`] : []),
+      ];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it.each(nearMisses.map(({ scenario, mutant }) => [`${scenario.id}/${mutant.id}`, scenario, mutant] as const))(
+    '%s turns the verdict red where the variant it mutates passes',
+    async (_name, scenario, mutant) => {
+      const [correct, mutated] = await Promise.all([
+        original(scenario.id, mutant.of, mutant.failsAt),
+        play(playground, scenario.id, mutant.id, mutant.failsAt, undefined, { mutants: true }),
+      ]);
+      const shown = `${scenario.id}/${mutant.of} at [${setWords(mutant.failsAt)}]`;
+      expect(correct.outcome.status === 'finished' && correct.outcome.expected.verdict, `${shown} is expected to pass`).toBe('pass');
+      expect(correct.verdict, `${shown}: ${JSON.stringify(correct.metrics)}`).toBe('pass');
+      expect(mutated.verdict, `${mutant.id} (${mutant.mistake}): ${JSON.stringify(mutated.metrics)}`).toBe('fail');
+      // A mutant expects nothing else of itself: it is a broken variant with no excuses.
+      expect(mutated.outcome.status === 'finished' && mutated.outcome.expected).toEqual({ verdict: 'fail' });
+    },
+    120_000,
+  );
+});
