@@ -3,6 +3,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { resolveParams, unknownScenario, unknownVariant, type FaultRule } from '@racelab/shared';
+import { sweepDebris, sweptWords } from '../debris/sweep.js';
 import { findVariant, loadCatalog, type Catalog } from '../scenarios/registry.js';
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
@@ -31,6 +32,9 @@ export interface StartRequest {
   mutants?: boolean;
 }
 
+/** How often a serving playground sweeps what runs left behind, in ms. */
+const SWEEP_EVERY_MS = 60_000;
+
 /** The pool of the server's own PostgreSQL connections (schemas, cleanup); each run also has one of its own. */
 const SERVER_PG_POOL_SIZE = 10;
 
@@ -40,6 +44,7 @@ export class Playground {
   /** Runs going right now (started, not yet settled). */
   readonly running = new Set<Run>();
   private closed = false;
+  private readonly sweeper: NodeJS.Timeout;
 
   private constructor(
     readonly catalog: Catalog,
@@ -68,6 +73,19 @@ export class Playground {
     };
     redis.on('close', () => lost('restarted or stopped'));
     keyspace?.onLost(() => lost('restarted or stopped'));
+    // A run whose clean-up could not finish (a store down longer than its retries) is taken
+    // by the next sweep, as is whatever a crashed racelab process left.
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref();
+  }
+
+  /** Removes what runs of dead (or this) processes left; logs what it found, never throws. */
+  async sweep(): Promise<void> {
+    try {
+      const words = sweptWords(await sweepDebris(this.redis, this.pg));
+      if (words) console.error(`racelab: ${words}`);
+    } catch (error) {
+      console.error(`racelab: sweeping what earlier runs left failed (tried again in a minute): ${this.redact(String(error))}`);
+    }
   }
 
   /** Connects to the stores and warms the worker pool. */
@@ -99,7 +117,10 @@ export class Playground {
     });
     const spare = new SpareConnection({ connectionString: options.databaseUrl });
     spare.refill();
-    return new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact);
+    const playground = new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact);
+    // What a crashed server left (keys, schemas, stopped workers, lab processes) goes before the first run.
+    await playground.sweep();
+    return playground;
   }
 
   /** Validates a request against the catalog and creates its run (not yet started). */
@@ -165,6 +186,7 @@ export class Playground {
       new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
     ]);
     clearTimeout(timer);
+    clearInterval(this.sweeper);
     this.closed = true;
     await Promise.all([this.pool.close(), this.spare.close()]);
     this.keyspace?.close();

@@ -5,6 +5,7 @@
 // no other.
 import type { Redis } from 'ioredis';
 import pg from 'pg';
+import { ensureRegistry, registerAndCreate, settled, unregister } from '../debris/runRegistry.js';
 import type { RunStores } from '../scenarios/types.js';
 
 export interface OwnedRunStores extends RunStores {
@@ -104,7 +105,9 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
     }
   };
   // The schema and the connection at the same time: a run waits for the slower one only.
-  const created = pool.query(`create schema ${schema}`);
+  // The schema is registered with its owner in the same transaction (see debris/), so a
+  // crash at any point leaves nothing the next start cannot find.
+  const created = ensureRegistry(pool).then(() => pool.query(registerAndCreate(runId, schema)));
   const connecting = options.spare ? adopt(options.spare) : connect();
   let client: pg.Client;
   try {
@@ -113,7 +116,10 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
     closing = true;
     void connecting.then((c) => c.end()).catch(() => undefined);
     await created.catch(() => undefined);
-    await dropSchema().catch(() => undefined);
+    await dropSchema()
+      .then(() => unregister(pool, runId))
+      .catch(() => undefined)
+      .finally(() => settled(runId));
     throw error;
   }
 
@@ -132,6 +138,9 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
         // one whose backend is gone may never answer the goodbye.
         const [, ...results] = await Promise.allSettled([withTimeout(client.end(), 1000), deleteKeys(), dropSchema()]);
         const errors = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
+        // Left registered when a store would not let go: the server's next sweep takes it.
+        if (errors.length === 0) await unregister(pool, runId).catch((error: unknown) => errors.push(`could not unregister: ${String(error)}`));
+        settled(runId);
         if (errors.length > 0) throw new Error(errors.join('; '));
       })();
       return cleaning;

@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { own } from '../debris/ownedProcesses.js';
 import type { FromWorker } from '../worker/ipc.js';
 
 // Always the built JavaScript: forking through a TypeScript loader costs ~360 ms a process,
@@ -139,6 +140,7 @@ export class WorkerPool {
       },
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
+    own(child, 'worker process'); // stopped by the next start if this server dies without doing it
     // A worker's complaints reach the server's stderr line by line, without any secret.
     createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${this.redact(line)}\n`));
     this.live.add(child);

@@ -52,3 +52,25 @@ export function commandLine(pid: number): string | null {
     return null;
   }
 }
+
+/**
+ * When the process started, in clock ticks since boot (/proc/<pid>/stat, field 22): with the
+ * pid, it names one process, so a pid reused by a stranger is never taken for ours. null where
+ * /proc is unavailable or the process is gone.
+ */
+export function startTicks(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after "(comm)": state is field 3, so starttime (22) is the 20th after the ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** True while this very process runs: same pid and, where /proc tells, the same start. */
+export function isSameProcess(pid: number, ticks: string | null): boolean {
+  if (!isAlive(pid)) return false;
+  const now = startTicks(pid);
+  return ticks === null || now === null || now === ticks;
+}

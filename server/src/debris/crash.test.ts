@@ -1,0 +1,143 @@
+// A server killed with SIGKILL mid-run leaves debris: its runs' Redis keys and schemas, a
+// worker stopped (SIGSTOP) in a planned stall that can never notice its parent is gone, and
+// the failover lab's redis-servers and sentinels. The next start finds and removes all of it
+// before it serves, and `npm run clean` does the same for a machine that will not start it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunEvent } from '@racelab/shared';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
+import { alive, connectClient, isEvent, leftovers, until, workerPids, type TestClient } from '../testing/wsClient.js';
+import { commandLine } from '../services/pids.js';
+import { OWNED_DIR } from './ownedProcesses.js';
+
+const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const clean = fileURLToPath(new URL('../../dist/clean.js', import.meta.url));
+const servers: ChildProcess[] = [];
+// Runs registered under a name of this test's own: other test files' playgrounds, sweeping
+// at their start, leave them to the processes under test.
+const env = { ...process.env, RACELAB_HOST_ID: `crash-test-${randomBytes(4).toString('hex')}` };
+const redis = new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 2 });
+afterAll(async () => {
+  for (const server of servers) server.kill('SIGKILL');
+  redis.disconnect();
+  await pool.end();
+});
+
+/** Starts dist/main.js on a free port; resolves with its address once it listens. */
+async function startServer(): Promise<{ server: ChildProcess; address: string; output: () => string }> {
+  const server = spawn(process.execPath, [main], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  servers.push(server);
+  let output = '';
+  server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const found = /playground on (http:\/\/\S+)/.exec(output)?.[1];
+      if (found) resolve(found), clearInterval(timer);
+      if (server.exitCode !== null) reject(new Error(`server exited: ${output}`)), clearInterval(timer);
+    }, 20);
+  });
+  return { server, address, output: () => output };
+}
+
+interface Started {
+  client: TestClient;
+  runId: string;
+  /** The event waited for. */
+  at: RunEvent;
+}
+
+/** Starts a run from a page of its own and waits for the event that says it is where we want it. */
+async function startRun(address: string, scenario: string, variant: string, waitFor: Parameters<typeof isEvent>[0], params = {}): Promise<Started> {
+  const client = await connectClient(`${address.replace('http', 'ws')}/ws`);
+  await client.next((m) => m.type === 'hello');
+  client.send({ type: 'start-run', requestId: 'r', scenario, variant, params });
+  const accepted = await client.next((m) => m.type === 'run-accepted', 60_000);
+  const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+  const at = await client.next(isEvent(waitFor, runId), 60_000);
+  return { client, runId, at: at.type === 'run-event' ? at.event : (undefined as never) };
+}
+
+const events = (client: TestClient) => client.inbox.flatMap((m) => (m.type === 'run-event' ? [m.event] : []));
+const state = (pid: number): string => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0]!;
+/** The lab processes of a server: the redis-servers and sentinels it started. */
+function labChildren(serverPid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+        return parent === serverPid && (commandLine(pid) ?? '').includes('redis-server');
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+}
+
+describe('a server killed mid-run', () => {
+  it('leaves keys, schemas, a stopped worker and lab processes; the next start removes them all before it serves', async () => {
+    const first = await startServer();
+    const serverPid = first.server.pid!;
+    // A planned stall (worker-1 SIGSTOPped for 10 s), the failover lab, and a long job.
+    const stalled = await startRun(first.address, 'fencing', 'lease-only', 'process-paused', { pauseMs: 10_000 });
+    const lab = await startRun(first.address, 'failover', 'plain-lock', 'lease-acquired', { workMs: 5000, downAfterMs: 10_000 });
+    const long = await startRun(first.address, 'duplicate-job', 'token-lua', 'work-started', { workMs: 8000 });
+    const runs = [stalled, lab, long];
+    const workers = runs.flatMap((r) => workerPids(events(r.client)));
+    const labPids = labChildren(serverPid);
+    // Every process the server recorded as its own and not yet gone: the runs' live workers and the warm ones.
+    const owned = (JSON.parse(readFileSync(path.join(OWNED_DIR, `${serverPid}.json`), 'utf8')) as { children: { pid: number }[] }).children.map((c) => c.pid);
+    expect(owned).toEqual(expect.arrayContaining(workers.filter(alive)));
+
+    first.server.kill('SIGKILL');
+    await new Promise((resolve) => first.server.once('exit', resolve));
+    // The debris is there: the stopped worker stays stopped, the lab runs on, keys and schemas stay.
+    const pausedPid = workerPids(events(stalled.client).filter((e) => e.workerId === stalled.at.workerId));
+    expect(pausedPid.map(state)).toEqual(['T']);
+    expect(labPids.length).toBeGreaterThan(0);
+    expect(labPids.every(alive)).toBe(true);
+    for (const run of runs) expect((await leftovers(redis, pool, run.runId)).schema).toBe(true);
+
+    const restartedAt = performance.now();
+    const second = await startServer();
+    const took = performance.now() - restartedAt;
+    console.log(`restart after SIGKILL: clean and listening ${Math.round(took)} ms after the start`);
+    for (const run of runs) expect(await leftovers(redis, pool, run.runId)).toEqual({ keys: [], schema: false });
+    // Workers that were not stopped saw their parent go (IPC disconnect) and exit by themselves.
+    await until(() => ![...owned, ...workers].some(alive), 'every worker gone', 5000).catch(() => undefined);
+    const describe = (pid: number): string => `${pid} ${state(pid)} ${commandLine(pid)}`;
+    expect([...owned, ...workers].filter(alive).map(describe), second.output()).toEqual([]);
+    expect(labPids.filter(alive)).toEqual([]);
+    expect(second.output()).toMatch(/removed what earlier runs left: 3 runs of processes that no longer run, \d+ schemas, \d+ Redis keys, 1 process \(worker process \(pid \d+\)/);
+    second.server.kill('SIGINT');
+    await new Promise((resolve) => second.server.once('exit', resolve));
+  }, 180_000);
+
+  it('npm run clean removes the same when no server starts again', async () => {
+    const first = await startServer();
+    const stalled = await startRun(first.address, 'fencing', 'lease-only', 'process-paused', { pauseMs: 10_000 });
+    const workers = workerPids(events(stalled.client));
+    first.server.kill('SIGKILL');
+    await new Promise((resolve) => first.server.once('exit', resolve));
+    expect(workers.some(alive)).toBe(true);
+
+    const output = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, [clean], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout!.on('data', (d: Buffer) => (text += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
+      child.once('exit', () => resolve(text));
+    });
+    expect(output).toMatch(/racelab clean: removed what earlier runs left: 1 run of a process that no longer runs, \d+ schemas?, \d+ Redis keys, 1 process \(worker process \(pid \d+\)/);
+    expect(await leftovers(redis, pool, stalled.runId)).toEqual({ keys: [], schema: false });
+    expect(workers.filter(alive)).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,93 @@
+// Every run's schema and keys are registered in PostgreSQL (racelab.runs) with the process
+// that owns them, before either exists, so what a crashed server left is known for sure:
+// a run whose owner no longer runs is debris, whatever happened to that owner.
+import os from 'node:os';
+import type pg from 'pg';
+import { startTicks } from '../services/pids.js';
+
+/** A registered run: its id and the process (host, pid, start) that owns its schema and keys. */
+export interface RegisteredRun {
+  runId: string;
+  host: string;
+  pid: number;
+  ticks: string | null;
+}
+
+// The machine's name, or RACELAB_HOST_ID where two machines share one (containers) or a test
+// needs its own: a sweep judges only runs registered under its own. Letters, digits, dots and
+// dashes; anything else is dropped before it meets SQL.
+const HOST = (process.env.RACELAB_HOST_ID || os.hostname()).replace(/[^A-Za-z0-9.-]/g, '').slice(0, 200) || 'unknown';
+const TICKS = startTicks(process.pid);
+
+// Runs of this process whose clean-up has not ended yet (any playground of the process).
+const live = new Set<string>();
+
+/** True while a run of this process may still be using its schema and keys. */
+export function isLiveHere(runId: string): boolean {
+  return live.has(runId);
+}
+
+/** The run's clean-up is over, whether it succeeded or not: a sweep may now take what is left. */
+export function settled(runId: string): void {
+  live.delete(runId);
+}
+
+/** This process as the registry names owners. */
+export const THIS_PROCESS = { host: HOST, pid: process.pid, ticks: TICKS };
+
+const ensured = new WeakMap<pg.Pool, Promise<void>>();
+
+/** Creates the registry (schema racelab, table runs) if it is not there yet; once per pool. */
+export function ensureRegistry(pool: pg.Pool): Promise<void> {
+  let done = ensured.get(pool);
+  if (!done) {
+    done = createRegistry(pool);
+    ensured.set(pool, done);
+    done.catch(() => ensured.delete(pool)); // tried again by the next caller
+  }
+  return done;
+}
+
+async function createRegistry(pool: pg.Pool): Promise<void> {
+  const create = `create schema if not exists racelab;
+    create table if not exists racelab.runs (
+      run_id text primary key,
+      host text not null,
+      pid int not null,
+      ticks text,
+      started_at timestamptz not null default clock_timestamp())`;
+  try {
+    await pool.query(create);
+  } catch (error) {
+    // Two processes creating it at once: one of them loses a race on the catalog, and the
+    // registry exists all the same; anything else is a real error.
+    const code = (error as { code?: string }).code;
+    if (code !== '23505' && code !== '42P07' && code !== '42P06') throw error;
+    await pool.query(create);
+  }
+}
+
+/**
+ * SQL that registers a run and creates its schema in one transaction (one round trip): the
+ * schema never exists without its row. Run ids are [a-f0-9] only.
+ */
+export function registerAndCreate(runId: string, schema: string): string {
+  if (!/^[a-f0-9]+$/.test(runId)) throw new Error(`bad run id ${runId}`);
+  const ticks = TICKS === null ? 'null' : `'${TICKS.replace(/\D/g, '')}'`;
+  live.add(runId);
+  return `insert into racelab.runs (run_id, host, pid, ticks) values ('${runId}', '${HOST}', ${process.pid}, ${ticks});
+    create schema ${schema}`;
+}
+
+/** Forgets a run once its schema and keys are gone. */
+export async function unregister(pool: pg.Pool, runId: string): Promise<void> {
+  await pool.query('delete from racelab.runs where run_id = $1', [runId]);
+}
+
+/** Every registered run. */
+export async function registeredRuns(pool: pg.Pool): Promise<RegisteredRun[]> {
+  const { rows } = await pool.query<{ run_id: string; host: string; pid: number; ticks: string | null }>(
+    'select run_id, host, pid, ticks from racelab.runs',
+  );
+  return rows.map((r) => ({ runId: r.run_id, host: r.host, pid: r.pid, ticks: r.ticks }));
+}

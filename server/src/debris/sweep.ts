@@ -1,0 +1,105 @@
+// Removes what runs left behind when their server died without cleaning up (SIGKILL, a
+// power cut, PostgreSQL down longer than a run's clean-up retries): the schemas and Redis
+// keys of runs whose owner no longer runs, schemas and keys that no registered run owns,
+// the processes a dead server started, and the embedded stores' scratch folders. Run at
+// every start, every minute while serving, and by `npm run clean`.
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import { isSameProcess } from '../services/pids.js';
+import { reapOrphans } from '../services/scratchDir.js';
+import { reapOwnedProcesses } from './ownedProcesses.js';
+import { ensureRegistry, isLiveHere, registeredRuns, THIS_PROCESS, unregister, type RegisteredRun } from './runRegistry.js';
+
+/** What a sweep removed. */
+export interface Swept {
+  schemas: number;
+  keys: number;
+  runs: number;
+  processes: string[];
+}
+
+const RUN_SCHEMA = /^run_([a-f0-9]{10})$/;
+const RUN_KEY = /^racelab:([a-f0-9]{10}):/;
+
+/** A run is debris when its owner is gone, or is this process and has settled it (a failed clean-up). */
+function isDebris(run: RegisteredRun): boolean {
+  if (run.host !== THIS_PROCESS.host) return false; // another machine's: not ours to judge
+  if (run.pid === THIS_PROCESS.pid && run.ticks === THIS_PROCESS.ticks) return !isLiveHere(run.runId);
+  return !isSameProcess(run.pid, run.ticks);
+}
+
+async function deleteKeys(redis: Redis, match: string, keep: (key: string) => boolean = () => false): Promise<number> {
+  let deleted = 0;
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+    const gone = keys.filter((k) => !keep(k));
+    if (gone.length > 0) deleted += await redis.del(...gone);
+    cursor = next;
+  } while (cursor !== '0');
+  return deleted;
+}
+
+/** Sweeps the stores and the machine; each part on its own, so one store down spares the other. */
+export async function sweepDebris(redis: Redis, pool: pg.Pool): Promise<Swept> {
+  const swept: Swept = { schemas: 0, keys: 0, runs: 0, processes: [] };
+  swept.processes = await reapOwnedProcesses();
+  await reapOrphans().catch(() => 0);
+  await ensureRegistry(pool);
+
+  // What exists is read before what is registered: a run registers and creates its schema in
+  // one transaction, so a schema seen first has its row by the time the rows are read.
+  const { rows: schemas } = await pool.query<{ name: string }>(
+    `select nspname as name from pg_namespace where nspname ~ '^run_[a-f0-9]{10}$'`,
+  );
+  const registered = await registeredRuns(pool);
+  // Runs with a connection open right now (a run's own and its workers' connections carry
+  // run_<id> in their application_name): never stray, registered or not (a racelab of an
+  // earlier version on the same stores registers nothing).
+  const { rows: active } = await pool.query<{ name: string }>(
+    `select distinct application_name as name from pg_stat_activity where application_name ~ 'run_[a-f0-9]{10}'`,
+  );
+  const inUse = new Set(active.flatMap((a) => /run_([a-f0-9]{10})/.exec(a.name)?.[1] ?? []));
+  const known = new Set([...registered.map((r) => r.runId), ...inUse]);
+  for (const run of registered.filter(isDebris)) {
+    await pool.query(`drop schema if exists run_${run.runId} cascade`);
+    swept.keys += await deleteKeys(redis, `racelab:${run.runId}:*`);
+    await unregister(pool, run.runId);
+    swept.runs++;
+    swept.schemas++;
+  }
+  for (const { name } of schemas) {
+    const id = RUN_SCHEMA.exec(name)?.[1];
+    if (id && !known.has(id)) {
+      await pool.query(`drop schema if exists ${name} cascade`);
+      swept.schemas++;
+    }
+  }
+  // Keys of no registered run (its schema's row gone, or a crash between): the same order,
+  // keys first, then the rows that own them.
+  const stray = new Set<string>();
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', 'racelab:*', 'COUNT', 1000);
+    for (const key of keys) {
+      const id = RUN_KEY.exec(key)?.[1];
+      if (id) stray.add(id);
+    }
+    cursor = next;
+  } while (cursor !== '0');
+  const owned = new Set([...(await registeredRuns(pool)).map((r) => r.runId), ...inUse]);
+  for (const id of stray) if (!owned.has(id)) swept.keys += await deleteKeys(redis, `racelab:${id}:*`);
+  return swept;
+}
+
+/** The sweep in words for the log; null when it found nothing. */
+export function sweptWords(swept: Swept): string | null {
+  const count = (n: number, one: string, many: string): string => (n === 0 ? '' : `${n} ${n === 1 ? one : many}`);
+  const parts = [
+    count(swept.runs, 'run of a process that no longer runs', 'runs of processes that no longer run'),
+    count(swept.schemas, 'schema', 'schemas'),
+    count(swept.keys, 'Redis key', 'Redis keys'),
+    swept.processes.length > 0 ? `${count(swept.processes.length, 'process', 'processes')} (${swept.processes.join('; ')})` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `removed what earlier runs left: ${parts.join(', ')}` : null;
+}
