@@ -1,8 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig } from '@playwright/test';
 
 // The server under test: the built page, WebSocket and API on one port, against the real
 // Redis and PostgreSQL of this machine. `npm test` at the root builds everything first.
-const PORT = process.env.PORT ?? '7171';
+// A free port, never a fixed one (another server may hold it): asked of the system once, in
+// the runner, and handed to the test workers (which load this file again) in the environment.
+process.env.RACELAB_E2E_PORT ??=
+  process.env.PORT ??
+  execFileSync(process.execPath, ['-e', "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"], { encoding: 'utf8' }).trim();
+const PORT = process.env.RACELAB_E2E_PORT;
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { splitParam } from './commandLine.js';
 
 const script = (name: string): string => fileURLToPath(new URL(`../dist/${name}.js`, import.meta.url));
 
@@ -31,7 +32,7 @@ describe.concurrent('command lines', () => {
     ['fuzz', ['--seed=-3'], /^--seed must be an integer from 0 to 2147483647, got -3$/m],
     ['fuzz', ['--connections', '1e9'], /^--connections must be an integer from 1 to 500, got 1e9$/m],
     ['stability', ['--param', 'workers'], /^--param takes name=value, got 'workers'$/m],
-    ['stability', ['--scenario', 'nope'], /^unknown scenario 'nope'; known: cron-clock-skew, duplicate-job, /m],
+    ['stability', ['--scenario', 'nope'], /^unknown scenario 'nope'; known: duplicate-job, token-stampede, /m],
     ['stability', ['--except', 'dupliate-job'], /^unknown scenario 'dupliate-job'/m],
     ['stability', ['--scenario', 'fencing', '--variant', 'no-lock'], /^unknown variant 'no-lock' of fencing; known: lease-only, fenced$/m],
     ['stability', ['--defaults-only', '--declared-only'], /leave nothing to run together/],
@@ -39,5 +40,11 @@ describe.concurrent('command lines', () => {
     const { code, stderr } = await run(name, args);
     expect(stderr).toMatch(message);
     expect(code).toBe(2);
+  });
+});
+
+describe('--param names that name a prototype', () => {
+  it('refuses __proto__ with a message instead of losing it', () => {
+    expect(() => splitParam('__proto__=1')).toThrow("--param: key '__proto__' is not allowed: it names an object's prototype, not a parameter");
   });
 });

@@ -2,6 +2,7 @@
 // splits --param here too): `--help` prints the usage and exits 0; a mistyped option or a
 // missing value prints the reason and the usage and exits 2, instead of a stack trace.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { FORBIDDEN_KEYS, forbiddenKey } from '@racelab/shared';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: false }>>['values'];
@@ -23,7 +24,10 @@ export function readOptions<T extends Options>(usage: string, options: T, args =
 export function splitParam(pair: string): [string, string] {
   const eq = pair.indexOf('=');
   if (eq <= 0) throw new Error(`--param takes name=value, got '${pair}'`);
-  return [pair.slice(0, eq), pair.slice(eq + 1)];
+  const name = pair.slice(0, eq);
+  // Refused, not dropped: assigned to an object, '__proto__' would vanish without a word.
+  if (FORBIDDEN_KEYS.includes(name)) throw new Error(`--param: ${forbiddenKey(name)}`);
+  return [name, pair.slice(eq + 1)];
 }
 
 /** An integer option within bounds, or exit 2 saying which option and what it got. */

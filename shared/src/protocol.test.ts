@@ -56,3 +56,10 @@ describe('what a page may send', () => {
     expect(result.ok).toBe(true);
   });
 });
+
+describe('keys that name a prototype', () => {
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses %s as a parameter with a message, instead of dropping it', (key) => {
+    const text = `{"type":"start-run","requestId":"r","scenario":"duplicate-job","variant":"no-lock","params":{"${key}":{"workers":7}}}`;
+    expect(parseClientMessage(text)).toEqual({ ok: false, error: `invalid message: key '${key}' is not allowed: it names an object's prototype, not a parameter` });
+  });
+});

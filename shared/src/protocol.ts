@@ -83,12 +83,27 @@ export function eventsOf(message: ServerMessage): RunEvent[] {
 
 export type ParsedClientMessage = { ok: true; message: ValidClientMessage } | { ok: false; error: string };
 
+/** Keys no message may carry: they name an object's prototype, never a parameter or a field. */
+export const FORBIDDEN_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+/** "key '__proto__' is not allowed": the words for a forbidden key, from the page or the CLI. */
+export function forbiddenKey(key: string): string {
+  return `key '${key}' is not allowed: it names an object's prototype, not a parameter`;
+}
+
+class ForbiddenKey extends Error {}
+
 /** Parses one text frame from a page; the error names what was wrong with it. */
 export function parseClientMessage(text: string): ParsedClientMessage {
   let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch {
+    // Refused, not dropped: a schema would quietly leave '__proto__' out of the parameters.
+    json = JSON.parse(text, (key, value: unknown) => {
+      if (FORBIDDEN_KEYS.includes(key)) throw new ForbiddenKey(forbiddenKey(key));
+      return value;
+    });
+  } catch (error) {
+    if (error instanceof ForbiddenKey) return { ok: false, error: `invalid message: ${error.message}` };
     return { ok: false, error: 'message is not valid JSON' };
   }
   const result = ClientMessage.safeParse(json);

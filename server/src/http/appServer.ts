@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Playground } from '../runs/playground.js';
 import { isAllowedHost } from './hosts.js';
+import { frameAncestors, securityHeaders } from './securityHeaders.js';
 import { SocketServer, type SocketLimits } from './socketServer.js';
 import { serveStatic } from './staticFiles.js';
 
@@ -15,13 +16,17 @@ export interface AppServerOptions {
   limits?: Partial<SocketLimits>;
   /** Host names besides localhost and IP literals that pages may use (RACELAB_ALLOWED_HOSTS). */
   allowedHosts?: readonly string[];
+  /** Origins besides its own that may frame the page (RACELAB_FRAME_ANCESTORS). */
+  frameAncestors?: string;
 }
 
 /** Creates (does not start) the HTTP server of the page, the catalog and the socket. */
 export function createAppServer(playground: Playground, webRoot: string, options: AppServerOptions = {}): AppServer {
   const allowedHosts = options.allowedHosts ?? [];
   const sockets = new SocketServer(playground, options.limits, allowedHosts);
+  const headers = securityHeaders(frameAncestors(options.frameAncestors));
   const http = createServer((request, response) => {
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     try {
       if (!isAllowedHost(request.headers.host, allowedHosts)) {
         response.writeHead(403, { 'content-type': 'text/plain' }).end('unknown Host\n');

@@ -1,5 +1,5 @@
 // Serves the built page (web/dist) and the catalog; everything else is the WebSocket's.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 
@@ -34,7 +34,15 @@ export function serveStatic(root: string, request: IncomingMessage, response: Se
     response.writeHead(403).end();
     return;
   }
-  const file = existsSync(wanted) && statSync(wanted).isFile() ? wanted : join(root, 'index.html');
+  // A symbolic link is followed only to a file inside the root: a link to /etc/passwd (or to
+  // anything outside) is not served.
+  const real = existsSync(wanted) ? realpathSync(wanted) : null;
+  const realRoot = existsSync(root) ? realpathSync(root) : root;
+  if (real !== null && real !== realRoot && !real.startsWith(realRoot + sep)) {
+    response.writeHead(403).end();
+    return;
+  }
+  const file = real !== null && statSync(real).isFile() ? real : join(root, 'index.html');
   if (!existsSync(file)) {
     response.writeHead(503, { 'content-type': 'text/plain' }).end('The page is not built: run `npm run build`.\n');
     return;
