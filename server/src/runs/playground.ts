@@ -8,6 +8,7 @@ import { findVariant, loadCatalog, type Catalog } from '../scenarios/registry.js
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
 import { Run } from './run.js';
+import { StoreWatch } from './storeWatch.js';
 import { SpareConnection } from './spareConnection.js';
 import { WorkerPool } from './workerPool.js';
 
@@ -45,6 +46,7 @@ export class Playground {
   readonly running = new Set<Run>();
   private closed = false;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly watch: StoreWatch;
 
   private constructor(
     readonly catalog: Catalog,
@@ -76,6 +78,16 @@ export class Playground {
     // A run whose clean-up could not finish (a store down longer than its retries) is taken
     // by the next sweep, as is whatever a crashed racelab process left.
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref();
+    // A store that freezes (SIGSTOP, a full disk) closes nothing: only its silence tells.
+    this.watch = new StoreWatch({
+      redis,
+      pg: this.pg,
+      busy: () => this.running.size > 0,
+      onSilent: (reason) => {
+        console.error(`racelab: ${reason}; ending the runs going`);
+        for (const run of this.running) run.cancel(reason);
+      },
+    });
   }
 
   /** Removes what runs of dead (or this) processes left; logs what it found, never throws. */
@@ -187,6 +199,7 @@ export class Playground {
     ]);
     clearTimeout(timer);
     clearInterval(this.sweeper);
+    this.watch.stop();
     this.closed = true;
     await Promise.all([this.pool.close(), this.spare.close()]);
     this.keyspace?.close();

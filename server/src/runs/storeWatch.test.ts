@@ -1,0 +1,59 @@
+// A Redis that freezes (SIGSTOP of redis-server) closes no connection and answers no
+// command: without a watch, a run would wait for its deadline. The playground notices the
+// silence and ends the run with the reason; once Redis answers again, the next run plays.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DATABASE_URL } from '../services/index.js';
+import { startPrivateRedis, type PrivateRedis } from '../testing/privateRedis.js';
+import { play } from '../testing/testPlayground.js';
+import { leftovers } from '../testing/wsClient.js';
+import { Playground } from './playground.js';
+
+let redis: PrivateRedis;
+let playground: Playground;
+let redisPid: number;
+beforeAll(async () => {
+  redis = await startPrivateRedis();
+  playground = await Playground.open({ redisUrl: redis.url, databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, poolSize: 2 });
+  const probe = new Redis(redis.url);
+  redisPid = Number(/process_id:(\d+)/.exec(await probe.info('server'))![1]);
+  probe.disconnect();
+});
+afterAll(async () => {
+  process.kill(redisPid, 'SIGCONT');
+  await playground?.close();
+  await redis?.stop();
+});
+
+describe('a frozen Redis', () => {
+  it('ends the run going with the reason, soon, and the next run plays once it answers again', async () => {
+    const prepared = playground.prepare({ scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 10_000 } });
+    if (!prepared.ok) throw new Error(prepared.error);
+    const { run } = prepared;
+    let stoppedAt = 0;
+    let failedAt = 0;
+    const failed = new Promise<void>((resolve) =>
+      run.onEvent((e) => {
+        if (e.type === 'work-started' && stoppedAt === 0) {
+          stoppedAt = performance.now();
+          process.kill(redisPid, 'SIGSTOP');
+        }
+        if (e.type === 'run-failed') (failedAt = performance.now()), resolve();
+      }),
+    );
+    const outcome = run.start();
+    await failed;
+    const took = failedAt - stoppedAt;
+    console.log(`frozen Redis: run-failed ${Math.round(took)} ms after SIGSTOP`);
+    // The watch, not the run's deadline (15 s and more): well within 5 s even on a busy machine.
+    expect(took).toBeLessThan(5000);
+    process.kill(redisPid, 'SIGCONT');
+    expect(await outcome).toMatchObject({ status: 'failed', message: expect.stringMatching(/^Redis has not answered for 1\.\d s \(stopped or frozen\)/) });
+
+    const next = await play(playground, 'duplicate-job', 'token-lua');
+    expect(next.verdict).toBe('pass');
+    // The frozen run's keys and schema go too, once Redis answers its clean-up.
+    await run.settled;
+    expect(await leftovers(playground.redis, playground.pg, run.id)).toEqual({ keys: [], schema: false });
+  }, 120_000);
+});

@@ -1,0 +1,65 @@
+// Notices a store that stops answering without closing its connections — a redis-server
+// stopped with SIGSTOP, a PostgreSQL frozen on a full disk — which no error ever reports:
+// commands just wait. While runs are going, the server pings both stores four times a second on
+// its own connections; a ping unanswered for `silentMs` ends the runs going with the reason,
+// and the server keeps serving (the next run starts once the store answers again).
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+
+export interface StoreWatchOptions {
+  redis: Redis;
+  pg: pg.Pool;
+  /** Are runs going? Nothing is pinged while the server is idle. */
+  busy(): boolean;
+  /** A store has not answered for silentMs: the reason, for the runs and the log. */
+  onSilent(reason: string): void;
+  /** How long a ping may go unanswered, in ms. */
+  silentMs?: number;
+  /** Between pings, in ms. */
+  everyMs?: number;
+}
+
+/** How long a store may leave a ping unanswered before the runs going are ended, in ms. */
+export const SILENT_MS = 1500;
+
+export class StoreWatch {
+  private readonly timer: NodeJS.Timeout;
+  /** When each store's oldest unanswered ping was sent (performance.now()), if any. */
+  private readonly waiting: Record<'Redis' | 'PostgreSQL', number | null> = { Redis: null, PostgreSQL: null };
+  /** Stores whose silence has been reported: once per silence. */
+  private readonly reported = new Set<'Redis' | 'PostgreSQL'>();
+
+  constructor(private readonly options: StoreWatchOptions) {
+    this.timer = setInterval(() => this.tick(), options.everyMs ?? 250).unref();
+  }
+
+  private tick(): void {
+    const silentMs = this.options.silentMs ?? SILENT_MS;
+    if (!this.options.busy()) return;
+    const now = performance.now();
+    for (const store of ['Redis', 'PostgreSQL'] as const) {
+      const since = this.waiting[store];
+      if (since !== null) {
+        if (now - since >= silentMs && !this.reported.has(store)) {
+          this.reported.add(store);
+          this.options.onSilent(`${store} has not answered for ${Math.round((now - since) / 100) / 10} s (stopped or frozen): the run's numbers could not be read`);
+        }
+        continue; // one ping at a time per store
+      }
+      this.waiting[store] = now;
+      const ping = store === 'Redis' ? this.options.redis.ping() : this.options.pg.query('select 1');
+      ping.then(
+        () => {
+          this.waiting[store] = null;
+          this.reported.delete(store);
+        },
+        // An error is an answer: a closed connection is reported by its own handlers.
+        () => (this.waiting[store] = null),
+      );
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
