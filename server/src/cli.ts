@@ -129,6 +129,7 @@ async function main(argv: string[]): Promise<number> {
         ]),
       );
       const result = {
+        runId: prepared.run.id,
         scenario: manifest.id,
         variant: variant.id,
         correct: variant.correct,

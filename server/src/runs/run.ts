@@ -98,6 +98,8 @@ export class Run {
   private readonly exited = new Set<string>();
   /** Workers the run itself killed (fault plan, page, ctx.die(), cancel) or that reported their end. */
   private readonly expectedExit = new Set<string>();
+  /** Timers that end planned stalls (SIGCONT); cleared when the run's processes are killed. */
+  private readonly stallTimers = new Set<NodeJS.Timeout>();
   private readonly pausedByPage = new Set<string>();
   private started = false;
   private cancelled = false;
@@ -332,9 +334,14 @@ export class Run {
   }
 
   private killAll(): void {
+    // Planned stalls end with the run: their timers would keep a stopping process waiting.
+    for (const timer of this.stallTimers) clearTimeout(timer);
+    this.stallTimers.clear();
     for (const [workerId, child] of this.children) {
       if (this.exited.has(workerId)) continue;
       this.expectedExit.add(workerId);
+      // SIGCONT first: a stopped process is never left stopped, whatever happens next.
+      child.kill('SIGCONT');
       child.kill('SIGKILL');
     }
   }
@@ -453,11 +460,13 @@ export class Run {
     const ms = fault.ms ?? 0;
     child.kill('SIGSTOP');
     this.append(workerId, { type: 'process-paused', plannedMs: ms });
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      this.stallTimers.delete(timer);
       child.kill('SIGCONT');
       this.append(workerId, { type: 'process-resumed' });
       resume();
     }, ms);
+    this.stallTimers.add(timer);
   }
 
   private fail(message: string): void {
