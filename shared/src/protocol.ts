@@ -49,8 +49,17 @@ export const ClientMessage = z.discriminatedUnion('type', [
     speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1),
   }),
   z.strictObject({ type: z.literal('cancel-run'), runId: id }),
-  /** Resumes a run's event stream after a reconnect: every event after `afterSeq`, then live. */
-  z.strictObject({ type: z.literal('subscribe'), runId: id, afterSeq: z.number().int().min(-1).default(-1) }),
+  /**
+   * Follows a run's event stream (a share link, or a page back after a reconnect): every event
+   * after `afterSeq`, then live. With the run's `controlKey` (from run-accepted) the page may
+   * stall, kill and cancel it again; without it, it only watches.
+   */
+  z.strictObject({
+    type: z.literal('subscribe'),
+    runId: id,
+    afterSeq: z.number().int().min(-1).default(-1),
+    controlKey: z.string().regex(/^[a-f0-9]{1,64}$/).optional(),
+  }),
   /** A live fault on a real worker process of a run this page started. */
   z.strictObject({
     type: z.literal('fault'),
@@ -66,7 +75,8 @@ export type ValidClientMessage = z.output<typeof ClientMessage>;
 
 export type ServerMessage =
   | { type: 'hello'; catalog: ScenarioManifest[] }
-  | { type: 'run-accepted'; requestId: string; runId: string }
+  /** `controlKey` lets the page that started the run take control of it again after a reconnect. */
+  | { type: 'run-accepted'; requestId: string; runId: string; controlKey: string }
   /** `retryAfterMs` is set when the server is busy (too many runs): the same request may succeed later. */
   | { type: 'run-rejected'; requestId: string; error: string; retryAfterMs?: number }
   /** Answers a subscribe for a run the server no longer knows (it keeps finished runs a while). */

@@ -199,6 +199,40 @@ describe('caps', () => {
     for (const page of pages) page.socket.close();
   });
 
+  it('caps the runs of one network address, whatever number of pages it opens', async () => {
+    // Loopback is this machine's own user and is trusted by default; here it stands for a visitor.
+    const { url, app } = await serve({ limits: { maxRunsPerAddress: 3, isTrustedAddress: () => false } });
+    const [first, second] = [await client(url), await client(url)];
+    const long = { scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 10_000 } };
+    const runIds: string[] = [];
+    for (const [page, requestId] of [[first, 'a'], [first, 'b'], [second, 'c']] as const) {
+      page.send({ type: 'start-run', requestId, ...long });
+      const accepted = await page.next((m) => m.type === 'run-accepted');
+      runIds.push(accepted.type === 'run-accepted' ? accepted.runId : '');
+    }
+    second.send({ type: 'start-run', requestId: 'd', ...long });
+    expect(await second.next((m) => m.type === 'run-rejected')).toEqual({
+      type: 'run-rejected',
+      requestId: 'd',
+      error: 'busy: the pages of this address already have 3 runs going, the most one address may have; try again when one ends',
+      retryAfterMs: 1000,
+    });
+    first.send({ type: 'cancel-run', runId: runIds[0] });
+    first.send({ type: 'cancel-run', runId: runIds[1] });
+    second.send({ type: 'cancel-run', runId: runIds[2] });
+    for (const runId of runIds) await app.sockets.directory.get(runId)!.settled;
+    first.socket.close();
+    second.socket.close();
+  });
+
+  it('refuses parameters that would let a run last longer than five minutes', async () => {
+    const c = await client();
+    c.send(start({ scenario: 'token-stampede', variant: 'refresh-every-request', params: { requests: 5000, waves: 20, waveGapMs: 60_000 } }));
+    const rejected = await c.next((m) => m.type === 'run-rejected');
+    expect(rejected.type === 'run-rejected' && rejected.error).toMatch(/^these parameters let a run last up to \d+\.\d min; the most a run may last is 5 min: choose shorter times, fewer workers or a faster speed$/);
+    c.socket.close();
+  });
+
   it('caps the worker processes of the whole server', async () => {
     const { url } = await serve({ limits: { maxWorkersPerServer: 5 } });
     const c = await client(url);

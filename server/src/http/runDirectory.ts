@@ -1,5 +1,6 @@
 // Every run the server knows: the ones going and, for a while, the ones that ended, so a
 // page that lost its socket can resume a run's stream and see how it really ended.
+import { randomBytes } from 'node:crypto';
 import type { Run } from '../runs/run.js';
 
 /** Ended runs kept for pages that reconnect: at most this many, holding at most so many events in all. */
@@ -12,6 +13,8 @@ export class RunDirectory {
   private readonly runs = new Map<string, Run>();
   private readonly watchers = new Map<string, number>();
   private readonly orphanTimers = new Map<string, NodeJS.Timeout>();
+  /** Each run's control key: who holds it may stall, kill and cancel the run (see socketServer). */
+  private readonly controlKeys = new Map<string, string>();
 
   /** Runs still going or still cleaning up after themselves. */
   get active(): number {
@@ -41,9 +44,11 @@ export class RunDirectory {
     return this.runs.get(runId);
   }
 
-  /** Registers a new run; the oldest ended runs are forgotten past the limit. */
-  add(run: Run): void {
+  /** Registers a new run and returns its control key; the oldest ended runs are forgotten past the limit. */
+  add(run: Run): string {
     this.runs.set(run.id, run);
+    const controlKey = randomBytes(16).toString('hex');
+    this.controlKeys.set(run.id, controlKey);
     const ended = [...this.runs.values()].filter((r) => r.isSettled);
     let events = ended.reduce((n, r) => n + r.events.length, 0);
     for (const [i, old] of ended.entries()) {
@@ -51,7 +56,14 @@ export class RunDirectory {
       events -= old.events.length;
       this.runs.delete(old.id);
       this.watchers.delete(old.id);
+      this.controlKeys.delete(old.id);
     }
+    return controlKey;
+  }
+
+  /** Does this key control that run? */
+  controls(runId: string, key: string | undefined): boolean {
+    return key !== undefined && this.controlKeys.get(runId) === key;
   }
 
   /** A page is watching this run. */

@@ -244,4 +244,41 @@ describe('socket server', () => {
   it('refuses an upgrade from a foreign origin', async () => {
     await expect(connect('http://evil.example')).rejects.toThrow(/403/);
   });
+
+  it('lets only the page that started a run stall, kill or cancel it; a page with its key takes control back', async () => {
+    const owner = await connect();
+    await owner.next((m) => m.type === 'hello');
+    owner.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 6000 } }));
+    const accepted = await owner.next((m) => m.type === 'run-accepted');
+    const { runId, controlKey } = accepted.type === 'run-accepted' ? accepted : { runId: '', controlKey: '' };
+    expect(controlKey).toMatch(/^[a-f0-9]{32}$/);
+    await owner.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
+
+    // Another page that learnt the run's id watches it, and may do nothing else.
+    const other = await connect();
+    await other.next((m) => m.type === 'hello');
+    other.socket.send(JSON.stringify({ type: 'subscribe', runId }));
+    await other.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
+    const refusal = `this page watches run '${runId}' but did not start it: only the page that started a run may stall, kill or cancel it`;
+    for (const message of [{ type: 'fault', runId, workerId: 'worker-1', action: 'pause' }, { type: 'cancel-run', runId }]) {
+      other.socket.send(JSON.stringify(message));
+      expect(await other.next((m) => m.type === 'error')).toEqual({ type: 'error', error: refusal });
+    }
+    // A wrong key is no key.
+    other.socket.send(JSON.stringify({ type: 'subscribe', runId, controlKey: 'f'.repeat(32) }));
+    other.socket.send(JSON.stringify({ type: 'cancel-run', runId }));
+    expect(await other.next((m) => m.type === 'error')).toEqual({ type: 'error', error: refusal });
+    const run = server.app.sockets.directory.get(runId)!;
+    expect(run.events.some((e) => e.type === 'process-paused' || e.type === 'run-failed')).toBe(false);
+
+    // The owner's page comes back on a new socket with the key: it controls its run again.
+    owner.socket.terminate();
+    const back = await connect();
+    await back.next((m) => m.type === 'hello');
+    back.socket.send(JSON.stringify({ type: 'subscribe', runId, afterSeq: run.events.length - 1, controlKey }));
+    back.socket.send(JSON.stringify({ type: 'cancel-run', runId }));
+    expect(await back.next(isEnd(runId))).toMatchObject({ event: { type: 'run-failed', message: 'cancelled from the page' } });
+    back.socket.close();
+    other.socket.close();
+  });
 });

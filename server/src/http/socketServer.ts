@@ -28,6 +28,10 @@ export interface SocketLimits {
   messageBurst: number;
   /** Runs one connection may have going at once. */
   maxRunsPerConnection: number;
+  /** Runs the pages of one network address may have going at once (a room server: no visitor takes every slot). */
+  maxRunsPerAddress: number;
+  /** Addresses the per-address cap leaves alone: this machine's own user (loopback) by default. */
+  isTrustedAddress(address: string): boolean;
   /** Runs the whole server may have going at once. */
   maxRunsPerServer: number;
   /** Worker processes the whole server may have going at once: each holds a Redis and a PostgreSQL connection. */
@@ -46,6 +50,8 @@ export const DEFAULT_LIMITS: SocketLimits = {
   messagesPerSecond: 100,
   messageBurst: 100,
   maxRunsPerConnection: 2,
+  maxRunsPerAddress: 4,
+  isTrustedAddress: (address) => address === '127.0.0.1' || address === '::1' || address.startsWith('::ffff:127.'),
   maxRunsPerServer: 12,
   maxWorkersPerServer: 48,
   maxBufferedBytes: 8 * 1024 * 1024,
@@ -129,7 +135,7 @@ export class SocketServer {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     // UTF-8 is checked here rather than by ws, so that a bad frame gets an answer instead of a 1007 close.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxPayloadBytes, skipUTF8Validation: true });
-    this.wss.on('connection', (socket) => this.accept(socket));
+    this.wss.on('connection', (socket, request: IncomingMessage) => this.accept(socket, request.socket.remoteAddress ?? 'unknown'));
     // The documented ws heartbeat: a peer that misses a pong is gone.
     const alive = new WeakSet<WebSocket>();
     this.wss.on('connection', (socket) => {
@@ -146,6 +152,16 @@ export class SocketServer {
       }
     }, this.limits.heartbeatMs);
     this.heartbeat.unref();
+  }
+
+  /** Runs started from each network address, as far as they are still going (pruned as read). */
+  private readonly byAddress = new Map<string, string[]>();
+
+  private runsOf(address: string): string[] {
+    const going = (this.byAddress.get(address) ?? []).filter((id) => this.directory.get(id)?.isSettled === false);
+    if (going.length === 0) this.byAddress.delete(address);
+    else this.byAddress.set(address, going);
+    return going;
   }
 
   /** Connections open right now. */
@@ -181,10 +197,12 @@ export class SocketServer {
     clearTimeout(stragglers);
   }
 
-  private accept(socket: WebSocket): void {
+  private accept(socket: WebSocket, address: string): void {
     const limits = this.limits;
     // The runs this page started or resumed, with the unsubscribe of each stream.
     const streams = new Map<string, () => void>();
+    /** Runs this page may stall, kill and cancel: the ones it started, or holds the key of. */
+    const controlled = new Set<string>();
     const bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
     // Events go out in batches (see EventBatcher); any other message first sends the
     // events waiting, so that nothing overtakes them.
@@ -224,7 +242,7 @@ export class SocketServer {
       const parsed = parseClientMessage(text);
       if (!parsed.ok) return send({ type: 'error', error: parsed.error });
       try {
-        this.handle(parsed.message, streams, send, stream);
+        this.handle(parsed.message, address, streams, controlled, send, stream);
       } catch (error) {
         // Never expected; if it happens, this message fails and everything else carries on.
         const text = String(error);
@@ -247,7 +265,9 @@ export class SocketServer {
 
   private handle(
     message: ValidClientMessage,
+    address: string,
     streams: Map<string, () => void>,
+    controlled: Set<string>,
     send: (message: ServerMessage) => void,
     stream: (run: Run, afterSeq: number) => void,
   ): void {
@@ -270,6 +290,10 @@ export class SocketServer {
         if (mine >= limits.maxRunsPerConnection) {
           return busy(`busy: this page already has ${mine} runs going, the most one page may have; try again when one ends`);
         }
+        const fromAddress = this.runsOf(address);
+        if (!limits.isTrustedAddress(address) && fromAddress.length >= limits.maxRunsPerAddress) {
+          return busy(`busy: the pages of this address already have ${fromAddress.length} runs going, the most one address may have; try again when one ends`);
+        }
         if (this.directory.active >= limits.maxRunsPerServer) {
           return busy(`busy: the server is running ${this.directory.active} runs, the most it takes at once; try again in a moment`);
         }
@@ -279,8 +303,11 @@ export class SocketServer {
             `busy: the server has ${workers} worker processes going and this run needs ${run.workerCount} more (at most ${limits.maxWorkersPerServer}); try again in a moment`,
           );
         }
-        this.directory.add(run);
-        send({ type: 'run-accepted', requestId, runId: run.id });
+        // The page that starts a run controls it; the key lets it take control again after a reconnect.
+        const controlKey = this.directory.add(run);
+        controlled.add(run.id);
+        this.byAddress.set(address, [...fromAddress, run.id]);
+        send({ type: 'run-accepted', requestId, runId: run.id, controlKey });
         stream(run, -1);
         void run.start();
         return;
@@ -288,12 +315,16 @@ export class SocketServer {
       case 'subscribe': {
         const run = this.directory.get(message.runId);
         if (!run) return send({ type: 'run-unknown', runId: message.runId });
+        if (this.directory.controls(run.id, message.controlKey)) controlled.add(run.id);
         return stream(run, message.afterSeq);
       }
       case 'cancel-run':
       case 'fault': {
         const run = streams.has(message.runId) ? this.directory.get(message.runId) : undefined;
         if (!run) return send({ type: 'error', error: `no run '${message.runId}' of this page` });
+        if (!controlled.has(run.id)) {
+          return send({ type: 'error', error: `this page watches run '${run.id}' but did not start it: only the page that started a run may stall, kill or cancel it` });
+        }
         if (message.type === 'cancel-run') return run.cancel('cancelled from the page');
         const error = run.fault(message.workerId, message.action);
         if (error) send({ type: 'error', error });

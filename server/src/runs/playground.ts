@@ -9,6 +9,7 @@ import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
 import { Run } from './run.js';
 import { StoreWatch } from './storeWatch.js';
+import { scaleDurations } from './timeScale.js';
 import { SpareConnection } from './spareConnection.js';
 import { WorkerPool } from './workerPool.js';
 
@@ -32,6 +33,9 @@ export interface StartRequest {
   /** Lets the variant be one of the scenario's mutants: tests and the stability pass, never a page. */
   mutants?: boolean;
 }
+
+/** The longest a run may last (its deadline), in ms: no parameters hold the server's slots for hours. */
+export const MAX_RUN_MS = 5 * 60_000;
 
 /** How often a serving playground sweeps what runs left behind, in ms. */
 const SWEEP_EVERY_MS = 60_000;
@@ -148,6 +152,13 @@ export class Playground {
     if (!params.ok) return params;
     // A mutant's own defaults and checkpoints, as a variant's manifest would give them.
     const variant = manifest.variants.find((v) => v.id === request.variant) ?? { id: definition.id, checkpoints: definition.checkpoints ?? [] };
+    const longestMs = scenario.deadlineMs(scaleDurations(scenario.params, params.params, request.speed ?? 1));
+    if (request.deadlineMs === undefined && longestMs > MAX_RUN_MS) {
+      return {
+        ok: false,
+        error: `these parameters let a run last up to ${(longestMs / 60_000).toFixed(1)} min; the most a run may last is ${MAX_RUN_MS / 60_000} min: choose shorter times, fewer workers or a faster speed`,
+      };
+    }
     const workerIds = scenario.workers(params.params);
     for (const fault of request.faults ?? []) {
       if (!variant.checkpoints.includes(fault.checkpoint)) {

@@ -82,7 +82,7 @@ describe('socket client', () => {
     expect(h.store.getState().startRun()).toBe(true);
     const request = JSON.parse(h.socket().sent[0]!);
     expect(request.type).toBe('start-run');
-    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-9' });
+    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-9', controlKey: 'c0ffee' });
     const events = blindDelRun();
     for (const event of events.slice(0, 10)) h.socket().receive({ type: 'run-event', runId: 'run-9', event });
     expect(selectCurrentEvents(h.store.getState())).toHaveLength(0); // not yet flushed
@@ -125,14 +125,15 @@ describe('socket client', () => {
     h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
     h.store.getState().startRun();
     const request = JSON.parse(h.socket().sent[0]!);
-    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-5' });
+    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-5', controlKey: 'abc123' });
     const events = blindDelRun();
     for (const event of events.slice(0, 6)) h.socket().receive({ type: 'run-event', runId: 'run-5', event });
     h.socket().close();
     h.runTimers(); // flushes the batch and reconnects
     expect(h.store.getState().runs['run-5']!.lost).toBe(true);
     h.socket().open();
-    expect(JSON.parse(h.socket().sent[0]!)).toEqual({ type: 'subscribe', runId: 'run-5', afterSeq: 5 });
+    // With the key the run came with: the page takes control of its own run again.
+    expect(JSON.parse(h.socket().sent[0]!)).toEqual({ type: 'subscribe', runId: 'run-5', afterSeq: 5, controlKey: 'abc123' });
     expect(h.store.getState().runs['run-5']!.lost).toBe(false);
     for (const event of events.slice(3)) h.socket().receive({ type: 'run-event', runId: 'run-5', event });
     h.runTimers();

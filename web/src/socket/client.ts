@@ -56,10 +56,13 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
     batch.clear();
   };
 
+  /** The keys of the runs this page started: sent again when it resubscribes after a drop. */
+  const controlKeys = new Map<string, string>();
   const sink = {
     setCatalog: (c: Parameters<ReturnType<typeof actions>['setCatalog']>[0]) => actions().setCatalog(c),
-    runAccepted: (requestId: string, runId: string) => {
+    runAccepted: (requestId: string, runId: string, controlKey: string) => {
       flush();
+      controlKeys.set(runId, controlKey);
       actions().runAccepted(requestId, runId);
     },
     runRejected: (requestId: string, error: string) => actions().runRejected(requestId, error),
@@ -97,7 +100,9 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       actions().setTransport(send);
       // Runs followed before the drop: the server replays what this page missed, then streams live.
       for (const { runId, afterSeq } of actions().resumable()) {
-        if (send({ type: 'subscribe', runId, afterSeq })) actions().runResumed(runId);
+        // With the run's key, this page may stall, kill and cancel its own runs again.
+        const controlKey = controlKeys.get(runId);
+        if (send({ type: 'subscribe', runId, afterSeq, ...(controlKey ? { controlKey } : {}) })) actions().runResumed(runId);
       }
     };
     ws.onmessage = (ev: MessageEvent) => {

@@ -3,7 +3,7 @@ import { eventsOf, type RunEvent, type ScenarioManifest, type ServerMessage } fr
 
 export interface MessageSink {
   setCatalog(catalog: ScenarioManifest[]): void;
-  runAccepted(requestId: string, runId: string): void;
+  runAccepted(requestId: string, runId: string, controlKey: string): void;
   runRejected(requestId: string, error: string): void;
   /** The server forgot a run this page asked to resume. */
   runUnknown(runId: string): void;
@@ -37,7 +37,7 @@ export function parseServerMessage(text: string): ServerMessage | null {
     case 'hello':
       return Array.isArray(m.catalog) ? (m as unknown as ServerMessage) : null;
     case 'run-accepted':
-      return typeof m.requestId === 'string' && typeof m.runId === 'string' ? (m as unknown as ServerMessage) : null;
+      return typeof m.requestId === 'string' && typeof m.runId === 'string' && typeof m.controlKey === 'string' ? (m as unknown as ServerMessage) : null;
     case 'run-rejected':
       return typeof m.requestId === 'string' && typeof m.error === 'string' ? (m as unknown as ServerMessage) : null;
     case 'run-unknown':
@@ -59,7 +59,7 @@ export function dispatch(message: ServerMessage, sink: MessageSink): void {
       sink.setCatalog(message.catalog);
       return;
     case 'run-accepted':
-      sink.runAccepted(message.requestId, message.runId);
+      sink.runAccepted(message.requestId, message.runId, message.controlKey);
       return;
     case 'run-rejected':
       sink.runRejected(message.requestId, message.error);
