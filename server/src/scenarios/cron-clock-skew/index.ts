@@ -8,6 +8,9 @@ import { agreeOnSlotStart, settleExpiringLock, waitForEarlierNodes } from './cho
 import { cronJob, type CronJob } from './cronJob.js';
 import { LOCK_KEY, RUNNING_KEY, RUNNING_MAX_KEY, slotName } from './keys.js';
 import { nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
+import deletedWhenDone from './mutants/deletedWhenDone.js';
+import leaseForTheJob from './mutants/leaseForTheJob.js';
+import setWithoutNx from './mutants/setWithoutNx.js';
 import lockPerSlot from './variants/lockPerSlot.js';
 import releaseWhenDone from './variants/releaseWhenDone.js';
 
@@ -28,6 +31,7 @@ export default defineScenario<CronJob>({
     { name: 'maxConcurrentRuns', label: 'Most nodes in the batch at once' },
   ],
   variants: [releaseWhenDone, lockPerSlot],
+  mutants: [leaseForTheJob, deletedWhenDone, setWithoutNx],
   // Three nodes, one firing during the job and one after it; and a skew longer than the slot.
   stabilityParams: [
     { nodes: 3, skewMs: 200, jobMs: 300 },

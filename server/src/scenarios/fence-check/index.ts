@@ -7,6 +7,10 @@ import { latch, waitForFreeLease } from './choreography.js';
 import { checkJob, type CheckJob } from './checkJob.js';
 import { createLedger, measureOutcomes, observeDocuments } from './documentLedger.js';
 import { ORDERINGS, OUTCOMES, fenceKey, lockKey } from './orderings.js';
+import comparedInApp from './mutants/comparedInApp.js';
+import fenceNotStored from './mutants/fenceNotStored.js';
+import notEqualGuard from './mutants/notEqualGuard.js';
+import unguardedFallback from './mutants/unguardedFallback.js';
 import databaseGuard from './variants/databaseGuard.js';
 import equalLeaseId from './variants/equalLeaseId.js';
 import greaterThanInApp from './variants/greaterThanInApp.js';
@@ -30,6 +34,7 @@ export default defineScenario<CheckJob>({
     { name: 'orderingsLetThrough', label: 'Orderings let through' },
   ],
   variants: [none, equalLeaseId, greaterThanInApp, databaseGuard],
+  mutants: [fenceNotStored, notEqualGuard, comparedInApp, unguardedFallback],
   // A lease far shorter than the pause, and a pause far shorter than the lease (the
   // window is most of the lease, so a busy machine's delays cannot close it).
   stabilityParams: [

@@ -6,6 +6,9 @@ import { entityJob, type EntityJob } from './entityJob.js';
 import { entitiesInParallel, entityNames, planJobs, workerIds } from './jobPlan.js';
 import { createJobRuns, measureJobRuns, observeJobRuns } from './jobRuns.js';
 import { ENTITY_MAX_KEY, LOCK_KEY, RUNNING_KEY, RUNNING_MAX_KEY } from './keys.js';
+import entityTruncated from './mutants/entityTruncated.js';
+import keyPerJob from './mutants/keyPerJob.js';
+import loserSkips from './mutants/loserSkips.js';
 import globalKey from './variants/globalKey.js';
 import perEntityKey from './variants/perEntityKey.js';
 
@@ -28,10 +31,13 @@ export default defineScenario<EntityJob>({
     { name: 'wallMs', label: 'Wall time (ms, in whole job lengths)' },
   ],
   variants: [globalKey, perEntityKey],
-  // Uneven spread over fewer workers; and every customer in one worker process.
+  mutants: [keyPerJob, entityTruncated, loserSkips],
+  // Uneven spread over fewer workers; every customer in one worker process; and ten
+  // customers, where customer-1 and customer-10 differ only past their tenth character.
   stabilityParams: [
     { jobs: 7, entities: 3, workers: 2, jobMs: 120 },
     { jobs: 12, entities: 4, workers: 1, jobMs: 150 },
+    { jobs: 10, entities: 10, workers: 2, jobMs: 100 },
   ],
 
   workers: workerIds,
