@@ -107,3 +107,18 @@ describe('cron-clock-skew honours its parameters', () => {
     expect(bad).toEqual({ ok: false, error: "parameter 'nodes' must be an integer from 2 to 4, got 5" });
   });
 });
+
+describe('cron-clock-skew counts the rows, not what the nodes said', () => {
+  it('node-1 killed right after its batch row: its run still counts, and as still going', async () => {
+    // The slot is shorter than the skew, so node-2 runs the slot again. node-1 dies before
+    // it can record the end of its batch: its row stays open, as far as anyone can tell
+    // still billing, so the two runs count as overlapping and the verdict stays red.
+    const params = { slotMs: 600, skewMs: 900, jobMs: 100 };
+    const kill = [{ checkpoint: 'after-batch-row', target: 'node-1', action: 'kill' as const }];
+    const { metrics, verdict, events } = await play(playground, 'cron-clock-skew', 'lock-per-slot', params, kill);
+    expect(eventsOf(events, 'process-killed', 'node-1')).toHaveLength(1);
+    expect(eventsOf(events, 'work-finished', 'node-1')).toHaveLength(0);
+    expect(metrics).toEqual({ runsPerSlot: 2, maxConcurrentRuns: 2 });
+    expect(verdict).toBe('fail');
+  });
+});

@@ -30,8 +30,17 @@ export default defineScenario<CheckJob>({
     { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", min: 0, max: 10_000, default: 700 },
   ],
   metrics: [
-    ...ORDERINGS.map((o) => ({ name: o.metric, label: o.label })),
-    { name: 'orderingsLetThrough', label: 'Orderings let through' },
+    ...ORDERINGS.map((o) => ({
+      name: o.metric,
+      label: o.label,
+      source:
+        "PostgreSQL: a trigger's record of every change of the row, against Redis's record of each grant (made by the granting script, on Redis's clock); 'refused' rather than 'no stale write' from the attempts the write helper logs in the write's transaction",
+    })),
+    {
+      name: 'orderingsLetThrough',
+      label: 'Orderings let through',
+      source: "PostgreSQL and Redis: orderings whose row was last changed by a stale write, by the trigger's record and the grants' record",
+    },
   ],
   variants: [none, equalLeaseId, greaterThanInApp, databaseGuard],
   mutants: [fenceNotStored, notEqualGuard, comparedInApp, unguardedFallback],

@@ -1,5 +1,5 @@
 import { defineVariant } from '../../types.js';
-import type { CronJob } from '../cronJob.js';
+import { AFTER_BATCH_ROW, type CronJob } from '../cronJob.js';
 import { slotShorterThanSkew } from '../expected.js';
 import { LOCK_KEY } from '../keys.js';
 
@@ -10,6 +10,7 @@ export default defineVariant<CronJob>({
   summary:
     'The same lock on the slot, never released: it expires when the slot ends. node-2 fires a second late, finds the slot taken and skips. A late clock only has to be less late than a slot.',
   source: import.meta.url,
+  checkpoints: [AFTER_BATCH_ROW],
   expectedOtherwise: slotShorterThanSkew,
   async run(job) {
     const key = job.key(`${LOCK_KEY}:${job.slot}`); // one lock per slot, as this node's clock names it

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineMutant } from '../../types.js';
-import type { EntityJob } from '../entityJob.js';
+import { AFTER_JOB_ROW, type EntityJob } from '../entityJob.js';
 import { LOCK_KEY } from '../keys.js';
 
 // Deletes the key only while it still holds our token, in one atomic step.
@@ -19,6 +19,7 @@ export default defineMutant<EntityJob>({
   title: 'One lock key per job',
   summary: 'Every job gets a key of its own, so no job ever waits: two jobs of the same customer run at once.',
   source: import.meta.url,
+  checkpoints: [AFTER_JOB_ROW],
   async run(job) {
     // The mistake: a key per job is never contended, so it excludes nothing.
     const key = job.key(`${LOCK_KEY}:${job.jobId}`);
