@@ -93,6 +93,7 @@ describe('fence-check honours its parameters', () => {
     expect(granted).toHaveLength(8);
     for (const e of granted) expect(e.ttlMs).toBeLessThanOrEqual(150);
     const seen = eventsOf(events, 'key-observed').filter((e) => e.key.startsWith('lock:') && e.value !== null);
+    expect(seen.length).toBeGreaterThan(0);
     for (const e of seen) expect(e.pttlMs).toBeLessThanOrEqual(150);
     expect((await run('database-guard', { leaseMs: 150, pauseMs: 400 })).metrics.orderingsLetThrough).toBe(0);
   });
