@@ -68,9 +68,10 @@ function staleAt(grants: Grant[], worker: string, atMs: number): boolean {
 /** What each ordering's check did with worker-1's stale write, by metric name. */
 export async function measureOutcomes(stores: RunStores, staleWorker: string): Promise<Record<string, string>> {
   const documents = await stores.sql<{ id: string; writer: string }>('select id, writer from documents');
-  const epochMs = 'extract(epoch from at)::float8 * 1000';
-  const changes = await stores.sql<{ ordering: string; at_ms: number }>(`select ordering, ${epochMs} as at_ms from changes where writer = $1`, [staleWorker]);
-  const attempts = await stores.sql<{ ordering: string; at_ms: number }>(`select ordering, ${epochMs} as at_ms from attempts where worker = $1`, [staleWorker]);
+  // When each of the stale worker's changes and attempts happened, in ms since the epoch.
+  const timesOf = (sql: string) => stores.sql<{ ordering: string; at_ms: number }>(sql, [staleWorker]);
+  const changes = await timesOf('select ordering, extract(epoch from at)::float8 * 1000 as at_ms from changes where writer = $1');
+  const attempts = await timesOf('select ordering, extract(epoch from at)::float8 * 1000 as at_ms from attempts where worker = $1');
   const outcome = async (o: Ordering): Promise<string> => {
     const row = documents.rows.find((r) => r.id === o.id);
     if (!row) return OUTCOMES.none;
