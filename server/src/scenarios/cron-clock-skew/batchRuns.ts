@@ -1,5 +1,7 @@
 // The batch_runs table: one row per run of the invoice batch, with the slot the node
-// believed it was running. The verdict counts these rows, not what the nodes said.
+// believed it was running, stamped by PostgreSQL's clock at its start and end. The verdict
+// counts these rows and their overlaps, not what the nodes said. A row without an end
+// counts as running to the end of the run: a node that died mid-batch may still be billing.
 import type { RunStores } from '../types.js';
 
 export async function createBatchRuns(stores: RunStores): Promise<void> {
@@ -24,6 +26,15 @@ export async function observeBatchRuns(stores: RunStores): Promise<Record<string
 export async function runsPerSlot(stores: RunStores): Promise<number> {
   const { rows } = await stores.sql<{ n: number }>(
     'select coalesce(max(n), 0)::int as n from (select count(*) as n from batch_runs group by slot) per_slot',
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The most batch runs going at once: at each row's start, the rows started and not yet ended. */
+export async function mostRunsAtOnce(stores: RunStores): Promise<number> {
+  const { rows } = await stores.sql<{ n: number }>(
+    `with spans as (select started_at as s, coalesce(finished_at, 'infinity') as f from batch_runs)
+     select coalesce(max((select count(*) from spans o where o.s <= r.s and o.f > r.s)), 0)::int as n from spans r`,
   );
   return rows[0]?.n ?? 0;
 }

@@ -11,7 +11,8 @@ import { intParam, type WorkerContext } from '../types.js';
 import { SLOT_START_KEY } from './keys.js';
 import { fireAtMs } from './schedule.js';
 
-const GUARD_MS = 100;
+/** A lock with less than this left when a node tries it is played as expired, in ms. */
+export const GUARD_MS = 100;
 const POLL_MS = 5;
 /** Slot 0 starts this long after every node is up. */
 const LEAD_MS = 100;

@@ -91,10 +91,10 @@ describe('cron-clock-skew honours its parameters', () => {
     expect(verdict).toBe('fail');
     const acquired = eventsOf(events, 'lease-acquired');
     expect(acquired.map((e) => e.workerId)).toEqual(['node-1', 'node-2']);
-    // node-2's SET NX could only succeed once Redis had expired node-1's key; when the
-    // server's sampling saw the key gone in between (it may miss a short gap), that came first.
-    const gone = eventsOf(events, 'key-observed').find((e) => e.key === SLOT_KEY && e.value === null);
-    if (gone) expect(acquired[1]!.atMs).toBeGreaterThan(gone.atMs);
+    // node-2's SET NX could only succeed once Redis had expired node-1's key, which lived
+    // ttlMs from no earlier than node-1 sent its SET; node-2 heard back after that.
+    const [first, second] = acquired;
+    expect(second!.atMs).toBeGreaterThan(first!.fromMs! + first!.ttlMs!);
   });
 
   it('a skew well inside a short slot is still covered', async () => {
@@ -105,5 +105,20 @@ describe('cron-clock-skew honours its parameters', () => {
   it('rejects parameters out of bounds, naming them', () => {
     const bad = playground.prepare({ scenario: 'cron-clock-skew', variant: 'lock-per-slot', params: { nodes: 5 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'nodes' must be an integer from 2 to 4, got 5" });
+  });
+});
+
+describe('cron-clock-skew counts the rows, not what the nodes said', () => {
+  it('node-1 killed right after its batch row: its run still counts, and as still going', async () => {
+    // The slot is shorter than the skew, so node-2 runs the slot again. node-1 dies before
+    // it can record the end of its batch: its row stays open, as far as anyone can tell
+    // still billing, so the two runs count as overlapping and the verdict stays red.
+    const params = { slotMs: 600, skewMs: 900, jobMs: 100 };
+    const kill = [{ checkpoint: 'after-batch-row', target: 'node-1', action: 'kill' as const }];
+    const { metrics, verdict, events } = await play(playground, 'cron-clock-skew', 'lock-per-slot', params, kill);
+    expect(eventsOf(events, 'process-killed', 'node-1')).toHaveLength(1);
+    expect(eventsOf(events, 'work-finished', 'node-1')).toHaveLength(0);
+    expect(metrics).toEqual({ runsPerSlot: 2, maxConcurrentRuns: 2 });
+    expect(verdict).toBe('fail');
   });
 });

@@ -2,15 +2,11 @@
 // believes is due, and the invoice batch itself, whose every run is a row in Postgres.
 import { intParam, type WorkerContext } from '../types.js';
 import { triedLatch, waitForNodesFiringDuringJob } from './choreography.js';
-import { RUNNING_KEY, RUNNING_MAX_KEY, slotName } from './keys.js';
+import { slotName } from './keys.js';
 import { slotEndMs, type NodeClock, type Schedule } from './schedule.js';
 
-// Jepsen's lock-set: the largest number of nodes inside the batch at once.
-const ENTER = `
-redis.call('SADD', KEYS[1], ARGV[1])
-local n = redis.call('SCARD', KEYS[1])
-if n > tonumber(redis.call('GET', KEYS[2]) or '0') then redis.call('SET', KEYS[2], n) end
-return n`;
+/** A step of `runBatch` where the fault plan may strike, for the variants that declare it. */
+export const AFTER_BATCH_ROW = 'after-batch-row';
 
 export interface CronJob extends WorkerContext {
   /** This node's clock: behind node-1's by behindMs. */
@@ -27,8 +23,8 @@ export interface CronJob extends WorkerContext {
   skip(key: string): Promise<void>;
 }
 
-/** `slot`: the slot this node fired for. */
-export function cronJob(ctx: WorkerContext, index: number, clock: NodeClock, schedule: Schedule, slot: number): CronJob {
+/** `slot`: the slot this node fired for; `steps`: the variant's checkpoints. */
+export function cronJob(ctx: WorkerContext, index: number, clock: NodeClock, schedule: Schedule, slot: number, steps: string[] = []): CronJob {
   const jobMs = intParam(ctx.params, 'jobMs');
   return {
     ...ctx,
@@ -38,12 +34,12 @@ export function cronJob(ctx: WorkerContext, index: number, clock: NodeClock, sch
     leaseMs: 30_000 + 2 * jobMs,
     async runBatch() {
       ctx.signal(triedLatch(ctx.workerId));
-      const running = ctx.key(RUNNING_KEY);
-      await ctx.redis.eval(ENTER, 2, running, ctx.key(RUNNING_MAX_KEY), ctx.workerId);
       const { rows } = await ctx.pg.query<{ id: number }>('insert into batch_runs (node, slot) values ($1, $2) returning id', [
         ctx.workerId,
         slotName(slot),
       ]);
+      // From here the batch counts as running until its row has an end, whatever becomes of the node.
+      if (steps.includes(AFTER_BATCH_ROW)) await ctx.checkpoint(AFTER_BATCH_ROW);
       const label = `invoice batch, ${slotName(slot)}`;
       ctx.emit({ type: 'work-started', label });
       await ctx.sleep(jobMs);
@@ -51,7 +47,6 @@ export function cronJob(ctx: WorkerContext, index: number, clock: NodeClock, sch
       await ctx.pg.query('update batch_runs set finished_at = clock_timestamp() where id = $1', [rows[0]!.id]);
       ctx.emit({ type: 'write-accepted', target: 'batch_runs', value: `${slotName(slot)} by ${ctx.workerId}` });
       ctx.emit({ type: 'work-finished', label });
-      await ctx.redis.srem(running, ctx.workerId);
     },
     async skip(key) {
       ctx.emit({ type: 'lease-denied', key, heldBy: await ctx.redis.get(key) });

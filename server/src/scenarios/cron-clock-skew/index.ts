@@ -3,11 +3,14 @@
 // is released as soon as the short job is done, a node whose clock is late fires after
 // the release and runs the slot again.
 import { defineScenario, intParam } from '../types.js';
-import { createBatchRuns, observeBatchRuns, runsPerSlot } from './batchRuns.js';
+import { createBatchRuns, mostRunsAtOnce, observeBatchRuns, runsPerSlot } from './batchRuns.js';
 import { agreeOnSlotStart, settleExpiringLock, waitForEarlierNodes } from './choreography.js';
 import { cronJob, type CronJob } from './cronJob.js';
-import { LOCK_KEY, RUNNING_KEY, RUNNING_MAX_KEY, slotName } from './keys.js';
+import { LOCK_KEY, slotName } from './keys.js';
 import { nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
+import deletedWhenDone from './mutants/deletedWhenDone.js';
+import leaseForTheJob from './mutants/leaseForTheJob.js';
+import setWithoutNx from './mutants/setWithoutNx.js';
 import lockPerSlot from './variants/lockPerSlot.js';
 import releaseWhenDone from './variants/releaseWhenDone.js';
 
@@ -24,10 +27,15 @@ export default defineScenario<CronJob>({
     { kind: 'int', name: 'slotMs', label: 'Schedule period', unit: 'ms', help: 'The batch is due once per slot of this length (a minute by default).', min: 500, max: 120_000, default: 60_000 },
   ],
   metrics: [
-    { name: 'runsPerSlot', label: 'Runs of the slot' },
-    { name: 'maxConcurrentRuns', label: 'Most nodes in the batch at once' },
+    { name: 'runsPerSlot', label: 'Runs of the slot', source: 'PostgreSQL: most rows of batch_runs for one slot' },
+    {
+      name: 'maxConcurrentRuns',
+      label: 'Most nodes in the batch at once',
+      source: "PostgreSQL: most batch_runs rows whose spans (clock_timestamp() at start and end; no end: still running) overlap",
+    },
   ],
   variants: [releaseWhenDone, lockPerSlot],
+  mutants: [leaseForTheJob, deletedWhenDone, setWithoutNx],
   // Three nodes, one firing during the job and one after it; and a skew longer than the slot.
   stabilityParams: [
     { nodes: 3, skewMs: 200, jobMs: 300 },
@@ -35,7 +43,7 @@ export default defineScenario<CronJob>({
   ],
 
   workers: nodeIds,
-  watchedKeys: () => [`${LOCK_KEY}:${slotName(0)}`, RUNNING_KEY],
+  watchedKeys: () => [`${LOCK_KEY}:${slotName(0)}`],
   deadlineMs: (params) =>
     15_000 + (intParam(params, 'nodes') - 1) * intParam(params, 'skewMs') + intParam(params, 'nodes') * intParam(params, 'jobMs'),
 
@@ -47,8 +55,7 @@ export default defineScenario<CronJob>({
   observe: async (stores) => ({ PostgreSQL: await observeBatchRuns(stores) }),
 
   async measure(stores) {
-    const running = await stores.redis.get(stores.key(RUNNING_MAX_KEY));
-    return { runsPerSlot: await runsPerSlot(stores), maxConcurrentRuns: Number(running ?? 0) };
+    return { runsPerSlot: await runsPerSlot(stores), maxConcurrentRuns: await mostRunsAtOnce(stores) };
   },
 
   expectations: () => [
@@ -72,6 +79,6 @@ export default defineScenario<CronJob>({
       throw new Error(`${ctx.workerId} reached the lock only after its slot had ended by its own clock: the machine is too busy for a ${schedule.slotMs} ms slot; run it again`);
     ctx.emit({ type: 'job-fired' });
     if (clock.behindMs > 0) ctx.emit({ type: 'note', text: `${ctx.workerId}'s clock is ${clock.behindMs} ms behind node-1's: to it, the slot starts now` });
-    await variant.run(cronJob(ctx, index, clock, schedule, slot));
+    await variant.run(cronJob(ctx, index, clock, schedule, slot, variant.checkpoints));
   },
 });

@@ -2,9 +2,6 @@
 
 /** The batch's lock; both variants add the schedule slot: "lock:invoice-batch:slot-0". */
 export const LOCK_KEY = 'lock:invoice-batch';
-/** Lock-set of nodes inside the batch right now, and the largest size it reached. */
-export const RUNNING_KEY = 'running';
-export const RUNNING_MAX_KEY = 'running:max';
 /** Choreography: when slot 0 starts (ms since the epoch), as node-1 fixed it. */
 export const SLOT_START_KEY = 'choreography:slot-start';
 

@@ -1,19 +1,27 @@
 // What a fence-check variant works with in one ordering: the worker context plus that
 // ordering's document row and lease. The one effect is an update of the row; PostgreSQL
-// itself records every change of its content (a trigger), and the harness logs every
-// attempt, with "stale" decided by PostgreSQL from the order of grants.
+// itself records every change of its content (a trigger), Redis records every grant in
+// the very script that makes it, and the harness logs every attempt; "stale" is decided
+// from those records when the run is measured.
 import { randomUUID } from 'node:crypto';
 import { intParam, type WorkerContext } from '../types.js';
 import { afterWaking, latch, letStaleWriteFirst, reachedStop } from './choreography.js';
-import { fenceKey, lockKey, type Ordering, type Step } from './orderings.js';
+import { fenceKey, grantsKey, lockKey, type Ordering, type Step } from './orderings.js';
 
 // The lease and its fence number in one atomic step: numbers follow the order of grants.
-// Also the lease's time to live as Redis itself has it.
+// The grant is recorded, with Redis's own clock, in the same step: no grant without its
+// record. Also the lease's time to live as Redis itself has it.
 const ACQUIRE_WITH_FENCE = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return {redis.call('INCR', KEYS[2]), redis.call('PTTL', KEYS[1])}
+  local fence = redis.call('INCR', KEYS[2])
+  local now = redis.call('TIME')
+  redis.call('HSET', KEYS[3], fence, ARGV[3] .. ' ' .. now[1] .. ' ' .. now[2])
+  return {fence, redis.call('PTTL', KEYS[1])}
 end
 return false`;
+
+/** A step right after a grant, where the fault plan may strike, for the variants that declare it. */
+export const AFTER_GRANT = 'after-grant';
 
 // Deletes the lease only while it still holds this worker's token.
 const RELEASE_IF_MINE = `
@@ -53,16 +61,10 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
   const first = ctx.workerId === ctx.workerIds[0];
   // A variant that has no such step is stopped before its write.
   const stallAt: Step = steps.includes(o.stallAt) ? o.stallAt : 'before-write';
-  let grant = 0;
   let leaseFence = 0;
 
-  // Stale: a newer grant of this ordering exists as PostgreSQL records the attempt.
   const log = (accepted: boolean) =>
-    ctx.pg.query(
-      `insert into attempts (ordering, worker, grant_no, accepted, stale)
-       values ($1, $2, $3, $4, exists (select 1 from grants where ordering = $1 and grant_no > $3))`,
-      [o.id, ctx.workerId, grant, accepted],
-    );
+    ctx.pg.query('insert into attempts (ordering, worker, fence, accepted) values ($1, $2, $3, $4)', [o.id, ctx.workerId, leaseFence, accepted]);
 
   return {
     ...ctx,
@@ -71,7 +73,16 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
     async acquire() {
       ctx.emit({ type: 'lease-requested', key: lock });
       const sent = ctx.now(); // the lease counts from the request, not from its reply
-      const granted = (await ctx.redis.eval(ACQUIRE_WITH_FENCE, 2, lock, ctx.key(fenceKey(o.id)), token, leaseMs)) as [number, number] | null;
+      const granted = (await ctx.redis.eval(
+        ACQUIRE_WITH_FENCE,
+        3,
+        lock,
+        ctx.key(fenceKey(o.id)),
+        ctx.key(grantsKey(o.id)),
+        token,
+        leaseMs,
+        ctx.workerId,
+      )) as [number, number] | null;
       if (granted === null) {
         ctx.emit({ type: 'lease-denied', key: lock, heldBy: await ctx.redis.get(lock) });
         ctx.emit({ type: 'job-skipped', reason: 'another worker holds the lease' });
@@ -79,13 +90,9 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
       }
       const [fence, ttlMs] = granted;
       ctx.emit({ type: 'lease-acquired', key: lock, ttlMs, fromMs: sent, token, fence });
-      const { rows } = await ctx.pg.query<{ grant_no: number }>(
-        'insert into grants (ordering, worker) values ($1, $2) returning grant_no',
-        [o.id, ctx.workerId],
-      );
-      grant = rows[0]!.grant_no;
       leaseFence = fence;
       ctx.signal(latch.granted(ctx.workerId, o));
+      if (steps.includes(AFTER_GRANT)) await ctx.checkpoint(AFTER_GRANT);
       return { id: token, fence };
     },
     async checkpoint(step) {

@@ -93,6 +93,7 @@ describe('fence-check honours its parameters', () => {
     expect(granted).toHaveLength(8);
     for (const e of granted) expect(e.ttlMs).toBeLessThanOrEqual(150);
     const seen = eventsOf(events, 'key-observed').filter((e) => e.key.startsWith('lock:') && e.value !== null);
+    expect(seen.length).toBeGreaterThan(0);
     for (const e of seen) expect(e.pttlMs).toBeLessThanOrEqual(150);
     expect((await run('database-guard', { leaseMs: 150, pauseMs: 400 })).metrics.orderingsLetThrough).toBe(0);
   });
@@ -100,5 +101,21 @@ describe('fence-check honours its parameters', () => {
   it('rejects parameters out of bounds, naming them', () => {
     const bad = playground.prepare({ scenario: 'fence-check', variant: 'none', params: { leaseMs: 50 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 100 to 5000, got 50" });
+  });
+});
+
+describe('fence-check counts what the stores did, not what the workers logged', () => {
+  it('worker-2 killed right after its grant: the grant is on record, and the stale write over it still counts', async () => {
+    // Killed in the first ordering (late-write), before it writes or logs anything: only
+    // Redis's record of its grant, made by the granting script itself, says that worker-1's
+    // write, which lands after it, is stale.
+    const kill = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
+    const { metrics, verdict, events } = await play(playground, 'fence-check', 'none', {}, kill);
+    expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
+    expect(eventsOf(events, 'write-accepted', 'worker-2')).toHaveLength(0);
+    // The later orderings have no newer holder, so nothing in them is stale.
+    const none = 'no stale write';
+    expect(metrics).toEqual({ lateWrite: LET, earlyWrite: none, checkThenWrite: none, lateRegistration: none, orderingsLetThrough: 1 });
+    expect(verdict).toBe('fail');
   });
 });

@@ -7,6 +7,10 @@ import { latch, waitForFreeLease } from './choreography.js';
 import { checkJob, type CheckJob } from './checkJob.js';
 import { createLedger, measureOutcomes, observeDocuments } from './documentLedger.js';
 import { ORDERINGS, OUTCOMES, fenceKey, lockKey } from './orderings.js';
+import comparedInApp from './mutants/comparedInApp.js';
+import fenceNotStored from './mutants/fenceNotStored.js';
+import notEqualGuard from './mutants/notEqualGuard.js';
+import unguardedFallback from './mutants/unguardedFallback.js';
 import databaseGuard from './variants/databaseGuard.js';
 import equalLeaseId from './variants/equalLeaseId.js';
 import greaterThanInApp from './variants/greaterThanInApp.js';
@@ -26,10 +30,20 @@ export default defineScenario<CheckJob>({
     { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", min: 0, max: 10_000, default: 700 },
   ],
   metrics: [
-    ...ORDERINGS.map((o) => ({ name: o.metric, label: o.label })),
-    { name: 'orderingsLetThrough', label: 'Orderings let through' },
+    ...ORDERINGS.map((o) => ({
+      name: o.metric,
+      label: o.label,
+      source:
+        "PostgreSQL: a trigger's record of every change of the row, against Redis's record of each grant (made by the granting script, on Redis's clock); 'refused' rather than 'no stale write' from the attempts the write helper logs in the write's transaction",
+    })),
+    {
+      name: 'orderingsLetThrough',
+      label: 'Orderings let through',
+      source: "PostgreSQL and Redis: orderings whose row was last changed by a stale write, by the trigger's record and the grants' record",
+    },
   ],
   variants: [none, equalLeaseId, greaterThanInApp, databaseGuard],
+  mutants: [fenceNotStored, notEqualGuard, comparedInApp, unguardedFallback],
   // A lease far shorter than the pause, and a pause far shorter than the lease (the
   // window is most of the lease, so a busy machine's delays cannot close it).
   stabilityParams: [

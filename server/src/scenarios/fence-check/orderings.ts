@@ -66,5 +66,7 @@ export const OUTCOMES = {
 // Redis key names (without the run's prefix): one lease and one fence counter per ordering.
 export const lockKey = (ordering: string): string => `lock:${ordering}`;
 export const fenceKey = (ordering: string): string => `fence:${ordering}`;
+/** Every grant of an ordering's lease, by fence: "<worker> <seconds> <microseconds>" by Redis's clock. */
+export const grantsKey = (ordering: string): string => `grants:${ordering}`;
 /** Names the worker that found its lease still live when it woke up (choreography). */
 export const writingInLeaseKey = (ordering: string): string => `choreography:${ordering}:writing-in-lease`;

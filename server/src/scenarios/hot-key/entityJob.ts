@@ -1,22 +1,13 @@
 // What a hot-key variant works with: one job about one entity. The job's work is a row in
 // `job_runs` with its start and end as PostgreSQL's clock saw them; the verdict reads the
-// rows and the lock-sets, never what the workers say.
+// rows (overlaps included), never what the workers say.
 import type pg from 'pg';
 import { intParam, type WorkerContext } from '../types.js';
-import { ENTITY_MAX_KEY, RUNNING_KEY, RUNNING_MAX_KEY } from './keys.js';
 import type { PlannedJob } from './jobPlan.js';
 import { markStarted, markWaiting, waitForRound } from './rounds.js';
 
-// Jepsen's lock-set, twice: every job joins the set of running jobs and its entity's set;
-// the largest sizes seen prove (or rule out) an overlap without any timing guess.
-const ENTER = `
-redis.call('SADD', KEYS[1], ARGV[1])
-redis.call('SADD', KEYS[2], ARGV[1])
-local all = redis.call('SCARD', KEYS[1])
-local same = redis.call('SCARD', KEYS[2])
-if all > tonumber(redis.call('GET', KEYS[3]) or '0') then redis.call('SET', KEYS[3], all) end
-if same > tonumber(redis.call('GET', KEYS[4]) or '0') then redis.call('SET', KEYS[4], same) end
-return all`;
+/** A step of `sync` where the fault plan may strike, for the variants that declare it. */
+export const AFTER_JOB_ROW = 'after-job-row';
 
 // A worker's jobs share its one PostgreSQL connection: their queries take turns on it.
 const tails = new WeakMap<pg.Client, Promise<unknown>>();
@@ -37,8 +28,8 @@ export interface EntityJob extends WorkerContext {
   sync(key: string): Promise<void>;
 }
 
-/** Gives a worker context one planned job's own operations; `all` is the run's whole plan. */
-export function entityJob(ctx: WorkerContext, planned: PlannedJob, all: PlannedJob[]): EntityJob {
+/** Gives a worker context one planned job's own operations; `all` is the run's whole plan, `steps` the variant's checkpoints. */
+export function entityJob(ctx: WorkerContext, planned: PlannedJob, all: PlannedJob[], steps: string[] = []): EntityJob {
   const jobMs = intParam(ctx.params, 'jobMs');
   const prefix = ctx.key('');
   const nameOf = (key: string): string => (key.startsWith(prefix) ? key.slice(prefix.length) : key);
@@ -57,22 +48,20 @@ export function entityJob(ctx: WorkerContext, planned: PlannedJob, all: PlannedJ
     },
     async sync(key) {
       if (waitReason !== null) ctx.emit({ type: 'wait-finished', reason: waitReason });
-      const running = ctx.key(RUNNING_KEY);
-      const ofEntity = ctx.key(`${RUNNING_KEY}:${planned.entity}`);
-      await ctx.redis.eval(ENTER, 4, running, ofEntity, ctx.key(RUNNING_MAX_KEY), ctx.key(ENTITY_MAX_KEY), planned.id);
       const label = `sync ${planned.entity} (${planned.id})`;
       await inTurn(ctx.pg, 'insert into job_runs (job, entity, worker) values ($1, $2, $3)', [
         planned.id,
         planned.entity,
         ctx.workerId,
       ]);
+      // From here the job counts as running until its row has an end, whatever becomes of it.
+      if (steps.includes(AFTER_JOB_ROW)) await ctx.checkpoint(AFTER_JOB_ROW);
       const round = await markStarted(ctx, planned);
       ctx.emit({ type: 'work-started', label });
       await ctx.sleep(jobMs);
       await waitForRound(ctx, planned, round, all, nameOf(key));
       await inTurn(ctx.pg, 'update job_runs set finished_at = clock_timestamp() where job = $1', [planned.id]);
       ctx.emit({ type: 'work-finished', label });
-      await ctx.redis.multi().srem(running, planned.id).srem(ofEntity, planned.id).exec();
     },
   };
 }

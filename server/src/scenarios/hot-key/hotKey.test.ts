@@ -33,9 +33,6 @@ describe('hot-key at its defaults', () => {
     expect(eventsOf(events, 'lease-released').every((e) => e.deleted === 1)).toBe(true);
     expect(eventsOf(events, 'wait-started')).toHaveLength(19);
     expect(workSpan(events)).toBeGreaterThanOrEqual(4000);
-    // The lock-set never held more than one job.
-    const sets = eventsOf(events, 'key-observed').filter((e) => e.key === 'running' && e.value);
-    expect(sets.every((e) => !e.value!.includes(','))).toBe(true);
   });
 
   it('per-entity-key: five customers side by side, four job lengths', async () => {
@@ -90,5 +87,23 @@ describe('hot-key honours its parameters', () => {
   it('rejects parameters out of bounds, naming them', () => {
     const bad = playground.prepare({ scenario: 'hot-key', variant: 'global-key', params: { jobMs: 50 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'jobMs' must be an integer from 100 to 2000, got 50" });
+  });
+});
+
+describe('hot-key counts the rows, not what the workers said', () => {
+  it('a worker killed mid-job leaves its row open, and the overlap it had still shows', async () => {
+    // Two jobs of one customer, one per worker, each behind a key of its own (the
+    // key-per-job near-miss): they overlap. worker-1 dies right after its job's row is
+    // written, before it can record the end: the row counts as running to the end.
+    const params = { jobs: 2, entities: 1, workers: 2, jobMs: 300 };
+    const kill = [{ checkpoint: 'after-job-row', target: 'worker-1', action: 'kill' as const }];
+    const whole = await play(playground, 'hot-key', 'key-per-job', params, undefined, { mutants: true });
+    expect(whole.metrics).toEqual({ jobsDone: 2, maxParallelJobs: 2, maxParallelPerEntity: 2, wallMs: 300 });
+    expect(whole.verdict).toBe('fail');
+    const killed = await play(playground, 'hot-key', 'key-per-job', params, kill, { mutants: true });
+    expect(eventsOf(killed.events, 'process-killed', 'worker-1')).toHaveLength(1);
+    expect(eventsOf(killed.events, 'work-finished', 'worker-1')).toHaveLength(0);
+    expect(killed.metrics).toEqual({ jobsDone: 1, maxParallelJobs: 2, maxParallelPerEntity: 2, wallMs: 300 });
+    expect(killed.verdict).toBe('fail');
   });
 });

@@ -5,7 +5,10 @@ import { defineScenario, intParam } from '../types.js';
 import { entityJob, type EntityJob } from './entityJob.js';
 import { entitiesInParallel, entityNames, planJobs, workerIds } from './jobPlan.js';
 import { createJobRuns, measureJobRuns, observeJobRuns } from './jobRuns.js';
-import { ENTITY_MAX_KEY, LOCK_KEY, RUNNING_KEY, RUNNING_MAX_KEY } from './keys.js';
+import { LOCK_KEY } from './keys.js';
+import entityTruncated from './mutants/entityTruncated.js';
+import keyPerJob from './mutants/keyPerJob.js';
+import loserSkips from './mutants/loserSkips.js';
 import globalKey from './variants/globalKey.js';
 import perEntityKey from './variants/perEntityKey.js';
 
@@ -22,20 +25,35 @@ export default defineScenario<EntityJob>({
     { kind: 'int', name: 'jobMs', label: 'Job length', unit: 'ms', help: 'How long one job works while it holds its lock.', min: 100, max: 2000, default: 200 },
   ],
   metrics: [
-    { name: 'jobsDone', label: 'Jobs done' },
-    { name: 'maxParallelJobs', label: 'Most jobs running at once' },
-    { name: 'maxParallelPerEntity', label: 'Most jobs of one customer at once' },
-    { name: 'wallMs', label: 'Wall time (ms, in whole job lengths)' },
+    { name: 'jobsDone', label: 'Jobs done', source: 'PostgreSQL: rows of job_runs with an end' },
+    {
+      name: 'maxParallelJobs',
+      label: 'Most jobs running at once',
+      source: "PostgreSQL: most job_runs rows whose spans (clock_timestamp() at start and end; no end: still running) overlap",
+    },
+    {
+      name: 'maxParallelPerEntity',
+      label: 'Most jobs of one customer at once',
+      source: 'PostgreSQL: most job_runs rows of one customer whose spans overlap',
+    },
+    {
+      name: 'wallMs',
+      label: 'Wall time (ms, in whole job lengths)',
+      source: 'PostgreSQL: the longest chain of job_runs rows each started after the last ended, times the job length',
+    },
   ],
   variants: [globalKey, perEntityKey],
-  // Uneven spread over fewer workers; and every customer in one worker process.
+  mutants: [keyPerJob, entityTruncated, loserSkips],
+  // Uneven spread over fewer workers; every customer in one worker process; and ten
+  // customers, where customer-1 and customer-10 differ only past their tenth character.
   stabilityParams: [
     { jobs: 7, entities: 3, workers: 2, jobMs: 120 },
     { jobs: 12, entities: 4, workers: 1, jobMs: 150 },
+    { jobs: 10, entities: 10, workers: 2, jobMs: 100 },
   ],
 
   workers: workerIds,
-  watchedKeys: (params) => [LOCK_KEY, ...entityNames(params).map((e) => `${LOCK_KEY}:${e}`), RUNNING_KEY],
+  watchedKeys: (params) => [LOCK_KEY, ...entityNames(params).map((e) => `${LOCK_KEY}:${e}`)],
   // Worst case: every job one after another, plus the lock handoffs.
   deadlineMs: (params) => 15_000 + intParam(params, 'jobs') * (intParam(params, 'jobMs') + 150),
 
@@ -48,11 +66,10 @@ export default defineScenario<EntityJob>({
 
   async measure(stores, params) {
     const truth = await measureJobRuns(stores);
-    const [all, perEntity] = await stores.redis.mget(stores.key(RUNNING_MAX_KEY), stores.key(ENTITY_MAX_KEY));
     return {
       jobsDone: truth.done,
-      maxParallelJobs: Number(all ?? 0),
-      maxParallelPerEntity: Number(perEntity ?? 0),
+      maxParallelJobs: truth.maxParallel,
+      maxParallelPerEntity: truth.maxParallelPerEntity,
       // Counted in job lengths, so lock handoffs (a few ms each) never change the figure.
       wallMs: truth.longestChain * intParam(params, 'jobMs'),
     };
@@ -76,7 +93,7 @@ export default defineScenario<EntityJob>({
 
   async work(ctx, variant) {
     const all = planJobs(ctx.params);
-    const mine = all.filter((j) => j.worker === ctx.workerId).map((j) => entityJob(ctx, j, all));
+    const mine = all.filter((j) => j.worker === ctx.workerId).map((j) => entityJob(ctx, j, all, variant.checkpoints));
     await ctx.barrier('queued'); // every job of every worker is ready before any starts
     await Promise.all(mine.map((job) => variant.run(job)));
   },

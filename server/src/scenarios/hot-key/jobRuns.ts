@@ -1,5 +1,8 @@
 // The job_runs table: one row per job, stamped by PostgreSQL's clock when the job starts
-// and when it ends. What the timeline's truth lane shows and what the wall time is read from.
+// and when it ends. What the timeline's truth lane shows, and what every figure is read
+// from: how many jobs ran at once is the most rows whose spans overlap, computed in SQL.
+// A row without an end counts as running to the end of the run (a job that died mid-work
+// may still be working, as far as anyone can tell), so a lost end line can only add overlap.
 import type { RunStores } from '../types.js';
 
 export async function createJobRuns(stores: RunStores): Promise<void> {
@@ -29,7 +32,17 @@ export interface JobRunTruth {
   done: number;
   /** The most jobs that ran strictly one after another (each started after the last ended). */
   longestChain: number;
+  /** The most rows running at once, and the most of one entity. */
+  maxParallel: number;
+  maxParallelPerEntity: number;
 }
+
+// At each row's start, the rows already started and not yet ended: the most at any instant.
+const OVERLAPS = `
+  with spans as (select entity, started_at as s, coalesce(finished_at, 'infinity') as f from job_runs)
+  select coalesce(max((select count(*) from spans o where o.s <= r.s and o.f > r.s)), 0)::int as all_jobs,
+         coalesce(max((select count(*) from spans o where o.entity = r.entity and o.s <= r.s and o.f > r.s)), 0)::int as same_entity
+    from spans r`;
 
 export async function measureJobRuns(stores: RunStores): Promise<JobRunTruth> {
   const { rows } = await stores.sql<{ started: number; finished: number | null }>(
@@ -46,5 +59,7 @@ export async function measureJobRuns(stores: RunStores): Promise<JobRunTruth> {
     longestChain++;
     lastEnd = r.finished;
   }
-  return { done: finished.length, longestChain };
+  const overlaps = await stores.sql<{ all_jobs: number; same_entity: number }>(OVERLAPS);
+  const { all_jobs: maxParallel, same_entity: maxParallelPerEntity } = overlaps.rows[0]!;
+  return { done: finished.length, longestChain, maxParallel, maxParallelPerEntity };
 }

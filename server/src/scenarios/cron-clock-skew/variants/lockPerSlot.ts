@@ -1,5 +1,6 @@
 import { defineVariant } from '../../types.js';
-import type { CronJob } from '../cronJob.js';
+import { AFTER_BATCH_ROW, type CronJob } from '../cronJob.js';
+import { slotShorterThanSkew } from '../expected.js';
 import { LOCK_KEY } from '../keys.js';
 
 export default defineVariant<CronJob>({
@@ -9,6 +10,8 @@ export default defineVariant<CronJob>({
   summary:
     'The same lock on the slot, never released: it expires when the slot ends. node-2 fires a second late, finds the slot taken and skips. A late clock only has to be less late than a slot.',
   source: import.meta.url,
+  checkpoints: [AFTER_BATCH_ROW],
+  expectedOtherwise: slotShorterThanSkew,
   async run(job) {
     const key = job.key(`${LOCK_KEY}:${job.slot}`); // one lock per slot, as this node's clock names it
     // Held until the slot ends by this node's clock: a duration, so it means the same to Redis.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineVariant } from '../../types.js';
-import type { CronJob } from '../cronJob.js';
+import { AFTER_BATCH_ROW, type CronJob } from '../cronJob.js';
+import { everyNodeFiresDuringTheJob } from '../expected.js';
 import { LOCK_KEY } from '../keys.js';
 
 // Deletes the key only while it still holds our token, in one atomic step.
@@ -17,6 +18,8 @@ export default defineVariant<CronJob>({
   summary:
     "A textbook lock on the slot: token, lease, compare-and-delete. But the job takes 300 ms and node-2's clock is 1 s late: node-2 fires after node-1 released the lock, takes it, and bills the same slot again.",
   source: import.meta.url,
+  checkpoints: [AFTER_BATCH_ROW],
+  expectedOtherwise: everyNodeFiresDuringTheJob,
   async run(job) {
     const key = job.key(`${LOCK_KEY}:${job.slot}`); // one lock per slot, as this node's clock names it
     const token = `${job.workerId}:${randomUUID()}`;

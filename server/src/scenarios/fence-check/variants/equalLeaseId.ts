@@ -1,5 +1,6 @@
 import { defineVariant } from '../../types.js';
 import type { CheckJob } from '../checkJob.js';
+import { wakesInLease } from '../wakesInLease.js';
 
 export default defineVariant<CheckJob>({
   id: 'equal-lease-id',
@@ -8,6 +9,7 @@ export default defineVariant<CheckJob>({
   summary:
     "When granted, the holder registers its lease id with the row; the row takes writes carrying that id only. It refuses stale writes even before the new holder writes — but ids have no order, so a holder that registers late takes the row back.",
   source: import.meta.url,
+  expectedOtherwise: wakesInLease,
   checkpoints: ['before-register', 'before-write'],
   async run(job) {
     const lease = await job.acquire(); // the lease and a fence number, in one step

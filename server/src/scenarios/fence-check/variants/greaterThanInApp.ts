@@ -1,5 +1,6 @@
 import { defineVariant } from '../../types.js';
 import type { CheckJob } from '../checkJob.js';
+import { wakesInLease } from '../wakesInLease.js';
 
 export default defineVariant<CheckJob>({
   id: 'greater-than-in-app',
@@ -8,6 +9,7 @@ export default defineVariant<CheckJob>({
   summary:
     "The application reads the row's fence and writes only with a higher one. The rule is right, but the check and the write are two steps: a new holder that writes between them is overwritten.",
   source: import.meta.url,
+  expectedOtherwise: wakesInLease,
   checkpoints: ['before-write', 'between-check-and-write'],
   async run(job) {
     const lease = await job.acquire(); // the lease and a fence number, in one step

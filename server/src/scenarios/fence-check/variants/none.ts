@@ -1,5 +1,6 @@
 import { defineVariant } from '../../types.js';
-import type { CheckJob } from '../checkJob.js';
+import { AFTER_GRANT, type CheckJob } from '../checkJob.js';
+import { wakesInLease } from '../wakesInLease.js';
 
 export default defineVariant<CheckJob>({
   id: 'none',
@@ -8,7 +9,8 @@ export default defineVariant<CheckJob>({
   summary:
     'The write carries its fence number and the row stores it, but nothing compares it. Every stale write that comes after the new holder\'s replaces it.',
   source: import.meta.url,
-  checkpoints: ['before-write'],
+  expectedOtherwise: wakesInLease,
+  checkpoints: [AFTER_GRANT, 'before-write'],
   async run(job) {
     const lease = await job.acquire(); // the lease and a fence number, in one step
     if (!lease) return;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineVariant } from '../../types.js';
 import type { EntityJob } from '../entityJob.js';
+import { entitiesInParallel } from '../jobPlan.js';
 import { LOCK_KEY } from '../keys.js';
 
 // Deletes the key only while it still holds our token, in one atomic step.
@@ -18,6 +19,11 @@ export default defineVariant<EntityJob>({
   summary:
     'Every job takes the same lock, whatever entity it is about. Safe — no two jobs ever overlap — but the 20 jobs for 5 customers run one at a time: a queue of one.',
   source: import.meta.url,
+  // With one customer (or one job) a key per customer is one key too: nothing to serialise.
+  expectedOtherwise: (params) =>
+    entitiesInParallel(params) === 1
+      ? 'only one customer has jobs to run: one key for all is the same queue as one key per customer'
+      : null,
   async run(job) {
     const key = job.key(LOCK_KEY); // one key for all entities: customer-1 waits on customer-2's job
     const token = `${job.jobId}:${randomUUID()}`;
