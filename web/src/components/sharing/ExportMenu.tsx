@@ -23,7 +23,7 @@ const title = (s: State, r: RunRecord) => runTitle(scenarioOfRun(s, r), r.scenar
 function exportSvg(s: State) {
   const runs = shownRuns(s).map((r) => ({ title: title(s, r), events: r.events, scenario: scenarioOfRun(s, r) }));
   const width = Math.max(1000, Math.round(document.querySelector('.tl-body')?.clientWidth ?? 1400));
-  return timelineSvg(runs, currentView(), width, s.theme);
+  return timelineSvg(runs, currentView(), width, s.theme === 'dark' ? 'dark' : 'light');
 }
 
 export function ExportMenu() {
