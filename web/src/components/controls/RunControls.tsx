@@ -33,9 +33,10 @@ export function RunControls() {
           disabled={!connected || inProgress || !valid}
           aria-describedby={why ? 'run-why' : undefined}
           title="Run the selected variant (R)"
+          aria-keyshortcuts="R"
           onClick={() => startRun()}
         >
-          Run
+          Run <kbd className="key-hint" aria-hidden="true">R</kbd>
         </button>
         {canCancel && (
           <button type="button" className="cancel" title="Cancel (X)" onClick={() => cancelRun()}>
@@ -49,7 +50,7 @@ export function RunControls() {
         </p>
       )}
       {runError && (
-        <p className="error" role="alert">
+        <p className="error run-refused" role="alert">
           The run did not start: {runError}
         </p>
       )}

@@ -18,15 +18,11 @@ export function Timeline() {
     <section className="panel timeline" aria-labelledby="timeline-title">
       <div className="panel-head">
         <h2 id="timeline-title">Timeline</h2>
-        {/* In presenter mode the legend sits beside the verdict, and the zoom buttons here. */}
-        {presenter ? show && <ZoomControls /> : <RunLegend />}
+        {show && <ZoomControls />}
+        {show && !presenter && <ExportMenu />}
       </div>
-      {show && !presenter && (
-        <div className="timeline-tools">
-          <ZoomControls />
-          <ExportMenu />
-        </div>
-      )}
+      {/* In presenter mode the legend sits beside the verdict. */}
+      {!presenter && <RunLegend />}
       {!show ? (
         <p className="timeline-empty">
           {pending
