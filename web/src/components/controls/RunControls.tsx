@@ -44,11 +44,10 @@ export function RunControls() {
           </button>
         )}
       </div>
-      {why && (
-        <p className="run-why" id="run-why">
-          {why}
-        </p>
-      )}
+      {/* Always one line, empty or not: the block keeps its height when a run starts or ends. */}
+      <p className="run-why" id="run-why">
+        {why ?? 'Press Run or R.'}
+      </p>
       {runError && (
         <p className="error run-refused" role="alert">
           The run did not start: {runError}
