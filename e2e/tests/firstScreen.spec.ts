@@ -25,19 +25,38 @@ test('duplicate-job at load, Run in sight, and the timeline fits the screen', as
   await expectNoWiderThanViewport(page);
 });
 
-test('nothing moves when the verdict arrives', async ({ page }) => {
+test('nothing moves when the verdict arrives; labels are whole and apart', async ({ page }) => {
   await openPlayground(page, '/?scenario=fencing');
   const timeline = timelineOf(page);
-  const before = await boxOf(timeline);
+  const legend = timeline.getByRole('list', { name: 'Legend' });
+  const before = { timeline: await boxOf(timeline), legend: await boxOf(legend) };
   await page.locator('body').press('r');
   await expect(verdictStatus(page)).toHaveText('Running…');
   await expect(timeline.getByRole('group', { name: 'worker-2', exact: true })).toBeVisible();
-  const during = await boxOf(timeline);
+  const during = { timeline: await boxOf(timeline), legend: await boxOf(legend) };
+  // While the run is live, the "now" label and the tick labels do not overlap (both are
+  // drawn for the eye only, so they are measured by their boxes).
+  const overlaps = await timeline.evaluate((el) => {
+    const now = el.querySelector('.live-edge.live .live-label')?.getBoundingClientRect();
+    if (!now) return -1;
+    return Array.from(el.querySelectorAll<HTMLElement>('.tick'))
+      .filter((t) => t.style.display !== 'none')
+      .map((t) => t.getBoundingClientRect())
+      .filter((t) => t.right > now.left && t.left < now.right && t.bottom > now.top && t.top < now.bottom).length;
+  });
+  expect(overlaps).toBe(0);
   await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/, { timeout: RUN_TIMEOUT });
   await expect(page.getByRole('region', { name: 'Verdict' }).getByRole('list', { name: 'Numbers' })).toBeVisible();
-  const after = await boxOf(timeline);
+  const after = { timeline: await boxOf(timeline), legend: await boxOf(legend) };
   expect(during).toEqual(before);
   expect(after).toEqual(before);
+  // Lane names and facts are whole: none is cut short.
+  const cut = await timeline.evaluate((el) =>
+    Array.from(el.querySelectorAll<HTMLElement>('.tl-label *'))
+      .filter((e) => e.scrollWidth > e.clientWidth + 1)
+      .map((e) => e.textContent),
+  );
+  expect(cut).toEqual([]);
 });
 
 test('R with an invalid parameter shows the refusal in sight; an empty field says what it takes', async ({ page }) => {
