@@ -75,24 +75,23 @@ export function App() {
         </p>
       )}
       <main className={`app-main${presenter ? ' presenting' : ''}`}>
-        {!presenter && (
-          <aside className="controls" aria-label="Controls">
-            {loaded ? (
-              <>
-                <ScenarioPicker />
-                <VariantPicker />
-                <ParamsForm />
-                <FaultPlanEditor />
-                <SpeedControl />
-                <RunControls />
-                <CompareControl />
-              </>
-            ) : (
-              <p className="offline-hint">Waiting for the server’s scenario catalog… Recorded runs open without it.</p>
-            )}
-            <RecordingControls />
-          </aside>
-        )}
+        {/* Hidden, not left out, in presenter mode: O still opens a recording from it. */}
+        <aside className="controls" aria-label="Controls">
+          {loaded ? (
+            <>
+              <ScenarioPicker />
+              <VariantPicker />
+              <ParamsForm />
+              <FaultPlanEditor />
+              <SpeedControl />
+              <RunControls />
+              <CompareControl />
+            </>
+          ) : (
+            <p className="offline-hint">Waiting for the server’s scenario catalog… Recorded runs open without it.</p>
+          )}
+          <RecordingControls />
+        </aside>
         <div className="stage">
           {presenter && <StageBar />}
           {!presenter && scenario && <p className="scenario-summary">{scenario.summary}</p>}
