@@ -5,6 +5,10 @@ import { expect, test, type Download, type Page } from '@playwright/test';
 import { choose, openPlayground, runAndWait } from './racelab.js';
 
 async function download(page: Page, button: string): Promise<{ name: string; body: Buffer }> {
+  // The exports are a menu, collapsed until opened.
+  const menu = page.getByRole('toolbar', { name: 'Export' });
+  if (!(await menu.isVisible())) await page.getByText('Export', { exact: true }).click();
+  await expect(menu).toBeVisible();
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
   const d = file as Download;
   return { name: d.suggestedFilename(), body: await readFile((await d.path())!) };

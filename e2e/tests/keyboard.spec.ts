@@ -23,7 +23,8 @@ async function tabUntil(page: import('@playwright/test').Page, match: (label: st
 test('Tab reaches scenario, variant, parameters and Run; Enter runs', async ({ page }) => {
   // A scenario with a Workers parameter, whatever the catalog lists first.
   await openPlayground(page, '/?scenario=duplicate-job');
-  const seen = await tabUntil(page, (l) => l === 'button:Run');
+  // The Run button shows its key: "Run R".
+  const seen = await tabUntil(page, (l) => l === 'button:Run R');
   expect(seen.some((l) => l.startsWith('select:Scenario'))).toBe(true);
   expect(seen.some((l) => /^input:.+ \((broken|correct)\)$/.test(l))).toBe(true);
   expect(seen.some((l) => l === 'input:Workers')).toBe(true);

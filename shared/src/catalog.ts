@@ -172,6 +172,10 @@ export function resolveParams(
       return { ok: false, error: `unknown parameter '${name}' for ${scenario.id}; known: ${known}` };
     }
     const parsed = parseOne(spec, value);
+    if (parsed === undefined && (value === undefined || (typeof value === 'string' && value.trim() === ''))) {
+      // An emptied field: say what it takes, not "got " with nothing after it.
+      return { ok: false, error: `parameter '${name}' is empty: it must be ${describeBounds(spec)}` };
+    }
     if (parsed === undefined) {
       const shown = typeof value === 'string' ? value : JSON.stringify(value);
       return {

@@ -18,9 +18,22 @@ describe('shortcuts', () => {
     expect(key('0', 'Digit0')).toEqual({ id: 'fit' });
   });
 
+  it('steps chapters with the arrows and page keys in presenter mode only', () => {
+    const presenting = (k: string) => matchShortcut({ key: k, code: '', shiftKey: false }, { presenter: true });
+    expect(presenting('ArrowRight')).toEqual({ id: 'next-chapter' });
+    expect(presenting('PageDown')).toEqual({ id: 'next-chapter' });
+    expect(presenting('ArrowLeft')).toEqual({ id: 'previous-chapter' });
+    expect(presenting('PageUp')).toEqual({ id: 'previous-chapter' });
+    expect(presenting('r')).toEqual({ id: 'run' });
+    expect(key('ArrowRight')).toEqual({ id: 'pan-right' });
+    expect(key('PageDown')).toBeNull();
+  });
+
   it('documents every shortcut it matches', () => {
     const documented = new Set(SHORTCUTS.map((s) => s.id));
-    for (const k of ['r', 'c', 'x', ' ', 's', 'S', 'n', 'N', 'v', 'j', 'k', 'o', '.', ',', 'Escape', '+', '-', 'ArrowLeft', 'ArrowRight', 'l', 'p', 't', '?'])
+    for (const k of ['r', 'c', 'x', ' ', 's', 'S', 'n', 'N', 'v', 'j', 'k', 'o', '.', ',', 'Escape', '+', '-', 'ArrowLeft', 'ArrowRight', 'l', 'p', 't', 'h', '?'])
       expect(documented.has(key(k)!.id)).toBe(true);
+    for (const k of ['ArrowLeft', 'ArrowRight', 'PageUp', 'PageDown'])
+      expect(documented.has(matchShortcut({ key: k, code: '', shiftKey: false }, { presenter: true })!.id)).toBe(true);
   });
 });

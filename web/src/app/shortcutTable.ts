@@ -26,7 +26,10 @@ export type ShortcutId =
   | 'replay'
   | 'open-recording'
   | 'presenter'
+  | 'next-chapter'
+  | 'previous-chapter'
   | 'theme'
+  | 'contrast'
   | 'help';
 
 export interface Shortcut {
@@ -58,11 +61,14 @@ export const SHORTCUTS: Shortcut[] = [
   { id: 'zoom-in', keys: ['+'], does: 'zoom in (or the wheel over the timeline)', group: 'Timeline' },
   { id: 'zoom-out', keys: ['−'], does: 'zoom out', group: 'Timeline' },
   { id: 'fit', keys: ['0'], does: 'show the whole run', group: 'Timeline' },
-  { id: 'pan-left', keys: ['←'], does: 'pan earlier (or drag)', group: 'Timeline' },
-  { id: 'pan-right', keys: ['→'], does: 'pan later', group: 'Timeline' },
+  { id: 'pan-left', keys: ['←'], does: 'pan earlier (or drag); in presenter mode: previous chapter', group: 'Timeline' },
+  { id: 'pan-right', keys: ['→'], does: 'pan later; in presenter mode: next chapter', group: 'Timeline' },
   { id: 'follow', keys: ['L'], does: 'follow the live edge on / off', group: 'Timeline' },
-  { id: 'presenter', keys: ['P'], does: 'presenter mode: large type, high contrast', group: 'Present' },
+  { id: 'presenter', keys: ['P'], does: 'presenter mode: the stage only, in large type', group: 'Present' },
+  { id: 'next-chapter', keys: ['→', 'PageDown'], does: 'presenter mode: next chapter (scenario → broken run → correct run)', group: 'Present' },
+  { id: 'previous-chapter', keys: ['←', 'PageUp'], does: 'presenter mode: previous chapter', group: 'Present' },
   { id: 'theme', keys: ['T'], does: 'light / dark theme', group: 'Present' },
+  { id: 'contrast', keys: ['H'], does: 'high contrast, for a washed-out projector', group: 'Present' },
   { id: 'help', keys: ['?'], does: 'show these shortcuts', group: 'Present' },
 ];
 
@@ -101,11 +107,21 @@ const plain: Record<string, ShortcutId> = {
   l: 'follow',
   p: 'presenter',
   t: 'theme',
+  h: 'contrast',
   '?': 'help',
 };
 
+/** In presenter mode the arrows (and a clicker's page keys) step through chapters instead of panning. */
+const presenting: Record<string, ShortcutId> = {
+  ArrowRight: 'next-chapter',
+  PageDown: 'next-chapter',
+  ArrowLeft: 'previous-chapter',
+  PageUp: 'previous-chapter',
+};
+
 /** The shortcut a key press asks for, or null. Digits go by their physical key, shifted or not. */
-export function matchShortcut(e: KeyLike): Match | null {
+export function matchShortcut(e: KeyLike, mode: { presenter?: boolean } = {}): Match | null {
+  if (mode.presenter && presenting[e.key]) return { id: presenting[e.key]! };
   const digit = /^Digit([1-9])$/.exec(e.code) ?? /^Numpad([1-9])$/.exec(e.code);
   if (digit) return { id: e.shiftKey ? 'kill-worker' : 'pause-worker', worker: Number(digit[1]) };
   if (e.key === '0' || e.code === 'Digit0' || e.code === 'Numpad0') return { id: 'fit' };

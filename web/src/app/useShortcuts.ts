@@ -12,6 +12,7 @@ import { isRunning, selectCurrentRun, selectRunInProgress, selectScenario, selec
 import { fitView, panFraction, setPlayhead, zoomBy } from '../view/viewActions.js';
 import { viewStore } from '../view/viewStore.js';
 import { OPEN_RECORDING_ID } from '../components/sharing/RecordingControls.js';
+import { chaptersOf, stepChapter } from './chapters.js';
 import { matchShortcut, type Match } from './shortcutTable.js';
 
 const TEXT_ENTRY = 'textarea, select, [contenteditable="true"], input:not([type="radio"]):not([type="checkbox"]):not([type="button"])';
@@ -30,6 +31,23 @@ function workerN(n: number): { runId: string; workerId: string; paused: boolean 
   if (!run || !workerId) return null;
   const lane = deriveLanes(run.events).find((l) => l.workerId === workerId);
   return { runId: run.runId, workerId, paused: !!lane?.spans.some((sp) => sp.kind === 'stall' && sp.byPage && sp.endMs === null) };
+}
+
+/**
+ * Presenter mode's next (or previous) chapter: the scenario alone, then its broken variant
+ * run, then its correct one. Not while a run is in progress: the audience watches it end.
+ */
+export function goToChapter(step: 1 | -1): boolean {
+  const s = useStore.getState();
+  if (!s.catalog || selectRunInProgress(s)) return false;
+  const here = { scenario: s.scenarioId, variant: s.variantId, blank: s.shown.length === 0 };
+  const next = stepChapter(chaptersOf(s.catalog), here, step);
+  if (!next) return false;
+  if (next.scenario !== s.scenarioId) s.selectScenario(next.scenario);
+  if (next.variant !== useStore.getState().variantId) s.selectVariant(next.variant);
+  if (next.kind === 'scenario') useStore.getState().clearShown();
+  else useStore.getState().startRun();
+  return true;
 }
 
 /** Does what a shortcut asks; false when it does not apply now. */
@@ -118,6 +136,12 @@ export function perform(m: Match): boolean {
     case 'theme':
       s.setTheme(s.theme === 'dark' ? 'light' : 'dark');
       return true;
+    case 'contrast':
+      s.setTheme(s.theme === 'contrast' ? 'dark' : 'contrast');
+      return true;
+    case 'next-chapter':
+    case 'previous-chapter':
+      return goToChapter(m.id === 'next-chapter' ? 1 : -1);
     case 'help':
       s.setHelpOpen(!s.helpOpen);
       return true;
@@ -135,7 +159,7 @@ export function useShortcuts(): void {
       if (e.key.startsWith('Arrow') && target?.closest('input, [role="radiogroup"]')) return;
       // In the dialog only Escape and ? act.
       if (useStore.getState().helpOpen && e.key !== 'Escape' && e.key !== '?') return;
-      const match = matchShortcut(e);
+      const match = matchShortcut(e, { presenter: useStore.getState().presenter });
       if (match && perform(match)) e.preventDefault();
     };
     window.addEventListener('keydown', onKey);

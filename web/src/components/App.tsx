@@ -1,6 +1,8 @@
-// The page: controls on the left; the stage in the middle (verdict, the timeline with
-// the variant's code beside it, and the explanation). Presenter mode keeps the stage only, in large type. With no server the
-// page still opens recorded runs.
+// The page: controls on the left (Run always in sight); the stage beside them: the
+// timeline across the whole width, the verdict under it, then the variant's code and the
+// explanation. Presenter mode keeps the stage only, fitted to the screen: a bar with the
+// chapter and Run, the timeline, and a verdict area of fixed size, so nothing moves when a
+// verdict arrives. With no server the page still opens recorded runs.
 import { useEffect } from 'react';
 import { useShortcuts } from '../app/useShortcuts.js';
 import { useStore } from '../store/index.js';
@@ -20,6 +22,7 @@ import { PresentControls } from './present/PresentControls.js';
 import { ShortcutsDialog } from './present/ShortcutsDialog.js';
 import { StageBar } from './present/StageBar.js';
 import { RecordingControls } from './sharing/RecordingControls.js';
+import { RunLegend } from './timeline/Legend.js';
 import { Timeline } from './timeline/Timeline.js';
 
 function useDocumentLook() {
@@ -55,21 +58,24 @@ export function App() {
   useDocumentLook();
   return (
     <>
-      <header className="app-header">
-        <h1>
-          racelab <span className="tagline">a lock is a lease; only the data layer prevents damage</span>
-        </h1>
-        <div className="header-right">
-          <PresentControls />
-          <ConnectionStatus />
-        </div>
-      </header>
+      {!presenter && (
+        <header className="app-header">
+          <h1>
+            racelab <span className="tagline">a lock is a lease; only the data layer prevents damage</span>
+          </h1>
+          <div className="header-right">
+            <PresentControls />
+            <ConnectionStatus />
+          </div>
+        </header>
+      )}
       {notice && (
         <p className="page-notice" role="alert">
           {notice}
         </p>
       )}
       <main className={`app-main${presenter ? ' presenting' : ''}`}>
+        {/* Hidden, not left out, in presenter mode: O still opens a recording from it. */}
         <aside className="controls" aria-label="Controls">
           {loaded ? (
             <>
@@ -88,15 +94,20 @@ export function App() {
         </aside>
         <div className="stage">
           {presenter && <StageBar />}
-          {scenario && <p className="scenario-summary">{scenario.summary}</p>}
+          {!presenter && scenario && <p className="scenario-summary">{scenario.summary}</p>}
           {(loaded || hasRun) && (
             <>
-              <Verdicts />
-              <div className="beside">
-                <Timeline />
-                <CodePanel />
+              <Timeline />
+              <div className="verdict-area">
+                <Verdicts />
+                {presenter && <RunLegend />}
               </div>
-              <ExplanationPanel />
+              {!presenter && (
+                <div className="below">
+                  <CodePanel />
+                  <ExplanationPanel />
+                </div>
+              )}
             </>
           )}
         </div>

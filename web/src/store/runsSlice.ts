@@ -20,7 +20,11 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
   const start = (variants: VariantManifest[]): boolean => {
     const s: State = get();
     const scenario = findScenario(s, s.scenarioId);
-    if (!scenario || !s.variantId || !s.transport || s.pending.length > 0) return false;
+    if (!scenario || !s.variantId || s.pending.length > 0) return false;
+    if (!s.transport) {
+      set({ runError: 'the page is not connected to the server' });
+      return false;
+    }
     const checked = checkInputs(scenario, s.variantId, s.paramInputs);
     if (!checked.ok) {
       set({ runError: checked.error });
@@ -40,7 +44,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
         faults: fitPlan(s.faults, variant).kept,
         speed: s.speed,
       };
-      if (!s.transport(message)) return false;
+      if (!s.transport!(message)) return false;
       pending.push({ requestId, scenario: scenario.id, variant: variant.id, slot: pending.length });
     }
     set({ pending, shown: [], runError: null });
@@ -73,6 +77,10 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
         const run = runs[id];
         if (run?.source === 'live' && transport && runSummary(run.events).phase === 'running') transport({ type: 'cancel-run', runId: id });
       }
+    },
+
+    clearShown() {
+      set({ shown: [], runError: null });
     },
 
     sendFault(runId, workerId, action) {

@@ -37,7 +37,8 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set, get) => 
     set((s) => ({ ...variantSetup(scenario, id), compareWith: s.compareWith === id ? null : s.compareWith }));
   },
   setParamInput(name, text) {
-    set((s) => ({ paramInputs: { ...s.paramInputs, [name]: text } }));
+    // A refusal answered the old text: the new text is checked as it is typed.
+    set((s) => ({ paramInputs: { ...s.paramInputs, [name]: text }, runError: null }));
   },
   setFaults(faults) {
     set({ faults });

@@ -44,7 +44,8 @@ export interface SelectionSlice {
   applySetup(setup: UrlSetup): void;
 }
 
-export type Theme = 'dark' | 'light';
+/** Dark, light, or high contrast (black on white, saturated colours) for a washed-out projector. */
+export type Theme = 'dark' | 'light' | 'contrast';
 
 export interface UiSlice {
   presenter: boolean;
@@ -103,6 +104,8 @@ export interface RunsSlice {
   /** Starts the selected variant and its counterpart with the same parameters, faults and speed. */
   startCompare(): boolean;
   cancelRun(): void;
+  /** Takes the runs off the screen (a chapter that shows the scenario only). */
+  clearShown(): void;
   /** A live fault on a worker's real process; false when it could not be sent. */
   sendFault(runId: string, workerId: string, action: 'pause' | 'resume' | 'kill'): boolean;
   runAccepted(requestId: string, runId: string): void;

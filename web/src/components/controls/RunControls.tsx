@@ -33,9 +33,10 @@ export function RunControls() {
           disabled={!connected || inProgress || !valid}
           aria-describedby={why ? 'run-why' : undefined}
           title="Run the selected variant (R)"
+          aria-keyshortcuts="R"
           onClick={() => startRun()}
         >
-          Run
+          Run <kbd className="key-hint" aria-hidden="true">R</kbd>
         </button>
         {canCancel && (
           <button type="button" className="cancel" title="Cancel (X)" onClick={() => cancelRun()}>
@@ -43,13 +44,12 @@ export function RunControls() {
           </button>
         )}
       </div>
-      {why && (
-        <p className="run-why" id="run-why">
-          {why}
-        </p>
-      )}
+      {/* Always one line, empty or not: the block keeps its height when a run starts or ends. */}
+      <p className="run-why" id="run-why">
+        {why ?? 'Press Run or R.'}
+      </p>
       {runError && (
-        <p className="error" role="alert">
+        <p className="error run-refused" role="alert">
           The run did not start: {runError}
         </p>
       )}

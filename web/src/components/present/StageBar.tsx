@@ -1,9 +1,30 @@
-// In presenter mode the controls are hidden: this bar names what is on stage and keeps
-// Run and the variant toggle one click (or one key) away.
+// In presenter mode the controls are hidden: this bar names what is on stage (scenario,
+// variant, chapter), keeps Run and the variant toggle one click (or one key) away, and
+// says why a run did not start, since the form that would say it is hidden.
+import { chapterIndex, chaptersOf, chapterWords } from '../../app/chapters.js';
 import { perform } from '../../app/useShortcuts.js';
 import { useStore } from '../../store/index.js';
 import { selectRunInProgress, selectScenario, selectVariant } from '../../store/selectors.js';
+import { ConnectionStatus } from '../ConnectionStatus.js';
 import { speedWords } from '../controls/SpeedControl.js';
+import { PresentControls } from './PresentControls.js';
+
+function Chapter() {
+  const catalog = useStore((s) => s.catalog);
+  const scenarioId = useStore((s) => s.scenarioId);
+  const variantId = useStore((s) => s.variantId);
+  const blank = useStore((s) => s.shown.length === 0 && s.pending.length === 0);
+  if (!catalog) return null;
+  const chapters = chaptersOf(catalog);
+  const i = chapterIndex(chapters, { scenario: scenarioId, variant: variantId, blank });
+  const c = chapters[i];
+  if (!c) return null;
+  return (
+    <span className="stage-chapter" title="← and → step through the chapters">
+      chapter {i + 1} of {chapters.length}: {chapterWords(c)}
+    </span>
+  );
+}
 
 export function StageBar() {
   const scenario = useStore(selectScenario);
@@ -11,26 +32,41 @@ export function StageBar() {
   const speed = useStore((s) => s.speed);
   const busy = useStore(selectRunInProgress);
   const connected = useStore((s) => s.transport !== null);
-  if (!scenario || !variant) return null;
+  const runError = useStore((s) => s.runError);
   return (
     <div className="stage-bar" role="group" aria-label="On stage">
-      <span className="stage-scenario">{scenario.title}</span>
-      <span className={`badge ${variant.correct ? 'correct' : 'broken'}`}>
-        {variant.id} {variant.correct ? '✓ correct' : '✗ broken'}
-      </span>
-      <span className="stage-speed">{speedWords(speed)}</span>
-      <span className="stage-buttons">
-        <button type="button" onClick={() => perform({ id: 'toggle-variant' })} title="V">
-          Toggle variant
-        </button>
-        <button type="button" className="run" disabled={busy || !connected} onClick={() => perform({ id: 'run' })} title="R">
-          Run
-        </button>
-        <button type="button" disabled={busy || !connected} onClick={() => perform({ id: 'compare' })} title="C">
-          Run both side by side
-        </button>
-      </span>
-      <span className="stage-hint">? for shortcuts</span>
+      <div className="stage-line">
+        {scenario && <span className="stage-scenario">{scenario.title}</span>}
+        {variant && (
+          <span className={`badge ${variant.correct ? 'correct' : 'broken'}`}>
+            {variant.id} {variant.correct ? '✓ correct' : '✗ broken'}
+          </span>
+        )}
+        <Chapter />
+        <span className="stage-buttons">
+          <button type="button" onClick={() => perform({ id: 'toggle-variant' })} title="V">
+            Toggle variant
+          </button>
+          <button type="button" className="run" disabled={busy || !connected} onClick={() => perform({ id: 'run' })} title="R" aria-keyshortcuts="R">
+            Run
+          </button>
+          <button type="button" disabled={busy || !connected} onClick={() => perform({ id: 'compare' })} title="C">
+            Run both side by side
+          </button>
+        </span>
+      </div>
+      <div className="stage-line">
+        {runError ? (
+          <p className="stage-summary error" role="alert">
+            The run did not start: {runError}
+          </p>
+        ) : (
+          <p className="stage-summary">{scenario?.summary}</p>
+        )}
+        <span className="stage-speed">{speedWords(speed)}</span>
+        <PresentControls />
+        <ConnectionStatus />
+      </div>
     </div>
   );
 }

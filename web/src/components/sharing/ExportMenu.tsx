@@ -23,7 +23,7 @@ const title = (s: State, r: RunRecord) => runTitle(scenarioOfRun(s, r), r.scenar
 function exportSvg(s: State) {
   const runs = shownRuns(s).map((r) => ({ title: title(s, r), events: r.events, scenario: scenarioOfRun(s, r) }));
   const width = Math.max(1000, Math.round(document.querySelector('.tl-body')?.clientWidth ?? 1400));
-  return timelineSvg(runs, currentView(), width, s.theme);
+  return timelineSvg(runs, currentView(), width, s.theme === 'dark' ? 'dark' : 'light');
 }
 
 export function ExportMenu() {
@@ -63,27 +63,31 @@ export function ExportMenu() {
     }
   };
   return (
-    <div className="export-menu" role="toolbar" aria-label="Export">
-      <button type="button" onClick={recording} title="The run's events and its scenario: open it again here, with no server (D)">
-        Download recording
-      </button>
-      <button type="button" onClick={trace} title="Chrome Trace Event JSON: open it in ui.perfetto.dev or in Chrome DevTools (Performance, Load profile)">
-        Export Perfetto trace
-      </button>
-      <button type="button" onClick={history} title="Jepsen-style history (EDN, one op per line) for offline checkers">
-        Export Jepsen history
-      </button>
-      <button type="button" onClick={svg} title="The visible timeline as SVG, for slides">
-        Export SVG
-      </button>
-      <button type="button" onClick={() => void png()} title="The visible timeline as PNG (2×), for slides">
-        Export PNG
-      </button>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    // Collapsed until asked for: the buttons open over the timeline and move nothing.
+    <details className="export-menu">
+      <summary>Export</summary>
+      <div className="export-buttons" role="toolbar" aria-label="Export">
+        <button type="button" onClick={recording} title="The run's events and its scenario: open it again here, with no server (D)">
+          Download recording
+        </button>
+        <button type="button" onClick={trace} title="Chrome Trace Event JSON: open it in ui.perfetto.dev or in Chrome DevTools (Performance, Load profile)">
+          Export Perfetto trace
+        </button>
+        <button type="button" onClick={history} title="Jepsen-style history (EDN, one op per line) for offline checkers">
+          Export Jepsen history
+        </button>
+        <button type="button" onClick={svg} title="The visible timeline as SVG, for slides">
+          Export SVG
+        </button>
+        <button type="button" onClick={() => void png()} title="The visible timeline as PNG (2×), for slides">
+          Export PNG
+        </button>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </details>
   );
 }

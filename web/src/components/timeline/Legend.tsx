@@ -1,6 +1,11 @@
-// What each shape means, in words: for the onboarding engineer and the blog reader. Only
-// the shapes the run on screen uses are listed (all of them before the first run).
-import type { Lane } from '../../model/lanes.js';
+// What each shape means, in words: for the onboarding engineer and the blog reader. Every
+// shape is always listed, so the legend keeps its size from the first screen on (it never
+// moves the lanes mid-run); those the run on screen does not use are dimmed.
+import { deriveOverlaps } from '../../model/holders.js';
+import { deriveLanes, type Lane } from '../../model/lanes.js';
+import { deriveTruth } from '../../model/truth.js';
+import { useStore } from '../../store/index.js';
+import { selectCurrentEvents } from '../../store/selectors.js';
 
 const items: { cls: string; text: string; glyph?: string }[] = [
   { cls: 'lease', text: 'lease held' },
@@ -35,18 +40,27 @@ export function usedShapes(lanes: Lane[], overlaps: number, truth = false): Set<
 }
 
 export function Legend({ used }: { used: Set<string> | null }) {
-  const shown = used ? items.filter((i) => used.has(i.cls)) : items;
-  if (shown.length === 0) return null;
   return (
     <ul className="legend" aria-label="Legend">
-      {shown.map((i) => (
-        <li key={i.cls}>
-          <span className={`legend-swatch swatch-${i.cls}`} aria-hidden="true">
-            {i.glyph}
-          </span>
-          {i.text}
-        </li>
-      ))}
+      {items.map((i) => {
+        const inUse = used === null || used.has(i.cls);
+        return (
+          <li key={i.cls} className={inUse ? undefined : 'unused'} aria-disabled={inUse ? undefined : true}>
+            <span className={`legend-swatch swatch-${i.cls}`} aria-hidden="true">
+              {i.glyph}
+            </span>
+            {i.text}
+          </li>
+        );
+      })}
     </ul>
   );
+}
+
+/** The legend of the run on top of the screen (every shape in full before a run). */
+export function RunLegend() {
+  const events = useStore(selectCurrentEvents);
+  const shown = useStore((s) => s.shown.length > 0 && s.pending.length === 0);
+  const used = shown && events.length > 0 ? usedShapes(deriveLanes(events), deriveOverlaps(events).length, deriveTruth(events).size > 0) : null;
+  return <Legend used={used} />;
 }

@@ -1,11 +1,9 @@
-// The timeline panel: its legend, zoom controls and exports, and the runs on screen.
-import { deriveLanes } from '../../model/lanes.js';
-import { deriveOverlaps } from '../../model/holders.js';
-import { deriveTruth } from '../../model/truth.js';
+// The timeline panel: its legend, zoom controls and exports (not in presenter mode), and
+// the runs on screen. The panel is a box of its own size: the lanes scroll and pan inside it.
 import { useStore } from '../../store/index.js';
 import { selectComparing, selectCurrentEvents } from '../../store/selectors.js';
 import { ExportMenu } from '../sharing/ExportMenu.js';
-import { Legend, usedShapes } from './Legend.js';
+import { RunLegend } from './Legend.js';
 import { TimelineView } from './TimelineView.js';
 import { ZoomControls } from './ZoomControls.js';
 
@@ -14,22 +12,17 @@ export function Timeline() {
   const shown = useStore((s) => s.shown.length > 0);
   const pending = useStore((s) => s.pending.length > 0);
   const comparing = useStore(selectComparing);
-  const lanes = deriveLanes(events);
-  const overlaps = deriveOverlaps(events);
+  const presenter = useStore((s) => s.presenter);
   const show = !pending && shown && events.length > 0;
-  const used = show ? usedShapes(lanes, overlaps.length, deriveTruth(events).size > 0) : null;
   return (
     <section className="panel timeline" aria-labelledby="timeline-title">
       <div className="panel-head">
         <h2 id="timeline-title">Timeline</h2>
-        <Legend used={used} />
+        {show && <ZoomControls />}
+        {show && !presenter && <ExportMenu />}
       </div>
-      {show && (
-        <div className="timeline-tools">
-          <ZoomControls />
-          <ExportMenu />
-        </div>
-      )}
+      {/* In presenter mode the legend sits beside the verdict. */}
+      {!presenter && <RunLegend />}
       {!show ? (
         <p className="timeline-empty">
           {pending

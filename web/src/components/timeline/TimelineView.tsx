@@ -14,6 +14,7 @@ import { RunSection } from './RunSection.js';
 import { TooltipHost } from './Tooltip.js';
 import { useElementWidth } from './useElementWidth.js';
 import { useFocusInView } from './useFocusInView.js';
+import { useRovingMarks } from './useRovingMarks.js';
 import { usePointerZoom } from './usePointerZoom.js';
 import { useTimelineFrame, type FrameTargets } from './useTimelineFrame.js';
 
@@ -71,11 +72,18 @@ export function TimelineView() {
   useTimelineFrame(targets, ids, drawn, trackPx, commit, events);
   usePointerZoom(body, axis);
   useFocusInView(body, axis);
+  useRovingMarks(body);
 
   return (
     <EntranceContext.Provider value={events < ENTRANCE_BUDGET_EVENTS}>
       <TooltipHost>
-        <div className="tl-body" ref={body}>
+        <div
+          className="tl-body"
+          ref={body}
+          tabIndex={0}
+          role="group"
+          aria-label="Marks of the runs: arrow keys move between marks, Home and End to a lane's first and last"
+        >
           <div className="tl-overlay" aria-hidden="true">
             <div className="grid" ref={grid} />
             <div className="live-edge" ref={live}>

@@ -71,11 +71,14 @@ export function TooltipHost({ children }: { children: ReactNode }) {
   );
 }
 
-/** Props that make an element a focusable, named mark with a tooltip. */
+/**
+ * Props that make an element a named mark with a tooltip. It takes the focus from the
+ * arrow keys, not from Tab: the whole timeline is one Tab stop (useRovingMarks).
+ */
 export function useTip(content: TipContent) {
   const api = useContext(TipContext);
   return {
-    tabIndex: 0,
+    tabIndex: -1,
     role: 'img' as const,
     'aria-label': content.title,
     'aria-describedby': content.lines.length > 0 ? TOOLTIP_ID : undefined,

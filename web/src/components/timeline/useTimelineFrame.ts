@@ -182,7 +182,11 @@ export function useTimelineFrame(
         t.live.current.classList.toggle('live', live);
         t.live.current.style.visibility = liveX < -0.5 || liveX > 100.5 ? 'hidden' : '';
       }
-      if (t.liveLabel.current) setText(t.liveLabel.current, formatMs(nowMs));
+      if (t.liveLabel.current) {
+        setText(t.liveLabel.current, formatMs(nowMs));
+        // Near the right edge the label goes to the left of the line, inside the track.
+        t.liveLabel.current.classList.toggle('flip', liveX > 85);
+      }
       if (t.playhead.current) {
         const x = v.playheadMs === null ? -1 : timeToX(v.playheadMs, viewScale);
         t.playhead.current.style.left = `${x}%`;
