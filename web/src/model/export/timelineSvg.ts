@@ -7,7 +7,7 @@ import { deriveLanes } from '../lanes.js';
 import { laneScene, MARK_ROW_PX } from '../laneScene.js';
 import type { EventLog } from '../memo.js';
 import { runSummary } from '../runSummary.js';
-import { deriveStoreLanes } from '../storeLanes.js';
+import { deriveStoreLanes, drawnEndMs, segmentText } from '../storeLanes.js';
 import { formatMs, makeScale, ticks, timeToX, type TimeScale } from '../timeScale.js';
 import { deriveTruth } from '../truth.js';
 import { deriveVerdict } from '../verdict.js';
@@ -58,6 +58,15 @@ class Canvas {
     const t = fit(text, right - left);
     if (t) this.parts.push(`<text x="${(left + 5).toFixed(1)}" y="${y + h / 2 + 4}" font-size="12" font-weight="600" fill="${textFill}">${esc(t)}</text>`);
   }
+  /** Words ending at `right`, on a solid label of their own (drawn over what is left of them). */
+  endLabel(y: number, h: number, right: number, text: string, attrs: string): void {
+    const r = Math.min(right, this.x0 + this.w);
+    const left = Math.max(this.x0, r - (text.length * 7 + 12));
+    const t = fit(text, r - left + 2);
+    this.parts.push(`<rect x="${left.toFixed(1)}" y="${y}" width="${(r - left).toFixed(1)}" height="${h}" fill="${this.p.bg}"/>`);
+    this.parts.push(`<rect x="${left.toFixed(1)}" y="${y}" width="${(r - left).toFixed(1)}" height="${h}" ${attrs}/>`);
+    this.parts.push(`<text x="${(r - 6).toFixed(1)}" y="${y + h / 2 + 4}" font-size="12" font-weight="600" text-anchor="end" fill="${this.p.text}">${esc(t)}</text>`);
+  }
   text(x: number, y: number, s: string, attrs = ''): void {
     this.parts.push(`<text x="${x.toFixed(1)}" y="${y}" ${attrs}>${esc(s)}</text>`);
   }
@@ -96,7 +105,8 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
     }
     for (const t of scene.truth) {
       const [s, e] = t.kind === 'one' ? [t.item.startMs, t.item.endMs] : [t.startMs, t.endMs];
-      c.bar(y + 38, 5, s, e, end, `fill="${color}" opacity="0.55"`);
+      const e2 = t.kind === 'one' ? drawnEndMs(t.item, c.scale) : e;
+      c.bar(y + 38, 5, s, e2, end, `fill="${color}" opacity="0.55"`);
     }
     for (const t of scene.spans) {
       if (t.kind === 'one' && t.item.kind === 'wait') c.bar(y + 47, 4, t.item.startMs, t.item.endMs, end, `fill="${p.muted}" opacity="0.6"`);
@@ -131,8 +141,14 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
     c.text(PAD, y + 30, fit(lane.name, LABEL_W - PAD), `font-size="10" font-family="monospace" fill="${p.muted}"`);
     for (const s of lane.segments) {
       if (s.value === null) continue;
-      const stroke = s.noExpiry && lane.leaseKey ? p.broken : s.holder ? workerColorOf(runSummary(run.events).workers.indexOf(s.holder)) : p.muted;
-      c.bar(y + 5, 26, s.startMs, s.endMs, end, `rx="4" fill="${stroke}" fill-opacity="0.25" stroke="${stroke}"`, `${s.value}${s.noExpiry && lane.leaseKey ? ' · NO EXPIRY' : ''}`);
+      const stroke = (s.noExpiry && lane.leaseKey) || s.stale ? p.broken : s.holder ? workerColorOf(runSummary(run.events).workers.indexOf(s.holder)) : p.muted;
+      const text = segmentText(lane.store, s, lane.leaseKey);
+      const attrs = `rx="4" fill="${stroke}" fill-opacity="0.25" stroke="${stroke}"${s.stale ? ' stroke-width="2"' : ''}`;
+      const to = drawnEndMs(s, c.scale);
+      const short = s.atEnd && fit(text, c.x(to ?? end) - c.x(s.startMs)) !== text;
+      c.bar(y + 5, 26, s.startMs, to, end, attrs, short ? '' : text, p.text, s.label);
+      // The final state's words stand whole at the right edge, over the state before.
+      if (short) c.endLabel(y + 5, 26, c.x(to ?? end), text, attrs);
     }
     y += STORE_H;
   }
@@ -147,6 +163,7 @@ export function timelineSvg(runs: SvgRun[], view: TimeWindow, width: number, the
   let y = 44;
   const heading = runs.length === 1 ? runs[0]!.title : runs.map((r) => r.title).join('  vs  ');
   c.text(PAD, 28, heading, `font-size="17" font-weight="700" fill="${p.text}"`);
+  const title = c.parts; // each run below draws into a fresh list
   const times = ticks(c.scale, Math.max(3, Math.floor(c.w / 110)));
   const axisY = y;
   y += AXIS_H;
@@ -167,6 +184,7 @@ export function timelineSvg(runs: SvgRun[], view: TimeWindow, width: number, the
     `</defs>`,
     `<rect width="100%" height="100%" fill="${p.bg}"/>`,
     `<text x="${PAD}" y="${axisY + 18}" font-size="11" fill="${p.muted}">time since start</text>`,
+    ...title,
     ...grid,
     ...labels,
     ...body,
