@@ -28,7 +28,7 @@ test('belief beside truth, overlaps named, and the story in plain words', async 
 
   await choose(page, 'fencing', 'fenced (correct)');
   await runAndWait(page, 'fenced (correct)');
-  await expect(story).toContainText('worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row refused it.');
+  await expect(story).toContainText('worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row refused it — the stale write was stopped.');
 });
 
 test('zoom and pan with the wheel, a drag, the buttons and the keys', async ({ page }) => {

@@ -6,7 +6,7 @@ import type { Lease } from './leases.js';
 import { deriveLeases } from './leases.js';
 import { inOrder, memoOnLog, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
-import { acceptedWrites, deriveStaleWrites } from './staleWrites.js';
+import { acceptedWrites, deriveStaleWrites, isStale } from './staleWrites.js';
 import { formatMs } from './timeScale.js';
 
 export type SegmentEnd = { kind: 'expired' } | { kind: 'deleted'; by: string } | { kind: 'replaced' } | null;
@@ -152,7 +152,7 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
   const staleRow = (target: string, atMs: number): boolean => {
     const list = writes.get(target) ?? [];
     const last = list[lastIndexAtOrBefore(list, atMs)];
-    return last !== undefined && stale.has(last.seq);
+    return last !== undefined && isStale(stale.get(last.seq));
   };
   const lanes = new Map<string, { store: string; name: string; segments: Draft[] }>();
   for (const e of inOrder(events)) {
