@@ -12,7 +12,8 @@ import { formatMs, makeScale, ticks, timeToX, type TimeScale } from '../timeScal
 import { deriveTruth } from '../truth.js';
 import { deriveVerdict } from '../verdict.js';
 import type { TimeWindow } from '../viewport.js';
-import { GLYPHS, MARK_COLORS, paletteOf, workerColorOf, type Palette } from './svgPalette.js';
+import { ICONS, MARK_ICONS } from '../icons.js';
+import { MARK_COLORS, paletteOf, workerColorOf, type Palette } from './svgPalette.js';
 
 export interface SvgRun {
   title: string;
@@ -92,7 +93,8 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
     if (lane.fate) c.text(PAD, y + 40, lane.fate, `font-size="11" fill="${lane.died ? p.broken : p.muted}"`);
     for (const t of scene.stalls) {
       const [s, e] = t.kind === 'one' ? [t.item.startMs, t.item.endMs] : [t.startMs, t.endMs];
-      c.bar(y, h, s, e, end, `fill="url(#stall)"`, 'STALLED', p.muted);
+      if (t.kind === 'one' && t.item.kind === 'blocked') c.bar(y, h, s, e, end, `fill="url(#blocked)" stroke="#f59e0b" stroke-width="1.5"`, 'EVENT LOOP BLOCKED', '#f59e0b');
+      else c.bar(y, h, s, e, end, `fill="url(#stall)"`, 'STALLED', p.muted);
     }
     for (const t of scene.leases) {
       if (t.kind !== 'one') {
@@ -118,7 +120,10 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
       const cy = y + 23 + MARK_ROW_PX * m.row;
       const fill = MARK_COLORS[m.mark.kind] ?? p.muted;
       c.parts.push(`<circle cx="${cx.toFixed(1)}" cy="${cy}" r="12" fill="${fill}" stroke="${p.bg}" stroke-width="2"/>`);
-      c.text(cx, cy + 5, GLYPHS[m.mark.kind] ?? '•', `font-size="14" font-weight="800" text-anchor="middle" fill="#0b0e14"`);
+      const icon = ICONS[MARK_ICONS[m.mark.kind]];
+      c.parts.push(
+        `<path d="${icon.d}" transform="translate(${(cx - 8).toFixed(1)} ${cy - 8}) scale(0.6667)" fill="${icon.fill ? '#0b0e14' : 'none'}" stroke="#0b0e14" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round"/>`,
+      );
       if (m.mark.caption)
         c.text(m.flip ? cx - 16 : cx + 16, cy + 4, m.mark.caption, `font-size="12" font-weight="600" fill="${fill}"${m.flip ? ' text-anchor="end"' : ''}`);
     }
@@ -181,6 +186,7 @@ export function timelineSvg(runs: SvgRun[], view: TimeWindow, width: number, the
     `<defs>`,
     `<pattern id="zombie" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="12" fill="${p.broken}" fill-opacity="0.45"/><rect x="6" width="6" height="12" fill="${p.broken}" fill-opacity="0.1"/></pattern>`,
     `<pattern id="stall" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="10" fill="${p.muted}" fill-opacity="0.22"/></pattern>`,
+    `<pattern id="blocked" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="5" height="10" fill="#f59e0b" fill-opacity="0.22"/></pattern>`,
     `</defs>`,
     `<rect width="100%" height="100%" fill="${p.bg}"/>`,
     `<text x="${PAD}" y="${axisY + 18}" font-size="11" fill="${p.muted}">time since start</text>`,
