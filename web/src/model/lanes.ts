@@ -176,16 +176,19 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     // the run has ended they stop at its end.
     const going = new Set([...open.values()].map((o) => o.span));
     // Each worker's clock, once some worker said how its clock differs from another's.
+    // Short, to fit under the worker's name: "clock: −1000 ms" against "clock: reference".
     const clocks = new Map<string, string>();
     for (const [w, l] of lanes) {
       const said = l.marks.find((m) => m.kind === 'clock');
-      if (said?.caption) clocks.set(w, said.caption);
+      const m = said?.caption ? /^clock (\S+) ms (behind|ahead of) /.exec(said.caption) : null;
+      if (said?.caption && m) clocks.set(w, `clock: ${m[2] === 'behind' ? '−' : '+'}${m[1]} ms`);
     }
-    const reference = (w: string) => [...clocks.values()].some((c) => c.endsWith(` ${w}`));
+    const reference = (w: string) =>
+      [...lanes.values()].some((l) => l.marks.some((m) => m.kind === 'clock' && m.caption?.endsWith(` ${w}`)));
     return summary.workers.map((workerId, index): Lane => {
       const lane = lanes.get(workerId);
       return {
-        clock: clocks.get(workerId) ?? (reference(workerId) ? 'clock: the reference' : null),
+        clock: clocks.get(workerId) ?? (reference(workerId) ? 'clock: reference' : null),
         workerId,
         index,
         pid: lane?.pid ?? null,
