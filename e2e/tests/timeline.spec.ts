@@ -90,6 +90,17 @@ test('the code shows the line each worker is at, live and at the playhead', asyn
   // The default plan kills the first worker between SETNX and EXPIRE: it stays on that line.
   await expect(steps).toContainText(new RegExp(`worker-\\d: line ${line}, killed`));
   await expect(code).toContainText('Now:');
+  // The code follows one worker: the killed one, once chosen; its line is scrolled into view.
+  const killed = steps.getByRole('button', { name: new RegExp(`worker-\\d: line ${line}, killed`) });
+  await killed.click();
+  await expect(killed).toHaveAttribute('aria-pressed', 'true');
+  const lineInView = () =>
+    code.getByLabel('Source of setnx-then-expire').evaluate((pre, text) => {
+      const el = [...pre.querySelectorAll('[data-line]')].find((e) => e.textContent?.includes(text));
+      const [box, at] = [pre.getBoundingClientRect(), el!.getBoundingClientRect()];
+      return at.top >= box.top && at.bottom <= box.bottom;
+    }, "checkpoint('between-setnx-and-expire')");
+  await expect.poll(lineInView).toBe(true);
 
   // Stepping moves the playhead; the code follows it. Esc goes back to now.
   await page.keyboard.press('.');
