@@ -96,7 +96,7 @@ test('the code shows the line each worker is at, live and at the playhead', asyn
   await expect(killed).toHaveAttribute('aria-pressed', 'true');
   const lineInView = () =>
     code.getByLabel('Source of setnx-then-expire').evaluate((pre, text) => {
-      const el = [...pre.querySelectorAll('[data-line]')].find((e) => e.textContent?.includes(text));
+      const el = Array.from(pre.querySelectorAll('[data-line]')).find((e) => e.textContent?.includes(text));
       const [box, at] = [pre.getBoundingClientRect(), el!.getBoundingClientRect()];
       return at.top >= box.top && at.bottom <= box.bottom;
     }, "checkpoint('between-setnx-and-expire')");
