@@ -14,8 +14,11 @@ test.afterAll(async () => {
 });
 
 test('a shipped recording replays from a link with no server at all', async ({ page }) => {
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
   await page.goto(`${server.url}/?replay=duplicate-job-blind-del.json`);
-  await expect(page.getByRole('status').filter({ hasText: /connecting|reconnecting/ })).toBeVisible();
+  // No server is needed, so none is looked for: no socket, no "reconnecting…".
+  await expect(page.getByRole('status').filter({ hasText: 'offline: a recorded run, no server needed' })).toBeVisible();
   const verdict = page.getByRole('region', { name: 'Verdict' });
   await expect(verdict.getByRole('status')).toHaveText(/^FAIL/);
   await expect(verdict).toContainText('E-mails sent: 3 — should be 1');
@@ -32,6 +35,8 @@ test('a shipped recording replays from a link with no server at all', async ({ p
   await expect(verdict.getByRole('status')).toHaveText('Replaying…');
   await expect(verdict.getByRole('status')).toHaveText(/^FAIL/);
   await expect(verdict).toContainText('E-mails sent: 3 — should be 1');
+  await expect(page.getByRole('status').filter({ hasText: /connecting/ })).toHaveCount(0);
+  expect(sockets).toEqual([]);
 });
 
 test('a recording opens from the shipped list and from a file', async ({ page }) => {

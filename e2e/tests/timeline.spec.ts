@@ -28,7 +28,7 @@ test('belief beside truth, overlaps named, and the story in plain words', async 
 
   await choose(page, 'fencing', 'fenced (correct)');
   await runAndWait(page, 'fenced (correct)');
-  await expect(story).toContainText('worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row refused it.');
+  await expect(story).toContainText('worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row refused it — the stale write was stopped.');
 });
 
 test('zoom and pan with the wheel, a drag, the buttons and the keys', async ({ page }) => {
@@ -90,6 +90,17 @@ test('the code shows the line each worker is at, live and at the playhead', asyn
   // The default plan kills the first worker between SETNX and EXPIRE: it stays on that line.
   await expect(steps).toContainText(new RegExp(`worker-\\d: line ${line}, killed`));
   await expect(code).toContainText('Now:');
+  // The code follows one worker: the killed one, once chosen; its line is scrolled into view.
+  const killed = steps.getByRole('button', { name: new RegExp(`worker-\\d: line ${line}, killed`) });
+  await killed.click();
+  await expect(killed).toHaveAttribute('aria-pressed', 'true');
+  const lineInView = () =>
+    code.getByLabel('Source of setnx-then-expire').evaluate((pre, text) => {
+      const el = Array.from(pre.querySelectorAll('[data-line]')).find((e) => e.textContent?.includes(text));
+      const [box, at] = [pre.getBoundingClientRect(), el!.getBoundingClientRect()];
+      return at.top >= box.top && at.bottom <= box.bottom;
+    }, "checkpoint('between-setnx-and-expire')");
+  await expect.poll(lineInView).toBe(true);
 
   // Stepping moves the playhead; the code follows it. Esc goes back to now.
   await page.keyboard.press('.');

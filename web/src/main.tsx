@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startUrlSync } from './app/urlSync.js';
 import { App } from './components/App.js';
+import { isOfflineReplay } from './model/urlState.js';
 import { socketUrl, startSocket } from './socket/client.js';
 import { useStore } from './store/index.js';
 import './styles/base.css';
@@ -12,7 +13,9 @@ import './styles/panels.css';
 import './styles/present.css';
 
 startUrlSync(useStore);
-startSocket({ url: socketUrl(window.location), store: useStore });
+// A link to a recording plays it with no server: no socket, no "reconnecting…".
+if (isOfflineReplay(window.location.search)) useStore.getState().setConnection('offline');
+else startSocket({ url: socketUrl(window.location), store: useStore });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

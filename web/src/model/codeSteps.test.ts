@@ -2,7 +2,7 @@ import type { VariantManifest } from '@racelab/shared';
 import { describe, expect, it } from 'vitest';
 import { deadHolderRun } from './fixtures/deadHolderRun.js';
 import { blindDelRun } from './fixtures/blindDelRun.js';
-import { codeAnchors, deriveStepTimeline, stepsAt, stepsKey, stepWords } from './codeSteps.js';
+import { codeAnchors, deriveStepTimeline, followedStep, stepsAt, stepsKey, stepWords, type WorkerStep } from './codeSteps.js';
 
 const code = `async run(job) {
   job.emit({ type: 'lease-requested', key });
@@ -44,5 +44,17 @@ describe('code steps', () => {
     expect(deriveStepTimeline(events, variant)).toBe(timeline);
     expect(stepsAt(timeline, ['worker-1'], 100)[0]).toMatchObject({ line: 4, state: 'stalled' });
     expect(stepsAt(timeline, ['worker-1'], 900)[0]).toMatchObject({ line: 7, state: 'done' });
+  });
+});
+
+describe('followedStep', () => {
+  const step = (workerId: string, line: number | null, state: WorkerStep['state']): WorkerStep => ({ workerId, line, state, atMs: 0 });
+  it('follows the chosen worker, else the first one still in the code', () => {
+    const steps = [step('worker-1', 4, 'done'), step('worker-2', 9, 'stalled'), step('worker-3', null, 'running')];
+    expect(followedStep(steps, 'worker-1')?.line).toBe(4);
+    expect(followedStep(steps, null)?.workerId).toBe('worker-2');
+    expect(followedStep(steps, 'worker-3')).toBeNull();
+    expect(followedStep(steps, 'nobody')?.workerId).toBe('worker-2');
+    expect(followedStep([], null)).toBeNull();
   });
 });

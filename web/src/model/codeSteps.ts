@@ -143,3 +143,13 @@ export function stepWords(step: WorkerStep): string {
   const where = step.line === null ? outside : `line ${step.line + 1}`;
   return `${step.workerId}: ${where}${step.state === 'running' ? '' : `, ${step.state}`}`;
 }
+
+/**
+ * The step the code panel follows: the chosen worker's, else the first worker still in the
+ * code (not done), else none. Its line is kept in view as the run goes on.
+ */
+export function followedStep(steps: WorkerStep[], chosen: string | null): WorkerStep | null {
+  const mine = chosen === null ? undefined : steps.find((s) => s.workerId === chosen);
+  if (mine) return mine.line === null ? null : mine;
+  return steps.find((s) => s.line !== null && s.state !== 'done') ?? null;
+}

@@ -97,9 +97,10 @@ export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, 
     minors = stackMarks(marks.filter((m) => !m.major), scale, extent, 1);
   }
   const rows = majors.reduce((n, p) => Math.max(n, p.row + 1), clusters.length > 0 ? 1 : 0);
-  const stalls = thinIntervals(lane.spans.filter((s) => s.kind === 'stall'), drawn, pxWidth);
+  const band = (s: Span) => s.kind === 'stall' || s.kind === 'blocked';
+  const stalls = thinIntervals(lane.spans.filter(band), drawn, pxWidth);
   const leases = thinIntervals(lane.leases.map(leaseItem), drawn, pxWidth);
-  const spans = thinIntervals(lane.spans.filter((s) => s.kind !== 'stall'), drawn, pxWidth);
+  const spans = thinIntervals(lane.spans.filter((s) => !band(s)), drawn, pxWidth);
   const shownTruth = thinIntervals(truth, drawn, pxWidth);
   return {
     scale,

@@ -9,7 +9,8 @@ import { formatMs } from './timeScale.js';
 
 export type { Mark, MarkKind } from './marks.js';
 
-export type SpanKind = 'wait' | 'work' | 'stall' | 'call';
+/** `blocked`: work that blocks the process's event loop (its timers cannot fire): drawn as a band, like a stall. */
+export type SpanKind = 'wait' | 'work' | 'stall' | 'blocked' | 'call';
 
 export interface Span {
   id: string;
@@ -34,7 +35,12 @@ export interface Lane {
   fate: string | null;
   /** True when the process was killed or exited by a signal. */
   died: boolean;
+  /** The worker's own clock against the others', when the run is about clocks ("clock 1000 ms behind node-1"). */
+  clock: string | null;
 }
+
+/** Work that blocks the event loop says so in its label ("synchronous task: event loop blocked"). */
+const BLOCKS_LOOP = /event loop (?:is )?blocked/i;
 
 const at = (ms: number) => `at ${formatMs(ms)}`;
 
@@ -44,7 +50,7 @@ interface OpenSpan {
 }
 
 /** A lane as the fold builds it; its leases and index come at the finish. */
-type LaneDraft = Omit<Lane, 'index' | 'leases'> & { hasDeath: boolean };
+type LaneDraft = Omit<Lane, 'index' | 'leases' | 'clock'> & { hasDeath: boolean };
 
 interface LanesState {
   lanes: Map<string, LaneDraft>;
@@ -122,10 +128,12 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
         break;
       }
       case 'work-started':
-        startSpan('work', e.label, `${w} ${e.label} from ${formatMs(e.atMs)}`);
+        if (BLOCKS_LOOP.test(e.label))
+          startSpan('blocked', e.label, `${w}'s event loop blocked from ${formatMs(e.atMs)}`, [e.label, 'no timer, no I/O callback and no lease renewal can run meanwhile']);
+        else startSpan('work', e.label, `${w} ${e.label} from ${formatMs(e.atMs)}`);
         break;
       case 'work-finished':
-        endSpan('work', e.label, `finished ${at(e.atMs)}`);
+        endSpan(BLOCKS_LOOP.test(e.label) ? 'blocked' : 'work', e.label, `finished ${at(e.atMs)}`);
         break;
       case 'process-paused': {
         const span = startSpan('stall', '', `${w} process stalled from ${formatMs(e.atMs)}`, [
@@ -167,9 +175,20 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     // Spans still going may change with the next events: the value gets copies, and when
     // the run has ended they stop at its end.
     const going = new Set([...open.values()].map((o) => o.span));
+    // Each worker's clock, once some worker said how its clock differs from another's.
+    // Short, to fit under the worker's name: "clock: −1000 ms" against "clock: reference".
+    const clocks = new Map<string, string>();
+    for (const [w, l] of lanes) {
+      const said = l.marks.find((m) => m.kind === 'clock');
+      const m = said?.caption ? /^clock (\S+) ms (behind|ahead of) /.exec(said.caption) : null;
+      if (said?.caption && m) clocks.set(w, `clock: ${m[2] === 'behind' ? '−' : '+'}${m[1]} ms`);
+    }
+    const reference = (w: string) =>
+      [...lanes.values()].some((l) => l.marks.some((m) => m.kind === 'clock' && m.caption?.endsWith(` ${w}`)));
     return summary.workers.map((workerId, index): Lane => {
       const lane = lanes.get(workerId);
       return {
+        clock: clocks.get(workerId) ?? (reference(workerId) ? 'clock: reference' : null),
         workerId,
         index,
         pid: lane?.pid ?? null,

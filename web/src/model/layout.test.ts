@@ -8,10 +8,10 @@ import { makeScale } from './timeScale.js';
 const mark = (id: string, atMs: number): Mark => ({ id, kind: 'note', atMs, tag: null, caption: null, label: id, details: [], major: true });
 
 describe('layout', () => {
-  it('fits a finished run, with a little room on the right', () => {
-    const s = domainFor(runSummary(blindDelRun()), 200);
+  it('fits a finished run, with room on the right for the final state and its words', () => {
+    const s = domainFor(runSummary(blindDelRun()), 200, 1200);
     expect(s.startMs).toBe(0);
-    expect(s.endMs).toBeCloseTo(1030 * 1.03);
+    expect(s.endMs).toBeCloseTo(1030 * (1 + 220 / 980));
   });
 
   it('uses the horizon while running, and grows it on round numbers', () => {

@@ -9,13 +9,31 @@ export const MIN_DOMAIN_MS = 200;
 /** Smallest domain of a finished run: short runs are drawn full width too. */
 export const MIN_FINISHED_MS = 10;
 
+/** Room after a finished run's end, in px of track: what the final state needs for its label. */
+export const END_ROOM_PX = 220;
+/** The room after the end, as a fraction of the run's length: at least, and at most. */
+export const END_ROOM_MIN = 0.08;
+export const END_ROOM_MAX = 0.25;
+
 /**
- * The time domain of a run's drawing. A finished run fits its length; a running one uses
- * the horizon (a round number that the live edge pushes forward now and then), so marks
- * do not shift on every event.
+ * Where the axis of a finished run ends: past the run's end by room enough that the state
+ * the stores held at the end (often written a few ms before it) reads as a bar with its
+ * label, on a track `trackPx` wide.
  */
-export function domainFor(summary: RunSummary, horizonMs: number): TimeScale {
-  if (summary.endMs !== null) return makeScale(0, Math.max(MIN_FINISHED_MS, summary.endMs * 1.03));
+export function finishedEndMs(endMs: number, trackPx: number): number {
+  const px = Math.max(1, trackPx);
+  const want = px > END_ROOM_PX ? END_ROOM_PX / (px - END_ROOM_PX) : Infinity;
+  const room = Math.min(END_ROOM_MAX, Math.max(END_ROOM_MIN, want));
+  return Math.max(MIN_FINISHED_MS, endMs * (1 + room));
+}
+
+/**
+ * The time domain of a run's drawing. A finished run fits its length and room for its
+ * final state; a running one uses the horizon (a round number that the live edge pushes
+ * forward now and then), so marks do not shift on every event.
+ */
+export function domainFor(summary: RunSummary, horizonMs: number, trackPx = 1200): TimeScale {
+  if (summary.endMs !== null) return makeScale(0, finishedEndMs(summary.endMs, trackPx));
   return makeScale(0, Math.max(MIN_DOMAIN_MS, horizonMs, niceCeil(summary.lastMs * 1.1)));
 }
 

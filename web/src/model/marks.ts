@@ -14,8 +14,10 @@ export type MarkKind =
   | 'fired'
   | 'checkpoint'
   | 'note'
+  | 'clock'
   | 'read'
-  | 'call'
+  | 'call-ok'
+  | 'call-failed'
   | 'retry';
 
 export interface Mark {
@@ -40,6 +42,15 @@ const fenceWords = (fence: number | undefined) => (fence === undefined ? '' : ` 
 /** "stock = 7" when the value is short enough to read at a glance, else just the target. */
 export function writeWords(target: string, value: string | number): string {
   return String(value).length <= 10 ? `${target} = ${value}` : target;
+}
+
+/**
+ * "clock 1000 ms behind node-1" from a worker's note about its own clock ("node-2's clock is
+ * 1000 ms behind node-1's: …"), or null when the note is about something else.
+ */
+export function clockOf(text: string): string | null {
+  const m = /clock is (\d+(?:\.\d+)?) ms (behind|ahead of) ([\w-]+?)'s/.exec(text);
+  return m ? `clock ${m[1]} ms ${m[2]} ${m[3]}` : null;
 }
 
 /** The mark an event draws in its worker's lane, or null when it draws none. */
@@ -112,15 +123,18 @@ export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<M
         details: [],
       };
     }
-    case 'call-finished':
+    case 'call-finished': {
+      // An answer is an outcome: a 2xx/3xx and a 4xx/5xx differ in glyph, colour and words.
+      const ok = e.status < 400;
       return {
-        kind: 'call',
+        kind: ok ? 'call-ok' : 'call-failed',
         major: true,
         tag: String(e.status),
-        caption: `${e.target} ${e.status}`,
-        label: `${w} call to ${e.target} answered ${e.status} ${at(e.atMs)}`,
+        caption: `${e.target} ${e.status} ${ok ? 'ok' : 'failed'}`,
+        label: `${w} call to ${e.target} answered ${e.status} (${ok ? 'ok' : 'failed'}) ${at(e.atMs)}`,
         details: [`took ${formatMs(e.durationMs)}`],
       };
+    }
     case 'retry-scheduled':
       return { kind: 'retry', major: false, tag: null, caption: null, label: `${w} retry scheduled ${at(e.atMs)}`, details: [e.reason] };
     case 'job-fired':
@@ -134,8 +148,12 @@ export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<M
         label: `${w} reached checkpoint ${e.checkpoint} ${at(e.atMs)}`,
         details: [],
       };
-    case 'note':
+    case 'note': {
+      // A worker that reports its own clock: the clock is what the scenario is about, so it is drawn.
+      const clock = clockOf(e.text);
+      if (clock) return { kind: 'clock', major: true, tag: null, caption: clock, label: `${w} ${at(e.atMs)}: ${e.text}`, details: [] };
       return { kind: 'note', major: false, tag: null, caption: null, label: `${w} note ${at(e.atMs)}: ${e.text}`, details: [] };
+    }
     default:
       return null;
   }

@@ -30,7 +30,7 @@ describe('deriveStoreLanes', () => {
       'Redis node node-2 lock',
       'PostgreSQL document',
     ]);
-    expect(lanes[2]!.segments.at(-1)!.label).toBe('Redis node primary: no value from 60 ms to 70 ms');
+    expect(lanes[2]!.segments.at(-1)!.label).toBe('Redis node primary: no value from 60 ms to the end of the run (70 ms)');
     const story = deriveStory(events).map((l) => l.text);
     expect(story).toContain('At the end: Token provider · refresh calls = 3.');
     expect(story).toContain('At the end: Redis node · node-1 lock and node-2 lock = free.');
@@ -66,7 +66,7 @@ describe('deriveStoreLanes', () => {
     const held = deriveStoreLanes(deadHolderRun())[0]!.segments.find((s) => s.value !== null)!;
     expect(held.noExpiry).toBe(true);
     expect(held.endMs).toBe(500);
-    expect(held.label).toBe('Redis lock:nightly-report = worker-1 (worker-1), no expiry, from 25 ms to 500 ms');
+    expect(held.label).toBe('Redis lock:nightly-report = worker-1 (worker-1), no expiry, from 25 ms to the end of the run (500 ms)');
   });
 
   it('maps lease tokens to their worker', () => {

@@ -6,6 +6,7 @@ import type { Lease } from './leases.js';
 import { deriveLeases } from './leases.js';
 import { inOrder, memoOnLog, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
+import { acceptedWrites, deriveStaleWrites, isStale } from './staleWrites.js';
 import { formatMs } from './timeScale.js';
 
 export type SegmentEnd = { kind: 'expired' } | { kind: 'deleted'; by: string } | { kind: 'replaced' } | null;
@@ -30,6 +31,10 @@ export interface StoreSegment {
   holderInferred: boolean;
   /** How the value went away, when it went away. */
   endedBy: SegmentEnd;
+  /** The store still held this when the run ended: drawn to the right edge of the axis. */
+  atEnd: boolean;
+  /** For a row: the value came from a stale write (an older fence, or a read that was no longer true). */
+  stale: boolean;
   label: string;
 }
 
@@ -112,11 +117,13 @@ function byKey<T extends { key: string; atMs: number }>(items: T[]): Map<string,
 }
 
 function describe(store: string, name: string, s: Draft): string {
-  const span = `from ${formatMs(s.startMs)}${s.endMs === null ? '' : ` to ${formatMs(s.endMs)}`}`;
+  const to = s.endMs === null ? '' : s.atEnd ? ` to the end of the run (${formatMs(s.endMs)})` : ` to ${formatMs(s.endMs)}`;
+  const span = `from ${formatMs(s.startMs)}${to}`;
   if (s.value === null) return `${store} ${name}: ${absentWord(store)} ${span}`;
   const who = s.holder ? ` (${s.holderInferred ? 'set by ' : ''}${s.holder})` : '';
   const ttl = s.pttlMs === null ? '' : s.noExpiry ? ', no expiry' : `, ttl ${formatMs(s.pttlMs)}`;
-  return `${store} ${name} = ${s.value}${who}${ttl}, ${span}`;
+  const stale = s.stale ? ' — stale' : '';
+  return `${store} ${name} = ${s.value}${who}${ttl}${stale}, ${span}`;
 }
 
 export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
@@ -139,6 +146,14 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
     if (e.type === 'lease-acquired' || e.type === 'lease-denied' || e.type === 'lease-requested' || e.type === 'lease-wait-started')
       leaseKeys.add(e.key);
   }
+  const stale = deriveStaleWrites(events);
+  const writes = acceptedWrites(events);
+  /** The row's value came from a stale write: the last accepted write to it before the observation. */
+  const staleRow = (target: string, atMs: number): boolean => {
+    const list = writes.get(target) ?? [];
+    const last = list[lastIndexAtOrBefore(list, atMs)];
+    return last !== undefined && isStale(stale.get(last.seq));
+  };
   const lanes = new Map<string, { store: string; name: string; segments: Draft[] }>();
   for (const e of inOrder(events)) {
     if (e.type !== 'key-observed' && e.type !== 'row-observed') continue;
@@ -182,6 +197,8 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
       named,
       holderInferred: one === null && inferred !== null,
       endedBy: null,
+      atEnd: false,
+      stale: !redis && e.value !== null && staleRow(name, e.atMs),
     });
   }
   // The run's Redis keys first, PostgreSQL last, a lab's parts between (in the order first seen).
@@ -192,8 +209,35 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
     name,
     leaseKey: store === 'Redis' && leaseKeys.has(name),
     segments: segments.map((s) => {
-      const closed = s.endMs === null && endMs !== null ? { ...s, endMs: Math.max(endMs, s.startMs) } : s;
+      const closed = s.endMs === null && endMs !== null ? { ...s, endMs: Math.max(endMs, s.startMs), atEnd: true } : s;
       return { ...closed, label: describe(store, name, closed) };
     }),
   }));
 });
+
+/**
+ * Where a segment's bar ends on a scale: a state the store still held when the run ended
+ * reaches the right edge of the axis (past the end, in the room kept for it), so the final
+ * state is a bar with its label, not a sliver at the end.
+ */
+export function drawnEndMs(seg: Pick<StoreSegment, 'endMs' | 'atEnd'>, scale: { endMs: number }): number | null {
+  if (seg.endMs === null) return null;
+  return seg.atEnd ? Math.max(seg.endMs, scale.endMs) : seg.endMs;
+}
+
+/** What a segment's bar says: the value, who it belongs to, its TTL, and "— stale" when it is. */
+export function segmentText(store: string, s: StoreSegment, flagNoExpiry: boolean): string {
+  if (s.value === null) return absentWord(store);
+  const value = valueText(s);
+  if (s.pttlMs === null) return s.stale ? `${value} — stale` : value;
+  const ttl = s.noExpiry ? (flagNoExpiry ? ' · NO EXPIRY' : ' · no expiry') : ` · ttl ${formatMs(s.pttlMs)}`;
+  return `${value}${ttl}`;
+}
+
+/** The value as drawn: short values as they are, a long token by its worker. */
+function valueText(s: StoreSegment): string {
+  const value = s.value ?? '';
+  if (!s.holder) return value;
+  if (!value.includes(s.holder)) return `${value} (${s.holder})`;
+  return value.length > 16 ? s.holder : value;
+}

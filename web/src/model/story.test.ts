@@ -27,7 +27,7 @@ function fencingRun(fenced: boolean) {
 
 describe('deriveStory', () => {
   it('tells a stale fenced write, refused or landed', () => {
-    expect(texts(fencingRun(true))).toContain('worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row refused it.');
+    expect(texts(fencingRun(true))).toContain('worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row refused it — the stale write was stopped.');
     expect(texts(fencingRun(false))).toContain(
       'worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row took it — the stale write landed.',
     );
@@ -46,15 +46,22 @@ describe('deriveStory', () => {
     expect(t).toContain('worker-1 wrote email at 800 ms without a valid lease on lock:nightly-report; the write landed.');
   });
 
-  it('tells a lost update from the reads and writes', () => {
-    const events = new LogBuilder()
-      .at(0, null, { type: 'run-started', scenario: 'lost-update', variant: 'rmw', correct: false, params: {}, workers: ['admin-1', 'admin-2'] })
-      .at(10, 'admin-1', { type: 'value-read', target: 'stock', value: 10 })
-      .at(14, 'admin-2', { type: 'value-read', target: 'stock', value: 10 })
-      .at(219, 'admin-1', { type: 'write-accepted', target: 'stock', value: 7 })
-      .at(426, 'admin-2', { type: 'write-accepted', target: 'stock', value: 8 })
-      .build();
-    expect(texts(events)).toEqual(["admin-2 wrote stock = 8 from its read of 10, after admin-1 had written stock = 7: admin-1's write was lost."]);
+  it('tells a lost update from the reads and writes, as the verdict counted it', () => {
+    const run = (verdict?: 'pass' | 'fail') => {
+      const b = new LogBuilder()
+        .at(0, null, { type: 'run-started', scenario: 'lost-update', variant: 'rmw', correct: false, params: {}, workers: ['admin-1', 'admin-2'] })
+        .at(10, 'admin-1', { type: 'value-read', target: 'stock', value: 10 })
+        .at(14, 'admin-2', { type: 'value-read', target: 'stock', value: 10 })
+        .at(219, 'admin-1', { type: 'write-accepted', target: 'stock', value: 7 })
+        .at(426, 'admin-2', { type: 'write-accepted', target: 'stock', value: verdict === 'pass' ? 5 : 8 });
+      if (verdict) b.at(440, null, { type: 'run-finished', metrics: {}, expectations: [], verdict });
+      return b.build();
+    };
+    expect(texts(run('fail'))).toEqual(["admin-2 wrote stock = 8 from its read of 10, after admin-1 had written stock = 7: admin-1's write was lost."]);
+    expect(texts(run('pass'))).toEqual([
+      "admin-2 read stock = 10 before admin-1 wrote stock = 7, then wrote stock = 5; the stores' count came out right, so admin-1's write was not lost.",
+    ]);
+    expect(texts(run())).toEqual(["admin-2 wrote stock = 8 after admin-1 had written stock = 7 since its read of 10: admin-1's write may be lost — the verdict will tell."]);
   });
 
   it('tells a killed holder whose lock never expires, and who was turned away', () => {
@@ -66,7 +73,7 @@ describe('deriveStory', () => {
   it('says so when one holder at a time held', () => {
     const t = texts(recorded['token-lua']!);
     expect(t).toContain('At no time did two workers believe they held the same lock.');
-    expect(texts(tokenLuaRun())).toContain('worker-1 wrote email with fence 1 after worker-2 wrote with fence 2; the row refused it.');
+    expect(texts(tokenLuaRun())).toContain('worker-1 wrote email with fence 1 after worker-2 wrote with fence 2; the row refused it — the stale write was stopped.');
   });
 
   it('joins names in words', () => {

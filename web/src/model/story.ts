@@ -7,6 +7,8 @@ import { deriveOverlaps } from './holders.js';
 import { deriveLanes } from './lanes.js';
 import { deriveLeases, type Lease } from './leases.js';
 import { inOrder, memoOnLog, type EventLog } from './memo.js';
+import { runSummary } from './runSummary.js';
+import { acceptedWrites, deriveStaleWrites, type Write } from './staleWrites.js';
 import { deriveStoreLanes } from './storeLanes.js';
 import { formatMs } from './timeScale.js';
 
@@ -21,8 +23,6 @@ export interface StoryLine {
 
 /** Most sentences of one kind; the rest are counted in one more sentence. */
 const PER_RULE = 3;
-
-type Write = EventOf<'write-accepted'> | EventOf<'write-rejected'>;
 
 export function joinWords(items: string[]): string {
   if (items.length <= 1) return items.join('');
@@ -81,66 +81,61 @@ function zombiesByWorker(leases: Lease[]): Map<string, Lease[]> {
 
 function writeLines(events: EventLog, leases: Lease[]): StoryLine[] {
   const fences: StoryLine[] = [];
-  const stale: StoryLine[] = [];
+  const lost: StoryLine[] = [];
+  const superseded: StoryLine[] = [];
   const zombies: StoryLine[] = [];
   const refused: StoryLine[] = [];
+  const stale = deriveStaleWrites(events);
+  const writes = acceptedWrites(events);
   const zombieLeases = zombiesByWorker(leases);
   const inZombie = (w: string, atMs: number) =>
     zombieLeases.get(w)?.find((l) => l.zombie!.startMs <= atMs && (l.zombie!.endMs ?? Infinity) >= atMs);
-  const accepted = new Map<string, EventOf<'write-accepted'>[]>(); // by target, in time order
-  const topFence = new Map<string, EventOf<'write-accepted'>>(); // by target: the accepted write with the highest fence
-  const lastRead = new Map<string, EventOf<'value-read'>>(); // worker + target
+  /** A later accepted write of the target, by another worker, with a higher fence: it replaced this one. */
+  const replacedBy = (e: Write) =>
+    e.fence === undefined ? undefined : (writes.get(e.target) ?? []).find((w) => w.atMs > e.atMs && w.workerId !== e.workerId && (w.fence ?? -Infinity) > e.fence!);
+  /** Another worker was granted the key after the lease `l` (and before `atMs`): a newer holder existed. */
+  const newerHolder = (l: Lease, atMs: number) =>
+    leases.some((o) => o.key === l.key && o.workerId !== l.workerId && o.acquiredMs > l.acquiredMs && o.acquiredMs <= atMs);
   for (const e of inOrder(events)) {
-    if (e.type === 'value-read' && e.workerId) lastRead.set(`${e.workerId}\u0000${e.target}`, e);
     if ((e.type !== 'write-accepted' && e.type !== 'write-rejected') || !e.workerId) continue;
     const who = e.workerId;
     const took = e.type === 'write-accepted';
     const id = `write-${e.seq}`;
-    const top = topFence.get(e.target);
-    const newer = e.fence !== undefined && top && top.workerId !== who && (top.fence ?? -Infinity) > e.fence ? top : undefined;
-    const read = lastRead.get(`${who}\u0000${e.target}`);
-    let between: EventOf<'write-accepted'> | undefined;
-    const prior = accepted.get(e.target) ?? [];
-    for (let i = prior.length - 1; read && i >= 0 && prior[i]!.atMs > read.atMs; i--) {
-      if (prior[i]!.workerId !== who) {
-        between = prior[i];
-        break;
-      }
-    }
+    const line = (tone: StoryTone, text: string): StoryLine => ({ id, atMs: e.atMs, tone, text });
+    const why = stale.get(e.seq);
     const zombie = inZombie(who, e.atMs);
-    if (newer) {
-      fences.push({
-        id,
-        atMs: e.atMs,
-        tone: took ? 'damage' : 'safe',
-        text: `${who} wrote ${e.target} with fence ${e.fence} after ${newer.workerId} wrote with fence ${newer.fence}; ${took ? 'the row took it — the stale write landed' : 'the row refused it'}.`,
-      });
-    } else if (took && read && between) {
-      stale.push({
-        id,
-        atMs: e.atMs,
-        tone: 'damage',
-        text: `${who} wrote ${e.target} = ${short(e.value)} from its read of ${short(read.value)}, after ${between.workerId} had written ${e.target} = ${short(between.value)}: ${between.workerId}'s write was lost.`,
-      });
+    if (why?.kind === 'out-of-order') {
+      const head = `${who} wrote ${e.target} with fence ${e.fence} after ${why.newer.workerId} wrote with fence ${why.newer.fence}`;
+      fences.push(took ? line('damage', `${head}; the row took it — the stale write landed.`) : line('safe', `${head}; the row refused it — the stale write was stopped.`));
+    } else if (why?.kind === 'lost-update') {
+      const { read, between } = why;
+      const other = `${between.workerId} had written ${e.target} = ${short(between.value)}`;
+      if (!took)
+        lost.push(line('safe', `The store refused ${who}'s write of ${e.target} = ${short(e.value)}, made from its read of ${short(read.value)} after ${other}: ${e.reason} — ${between.workerId}'s write was kept.`));
+      else if (why.lost === true)
+        lost.push(line('damage', `${who} wrote ${e.target} = ${short(e.value)} from its read of ${short(read.value)}, after ${other}: ${between.workerId}'s write was lost.`));
+      else if (why.lost === false)
+        lost.push(line('safe', `${who} read ${e.target} = ${short(read.value)} before ${between.workerId} wrote ${e.target} = ${short(between.value)}, then wrote ${e.target} = ${short(e.value)}; the stores' count came out right, so ${between.workerId}'s write was not lost.`));
+      else
+        lost.push(line('hazard', `${who} wrote ${e.target} = ${short(e.value)} after ${other} since its read of ${short(read.value)}: ${between.workerId}'s write may be lost — the verdict will tell.`));
     } else if (zombie) {
-      zombies.push({
-        id,
-        atMs: e.atMs,
-        tone: took ? 'damage' : 'safe',
-        text: `${who} wrote ${e.target} at ${formatMs(e.atMs)} without a valid lease on ${zombie.key}; ${took ? 'the write landed' : 'the store refused it'}.`,
-      });
+      const head = `${who} wrote ${e.target} at ${formatMs(e.atMs)} without a valid lease on ${zombie.key}`;
+      const over = took ? replacedBy(e) : undefined;
+      if (!took) zombies.push(line('safe', `${head}; the store refused it.`));
+      else if (over) zombies.push(line('hazard', `${head}; it landed, then ${over.workerId}'s write with fence ${over.fence} replaced it.`));
+      else if (newerHolder(zombie, e.atMs)) zombies.push(line('damage', `${head}; the write landed.`));
+      else zombies.push(line('hazard', `${head}; it landed, and no other worker had taken the lock by then.`));
+    } else if (why?.kind === 'superseded') {
+      const head = `${who} wrote ${e.target} after ${why.newer.workerId} had been granted the lock (at ${formatMs(why.grantedMs)}) and had written it`;
+      superseded.push(took ? line('damage', `${head}: the older holder's write landed over the newer one's.`) : line('safe', `${head}; the store refused it (${e.reason}) — the stale write was stopped.`));
     } else if (!took) {
-      refused.push({ id, atMs: e.atMs, tone: 'safe', text: `The store refused ${who}'s write of ${e.target} = ${short(e.value)}: ${e.reason}.` });
-    }
-    if (took) {
-      if (!accepted.has(e.target)) accepted.set(e.target, []);
-      accepted.get(e.target)!.push(e);
-      if (e.fence !== undefined && (top?.fence ?? -Infinity) < e.fence) topFence.set(e.target, e);
+      refused.push(line('safe', `The store refused ${who}'s write of ${e.target} = ${short(e.value)}: ${e.reason}.`));
     }
   }
   return [
     ...capped(fences, 'fence', 'out-of-order writes'),
-    ...capped(stale, 'stale', 'lost writes'),
+    ...capped(lost, 'stale', 'writes from an old read'),
+    ...capped(superseded, 'superseded', 'writes of a superseded holder'),
     ...capped(zombies, 'zombie-write', 'writes without a valid lease'),
     ...capped(refused, 'refused', 'refused writes'),
   ];
@@ -148,13 +143,19 @@ function writeLines(events: EventLog, leases: Lease[]): StoryLine[] {
 
 function killLines(events: EventLog, leases: Lease[]): StoryLine[] {
   const out: StoryLine[] = [];
+  // What the log has seen reaches to the run's end (or the latest event while it runs); an
+  // expiry later than that is a prediction, and is worded as one.
+  const { endMs: end, lastMs } = runSummary(events);
+  const seenUntil = end ?? lastMs;
   for (const e of inOrder(events)) {
     if (e.type !== 'process-killed' || !e.workerId) continue;
     const held = leases.filter((l) => l.workerId === e.workerId && l.goneMs === e.atMs && l.releasedMs === null);
     const what = held.map((l) =>
       l.expiresAtMs === null
         ? `holding ${l.key}, which has no expiry: no one can take it any more`
-        : `holding ${l.key}; Redis freed it only when the lease expired at ${formatMs(l.expiresAtMs)}`,
+        : l.expiresAtMs > seenUntil
+          ? `holding ${l.key}; Redis would free it only when the lease expires at ${formatMs(l.expiresAtMs)}, after ${end === null ? 'the latest event' : 'the run ended'} (predicted, not seen)`
+          : `holding ${l.key}; Redis freed it only when the lease expired at ${formatMs(l.expiresAtMs)}`,
     );
     out.push({
       id: `kill-${e.seq}`,
@@ -203,7 +204,24 @@ function endLines(events: EventLog): StoryLine[] {
   return out;
 }
 
-/** The run's story, in time order, ending with what the stores held. */
+/** The verdict's own evidence, last: what the stores counted against each invariant. */
+function verdictLines(events: EventLog): StoryLine[] {
+  const { finished } = runSummary(events);
+  if (!finished) return [];
+  const broken = finished.expectations.filter((e) => !e.held);
+  if (finished.verdict === 'pass' || broken.length === 0) {
+    const held = finished.expectations.map((e) => e.text);
+    return held.length === 0 ? [] : [{ id: 'verdict-held', atMs: Infinity, tone: 'safe', text: `Counted from the stores, every invariant held — ${held.join('; ')}.` }];
+  }
+  return broken.map((e) => ({
+    id: `verdict-${e.id}`,
+    atMs: Infinity,
+    tone: 'damage' as const,
+    text: `Counted from the stores, it broke: ${e.text}${e.actual === undefined ? '' : ` (got ${short(e.actual)})`}.`,
+  }));
+}
+
+/** The run's story, in time order, ending with what the stores held and what the verdict counted. */
 export const deriveStory = memoOnLog((events: EventLog): StoryLine[] => {
   const leases = deriveLeases(events);
   const lines = [
@@ -215,5 +233,5 @@ export const deriveStory = memoOnLog((events: EventLog): StoryLine[] => {
   ].sort((a, b) => a.atMs - b.atMs);
   const calm = leases.length > 0 && !lines.some((l) => l.id.startsWith('overlap'));
   if (calm) lines.push({ id: 'one-holder', atMs: Infinity, tone: 'safe', text: 'At no time did two workers believe they held the same lock.' });
-  return [...lines, ...endLines(events)];
+  return [...lines, ...endLines(events), ...verdictLines(events)];
 });

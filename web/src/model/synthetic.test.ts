@@ -23,7 +23,7 @@ describe('synthetic run', () => {
     expect(deriveLanes(events)).toHaveLength(4);
     expect(deriveOverlaps(events).length).toBeGreaterThan(10);
     expect(deriveStoreLanes(events).map((l) => l.name)).toEqual(['lock:synthetic', 'document']);
-    expect(deriveStory(events).some((l) => l.text.endsWith('the row refused it.'))).toBe(true);
+    expect(deriveStory(events).some((l) => l.text.endsWith('the row refused it — the stale write was stopped.'))).toBe(true);
   });
 
   it('derives a 50,000-event log in well under the time of a page load', () => {

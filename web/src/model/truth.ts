@@ -12,6 +12,8 @@ export interface TruthSegment {
   /** null: still held at the live edge. */
   endMs: number | null;
   noExpiry: boolean;
+  /** Redis still held it when the run ended: drawn to the right edge. */
+  atEnd: boolean;
   /** The value names no worker: the holder is the last worker to acquire the key. */
   inferred: boolean;
   label: string;
@@ -32,6 +34,7 @@ export const deriveTruth = memoOnLog((events: EventLog): Map<string, TruthSegmen
         startMs: s.startMs,
         endMs: s.endMs,
         noExpiry: s.noExpiry,
+        atEnd: s.atEnd,
         inferred: s.holderInferred,
         label: `Redis held ${lane.name} for ${s.holder} ${span}${s.noExpiry ? ', no expiry' : ''}`,
       };

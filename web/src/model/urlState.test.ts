@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { duplicateJobManifest } from './fixtures/manifest.js';
 import { fitPlan, formatRule, newRule, parsePlan, parseRule, ruleWords, samePlan } from './faultPlan.js';
-import { readSetup, safeRecordingName, writeSetup } from './urlState.js';
+import { isOfflineReplay, readSetup, safeRecordingName, writeSetup } from './urlState.js';
 
 describe('fault plans', () => {
   it('round-trips rules through text', () => {
@@ -66,5 +66,14 @@ describe('the setup in the URL', () => {
     expect(safeRecordingName('../x.json')).toBeNull();
     expect(safeRecordingName('x.js')).toBeNull();
     expect(safeRecordingName('https://evil/x.json')).toBeNull();
+  });
+});
+
+describe('isOfflineReplay', () => {
+  it('is true only for a link to a shipped recording', () => {
+    expect(isOfflineReplay('?replay=fencing-lease-only.json')).toBe(true);
+    expect(isOfflineReplay('?scenario=fencing&variant=fenced')).toBe(false);
+    expect(isOfflineReplay('?replay=../../etc/passwd')).toBe(false);
+    expect(isOfflineReplay('')).toBe(false);
   });
 });

@@ -64,3 +64,8 @@ export function writeSetup(setup: UrlSetup): string {
   const text = q.toString().replace(/%3A/gi, ':').replace(/%2C/gi, ',');
   return text ? `?${text}` : '';
 }
+
+/** The page was opened to play a shipped recording (?replay=): it needs no server and opens no socket. */
+export function isOfflineReplay(search: string): boolean {
+  return readSetup(search).replay !== undefined;
+}

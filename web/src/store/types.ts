@@ -5,7 +5,8 @@ import type { ClientMessage, FaultRule, Recording, RunEvent, ScenarioManifest } 
 import type { ParamInputs } from '../model/params.js';
 import type { UrlSetup } from '../model/urlState.js';
 
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
+/** `offline`: a recording opened from a link (?replay=) plays with no server, and no socket is opened. */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
 
 export interface CatalogSlice {
   catalog: ScenarioManifest[] | null;

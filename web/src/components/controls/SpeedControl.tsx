@@ -1,12 +1,10 @@
 // The time scale of a run: every sleep, TTL and planned stall is divided by it on the
 // server, so 0.25× plays the same race four times slower, with the same verdict.
+import { speedWords } from '../../model/speed.js';
 import { SPEEDS } from '../../model/urlState.js';
 import { useStore } from '../../store/index.js';
 
-export function speedWords(speed: number): string {
-  if (speed === 1) return '1× (real time)';
-  return speed < 1 ? `${speed}× (${1 / speed}× slower)` : `${speed}× (${speed}× faster)`;
-}
+export { speedWords };
 
 export function SpeedControl() {
   const speed = useStore((s) => s.speed);

@@ -1,9 +1,11 @@
 // The selected variant's source, with the line each worker is at: live during a run, or
 // at the playhead when one is set. Breakpoints of the fault plan are marked on their line.
 import type { FaultRule } from '@racelab/shared';
-import type { CSSProperties } from 'react';
+import { useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { useStore as useZustand } from 'zustand';
-import { codeAnchors, codeLines, deriveStepTimeline, stepsAt, stepWords, type WorkerStep } from '../../model/codeSteps.js';
+import { codeAnchors, codeLines, deriveStepTimeline, followedStep, stepsAt, stepWords, type WorkerStep } from '../../model/codeSteps.js';
+import type { IconName } from '../../model/icons.js';
+import { Icon } from '../icons/Icon.js';
 import { formatMs } from '../../model/timeScale.js';
 import { runSummary } from '../../model/runSummary.js';
 import { useStore, type State } from '../../store/index.js';
@@ -11,7 +13,18 @@ import { selectVariant } from '../../store/selectors.js';
 import { viewStore } from '../../view/viewStore.js';
 import { workerColor } from '../timeline/colors.js';
 
-const stateGlyph: Record<WorkerStep['state'], string> = { running: '▶', stalled: '⏸', killed: '☠', done: '■' };
+const stateIcon: Record<WorkerStep['state'], IconName> = { running: 'play', stalled: 'pause', killed: 'skull', done: 'stop' };
+
+/** Scrolls the code (not the page) so that `line` is in view, a third from the top. */
+function keepInView(pre: HTMLElement | null, line: number | null): void {
+  if (!pre || line === null) return;
+  const el = pre.querySelector<HTMLElement>(`[data-line="${line}"]`);
+  if (!el) return;
+  const box = pre.getBoundingClientRect();
+  const at = el.getBoundingClientRect();
+  if (at.top >= box.top && at.bottom <= box.bottom) return;
+  pre.scrollTop += at.top - box.top - box.height / 3;
+}
 
 /** The run on screen of the selected variant, if any. */
 const selectVariantRunId = (s: State): string | null =>
@@ -27,10 +40,15 @@ export function CodePanel() {
   const events = useStore((s) => (runId ? s.runs[runId]?.events : undefined));
   const faults = useStore((s) => s.faults);
   const playheadMs = useZustand(viewStore, (s) => s.playheadMs);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const pre = useRef<HTMLPreElement>(null);
+  const steps = events && variant ? stepsAt(deriveStepTimeline(events, variant), runSummary(events).workers, playheadMs) : [];
+  const followed = followedStep(steps, chosen);
+  const followedLine = followed?.line ?? null;
+  useLayoutEffect(() => keepInView(pre.current, followedLine), [followedLine]);
   if (!variant) return null;
   const lines = codeLines(variant.code);
   const workers = events ? runSummary(events).workers : [];
-  const steps = events ? stepsAt(deriveStepTimeline(events, variant), workers, playheadMs) : [];
   const byLine = new Map<number, WorkerStep[]>();
   for (const step of steps) if (step.line !== null && step.state !== 'done') byLine.set(step.line, [...(byLine.get(step.line) ?? []), step]);
   const anchors = codeAnchors(variant.code).byCheckpoint;
@@ -48,18 +66,18 @@ export function CodePanel() {
           <span className={`badge ${variant.correct ? 'correct' : 'broken'}`}>{variant.correct ? '✓ correct' : '✗ broken'}</span>
         </p>
       </div>
-      <pre className="code-block" tabIndex={0} aria-label={`Source of ${variant.id}`}>
+      <pre className="code-block" tabIndex={0} aria-label={`Source of ${variant.id}`} ref={pre}>
         <code>
           {lines.map((line, i) => {
             const here = byLine.get(i);
             const bp = breakpoints.get(i);
             return (
-              <span className={`code-line${here ? ' current' : ''}${bp ? ' breakpoint' : ''}`} key={i}>
+              <span className={`code-line${here ? ' current' : ''}${bp ? ' breakpoint' : ''}`} key={i} data-line={i}>
                 {line}
                 {bp && <span className="bp-tag">● {breakpointWords(bp)}</span>}
                 {here?.map((s) => (
                   <span key={s.workerId} className={`step-tag ${s.state}`} style={{ '--worker': workerColor(workers.indexOf(s.workerId)) } as CSSProperties}>
-                    {stateGlyph[s.state]} {s.workerId}
+                    <Icon name={stateIcon[s.state]} /> {s.workerId}
                   </span>
                 ))}
                 {'\n'}
@@ -75,7 +93,15 @@ export function CodePanel() {
           <ul aria-label="Where each worker is">
             {steps.map((s) => (
               <li key={s.workerId} style={{ '--worker': workerColor(workers.indexOf(s.workerId)) } as CSSProperties}>
-                {stepWords(s)}
+                <button
+                  type="button"
+                  className="follow"
+                  aria-pressed={followed?.workerId === s.workerId}
+                  title="Keep this worker's line in view"
+                  onClick={() => setChosen(s.workerId)}
+                >
+                  {stepWords(s)}
+                </button>
               </li>
             ))}
           </ul>

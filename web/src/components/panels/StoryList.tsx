@@ -1,8 +1,10 @@
 // What happened, in plain words, from the run's log and what the stores held.
-import { deriveStory } from '../../model/story.js';
+import type { IconName } from '../../model/icons.js';
+import { deriveStory, type StoryTone } from '../../model/story.js';
+import { Icon } from '../icons/Icon.js';
 import type { EventLog } from '../../model/memo.js';
 
-const toneMark = { damage: '✗', hazard: '⚠', safe: '✓', fact: '·' } as const;
+const toneIcon = { damage: 'cross', hazard: 'warning', safe: 'check', fact: 'dot' } as const satisfies Record<StoryTone, IconName>;
 
 export function StoryList({ events }: { events: EventLog }) {
   const story = deriveStory(events);
@@ -14,7 +16,7 @@ export function StoryList({ events }: { events: EventLog }) {
         {story.map((line) => (
           <li key={line.id} className={line.tone}>
             <span className="tone" aria-hidden="true">
-              {toneMark[line.tone]}
+              <Icon name={toneIcon[line.tone]} />
             </span>{' '}
             {line.text}
           </li>

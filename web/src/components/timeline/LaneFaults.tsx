@@ -1,5 +1,6 @@
 // Live faults on a worker's real process, in its lane: pause (SIGSTOP) / resume (SIGCONT)
 // and kill (SIGKILL). Shown while the run is in progress; the server answers with events.
+import { Icon } from '../icons/Icon.js';
 import type { Lane } from '../../model/lanes.js';
 import { useStore } from '../../store/index.js';
 
@@ -17,7 +18,7 @@ export function LaneFaults({ runId, lane }: { runId: string; lane: Lane }) {
         title={paused ? 'SIGCONT: the process runs again' : 'SIGSTOP: the process stops where it is'}
         onClick={() => sendFault(runId, lane.workerId, paused ? 'resume' : 'pause')}
       >
-        {paused ? '▶ resume' : '⏸ pause'}
+        <Icon name={paused ? 'play' : 'pause'} /> {paused ? 'resume' : 'pause'}
       </button>
       <button
         type="button"
@@ -26,7 +27,7 @@ export function LaneFaults({ runId, lane }: { runId: string; lane: Lane }) {
         title="SIGKILL: the process dies at once"
         onClick={() => sendFault(runId, lane.workerId, 'kill')}
       >
-        ☠ kill
+        <Icon name="skull" /> kill
       </button>
     </span>
   );

@@ -6,21 +6,26 @@ import { deriveLanes, type Lane } from '../../model/lanes.js';
 import { deriveTruth } from '../../model/truth.js';
 import { useStore } from '../../store/index.js';
 import { selectCurrentEvents } from '../../store/selectors.js';
+import type { IconName } from '../../model/icons.js';
+import { Icon } from '../icons/Icon.js';
 
-const items: { cls: string; text: string; glyph?: string }[] = [
+const items: { cls: string; text: string; glyph?: IconName }[] = [
   { cls: 'lease', text: 'lease held' },
   { cls: 'zombie', text: 'zombie: lease gone, worker still acting' },
   { cls: 'truth', text: 'Redis holds it (observed)' },
   { cls: 'stall', text: 'process stalled' },
+  { cls: 'blocked', text: 'event loop blocked' },
   { cls: 'wait', text: 'waiting' },
   { cls: 'work', text: 'working' },
-  { cls: 'read', glyph: '↧', text: 'value read' },
-  { cls: 'write-accepted', glyph: '✓', text: 'write accepted' },
-  { cls: 'write-rejected', glyph: '✗', text: 'write rejected' },
-  { cls: 'call', glyph: '↩', text: 'call answered' },
-  { cls: 'skip', glyph: '⊘', text: 'denied / skipped' },
-  { cls: 'death', glyph: '☠', text: 'killed' },
-  { cls: 'blind-delete', glyph: '!', text: 'deleted another’s lock' },
+  { cls: 'read', glyph: 'read', text: 'value read' },
+  { cls: 'write-accepted', glyph: 'check', text: 'write accepted' },
+  { cls: 'write-rejected', glyph: 'cross', text: 'write rejected' },
+  { cls: 'call-ok', glyph: 'reply', text: 'call answered ok (2xx)' },
+  { cls: 'call-failed', glyph: 'reply-refused', text: 'call failed (4xx/5xx)' },
+  { cls: 'clock', glyph: 'clock', text: 'the worker’s own clock' },
+  { cls: 'skip', glyph: 'ban', text: 'denied / skipped' },
+  { cls: 'death', glyph: 'skull', text: 'killed' },
+  { cls: 'blind-delete', glyph: 'alert', text: 'deleted another’s lock' },
   { cls: 'overlap', text: 'two holders at once' },
   { cls: 'playhead', text: 'playhead: click the time axis, step with , and .' },
 ];
@@ -47,7 +52,7 @@ export function Legend({ used }: { used: Set<string> | null }) {
         return (
           <li key={i.cls} className={inUse ? undefined : 'unused'} aria-disabled={inUse ? undefined : true}>
             <span className={`legend-swatch swatch-${i.cls}`} aria-hidden="true">
-              {i.glyph}
+              {i.glyph && <Icon name={i.glyph} />}
             </span>
             {i.text}
           </li>

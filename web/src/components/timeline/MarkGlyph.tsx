@@ -2,26 +2,12 @@
 // caption) or a small tick (job fired, checkpoint, release, exit, note).
 import { MARK_ROW_PX } from '../../model/laneScene.js';
 import type { PlacedMark } from '../../model/layout.js';
-import type { Mark } from '../../model/lanes.js';
+import { MARK_ICONS } from '../../model/icons.js';
+import { Icon } from '../icons/Icon.js';
 import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
 import { shape } from './sameProps.js';
 
-const glyphs: Record<Mark['kind'], string> = {
-  'write-accepted': '✓',
-  'write-rejected': '✗',
-  skip: '⊘',
-  death: '☠',
-  'blind-delete': '!',
-  release: '⏏',
-  exit: '■',
-  fired: '▶',
-  checkpoint: '◆',
-  note: 'i',
-  read: '↧',
-  call: '↩',
-  retry: '↻',
-};
 
 
 export const MarkGlyph = shape(function MarkGlyph({ placed }: { placed: PlacedMark }) {
@@ -42,7 +28,7 @@ export const MarkGlyph = shape(function MarkGlyph({ placed }: { placed: PlacedMa
       {...tip}
     >
       <span className="glyph" aria-hidden="true">
-        {glyphs[mark.kind]}
+        <Icon name={MARK_ICONS[mark.kind]} />
       </span>
       {text && (
         <span className="caption" aria-hidden="true">

@@ -17,6 +17,7 @@ export const SpanBar = shape(function SpanBar({ span, scale }: { span: Span; sca
       {...tip}
     >
       {span.kind === 'stall' && <span className="bar-text">stalled</span>}
+      {span.kind === 'blocked' && <span className="bar-text">event loop blocked</span>}
     </Shape>
   );
 });

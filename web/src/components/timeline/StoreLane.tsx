@@ -4,7 +4,7 @@ import { useMemo, type CSSProperties } from 'react';
 import { anyOpen, thinIntervals } from '../../model/lod.js';
 import type { TimeWindow } from '../../model/viewport.js';
 import { GroupBar } from './GroupBar.js';
-import { absentWord, storeKind, type StoreLane as Lane, type StoreSegment } from '../../model/storeLanes.js';
+import { absentWord, drawnEndMs, segmentText, storeKind, type StoreLane as Lane, type StoreSegment } from '../../model/storeLanes.js';
 import { formatMs, timeToX, type TimeScale } from '../../model/timeScale.js';
 import { workerColor } from './colors.js';
 import { intervalStyle } from './geometry.js';
@@ -18,21 +18,6 @@ function endWords(s: StoreSegment): string | null {
   if (s.endedBy.kind === 'deleted')
     return s.endedBy.by === s.holder ? `then: released by ${s.holder}` : `then: deleted by ${s.endedBy.by}`;
   return 'then: replaced';
-}
-
-/** The value as drawn: short values as they are, a long token by its worker. */
-function valueText(s: StoreSegment): string {
-  const value = s.value ?? '';
-  if (!s.holder) return value;
-  if (!value.includes(s.holder)) return `${value} (${s.holder})`;
-  return value.length > 16 ? s.holder : value;
-}
-
-function shortText(store: string, s: StoreSegment, flagNoExpiry: boolean): string {
-  if (s.value === null) return absentWord(store);
-  if (s.pttlMs === null) return s.value;
-  const ttl = s.noExpiry ? (flagNoExpiry ? ' · NO EXPIRY' : ' · no expiry') : ` · ttl ${formatMs(s.pttlMs)}`;
-  return `${valueText(s)}${ttl}`;
 }
 
 interface SegmentProps {
@@ -59,13 +44,15 @@ const Segment = shape(function Segment({ store, seg, scale, color, flagNoExpiry 
               : 'no expiry (PTTL -1)'
             : `PTTL ${formatMs(seg.pttlMs)} when first seen`,
         ]),
-    ...(end ? [end] : []),
+    ...(seg.stale ? ['stale: written by a worker whose fence or read was no longer current'] : []),
+    ...(end ? [end] : seg.atEnd ? ['still held when the run ended'] : []),
   ];
   const tip = useTip({ title: seg.label, lines });
   const empty = seg.value === null;
   // "no key" is only worth writing where there is room for it.
-  const room = seg.endMs === null || timeToX(seg.endMs, scale) - timeToX(seg.startMs, scale) > 6;
-  const style: CSSProperties = { ...intervalStyle(seg.startMs, seg.endMs, scale) };
+  const endMs = drawnEndMs(seg, scale);
+  const room = endMs === null || timeToX(endMs, scale) - timeToX(seg.startMs, scale) > 6;
+  const style: CSSProperties = { ...intervalStyle(seg.startMs, endMs, scale) };
   if (!empty && seg.holder) (style as Record<string, string>)['--holder'] = color;
   const cls = [
     'key-seg',
@@ -73,6 +60,8 @@ const Segment = shape(function Segment({ store, seg, scale, color, flagNoExpiry 
     seg.noExpiry && flagNoExpiry && 'no-expiry',
     seg.pttlMs === null && 'row',
     seg.named.length > 1 && 'many',
+    seg.stale && 'stale',
+    seg.atEnd && 'at-end',
   ].filter(Boolean);
   return (
     <Shape
@@ -81,7 +70,7 @@ const Segment = shape(function Segment({ store, seg, scale, color, flagNoExpiry 
       enter="fade"
       {...tip}
     >
-      <span className="bar-text">{empty && !room ? '' : shortText(store, seg, flagNoExpiry)}</span>
+      <span className="bar-text">{empty && !room ? '' : segmentText(store, seg, flagNoExpiry)}</span>
     </Shape>
   );
 });

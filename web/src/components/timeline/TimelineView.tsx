@@ -19,14 +19,14 @@ import { usePointerZoom } from './usePointerZoom.js';
 import { useTimelineFrame, type FrameTargets } from './useTimelineFrame.js';
 
 /** Everything the runs on screen span: from 0 to the latest end (or horizon). */
-function useBounds(ids: string[]): { bounds: TimeWindow; events: number } {
+function useBounds(ids: string[], trackPx: number): { bounds: TimeWindow; events: number } {
   const runs = useStore((s) => s.runs);
   let end = 0;
   let events = 0;
   for (const id of ids) {
     const run = runs[id];
     if (!run) continue;
-    end = Math.max(end, domainFor(runSummary(run.events), run.horizonMs).endMs);
+    end = Math.max(end, domainFor(runSummary(run.events), run.horizonMs, trackPx).endMs);
     events += run.events.length;
   }
   return { bounds: useMemo(() => ({ startMs: 0, endMs: Math.max(1, end) }), [end]), events };
@@ -35,16 +35,17 @@ function useBounds(ids: string[]): { bounds: TimeWindow; events: number } {
 export function TimelineView() {
   const shownKey = useStore(selectShownKey);
   const ids = useMemo(() => (shownKey ? shownKey.split(' ') : []), [shownKey]);
-  const { bounds, events } = useBounds(ids);
-  const body = useRef<HTMLDivElement>(null);
   const axis = useRef<HTMLDivElement>(null);
+  const trackPx = useElementWidth(axis);
+  // The room after a run's end is laid out for the track's width, in steps of 100 px.
+  const { bounds, events } = useBounds(ids, Math.round(trackPx / 100) * 100);
+  const body = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   const live = useRef<HTMLDivElement>(null);
   const liveLabel = useRef<HTMLSpanElement>(null);
   const playhead = useRef<HTMLDivElement>(null);
   const playheadLabel = useRef<HTMLSpanElement>(null);
   const targets = useMemo<FrameTargets>(() => ({ body, axis, grid, live, liveLabel, playhead, playheadLabel }), []);
-  const trackPx = useElementWidth(axis);
 
   // The drawn window while zoomed in, with its width in px; null: the whole of the runs.
   const [zoomed, setZoomed] = useState<{ drawn: TimeWindow; px: number } | null>(null);

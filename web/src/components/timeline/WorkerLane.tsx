@@ -7,6 +7,7 @@ import type { Lane } from '../../model/lanes.js';
 import { laneScene } from '../../model/laneScene.js';
 import type { TruthSegment } from '../../model/truth.js';
 import type { TimeWindow } from '../../model/viewport.js';
+import { Icon } from '../icons/Icon.js';
 import { ClusterGlyph } from './ClusterGlyph.js';
 import { workerColor } from './colors.js';
 import { GroupBar } from './GroupBar.js';
@@ -42,6 +43,11 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor }: Props) {
         <span className="worker-id">{lane.workerId}</span>
         {lane.pid !== null && <span className="worker-facts">pid {lane.pid}</span>}
         {lane.fate && <span className="worker-facts fate">{lane.fate}</span>}
+        {lane.clock && (
+          <span className="worker-facts clock">
+            <Icon name="clock" /> {lane.clock}
+          </span>
+        )}
         {faultsFor && <LaneFaults runId={faultsFor} lane={lane} />}
       </div>
       <div className="tl-track" style={{ height: scene.heightPx }}>

@@ -43,15 +43,6 @@ export function workerColorOf(index: number): string {
   return WORKERS[index % WORKERS.length]!;
 }
 
-export const GLYPHS: Partial<Record<MarkKind, string>> = {
-  'write-accepted': '✓',
-  'write-rejected': '✗',
-  skip: '⊘',
-  death: '☠',
-  'blind-delete': '!',
-  read: '↧',
-  call: '↩',
-};
 
 export const MARK_COLORS: Partial<Record<MarkKind, string>> = {
   'write-accepted': '#22c55e',
@@ -60,5 +51,7 @@ export const MARK_COLORS: Partial<Record<MarkKind, string>> = {
   death: '#ff6b6b',
   'blind-delete': '#f97316',
   read: '#38bdf8',
-  call: '#a78bfa',
+  'call-ok': '#a78bfa',
+  'call-failed': '#ff6b6b',
+  clock: '#e2e8f0',
 };

@@ -12,6 +12,7 @@ describe('timeline SVG', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="1400"')).toBe(true);
     expect(width).toBe(1400);
     expect(height).toBeGreaterThan(300);
+    expect(svg).toContain(`font-size="17" font-weight="700" fill="#e8ebf2">${esc(run.title)}</text>`);
     for (const text of ['worker-1', 'worker-3', 'ZOMBIE', 'lock:nightly-report', '2 workers at once — the lock said 1', 'Redis', '400 ms'])
       expect(svg).toContain(esc(text));
     expect(svg.match(/<circle/g)!.length).toBeGreaterThanOrEqual(4);
@@ -28,6 +29,9 @@ describe('timeline SVG', () => {
     const { svg } = timelineSvg([run, other], { startMs: 0, endMs: 1061 }, 1400, 'dark');
     expect(svg).toContain('FAIL — 2 of 3 invariants were broken');
     expect(svg).toContain('PASS — the invariant held');
-    expect(svg.indexOf('blind-del (broken)</text>')).toBeLessThan(svg.indexOf('token-lua (correct)</text>'));
+    const head = (title: string) => svg.indexOf(`font-size="15" font-weight="700" fill="#e8ebf2">${esc(title)}</text>`);
+    expect(head(run.title)).toBeGreaterThan(0);
+    expect(head(run.title)).toBeLessThan(head(other.title));
+    expect(svg).toContain(`>${esc(run.title)}  vs  ${esc(other.title)}</text>`);
   });
 });

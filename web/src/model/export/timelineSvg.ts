@@ -7,12 +7,13 @@ import { deriveLanes } from '../lanes.js';
 import { laneScene, MARK_ROW_PX } from '../laneScene.js';
 import type { EventLog } from '../memo.js';
 import { runSummary } from '../runSummary.js';
-import { deriveStoreLanes } from '../storeLanes.js';
+import { deriveStoreLanes, drawnEndMs, segmentText } from '../storeLanes.js';
 import { formatMs, makeScale, ticks, timeToX, type TimeScale } from '../timeScale.js';
 import { deriveTruth } from '../truth.js';
 import { deriveVerdict } from '../verdict.js';
 import type { TimeWindow } from '../viewport.js';
-import { GLYPHS, MARK_COLORS, paletteOf, workerColorOf, type Palette } from './svgPalette.js';
+import { ICONS, MARK_ICONS } from '../icons.js';
+import { MARK_COLORS, paletteOf, workerColorOf, type Palette } from './svgPalette.js';
 
 export interface SvgRun {
   title: string;
@@ -58,6 +59,15 @@ class Canvas {
     const t = fit(text, right - left);
     if (t) this.parts.push(`<text x="${(left + 5).toFixed(1)}" y="${y + h / 2 + 4}" font-size="12" font-weight="600" fill="${textFill}">${esc(t)}</text>`);
   }
+  /** Words ending at `right`, on a solid label of their own (drawn over what is left of them). */
+  endLabel(y: number, h: number, right: number, text: string, attrs: string): void {
+    const r = Math.min(right, this.x0 + this.w);
+    const left = Math.max(this.x0, r - (text.length * 7 + 12));
+    const t = fit(text, r - left + 2);
+    this.parts.push(`<rect x="${left.toFixed(1)}" y="${y}" width="${(r - left).toFixed(1)}" height="${h}" fill="${this.p.bg}"/>`);
+    this.parts.push(`<rect x="${left.toFixed(1)}" y="${y}" width="${(r - left).toFixed(1)}" height="${h}" ${attrs}/>`);
+    this.parts.push(`<text x="${(r - 6).toFixed(1)}" y="${y + h / 2 + 4}" font-size="12" font-weight="600" text-anchor="end" fill="${this.p.text}">${esc(t)}</text>`);
+  }
   text(x: number, y: number, s: string, attrs = ''): void {
     this.parts.push(`<text x="${x.toFixed(1)}" y="${y}" ${attrs}>${esc(s)}</text>`);
   }
@@ -83,7 +93,8 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
     if (lane.fate) c.text(PAD, y + 40, lane.fate, `font-size="11" fill="${lane.died ? p.broken : p.muted}"`);
     for (const t of scene.stalls) {
       const [s, e] = t.kind === 'one' ? [t.item.startMs, t.item.endMs] : [t.startMs, t.endMs];
-      c.bar(y, h, s, e, end, `fill="url(#stall)"`, 'STALLED', p.muted);
+      if (t.kind === 'one' && t.item.kind === 'blocked') c.bar(y, h, s, e, end, `fill="url(#blocked)" stroke="#f59e0b" stroke-width="1.5"`, 'EVENT LOOP BLOCKED', '#f59e0b');
+      else c.bar(y, h, s, e, end, `fill="url(#stall)"`, 'STALLED', p.muted);
     }
     for (const t of scene.leases) {
       if (t.kind !== 'one') {
@@ -96,7 +107,8 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
     }
     for (const t of scene.truth) {
       const [s, e] = t.kind === 'one' ? [t.item.startMs, t.item.endMs] : [t.startMs, t.endMs];
-      c.bar(y + 38, 5, s, e, end, `fill="${color}" opacity="0.55"`);
+      const e2 = t.kind === 'one' ? drawnEndMs(t.item, c.scale) : e;
+      c.bar(y + 38, 5, s, e2, end, `fill="${color}" opacity="0.55"`);
     }
     for (const t of scene.spans) {
       if (t.kind === 'one' && t.item.kind === 'wait') c.bar(y + 47, 4, t.item.startMs, t.item.endMs, end, `fill="${p.muted}" opacity="0.6"`);
@@ -108,7 +120,10 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
       const cy = y + 23 + MARK_ROW_PX * m.row;
       const fill = MARK_COLORS[m.mark.kind] ?? p.muted;
       c.parts.push(`<circle cx="${cx.toFixed(1)}" cy="${cy}" r="12" fill="${fill}" stroke="${p.bg}" stroke-width="2"/>`);
-      c.text(cx, cy + 5, GLYPHS[m.mark.kind] ?? '•', `font-size="14" font-weight="800" text-anchor="middle" fill="#0b0e14"`);
+      const icon = ICONS[MARK_ICONS[m.mark.kind]];
+      c.parts.push(
+        `<path d="${icon.d}" transform="translate(${(cx - 8).toFixed(1)} ${cy - 8}) scale(0.6667)" fill="${icon.fill ? '#0b0e14' : 'none'}" stroke="#0b0e14" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round"/>`,
+      );
       if (m.mark.caption)
         c.text(m.flip ? cx - 16 : cx + 16, cy + 4, m.mark.caption, `font-size="12" font-weight="600" fill="${fill}"${m.flip ? ' text-anchor="end"' : ''}`);
     }
@@ -131,8 +146,14 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
     c.text(PAD, y + 30, fit(lane.name, LABEL_W - PAD), `font-size="10" font-family="monospace" fill="${p.muted}"`);
     for (const s of lane.segments) {
       if (s.value === null) continue;
-      const stroke = s.noExpiry && lane.leaseKey ? p.broken : s.holder ? workerColorOf(runSummary(run.events).workers.indexOf(s.holder)) : p.muted;
-      c.bar(y + 5, 26, s.startMs, s.endMs, end, `rx="4" fill="${stroke}" fill-opacity="0.25" stroke="${stroke}"`, `${s.value}${s.noExpiry && lane.leaseKey ? ' · NO EXPIRY' : ''}`);
+      const stroke = (s.noExpiry && lane.leaseKey) || s.stale ? p.broken : s.holder ? workerColorOf(runSummary(run.events).workers.indexOf(s.holder)) : p.muted;
+      const text = segmentText(lane.store, s, lane.leaseKey);
+      const attrs = `rx="4" fill="${stroke}" fill-opacity="0.25" stroke="${stroke}"${s.stale ? ' stroke-width="2"' : ''}`;
+      const to = drawnEndMs(s, c.scale);
+      const short = s.atEnd && fit(text, c.x(to ?? end) - c.x(s.startMs)) !== text;
+      c.bar(y + 5, 26, s.startMs, to, end, attrs, short ? '' : text, p.text, s.label);
+      // The final state's words stand whole at the right edge, over the state before.
+      if (short) c.endLabel(y + 5, 26, c.x(to ?? end), text, attrs);
     }
     y += STORE_H;
   }
@@ -147,6 +168,7 @@ export function timelineSvg(runs: SvgRun[], view: TimeWindow, width: number, the
   let y = 44;
   const heading = runs.length === 1 ? runs[0]!.title : runs.map((r) => r.title).join('  vs  ');
   c.text(PAD, 28, heading, `font-size="17" font-weight="700" fill="${p.text}"`);
+  const title = c.parts; // each run below draws into a fresh list
   const times = ticks(c.scale, Math.max(3, Math.floor(c.w / 110)));
   const axisY = y;
   y += AXIS_H;
@@ -164,9 +186,11 @@ export function timelineSvg(runs: SvgRun[], view: TimeWindow, width: number, the
     `<defs>`,
     `<pattern id="zombie" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="12" fill="${p.broken}" fill-opacity="0.45"/><rect x="6" width="6" height="12" fill="${p.broken}" fill-opacity="0.1"/></pattern>`,
     `<pattern id="stall" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="10" fill="${p.muted}" fill-opacity="0.22"/></pattern>`,
+    `<pattern id="blocked" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="5" height="10" fill="#f59e0b" fill-opacity="0.22"/></pattern>`,
     `</defs>`,
     `<rect width="100%" height="100%" fill="${p.bg}"/>`,
     `<text x="${PAD}" y="${axisY + 18}" font-size="11" fill="${p.muted}">time since start</text>`,
+    ...title,
     ...grid,
     ...labels,
     ...body,
