@@ -2,6 +2,8 @@
 // report e-mail. Each variant is one way to guard it with a Redis lock.
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { ENTITY, HOLDERS_KEY, HOLDERS_MAX_KEY, LOCK_KEY, nightlyJob, type NightlyJob } from './nightlyJob.js';
+import pgAdvisoryXactLock from './mutants/pgAdvisoryXactLock.js';
+import tokenLuaWithoutNx from './mutants/tokenLuaWithoutNx.js';
 import blindDel from './variants/blindDel.js';
 import noLock from './variants/noLock.js';
 import pgAdvisory from './variants/pgAdvisory.js';
@@ -41,6 +43,7 @@ export default defineScenario<NightlyJob>({
     { name: 'lockTtlAfterRunMs', label: 'Lock TTL after run (ms)', meanings: { '-2': 'no key', '-1': 'no expiry' } },
   ],
   variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory],
+  mutants: [tokenLuaWithoutNx, pgAdvisoryXactLock],
   // More containers, all trying while the first holds the lock; and two containers that
   // arrive one after the other. Both keep each variant's own timing: with more containers
   // arriving late, or a workMs shorter than blind-del's 1 s lease, whether a starved

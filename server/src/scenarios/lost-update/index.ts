@@ -4,6 +4,12 @@ import { defineScenario, intParam } from '../types.js';
 import { adminBackends, createAdmin, nameSession, type Admin } from './admin.js';
 import { createProducts, measureProducts, observeProducts } from './productsTable.js';
 import { adminId, adminIndex, correctOutcome, salesParam } from './salesPlan.js';
+import atomicGuardInApp from './mutants/atomicGuardInApp.js';
+import atomicNoGuard from './mutants/atomicNoGuard.js';
+import optimisticNoRetry from './mutants/optimisticNoRetry.js';
+import optimisticNoVersionCheck from './mutants/optimisticNoVersionCheck.js';
+import selectForUpdateNoCheck from './mutants/selectForUpdateNoCheck.js';
+import selectWithoutForUpdate from './mutants/selectWithoutForUpdate.js';
 import atomicUpdate from './variants/atomicUpdate.js';
 import optimisticVersion from './variants/optimisticVersion.js';
 import readModifyWrite from './variants/readModifyWrite.js';
@@ -40,6 +46,14 @@ export default defineScenario<Admin>({
     { name: 'refusedSales', label: 'Refused sales' },
   ],
   variants: [readModifyWrite, atomicUpdate, optimisticVersion, selectForUpdate],
+  mutants: [
+    atomicNoGuard,
+    atomicGuardInApp,
+    optimisticNoVersionCheck,
+    optimisticNoRetry,
+    selectWithoutForUpdate,
+    selectForUpdateNoCheck,
+  ],
   // Three admins on a larger stock, and two whose sales together exceed the stock.
   stabilityParams: [
     { initialStock: 100, sales: [10, 20, 30], thinkMs: 150 },

@@ -6,6 +6,8 @@ import { ProviderClient } from './providerClient.js';
 import { arrivalSpanMs } from './requestPlan.js';
 import { startTokenProvider, type TokenProvider } from './tokenProvider.js';
 import { CACHE_KEY, FRESH_KEY, LOCK_KEY, tokenService, type TokenService } from './tokenService.js';
+import proactiveRefreshNoRecheck from './mutants/proactiveRefreshNoRecheck.js';
+import singleFlightLockCacheNoRecheck from './mutants/singleFlightLockCacheNoRecheck.js';
 import lockOnly from './variants/lockOnly.js';
 import proactiveRefresh from './variants/proactiveRefresh.js';
 import refreshEveryRequest from './variants/refreshEveryRequest.js';
@@ -42,6 +44,16 @@ export default defineScenario<TokenService, TokenProvider>({
     },
     { kind: 'int', name: 'waves', label: 'Waves', help: 'The requests arrive in this many waves, one after another.', min: 1, max: 20, default: 1 },
     { kind: 'int', name: 'waveGapMs', label: 'Wave gap', unit: 'ms', help: 'Time from one wave\'s arrival to the next.', min: 0, max: 60_000, default: 500 },
+    {
+      kind: 'int',
+      name: 'pauseMs',
+      label: 'Pause',
+      unit: 'ms',
+      help: 'server-2 is stopped (SIGSTOP) this long, once, between finding no token in Redis and trying the refresh lock: a GC pause at the worst moment.',
+      min: 0,
+      max: 10_000,
+      default: 0,
+    },
   ],
   metrics: [
     { name: 'refreshCalls', label: 'Refresh calls' },
@@ -49,10 +61,13 @@ export default defineScenario<TokenService, TokenProvider>({
     { name: 'requestsFailed', label: 'Requests failed (401)' },
   ],
   variants: [refreshEveryRequest, lockOnly, singleFlightLocal, singleFlightLockCache, proactiveRefresh],
-  // More requests over more servers, and two waves apart in time.
+  mutants: [singleFlightLockCacheNoRecheck, proactiveRefreshNoRecheck],
+  // More requests over more servers; two waves apart in time; and server-2 paused after
+  // it found no token, until another server has refreshed, published and released the lock.
   stabilityParams: [
     { requests: 120, servers: 4 },
     { requests: 30, servers: 2, waves: 2, waveGapMs: 1500 },
+    { requests: 30, servers: 2, waves: 1, providerLatencyMs: 300, pauseMs: 1000 },
   ],
 
   workers: (params) => Array.from({ length: intParam(params, 'servers') }, (_, i) => `server-${i + 1}`),
@@ -60,6 +75,7 @@ export default defineScenario<TokenService, TokenProvider>({
   // Lock-only refreshes one request after another: requests × latency, with room for each turn.
   deadlineMs: (params) =>
     30_000 +
+    intParam(params, 'pauseMs') +
     intParam(params, 'waves') * intParam(params, 'waveGapMs') +
     intParam(params, 'requests') * (intParam(params, 'providerLatencyMs') + 100),
 

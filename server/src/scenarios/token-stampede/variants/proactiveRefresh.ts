@@ -28,6 +28,7 @@ export default defineVariant<TokenService>({
           await service.sleep(Math.min(freshForMs, POLL_MS));
           continue;
         }
+        await service.pauseBeforeLock(); // another server may refresh and release meanwhile
         const me = `${service.workerId}:${randomUUID()}`;
         if ((await redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) !== 'OK') {
           await service.sleep(POLL_MS); // another server is refreshing

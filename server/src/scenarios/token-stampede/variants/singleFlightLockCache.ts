@@ -25,6 +25,7 @@ export default defineVariant<TokenService>({
           if (waiting) service.emit({ type: 'wait-finished', reason: 'another server refreshed the token' });
           return cached;
         }
+        await service.pauseBeforeLock(); // the holder may publish and release meanwhile
         const me = `${service.workerId}:${randomUUID()}`;
         const sent = service.now(); // the lease counts from the SET, not from its reply
         if ((await redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) === 'OK') {
