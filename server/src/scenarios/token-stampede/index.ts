@@ -3,7 +3,7 @@
 // refresh, so each needless refresh breaks the requests holding the token before it.
 import { intParam, defineScenario } from '../types.js';
 import { ProviderClient } from './providerClient.js';
-import { arrivalSpanMs } from './requestPlan.js';
+import { maxRefreshCalls } from './refreshBudget.js';
 import { startTokenProvider, type TokenProvider } from './tokenProvider.js';
 import { CACHE_KEY, FRESH_KEY, LOCK_KEY, tokenService, type TokenService } from './tokenService.js';
 import proactiveRefreshNoRecheck from './mutants/proactiveRefreshNoRecheck.js';
@@ -13,11 +13,6 @@ import proactiveRefresh from './variants/proactiveRefresh.js';
 import refreshEveryRequest from './variants/refreshEveryRequest.js';
 import singleFlightLocal from './variants/singleFlightLocal.js';
 import singleFlightLockCache from './variants/singleFlightLockCache.js';
-
-/** Most refresh calls a correct client makes: one to start, one per 80% of a token's life while requests arrive. */
-export function maxRefreshCalls(waves: number, waveGapMs: number, tokenTtlMs: number): number {
-  return 1 + Math.ceil(arrivalSpanMs(waves, waveGapMs) / (0.8 * tokenTtlMs));
-}
 
 export default defineScenario<TokenService, TokenProvider>({
   id: 'token-stampede',
