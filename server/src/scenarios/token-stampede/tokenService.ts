@@ -78,6 +78,7 @@ export function tokenService(ctx: WorkerContext, provider: ProviderClient): Toke
     },
     async serve(client) {
       await playWaves(ctx, emit, provider, client);
+      await ctx.checkpoint('requests-answered'); // a fault here kills the server before it says anything more
       if (leftOut > 0) {
         ctx.emit({ type: 'note', text: `${leftOut} more events of ${ctx.workerId} left out: at most ${EVENT_CAP} a server are shown` });
       }

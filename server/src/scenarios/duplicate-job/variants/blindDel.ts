@@ -13,7 +13,7 @@ export default defineVariant<NightlyJob>({
   // Half a second between worker-1's DEL and the end of worker-2's lease: a busy machine
   // still deletes worker-2's lock, never a lock already expired.
   defaults: { arrival: 'late', leaseMs: 1000, workMs: 1500 },
-  checkpoints: ['working'],
+  checkpoints: ['working', 'report-sent'],
   async run(job) {
     const key = job.key(LOCK_KEY);
     job.emit({ type: 'lease-requested', key });

@@ -8,6 +8,7 @@ export default defineVariant<NightlyJob>({
   correct: false,
   summary: 'Every container runs the job, so every container sends the report.',
   source: import.meta.url,
+  checkpoints: ['report-sent'],
   expectedOtherwise: onlyOneContainer,
   async run(job) {
     await job.sendReport();

@@ -10,7 +10,7 @@ export default defineVariant<NightlyJob>({
     'pg_try_advisory_lock on a key made of the report and the night: one container gets it, the others skip. The lock lives as long as the holder\'s database session.',
   source: import.meta.url,
   expectedOtherwise: lockForgetsTheJob,
-  checkpoints: ['working'],
+  checkpoints: ['working', 'report-sent'],
   async run(job) {
     // Advisory locks are database-wide: the name carries the run, the report and the night.
     const name = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);

@@ -19,7 +19,7 @@ export default defineVariant<NightlyJob>({
     'SET key token NX PX, losers skip, and the release deletes the key only while it still holds this worker\'s token.',
   source: import.meta.url,
   expectedOtherwise: lockForgetsTheJob,
-  checkpoints: ['working'],
+  checkpoints: ['working', 'report-sent'],
   async run(job) {
     // One lock per report and night: another entity or another date never waits on this one.
     const key = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);

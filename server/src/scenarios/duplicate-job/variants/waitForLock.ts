@@ -13,7 +13,7 @@ export default defineVariant<NightlyJob>({
     'A correct lock, used for the wrong purpose: the losers queue up behind the holder and each runs the job when its turn comes. Every container still sends the report, one after another.',
   source: import.meta.url,
   expectedOtherwise: onlyOneContainer,
-  checkpoints: ['working'],
+  checkpoints: ['working', 'report-sent'],
   async run(job) {
     const key = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);
     const token = `${job.workerId}:${randomUUID()}`;

@@ -9,6 +9,7 @@ export default defineVariant<Admin>({
   summary:
     'Each admin reads the stock, subtracts its sale in the application and writes the result. A and B both read 10; A writes 7, then B writes 8 over it: A\'s sale is lost.',
   source: import.meta.url,
+  checkpoints: ['sale-done'],
   // Every admin reads the initial stock, so only the last sale that fits it survives: with
   // one such sale at most, there is no second write to lose.
   expectedOtherwise(params) {

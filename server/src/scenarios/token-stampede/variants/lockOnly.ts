@@ -14,6 +14,7 @@ export default defineVariant<TokenService>({
   summary:
     'Every request takes a Redis lock, refreshes, and releases it. Refreshes no longer overlap, but there is still one per request, each revoking the last, now one after another: slow, and only the last token works.',
   source: import.meta.url,
+  checkpoints: ['requests-answered'],
   expectedOtherwise: refreshPerRequestPasses,
   async run(service) {
     const lockKey = service.key(LOCK_KEY);

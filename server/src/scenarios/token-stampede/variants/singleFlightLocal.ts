@@ -9,6 +9,7 @@ export default defineVariant<TokenService>({
   summary:
     'Each server process keeps its token and lets one refresh at a time fly; its other requests wait for that one. Nothing is shared across processes: one refresh per server, each revoking the others\' tokens, so only the last server\'s requests succeed.',
   source: import.meta.url,
+  checkpoints: ['requests-answered'],
   expectedOtherwise: oneServerServes,
   defaults: { arrival: 'in-turn' },
   async run(service) {

@@ -10,6 +10,7 @@ export default defineVariant<TokenService>({
   summary:
     'In each process one request at a time goes for a token; across processes one Redis lock lets one server refresh; the new token goes to Redis with an expiry and every other server reads it there: one refresh, every request ok.',
   source: import.meta.url,
+  checkpoints: ['requests-answered'],
   async run(service) {
     const { redis } = service;
     const lockKey = service.key(LOCK_KEY);
