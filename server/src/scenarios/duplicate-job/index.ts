@@ -1,7 +1,10 @@
 // duplicate-job: a nightly job fires on every container at once and must send one
 // report e-mail. Each variant is one way to guard it with a Redis lock.
 import { choiceParam, defineScenario, intParam } from '../types.js';
-import { ENTITY, HOLDERS_KEY, HOLDERS_MAX_KEY, LOCK_KEY, nightlyJob, type NightlyJob } from './nightlyJob.js';
+import { ENTITY, LOCK_KEY, nightlyJob, type NightlyJob } from './nightlyJob.js';
+import { createReportTables, maxConcurrentBuilds } from './reportTables.js';
+import pgAdvisoryXactLock from './mutants/pgAdvisoryXactLock.js';
+import tokenLuaWithoutNx from './mutants/tokenLuaWithoutNx.js';
 import blindDel from './variants/blindDel.js';
 import noLock from './variants/noLock.js';
 import pgAdvisory from './variants/pgAdvisory.js';
@@ -35,12 +38,23 @@ export default defineScenario<NightlyJob>({
     },
   ],
   metrics: [
-    { name: 'emailsSent', label: 'E-mails sent' },
-    { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
+    { name: 'emailsSent', label: 'E-mails sent', source: 'PostgreSQL: rows of emails' },
+    {
+      name: 'maxConcurrentHolders',
+      label: 'Max concurrent holders',
+      source:
+        'PostgreSQL: most reports being built at once, each from its reports row to its e-mail (clock_timestamp() of both rows; a report never sent counts to the end of the run); an e-mail must name its report (foreign key)',
+    },
     // Redis's PTTL codes, in words.
-    { name: 'lockTtlAfterRunMs', label: 'Lock TTL after run (ms)', meanings: { '-2': 'no key', '-1': 'no expiry' } },
+    {
+      name: 'lockTtlAfterRunMs',
+      label: 'Lock TTL after run (ms)',
+      meanings: { '-2': 'no key', '-1': 'no expiry' },
+      source: 'Redis: largest PTTL of the lock keys after the run (-1 if any has no expiry)',
+    },
   ],
   variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory],
+  mutants: [tokenLuaWithoutNx, pgAdvisoryXactLock],
   // More containers, all trying while the first holds the lock; and two containers that
   // arrive one after the other. Both keep each variant's own timing: with more containers
   // arriving late, or a workMs shorter than blind-del's 1 s lease, whether a starved
@@ -51,17 +65,11 @@ export default defineScenario<NightlyJob>({
   ],
 
   workers: (params) => Array.from({ length: intParam(params, 'workers') }, (_, i) => `worker-${i + 1}`),
-  // The lock keys, and the lock-set of workers inside the job right now.
-  watchedKeys: (_params, run) => [...lockKeys(run.date), HOLDERS_KEY],
+  watchedKeys: (_params, run) => lockKeys(run.date),
   deadlineMs: (params) => 15_000 + 2 * intParam(params, 'leaseMs') + intParam(params, 'workers') * intParam(params, 'workMs'),
 
   async setup(stores) {
-    await stores.sql(`create table emails (
-      id serial primary key,
-      worker text not null,
-      entity text not null,
-      report_date date not null,
-      sent_at timestamptz not null default clock_timestamp())`);
+    await createReportTables(stores);
     return {};
   },
 
@@ -72,12 +80,11 @@ export default defineScenario<NightlyJob>({
 
   async measure(stores, _params, run) {
     const emails = await stores.sql<{ n: number }>('select count(*)::int as n from emails');
-    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
     // The lock keys' PTTL as Redis reports it: -1 when one never expires, -2 when none is left.
     const ttls = await Promise.all(lockKeys(run.date).map((k) => stores.redis.pttl(stores.key(k))));
     return {
       emailsSent: emails.rows[0]?.n ?? 0,
-      maxConcurrentHolders: Number(holders ?? 0),
+      maxConcurrentHolders: await maxConcurrentBuilds(stores),
       lockTtlAfterRunMs: ttls.includes(-1) ? -1 : Math.max(...ttls),
     };
   },

@@ -4,6 +4,12 @@ import { defineScenario, intParam } from '../types.js';
 import { adminBackends, createAdmin, nameSession, type Admin } from './admin.js';
 import { createProducts, measureProducts, observeProducts } from './productsTable.js';
 import { adminId, adminIndex, correctOutcome, salesParam } from './salesPlan.js';
+import atomicGuardInApp from './mutants/atomicGuardInApp.js';
+import atomicNoGuard from './mutants/atomicNoGuard.js';
+import optimisticNoRetry from './mutants/optimisticNoRetry.js';
+import optimisticNoVersionCheck from './mutants/optimisticNoVersionCheck.js';
+import selectForUpdateNoCheck from './mutants/selectForUpdateNoCheck.js';
+import selectWithoutForUpdate from './mutants/selectWithoutForUpdate.js';
 import atomicUpdate from './variants/atomicUpdate.js';
 import optimisticVersion from './variants/optimisticVersion.js';
 import readModifyWrite from './variants/readModifyWrite.js';
@@ -34,12 +40,28 @@ export default defineScenario<Admin>({
     { kind: 'int', name: 'thinkMs', label: 'Think time', unit: 'ms', help: 'How long each admin takes between reading the stock and saving the sale.', min: 0, max: 5000, default: 200 },
   ],
   metrics: [
-    { name: 'finalStock', label: 'Final stock' },
-    { name: 'expectedStock', label: 'Expected stock' },
-    { name: 'retries', label: 'Retries' },
-    { name: 'refusedSales', label: 'Refused sales' },
+    { name: 'finalStock', label: 'Final stock', source: 'PostgreSQL: the product row\'s stock after the run' },
+    { name: 'expectedStock', label: 'Expected stock', source: 'parameters: the sales applied in list order, each refused when it does not fit' },
+    {
+      name: 'retries',
+      label: 'Retries',
+      source: 'PostgreSQL: UPDATEs of the product that changed no row and that the same session followed with another (a statement trigger logs each one)',
+    },
+    {
+      name: 'refusedSales',
+      label: 'Refused sales',
+      source: 'PostgreSQL: admins none of whose UPDATEs changed the product row (from the trigger\'s log; an admin that sent none counts)',
+    },
   ],
   variants: [readModifyWrite, atomicUpdate, optimisticVersion, selectForUpdate],
+  mutants: [
+    atomicNoGuard,
+    atomicGuardInApp,
+    optimisticNoVersionCheck,
+    optimisticNoRetry,
+    selectWithoutForUpdate,
+    selectForUpdateNoCheck,
+  ],
   // Three admins on a larger stock, and two whose sales together exceed the stock.
   stabilityParams: [
     { initialStock: 100, sales: [10, 20, 30], thinkMs: 150 },
@@ -91,6 +113,7 @@ export default defineScenario<Admin>({
     if (index > 0) await ctx.waitFor(`read:${adminId(index - 1)}`, `done:${adminId(index - 1)}`);
     const { admin, settle } = createAdmin(ctx, backends);
     await variant.run(admin);
+    await ctx.checkpoint('sale-done'); // a fault here kills the admin before it says anything more
     ctx.signal(`read:${ctx.workerId}`); // a variant that never thinks must not hold the next one up
     await settle(); // a blocked admin's read comes after our commit: wait for it before exiting
   },

@@ -173,3 +173,23 @@ describe('lost-update honours its parameters', () => {
     expect(schemas.rowCount).toBe(0);
   });
 });
+
+describe('the verdict needs no word from an admin', () => {
+  // admin-1 is killed right after its sale, before it says anything more: the figures come
+  // from the row and the trigger's log, so nothing is missing.
+  const killedAfterSale = [{ checkpoint: 'sale-done', target: 'admin-1', action: 'kill' as const }];
+
+  it('atomic-update: both sales are taken off though admin-1 died right after its own', async () => {
+    const { metrics, verdict, events } = await play(playground, 'lost-update', 'atomic-update', {}, killedAfterSale);
+    expect(eventsOf(events, 'process-killed')).toHaveLength(1);
+    expect(metrics).toEqual({ finalStock: 5, expectedStock: 5, retries: 0, refusedSales: 0 });
+    expect(verdict).toBe('pass');
+  });
+
+  it('read-modify-write: admin-1 killed the same way, and its sale is still lost', async () => {
+    const { metrics, verdict, events } = await play(playground, 'lost-update', 'read-modify-write', {}, killedAfterSale);
+    expect(eventsOf(events, 'process-killed')).toHaveLength(1);
+    expect(metrics).toEqual({ finalStock: 8, expectedStock: 5, retries: 0, refusedSales: 0 });
+    expect(verdict).toBe('fail');
+  });
+});

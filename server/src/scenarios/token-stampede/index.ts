@@ -3,19 +3,16 @@
 // refresh, so each needless refresh breaks the requests holding the token before it.
 import { intParam, defineScenario } from '../types.js';
 import { ProviderClient } from './providerClient.js';
-import { arrivalSpanMs } from './requestPlan.js';
+import { maxRefreshCalls } from './refreshBudget.js';
 import { startTokenProvider, type TokenProvider } from './tokenProvider.js';
 import { CACHE_KEY, FRESH_KEY, LOCK_KEY, tokenService, type TokenService } from './tokenService.js';
+import proactiveRefreshNoRecheck from './mutants/proactiveRefreshNoRecheck.js';
+import singleFlightLockCacheNoRecheck from './mutants/singleFlightLockCacheNoRecheck.js';
 import lockOnly from './variants/lockOnly.js';
 import proactiveRefresh from './variants/proactiveRefresh.js';
 import refreshEveryRequest from './variants/refreshEveryRequest.js';
 import singleFlightLocal from './variants/singleFlightLocal.js';
 import singleFlightLockCache from './variants/singleFlightLockCache.js';
-
-/** Most refresh calls a correct client makes: one to start, one per 80% of a token's life while requests arrive. */
-export function maxRefreshCalls(waves: number, waveGapMs: number, tokenTtlMs: number): number {
-  return 1 + Math.ceil(arrivalSpanMs(waves, waveGapMs) / (0.8 * tokenTtlMs));
-}
 
 export default defineScenario<TokenService, TokenProvider>({
   id: 'token-stampede',
@@ -42,17 +39,30 @@ export default defineScenario<TokenService, TokenProvider>({
     },
     { kind: 'int', name: 'waves', label: 'Waves', help: 'The requests arrive in this many waves, one after another.', min: 1, max: 20, default: 1 },
     { kind: 'int', name: 'waveGapMs', label: 'Wave gap', unit: 'ms', help: 'Time from one wave\'s arrival to the next.', min: 0, max: 60_000, default: 500 },
+    {
+      kind: 'int',
+      name: 'pauseMs',
+      label: 'Pause',
+      unit: 'ms',
+      help: 'server-2 is stopped (SIGSTOP) this long, once, between finding no token in Redis and trying the refresh lock: a GC pause at the worst moment.',
+      min: 0,
+      max: 10_000,
+      default: 0,
+    },
   ],
   metrics: [
-    { name: 'refreshCalls', label: 'Refresh calls' },
-    { name: 'requestsOk', label: 'Requests ok' },
-    { name: 'requestsFailed', label: 'Requests failed (401)' },
+    { name: 'refreshCalls', label: 'Refresh calls', source: 'provider: its own count of POST /token calls, counted on arrival' },
+    { name: 'requestsOk', label: 'Requests ok', source: 'provider: requests (by request id) whose last API answer was 200; a request never sent is not ok' },
+    { name: 'requestsFailed', label: 'Requests failed (401)', source: 'provider: requests (by request id) whose last API answer was 401' },
   ],
   variants: [refreshEveryRequest, lockOnly, singleFlightLocal, singleFlightLockCache, proactiveRefresh],
-  // More requests over more servers, and two waves apart in time.
+  mutants: [singleFlightLockCacheNoRecheck, proactiveRefreshNoRecheck],
+  // More requests over more servers; two waves apart in time; and server-2 paused after
+  // it found no token, until another server has refreshed, published and released the lock.
   stabilityParams: [
     { requests: 120, servers: 4 },
     { requests: 30, servers: 2, waves: 2, waveGapMs: 1500 },
+    { requests: 30, servers: 2, waves: 1, providerLatencyMs: 300, pauseMs: 1000 },
   ],
 
   workers: (params) => Array.from({ length: intParam(params, 'servers') }, (_, i) => `server-${i + 1}`),
@@ -60,6 +70,7 @@ export default defineScenario<TokenService, TokenProvider>({
   // Lock-only refreshes one request after another: requests × latency, with room for each turn.
   deadlineMs: (params) =>
     30_000 +
+    intParam(params, 'pauseMs') +
     intParam(params, 'waves') * intParam(params, 'waveGapMs') +
     intParam(params, 'requests') * (intParam(params, 'providerLatencyMs') + 100),
 

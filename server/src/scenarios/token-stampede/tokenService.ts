@@ -38,6 +38,8 @@ export interface TokenService extends WorkerContext {
   expiredToken: Token;
   /** Lease of a refresh lock, in ms: the provider's latency plus room. */
   leaseMs: number;
+  /** Where a server that found no token is about to take the lock: server-2 stalls here once for pauseMs. */
+  pauseBeforeLock(): Promise<void>;
   /** POST /token: the provider issues a new token and revokes the previous one. */
   refresh(): Promise<Token>;
   /** Plays this server's requests, wave by wave from the moment it is called; resolves when all have answers. */
@@ -56,11 +58,18 @@ export function tokenService(ctx: WorkerContext, provider: ProviderClient): Toke
     } else leftOut++;
   };
 
+  // The pause strikes server-2 once, the first time it goes for the lock.
+  let pauseMs = ctx.workerId === ctx.workerIds[1] ? intParam(params, 'pauseMs') : 0;
   const service: TokenService = {
     ...ctx,
     emit,
     expiredToken: { value: String(ctx.shared.expiredToken), lifeMs: 0, useForMs: 0, goodUntilMs: 0 },
     leaseMs: intParam(params, 'providerLatencyMs') + 10_000,
+    async pauseBeforeLock() {
+      const ms = pauseMs;
+      pauseMs = 0;
+      if (ms > 0) await ctx.stall(ms);
+    },
     async refresh() {
       const answer = await provider.refresh();
       emit({ type: 'call-finished', target: 'POST /token', status: answer.status, durationMs: answer.durationMs });
@@ -69,6 +78,7 @@ export function tokenService(ctx: WorkerContext, provider: ProviderClient): Toke
     },
     async serve(client) {
       await playWaves(ctx, emit, provider, client);
+      await ctx.checkpoint('requests-answered'); // a fault here kills the server before it says anything more
       if (leftOut > 0) {
         ctx.emit({ type: 'note', text: `${leftOut} more events of ${ctx.workerId} left out: at most ${EVENT_CAP} a server are shown` });
       }

@@ -179,3 +179,23 @@ describe('token-stampede honours its parameters', () => {
     expect(await playground.redis.keys(`racelab:${finished.id}:*`)).toEqual([]);
   });
 });
+
+describe('the verdict needs no word from a server', () => {
+  // The first server to have all its answers is killed at once, before it says anything
+  // more: the figures are the provider's own counters, so nothing is missing.
+  const killedAfterAnswers = [{ checkpoint: 'requests-answered', target: 'first', action: 'kill' as const }];
+
+  it('single-flight-lock-cache: one refresh and 50 answers, though a server died right after its own', async () => {
+    const { metrics, verdict, events } = await play(playground, 'token-stampede', 'single-flight-lock-cache', {}, killedAfterAnswers);
+    expect(eventsOf(events, 'process-killed')).toHaveLength(1);
+    expect(metrics).toEqual({ refreshCalls: 1, requestsOk: 50, requestsFailed: 0 });
+    expect(verdict).toBe('pass');
+  });
+
+  it('refresh-every-request: a server killed the same way, and the stampede is counted whole', async () => {
+    const { metrics, verdict, events } = await play(playground, 'token-stampede', 'refresh-every-request', {}, killedAfterAnswers);
+    expect(eventsOf(events, 'process-killed')).toHaveLength(1);
+    expect(metrics).toEqual({ refreshCalls: 50, requestsOk: 1, requestsFailed: 49 });
+    expect(verdict).toBe('fail');
+  });
+});

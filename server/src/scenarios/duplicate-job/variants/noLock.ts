@@ -1,4 +1,5 @@
 import { defineVariant } from '../../types.js';
+import { onlyOneContainer } from '../expectedVerdicts.js';
 import type { NightlyJob } from '../nightlyJob.js';
 
 export default defineVariant<NightlyJob>({
@@ -7,6 +8,8 @@ export default defineVariant<NightlyJob>({
   correct: false,
   summary: 'Every container runs the job, so every container sends the report.',
   source: import.meta.url,
+  checkpoints: ['report-sent'],
+  expectedOtherwise: onlyOneContainer,
   async run(job) {
     await job.sendReport();
   },

@@ -1,4 +1,5 @@
 import { defineVariant } from '../../types.js';
+import { lockForgetsTheJob } from '../expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
 
 export default defineVariant<NightlyJob>({
@@ -8,7 +9,8 @@ export default defineVariant<NightlyJob>({
   summary:
     'pg_try_advisory_lock on a key made of the report and the night: one container gets it, the others skip. The lock lives as long as the holder\'s database session.',
   source: import.meta.url,
-  checkpoints: ['working'],
+  expectedOtherwise: lockForgetsTheJob,
+  checkpoints: ['working', 'report-sent'],
   async run(job) {
     // Advisory locks are database-wide: the name carries the run, the report and the night.
     const name = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);

@@ -8,7 +8,7 @@ export default defineVariant<NightlyJob>({
   summary:
     'The lock never expires. The holder dies before it sends the report; its key stays forever and every later run skips.',
   source: import.meta.url,
-  checkpoints: ['holding-lock', 'working'],
+  checkpoints: ['holding-lock', 'working', 'report-sent'],
   faults: [{ checkpoint: 'holding-lock', target: 'first', action: 'kill' }],
   async run(job) {
     const key = job.key(LOCK_KEY);

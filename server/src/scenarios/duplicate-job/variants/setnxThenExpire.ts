@@ -8,7 +8,7 @@ export default defineVariant<NightlyJob>({
   summary:
     'Two commands where one is needed. The holder dies between SETNX and EXPIRE, so the key never gets its expiry.',
   source: import.meta.url,
-  checkpoints: ['between-setnx-and-expire', 'working'],
+  checkpoints: ['between-setnx-and-expire', 'working', 'report-sent'],
   faults: [{ checkpoint: 'between-setnx-and-expire', target: 'first', action: 'kill' }],
   async run(job) {
     const key = job.key(LOCK_KEY);

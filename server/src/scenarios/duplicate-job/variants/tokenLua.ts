@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineVariant } from '../../types.js';
+import { lockForgetsTheJob } from '../expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
 
 // Deletes the key only if it still holds our token: the check and the delete are one
@@ -17,7 +18,8 @@ export default defineVariant<NightlyJob>({
   summary:
     'SET key token NX PX, losers skip, and the release deletes the key only while it still holds this worker\'s token.',
   source: import.meta.url,
-  checkpoints: ['working'],
+  expectedOtherwise: lockForgetsTheJob,
+  checkpoints: ['working', 'report-sent'],
   async run(job) {
     // One lock per report and night: another entity or another date never waits on this one.
     const key = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);

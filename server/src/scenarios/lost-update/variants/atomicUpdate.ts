@@ -8,6 +8,7 @@ export default defineVariant<Admin>({
   summary:
     'The database subtracts the sale from the stock it holds at that moment, and refuses it in the same statement when it does not fit. What the admin read earlier no longer matters.',
   source: import.meta.url,
+  checkpoints: ['sale-done'],
   async run(admin) {
     // The form still shows the stock, but the write does not trust it.
     const { rows } = await admin.pg.query<{ stock: number }>('select stock from products where id = $1', [admin.productId]);

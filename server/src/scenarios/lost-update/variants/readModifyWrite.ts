@@ -1,5 +1,6 @@
-import { defineVariant } from '../../types.js';
+import { defineVariant, intParam } from '../../types.js';
 import type { Admin } from '../admin.js';
+import { salesParam } from '../salesPlan.js';
 
 export default defineVariant<Admin>({
   id: 'read-modify-write',
@@ -8,6 +9,17 @@ export default defineVariant<Admin>({
   summary:
     'Each admin reads the stock, subtracts its sale in the application and writes the result. A and B both read 10; A writes 7, then B writes 8 over it: A\'s sale is lost.',
   source: import.meta.url,
+  checkpoints: ['sale-done'],
+  // Every admin reads the initial stock, so only the last sale that fits it survives: with
+  // one such sale at most, there is no second write to lose.
+  expectedOtherwise(params) {
+    const sales = salesParam(params);
+    const fitting = sales.filter((q) => q <= intParam(params, 'initialStock')).length;
+    if (fitting > 1) return null;
+    return sales.length === 1
+      ? 'one admin: no other sale to lose'
+      : `${fitting === 0 ? 'no sale' : 'only one sale'} fits the stock the admins read: there is no second write to lose`;
+  },
   async run(admin) {
     const { rows } = await admin.pg.query<{ stock: number }>('select stock from products where id = $1', [admin.productId]);
     const stock = rows[0]!.stock;

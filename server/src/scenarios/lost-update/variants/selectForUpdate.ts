@@ -8,6 +8,7 @@ export default defineVariant<Admin>({
   summary:
     'Each admin locks the row as it reads it and keeps the lock until it commits. B\'s read waits in PostgreSQL until A has committed, so B reads 7, not 10.',
   source: import.meta.url,
+  checkpoints: ['sale-done'],
   async run(admin) {
     await admin.pg.query('begin');
     admin.emit({ type: 'wait-started', reason: 'row lock' });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineVariant } from '../../types.js';
+import { refreshPerRequestPasses } from '../refreshBudget.js';
 import { COMPARE_AND_DELETE } from '../compareAndDelete.js';
 import { LOCK_KEY, type TokenService } from '../tokenService.js';
 
@@ -13,6 +14,8 @@ export default defineVariant<TokenService>({
   summary:
     'Every request takes a Redis lock, refreshes, and releases it. Refreshes no longer overlap, but there is still one per request, each revoking the last, now one after another: slow, and only the last token works.',
   source: import.meta.url,
+  checkpoints: ['requests-answered'],
+  expectedOtherwise: refreshPerRequestPasses,
   async run(service) {
     const lockKey = service.key(LOCK_KEY);
     await service.serve({

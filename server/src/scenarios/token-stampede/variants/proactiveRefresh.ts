@@ -10,6 +10,7 @@ export default defineVariant<TokenService>({
   summary:
     'A background loop on every server, behind one Redis lock, refreshes the shared token when 80% of its life has passed; requests only read Redis. After the first one, no request waits for a refresh or ever sees an expired token.',
   source: import.meta.url,
+  checkpoints: ['requests-answered'],
   defaults: { tokenTtlMs: 2000, waves: 4, waveGapMs: 1400 },
   async run(service) {
     const { redis } = service;
@@ -28,6 +29,7 @@ export default defineVariant<TokenService>({
           await service.sleep(Math.min(freshForMs, POLL_MS));
           continue;
         }
+        await service.pauseBeforeLock(); // another server may refresh and release meanwhile
         const me = `${service.workerId}:${randomUUID()}`;
         if ((await redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) !== 'OK') {
           await service.sleep(POLL_MS); // another server is refreshing

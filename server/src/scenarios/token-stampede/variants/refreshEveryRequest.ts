@@ -1,4 +1,5 @@
 import { defineVariant } from '../../types.js';
+import { refreshPerRequestPasses } from '../refreshBudget.js';
 import type { TokenService } from '../tokenService.js';
 
 export default defineVariant<TokenService>({
@@ -8,6 +9,8 @@ export default defineVariant<TokenService>({
   summary:
     'Nothing keeps or shares the token: every request finds it expired and asks the provider for its own. Each new token revokes the one before, so only the last one issued works: at the defaults 50 refreshes, 1 request ok, 49 get a 401.',
   source: import.meta.url,
+  checkpoints: ['requests-answered'],
+  expectedOtherwise: refreshPerRequestPasses,
   async run(service) {
     await service.serve({
       async getToken() {

@@ -1,4 +1,5 @@
 import { defineVariant } from '../../types.js';
+import { oneServerServes } from '../refreshBudget.js';
 import type { Token, TokenService } from '../tokenService.js';
 
 export default defineVariant<TokenService>({
@@ -8,6 +9,8 @@ export default defineVariant<TokenService>({
   summary:
     'Each server process keeps its token and lets one refresh at a time fly; its other requests wait for that one. Nothing is shared across processes: one refresh per server, each revoking the others\' tokens, so only the last server\'s requests succeed.',
   source: import.meta.url,
+  checkpoints: ['requests-answered'],
+  expectedOtherwise: oneServerServes,
   defaults: { arrival: 'in-turn' },
   async run(service) {
     let current: Token = service.expiredToken; // this process's token: expired at the start

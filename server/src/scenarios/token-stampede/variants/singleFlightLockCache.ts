@@ -10,6 +10,7 @@ export default defineVariant<TokenService>({
   summary:
     'In each process one request at a time goes for a token; across processes one Redis lock lets one server refresh; the new token goes to Redis with an expiry and every other server reads it there: one refresh, every request ok.',
   source: import.meta.url,
+  checkpoints: ['requests-answered'],
   async run(service) {
     const { redis } = service;
     const lockKey = service.key(LOCK_KEY);
@@ -25,6 +26,7 @@ export default defineVariant<TokenService>({
           if (waiting) service.emit({ type: 'wait-finished', reason: 'another server refreshed the token' });
           return cached;
         }
+        await service.pauseBeforeLock(); // the holder may publish and release meanwhile
         const me = `${service.workerId}:${randomUUID()}`;
         const sent = service.now(); // the lease counts from the SET, not from its reply
         if ((await redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) === 'OK') {

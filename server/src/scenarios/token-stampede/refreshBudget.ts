@@ -1,0 +1,31 @@
+// How many refresh calls a run may make, and when refreshing for every request stays
+// within it: the parameters alone say so, for the verdict and for the expected verdict.
+import type { Params } from '@racelab/shared';
+import { intParam } from '../types.js';
+import { arrivalSpanMs } from './requestPlan.js';
+
+/** Most refresh calls a correct client makes: one to start, one per 80% of a token's life while requests arrive. */
+export function maxRefreshCalls(waves: number, waveGapMs: number, tokenTtlMs: number): number {
+  return 1 + Math.ceil(arrivalSpanMs(waves, waveGapMs) / (0.8 * tokenTtlMs));
+}
+
+/**
+ * Why one refresh per request still passes at these parameters, or null. It passes when no
+ * wave has two requests (a later refresh in the same wave revokes the token of a request
+ * that has not called yet) and the requests fit the refresh budget.
+ */
+export function refreshPerRequestPasses(params: Params): string | null {
+  const requests = intParam(params, 'requests');
+  const waves = intParam(params, 'waves');
+  const budget = maxRefreshCalls(waves, intParam(params, 'waveGapMs'), intParam(params, 'tokenTtlMs'));
+  if (requests > waves || requests > budget) return null;
+  return requests === 1
+    ? 'one request: its refresh revokes no token anyone still holds'
+    : `${requests} requests, one a wave, within ${budget} refresh calls: each refresh revokes a token already used`;
+}
+
+/** Why a per-process token still passes at these parameters, or null: only one process has requests. */
+export function oneServerServes(params: Params): string | null {
+  if (Math.min(intParam(params, 'requests'), intParam(params, 'servers')) > 1) return null;
+  return 'only one server has requests: no other process revokes its token';
+}
