@@ -125,4 +125,13 @@ describe('fencing judges writes by what reached the row, whatever the worker say
     expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 0, staleWritesRejected: 1 });
     expect(verdict).toBe('pass');
   });
+
+  it('a stale write sent straight to the table, around the fenced path, is caught by the row', async () => {
+    const { metrics, verdict, events } = await play(playground, 'fencing', 'bypasses-the-fence', {}, undefined, { mutants: true });
+    // worker-1 says only that its fenced write was refused; the row logged the other one too.
+    expect(eventsOf(events, 'write-rejected', 'worker-1')).toHaveLength(1);
+    expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
+    expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 1, staleWritesRejected: 1, finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
+  });
 });

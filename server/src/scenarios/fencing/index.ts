@@ -6,6 +6,10 @@ import { waitForFreeLease } from './choreography.js';
 import { documentJob, type DocumentJob } from './documentJob.js';
 import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
+import bypassesTheFence from './mutants/bypassesTheFence.js';
+import fenceAfterTheStall from './mutants/fenceAfterTheStall.js';
+import fenceComparedInApp from './mutants/fenceComparedInApp.js';
+import noFenceGuard from './mutants/noFenceGuard.js';
 import fenced from './variants/fenced.js';
 import leaseOnly from './variants/leaseOnly.js';
 
@@ -32,6 +36,7 @@ export default defineScenario<DocumentJob>({
     metrics.finalWriter,
   ],
   variants: [leaseOnly, fenced],
+  mutants: [noFenceGuard, fenceComparedInApp, fenceAfterTheStall, bypassesTheFence],
   // A lease far shorter than the pause, and a longer lease with a longer pause and work.
   stabilityParams: [
     { leaseMs: 500, pauseMs: 2000, workMs: 100 },
