@@ -1,4 +1,5 @@
-import { defineVariant } from '../../types.js';
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { defineVariant, intParam } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
 
 // Pushes the expiry out again, but only while the lease still holds our token.
@@ -15,6 +16,14 @@ export default defineVariant<StatementJob>({
   summary:
     "A timer renews the lease every third of it, so long work keeps it. But the watchdog is a timer in the same event loop: while worker-1 blocks it for 1.5 s, it cannot fire, the 1 s lease expires, and the stale write lands anyway.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
+  // The block starts right after the lease is taken; if it ends inside the lease, the
+  // watchdog's overdue tick renews it at once, and it keeps it for any length of work.
+  expectedOtherwise(params) {
+    const [leaseMs, blockMs] = [intParam(params, 'leaseMs'), intParam(params, 'blockMs')];
+    if (blockMs >= leaseMs) return null;
+    return `the block (${blockMs} ms) ends inside the lease (${leaseMs} ms): the watchdog renews it as soon as the loop is free`;
+  },
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the SET, not from its reply
@@ -47,7 +56,6 @@ export default defineVariant<StatementJob>({
       job.emit({ type: 'write-accepted', target: 'statement', value: content, fence: grant });
     } finally {
       clearInterval(watchdog);
-      await job.leave();
       job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
     }
   },
