@@ -6,6 +6,9 @@ import { defineScenario, intParam } from '../types.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
+import fenceAfterThePause from './mutants/fenceAfterThePause.js';
+import fenceComparedInApp from './mutants/fenceComparedInApp.js';
+import noFenceGuard from './mutants/noFenceGuard.js';
 import redlock from './variants/redlock.js';
 import redlockFenced from './variants/redlockFenced.js';
 
@@ -47,6 +50,7 @@ export default defineScenario<RedlockJob, Cluster>({
   ],
   metrics: [metrics.maxConcurrentHolders, metrics.staleWritesAccepted, metrics.staleWritesRejected, metrics.finalWriter],
   variants: [redlock, redlockFenced],
+  mutants: [noFenceGuard, fenceComparedInApp, fenceAfterThePause],
   // The clock jump alone in a split, and the split with the pause.
   stabilityParams: [
     { clockJumpMs: 1000, pauseMs: 0, reach: 'split' },
