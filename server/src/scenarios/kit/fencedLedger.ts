@@ -13,8 +13,8 @@ export const AFTER_WRITE = 'after-write';
 /** The table of the log, one row per UPDATE statement (by `worker`: the sender). */
 export const WRITES_TABLE = 'row_writes';
 
-// The sender as the worker's runtime named its session: "racelab-worker <schema> <worker>".
-const SESSION_WORKER = `regexp_replace(current_setting('application_name'), '^.* ', '')`;
+/** The sender as the worker's runtime named its session: "racelab-worker <schema> <worker>". */
+export const SESSION_WORKER = `regexp_replace(current_setting('application_name'), '^.* ', '')`;
 
 /**
  * Creates the grants table and the log of writes to `table` (which has `writer` and `fence`
@@ -76,8 +76,12 @@ export interface LedgerTruth {
   finalFence: number;
 }
 
-/** Reads the verdict's numbers from the log of writes, the grants and the row of `table`. */
-export async function measureFencedLedger(stores: RunStores, table: string): Promise<LedgerTruth> {
+/**
+ * Reads the verdict's numbers from the log of writes, the grants and the row of `table`.
+ * `log`: another table of acts with the same columns (id, worker, accepted, at), for a
+ * target no trigger can watch.
+ */
+export async function measureFencedLedger(stores: RunStores, table: string, log = WRITES_TABLE): Promise<LedgerTruth> {
   // "Newer": grants to other workers, numbered after the sender's own latest grant (none: 0),
   // and issued before the write ran. Any such grant makes the write stale.
   const { rows } = await stores.sql<{ accepted: number; rejected: number; holders: number; grants: number; writer: string | null }>(
@@ -87,7 +91,7 @@ export async function measureFencedLedger(stores: RunStores, table: string): Pro
            where g.granted_at <= w.at and g.worker <> w.worker
              and g.grant_no > coalesce((select max(o.grant_no) from grants o
                                          where o.worker = w.worker and o.granted_at <= w.at), 0))::int as newer
-         from ${WRITES_TABLE} w)
+         from ${log} w)
      select count(*) filter (where accepted and newer > 0)::int as accepted,
             count(*) filter (where not accepted and newer > 0)::int as rejected,
             coalesce(max(newer + 1), 0)::int as holders,
