@@ -9,6 +9,9 @@ import { failoverJob, type FailoverJob } from './failoverJob.js';
 import { startFailoverFixture, type FailoverFixture } from './fixture.js';
 import { connectThroughSentinel } from './lockClient.js';
 import { deadlineMs } from './timing.js';
+import bypassesTheFence from './mutants/bypassesTheFence.js';
+import fenceComparedInApp from './mutants/fenceComparedInApp.js';
+import noFenceGuard from './mutants/noFenceGuard.js';
 import pgFence from './variants/pgFence.js';
 import plainLock from './variants/plainLock.js';
 import waitReplica from './variants/waitReplica.js';
@@ -61,6 +64,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
     metrics.finalWriter,
   ],
   variants: [plainLock, waitReplica, pgFence],
+  mutants: [noFenceGuard, fenceComparedInApp, bypassesTheFence],
   // The whole zone down, and a replication link with no lag.
   stabilityParams: [{ outage: 'zone' }, { lag: 'none', workMs: 600 }],
 

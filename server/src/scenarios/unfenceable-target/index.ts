@@ -8,6 +8,8 @@ import { waitForFreeLease } from './choreography.js';
 import { publishedReport, uploadsKept } from './publishedReport.js';
 import { createUploadFolder, type UploadFolder } from './uploadFolder.js';
 import { uploadJob, type UploadJob } from './uploadJob.js';
+import fenceComparedInApp from './mutants/fenceComparedInApp.js';
+import pointerMovesBack from './mutants/pointerMovesBack.js';
 import fencedPointer from './variants/fencedPointer.js';
 import fileWithToken from './variants/fileWithToken.js';
 import versionedKey from './variants/versionedKey.js';
@@ -50,6 +52,7 @@ export default defineScenario<UploadJob, UploadFolder>({
     { name: 'finalFence', label: 'Fence in the report readers get', source: 'the target: the fence line of the report a reader gets' },
   ],
   variants: [fileWithToken, versionedKey, fencedPointer],
+  mutants: [pointerMovesBack, fenceComparedInApp],
   // A lease far shorter than the pause, and a longer lease with a longer pause and work.
   stabilityParams: [
     { leaseMs: 500, pauseMs: 2000, workMs: 100 },
