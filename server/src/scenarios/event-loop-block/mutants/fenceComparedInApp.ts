@@ -2,15 +2,9 @@
 // fence and compares it in JavaScript before its work, then writes without the guard. The
 // block falls between the check and the write, and the newer fence arrives in that gap.
 import { acquireWithFence } from '../../kit/acquireWithFence.js';
+import { renewIfMine } from '../../kit/renewIfMine.js';
 import { defineMutant } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
-
-// Pushes the expiry out again, but only while the lease still holds our token.
-const RENEW_IF_MINE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`;
 
 export default defineMutant<StatementJob>({
   id: 'fence-compared-in-app',
@@ -30,8 +24,8 @@ export default defineMutant<StatementJob>({
     // The watchdog keeps long work covered; it cannot cover a blocked loop, so the fence has to.
     const watchdog = setInterval(() => {
       const renewSent = job.now();
-      void job.redis.eval(RENEW_IF_MINE, 1, job.lockKey, job.token, job.leaseMs).then((renewed) => {
-        if (Number(renewed) === 1) {
+      void renewIfMine(job.redis, job.lockKey, job.token, job.leaseMs).then((renewed) => {
+        if (renewed) {
           job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs, fromMs: renewSent }); // renewed
           return;
         }

@@ -1,15 +1,9 @@
 // watchdog-fenced, with the fence carried into the row but never compared: the UPDATE
 // has no `and fence < $2`, so the stale write lands with its old number.
 import { acquireWithFence } from '../../kit/acquireWithFence.js';
+import { renewIfMine } from '../../kit/renewIfMine.js';
 import { defineMutant } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
-
-// Pushes the expiry out again, but only while the lease still holds our token.
-const RENEW_IF_MINE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`;
 
 export default defineMutant<StatementJob>({
   id: 'no-fence-guard',
@@ -29,8 +23,8 @@ export default defineMutant<StatementJob>({
     // The watchdog keeps long work covered; it cannot cover a blocked loop, so the fence has to.
     const watchdog = setInterval(() => {
       const renewSent = job.now();
-      void job.redis.eval(RENEW_IF_MINE, 1, job.lockKey, job.token, job.leaseMs).then((renewed) => {
-        if (Number(renewed) === 1) {
+      void renewIfMine(job.redis, job.lockKey, job.token, job.leaseMs).then((renewed) => {
+        if (renewed) {
           job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs, fromMs: renewSent }); // renewed
           return;
         }

@@ -1,13 +1,7 @@
 import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { renewIfMine } from '../../kit/renewIfMine.js';
 import { defineVariant, intParam } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
-
-// Pushes the expiry out again, but only while the lease still holds our token.
-const RENEW_IF_MINE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`;
 
 export default defineVariant<StatementJob>({
   id: 'watchdog',
@@ -33,8 +27,8 @@ export default defineVariant<StatementJob>({
     // The watchdog: renew the lease every third of it while the job runs — when the loop lets it.
     const watchdog = setInterval(() => {
       const renewSent = job.now();
-      void job.redis.eval(RENEW_IF_MINE, 1, job.lockKey, job.token, job.leaseMs).then((renewed) => {
-        if (Number(renewed) === 1) {
+      void renewIfMine(job.redis, job.lockKey, job.token, job.leaseMs).then((renewed) => {
+        if (renewed) {
           job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs, fromMs: renewSent }); // renewed
           return;
         }

@@ -1,14 +1,8 @@
 import { AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { acquireWithFence } from '../../kit/acquireWithFence.js';
+import { renewIfMine } from '../../kit/renewIfMine.js';
 import { defineVariant } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
-
-// Pushes the expiry out again, but only while the lease still holds our token.
-const RENEW_IF_MINE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`;
 
 export default defineVariant<StatementJob>({
   id: 'watchdog-fenced',
@@ -28,8 +22,8 @@ export default defineVariant<StatementJob>({
     // The watchdog keeps long work covered; it cannot cover a blocked loop, so the fence has to.
     const watchdog = setInterval(() => {
       const renewSent = job.now();
-      void job.redis.eval(RENEW_IF_MINE, 1, job.lockKey, job.token, job.leaseMs).then((renewed) => {
-        if (Number(renewed) === 1) {
+      void renewIfMine(job.redis, job.lockKey, job.token, job.leaseMs).then((renewed) => {
+        if (renewed) {
           job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs, fromMs: renewSent }); // renewed
           return;
         }
