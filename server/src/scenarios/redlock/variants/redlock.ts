@@ -1,14 +1,10 @@
 import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { choiceParam, defineVariant, intParam } from '../../types.js';
 import type { RedlockJob, RedlockNode } from '../redlockJob.js';
 
 /** How long one node may take to answer, in ms: small beside the lock's life, so a dead node costs little. */
 const NODE_TIMEOUT_MS = 100;
-
-// Deletes the key only while it still holds this client's token.
-const COMPARE_AND_DELETE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
 
 /** A node's answer, or null when it fails or stays silent past the timeout. */
 function ask<T>(node: RedlockNode, request: Promise<T>): Promise<T | null> {
@@ -41,10 +37,10 @@ export async function acquireMajority(job: RedlockJob): Promise<{ validityMs: nu
   return null;
 }
 
-/** Deletes this client's key on every node, in parallel; returns how many keys went. */
+/** Deletes this client's key on every node (release-if-mine), in parallel; returns how many keys went. */
 export async function releaseAll(job: RedlockJob): Promise<number> {
   const replies = await Promise.all(
-    job.nodes.map((node) => ask(node, node.redis.eval(COMPARE_AND_DELETE, 1, job.lockKey, job.token))),
+    job.nodes.map((node) => ask(node, releaseIfMine(node.redis, job.lockKey, job.token))),
   );
   return replies.reduce<number>((sum, deleted) => sum + Number(deleted ?? 0), 0);
 }
