@@ -1,6 +1,7 @@
 // The lease handover shared by the labs where a stalled holder's lease passes on
 // (../leaseHandover.ts), on this scenario's lock and its table of attempts.
 import { leaseHandover } from '../leaseHandover.js';
+import { WRITES_TABLE } from '../kit/fencedLedger.js';
 import { LOCK_KEY } from './keys.js';
 
-export const { waitForFreeLease, keepWriteOrder } = leaseHandover({ lockKey: LOCK_KEY, attemptsTable: 'write_attempts', verb: 'writes' });
+export const { waitForFreeLease, keepWriteOrder } = leaseHandover({ lockKey: LOCK_KEY, attemptsTable: WRITES_TABLE, verb: 'writes' });

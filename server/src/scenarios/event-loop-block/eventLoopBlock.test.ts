@@ -115,3 +115,21 @@ describe('event-loop-block honours its parameters', () => {
     expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 300 to 10000, got 100" });
   });
 });
+
+describe('event-loop-block judges writes by what reached the row, whatever the worker says', () => {
+  const killAfterWrite = [{ checkpoint: 'after-write', target: 'worker-1', action: 'kill' as const }];
+
+  it('no-watchdog: worker-1 killed right after its stale write, before a word of it: still a stale write', async () => {
+    const { metrics, verdict, events } = await play(playground, 'event-loop-block', 'no-watchdog', {}, killAfterWrite);
+    expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
+    expect(metrics).toEqual(staleLanded);
+    expect(verdict).toBe('fail');
+  });
+
+  it('watchdog-fenced: worker-1 killed right after its refused write: the refusal is on record', async () => {
+    const { metrics, verdict, events } = await play(playground, 'event-loop-block', 'watchdog-fenced', {}, killAfterWrite);
+    expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([]);
+    expect(metrics).toEqual({ maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2' });
+    expect(verdict).toBe('pass');
+  });
+});

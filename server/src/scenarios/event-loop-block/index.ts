@@ -5,14 +5,18 @@
 // than the lease.
 import { defineScenario, intParam } from '../types.js';
 import { waitForFreeLease } from './choreography.js';
-import { FENCE_KEY, HOLDERS_KEY, HOLDERS_MAX_KEY, LOCK_KEY } from './keys.js';
+import { ledgerMetrics } from '../kit/fencedLedger.js';
+import { FENCE_KEY, LOCK_KEY } from './keys.js';
 import { statementJob, type StatementJob } from './statementJob.js';
 import { createStatementTables, measureStatement, observeStatement } from './statementTable.js';
+import fenceComparedInApp from './mutants/fenceComparedInApp.js';
+import noFenceGuard from './mutants/noFenceGuard.js';
 import noWatchdog from './variants/noWatchdog.js';
 import watchdog from './variants/watchdog.js';
 import watchdogFenced from './variants/watchdogFenced.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
+const metrics = ledgerMetrics('statements');
 
 export default defineScenario<StatementJob>({
   id: 'event-loop-block',
@@ -27,12 +31,13 @@ export default defineScenario<StatementJob>({
     { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker then prepares the statement (asynchronously) before it writes.', min: 0, max: 5000, default: 800 },
   ],
   metrics: [
-    { name: 'maxConcurrentHolders', label: 'Workers that believed they held the lease at once' },
-    { name: 'staleWritesAccepted', label: 'Stale writes accepted' },
-    { name: 'staleWritesRejected', label: 'Stale writes rejected' },
-    { name: 'finalWriter', label: 'Last writer in the row' },
+    { ...metrics.maxConcurrentHolders, label: 'Workers that believed they held the lease at once' },
+    metrics.staleWritesAccepted,
+    metrics.staleWritesRejected,
+    metrics.finalWriter,
   ],
   variants: [noWatchdog, watchdog, watchdogFenced],
+  mutants: [noFenceGuard, fenceComparedInApp],
   // A block well inside the lease (the watchdog keeps it); and a short lease with a long block.
   stabilityParams: [
     { leaseMs: 2000, blockMs: 500, workMs: 2000 },
@@ -40,7 +45,7 @@ export default defineScenario<StatementJob>({
   ],
 
   workers: () => WORKERS,
-  watchedKeys: () => [LOCK_KEY, FENCE_KEY, HOLDERS_KEY],
+  watchedKeys: () => [LOCK_KEY, FENCE_KEY],
   deadlineMs: (params) =>
     15_000 + intParam(params, 'blockMs') + intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
@@ -52,9 +57,7 @@ export default defineScenario<StatementJob>({
   observe: async (stores) => ({ PostgreSQL: await observeStatement(stores) }),
 
   async measure(stores) {
-    const truth = await measureStatement(stores);
-    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
-    return { maxConcurrentHolders: Number(holders ?? 0), ...truth };
+    return { ...(await measureStatement(stores)) };
   },
 
   // worker-2 is always granted the lease after worker-1, so its write must be the one that stays.

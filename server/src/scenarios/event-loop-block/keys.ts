@@ -4,6 +4,3 @@
 export const LOCK_KEY = 'lock:statement';
 /** The counter the fenced variant takes its fence numbers from. */
 export const FENCE_KEY = 'fence';
-/** Lock-set of workers that believe they hold the lease, and the largest size it reached. */
-export const HOLDERS_KEY = 'holders';
-export const HOLDERS_MAX_KEY = 'holders:max';

@@ -1,7 +1,10 @@
-// The statement row the job writes, the lease grants as the lease service numbered them,
-// and every write attempt as PostgreSQL decided it: what the verdict reads.
+// The statement row the job writes, and the fenced ledger beside it (../kit/fencedLedger.ts):
+// the grants as PostgreSQL numbered them and the row's own log of every write that reached
+// it. What the verdict reads.
+import { createFencedLedger, measureFencedLedger } from '../kit/fencedLedger.js';
 import type { RunStores } from '../types.js';
 
+/** Creates the statement row and its ledger. */
 export async function createStatementTables(stores: RunStores): Promise<void> {
   await stores.sql(`create table statements (
     id int primary key,
@@ -9,20 +12,10 @@ export async function createStatementTables(stores: RunStores): Promise<void> {
     fence int not null,
     writer text not null)`);
   await stores.sql(`insert into statements values (1, 'last night''s statement', 0, 'nobody')`);
-  await stores.sql(`create table grants (
-    grant_no serial primary key,
-    worker text not null,
-    granted_at timestamptz not null default clock_timestamp())`);
-  await stores.sql(`create table write_attempts (
-    id serial primary key,
-    worker text not null,
-    grant_no int not null,
-    fence int not null,
-    accepted boolean not null,
-    stale boolean not null,
-    at timestamptz not null default clock_timestamp())`);
+  await createFencedLedger(stores, 'statements');
 }
 
+/** The row as the timeline shows it: "worker-2 · fence 2". */
 export async function observeStatement(stores: RunStores): Promise<Record<string, string | null>> {
   const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from statements where id = 1');
   const row = rows[0];
@@ -30,21 +23,19 @@ export async function observeStatement(stores: RunStores): Promise<Record<string
 }
 
 export interface StatementTruth {
+  maxConcurrentHolders: number;
   staleWritesAccepted: number;
   staleWritesRejected: number;
   finalWriter: string;
 }
 
+/** Reads the verdict's numbers from the row's log of writes and the grants. */
 export async function measureStatement(stores: RunStores): Promise<StatementTruth> {
-  const attempts = await stores.sql<{ accepted: number; rejected: number }>(
-    `select count(*) filter (where stale and accepted)::int as accepted,
-            count(*) filter (where stale and not accepted)::int as rejected
-       from write_attempts`,
-  );
-  const row = await stores.sql<{ writer: string }>('select writer from statements where id = 1');
+  const truth = await measureFencedLedger(stores, 'statements');
   return {
-    staleWritesAccepted: attempts.rows[0]?.accepted ?? 0,
-    staleWritesRejected: attempts.rows[0]?.rejected ?? 0,
-    finalWriter: row.rows[0]?.writer ?? 'nobody',
+    maxConcurrentHolders: truth.maxConcurrentHolders,
+    staleWritesAccepted: truth.staleWritesAccepted,
+    staleWritesRejected: truth.staleWritesRejected,
+    finalWriter: truth.finalWriter,
   };
 }

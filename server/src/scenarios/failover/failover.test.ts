@@ -129,3 +129,20 @@ describe('failover honours its parameters', () => {
     expect(zone).toEqual({ ok: false, error: "parameter 'outage' must be one of primary, zone, got region" });
   });
 });
+
+describe('failover judges writes by what reached the row, whatever the worker says', () => {
+  it('plain-lock: worker-1 killed right after its stale write, before a word of it: still a stale write', async () => {
+    const kill = [{ checkpoint: 'after-write', target: 'worker-1', action: 'kill' as const }];
+    const { metrics, verdict, events } = await play(playground, 'failover', 'plain-lock', {}, kill);
+    expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
+    expect(metrics).toEqual({ ...twoHolders, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
+  });
+
+  it('pg-fence with a stale write sent straight to the table, around the fence: the row catches it', async () => {
+    const { metrics, verdict, events } = await play(playground, 'failover', 'bypasses-the-fence', {}, undefined, { mutants: true });
+    expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
+    expect(metrics).toEqual({ ...twoHolders, staleWritesAccepted: 1, staleWritesRejected: 1, finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
+  });
+});

@@ -2,17 +2,21 @@
 // lock on the primary; the primary dies before the replica Sentinel will promote has the
 // key; worker-2 takes the same lock on the promoted replica. Only the database can tell
 // worker-1's stale write from worker-2's.
+import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { waitForFailover } from './choreography.js';
 import { failoverJob, type FailoverJob } from './failoverJob.js';
 import { startFailoverFixture, type FailoverFixture } from './fixture.js';
-import { HOLDERS_KEY, HOLDERS_MAX_KEY } from './keys.js';
 import { connectThroughSentinel } from './lockClient.js';
 import { deadlineMs } from './timing.js';
+import bypassesTheFence from './mutants/bypassesTheFence.js';
+import fenceComparedInApp from './mutants/fenceComparedInApp.js';
+import noFenceGuard from './mutants/noFenceGuard.js';
 import pgFence from './variants/pgFence.js';
 import plainLock from './variants/plainLock.js';
 import waitReplica from './variants/waitReplica.js';
 
+const metrics = ledgerMetrics('documents');
 
 export default defineScenario<FailoverJob, FailoverFixture>({
   id: 'failover',
@@ -49,18 +53,23 @@ export default defineScenario<FailoverJob, FailoverFixture>({
     { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the document before it writes.', min: 0, max: 5000, default: 300 },
   ],
   metrics: [
-    { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
-    { name: 'staleWritesAccepted', label: 'Stale writes accepted' },
-    { name: 'staleWritesRejected', label: 'Stale writes rejected' },
-    { name: 'replicaHadKeyAtFailover', label: 'Promoted replica had the lock' },
-    { name: 'finalWriter', label: 'Last writer in the row' },
+    metrics.maxConcurrentHolders,
+    metrics.staleWritesAccepted,
+    metrics.staleWritesRejected,
+    {
+      name: 'replicaHadKeyAtFailover',
+      label: 'Promoted replica had the lock',
+      source: "Redis: GET of the lock on the replica Sentinel promotes, read by the lab's outage right after the kill",
+    },
+    metrics.finalWriter,
   ],
   variants: [plainLock, waitReplica, pgFence],
+  mutants: [noFenceGuard, fenceComparedInApp, bypassesTheFence],
   // The whole zone down, and a replication link with no lag.
   stabilityParams: [{ outage: 'zone' }, { lag: 'none', workMs: 600 }],
 
   workers: () => ['worker-1', 'worker-2'],
-  watchedKeys: () => [HOLDERS_KEY],
+  watchedKeys: () => [],
   deadlineMs,
 
   async setup(stores, params) {
@@ -72,18 +81,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
     await stores.sql(`insert into documents (id, content, writer) values (1, 'first draft', 'nobody')`);
     await stores.sql(`create table fences (name text primary key, n int not null)`);
     await stores.sql(`insert into fences values ('document', 0)`);
-    // Grants as the lock service handed them out, and every write attempt as PostgreSQL decided it.
-    await stores.sql(`create table grants (
-      grant_no serial primary key,
-      worker text not null,
-      granted_at timestamptz not null default clock_timestamp())`);
-    await stores.sql(`create table write_attempts (
-      id serial primary key,
-      worker text not null,
-      grant_no int not null,
-      accepted boolean not null,
-      stale boolean not null,
-      at timestamptz not null default clock_timestamp())`);
+    await createFencedLedger(stores, 'documents');
     const downAfterMs = intParam(params, 'downAfterMs');
     return startFailoverFixture(stores, {
       outage: choiceParam(params, 'outage') === 'zone' ? 'zone' : 'primary',
@@ -103,19 +101,13 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   },
 
   async measure(stores, _params, _run, fixture) {
-    const attempts = await stores.sql<{ accepted: number; rejected: number }>(
-      `select count(*) filter (where stale and accepted)::int as accepted,
-              count(*) filter (where stale and not accepted)::int as rejected
-         from write_attempts`,
-    );
-    const doc = await stores.sql<{ writer: string }>('select writer from documents where id = 1');
-    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
+    const truth = await measureFencedLedger(stores, 'documents');
     return {
-      maxConcurrentHolders: Number(holders ?? 0),
-      staleWritesAccepted: attempts.rows[0]?.accepted ?? 0,
-      staleWritesRejected: attempts.rows[0]?.rejected ?? 0,
+      maxConcurrentHolders: truth.maxConcurrentHolders,
+      staleWritesAccepted: truth.staleWritesAccepted,
+      staleWritesRejected: truth.staleWritesRejected,
       replicaHadKeyAtFailover: fixture.outcome().replicaHadKey ? 'yes' : 'no',
-      finalWriter: doc.rows[0]?.writer ?? 'nobody',
+      finalWriter: truth.finalWriter,
     };
   },
 

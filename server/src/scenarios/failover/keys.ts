@@ -7,9 +7,6 @@ export const SENTINEL_NAME = 'locks';
 export const LOCK_KEY = 'lock:document';
 
 // On the run's main Redis, which does not fail over:
-/** Lock-set of workers that believe they hold the lock, and the largest size it reached. */
-export const HOLDERS_KEY = 'holders';
-export const HOLDERS_MAX_KEY = 'holders:max';
 /** List the first worker pushes to once it has decided about its lock: the outage starts. */
 export const OUTAGE_START_KEY = 'choreography:outage-start';
 /** List the run's outage pushes its record to once Sentinel has promoted a replica. */

@@ -1,23 +1,13 @@
 // What a fencing variant works with: the worker context plus the document job. The job's
-// one effect is a write to the `documents` row; every attempt is logged as Postgres
-// decided it, so the verdict counts what the database did, not what workers said.
+// one effect is a write to the `documents` row; the row's trigger logs every write that
+// reaches it (../kit/fencedLedger.ts), so the verdict counts what the database did, not
+// what workers said.
 import { randomUUID } from 'node:crypto';
+import { recordGrant, writeRow } from '../kit/fencedLedger.js';
+import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder } from './choreography.js';
-import { FENCE_KEY, HOLDERS_KEY, HOLDERS_MAX_KEY, LOCK_KEY } from './keys.js';
-
-// Jepsen's lock-set: each worker adds itself on entry and removes itself on exit; the
-// largest size seen proves an overlap without any timing guess.
-const ENTER = `
-redis.call('SADD', KEYS[1], ARGV[1])
-local n = redis.call('SCARD', KEYS[1])
-if n > tonumber(redis.call('GET', KEYS[2]) or '0') then redis.call('SET', KEYS[2], n) end
-return n`;
-
-// Deletes the lease only while it still holds this worker's token.
-const RELEASE_IF_MINE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
+import { FENCE_KEY, LOCK_KEY } from './keys.js';
 
 export interface DocumentJob extends WorkerContext {
   /** The run's Redis keys of the lease and of the fence counter. */
@@ -27,16 +17,14 @@ export interface DocumentJob extends WorkerContext {
   token: string;
   /** Lease length in ms. */
   leaseMs: number;
-  /** Joins the lease's holders; returns the grant's number as the lease service counts them. */
+  /** Records the grant of the lease; returns its number as PostgreSQL counts grants. */
   enter(): Promise<number>;
   /** On worker-1 the process is stopped for real here (SIGSTOP) for pauseMs, then continued. */
   pause(): Promise<void>;
   /** Edits the document for workMs. */
   work(): Promise<void>;
-  /** Runs the update ($1 content, $2 fence, $3 writer) and logs the attempt; returns the rows updated. */
+  /** Runs the update ($1 content, $2 fence, $3 writer) once newer holders have written; returns the rows updated. */
   write(sql: string, values: [content: string, fence: number, writer: string]): Promise<number>;
-  /** Leaves the lease's holders. */
-  leave(): Promise<void>;
   /** Releases the lease if it is still this worker's; returns the keys Redis deleted. */
   release(): Promise<number>;
   skip(): Promise<void>;
@@ -48,7 +36,6 @@ export function documentJob(ctx: WorkerContext): DocumentJob {
   const pauseMs = intParam(ctx.params, 'pauseMs');
   const lockKey = ctx.key(LOCK_KEY);
   const token = `${ctx.workerId}:${randomUUID().slice(0, 8)}`;
-  let grant = 0;
 
   return {
     ...ctx,
@@ -57,13 +44,7 @@ export function documentJob(ctx: WorkerContext): DocumentJob {
     token,
     leaseMs: intParam(ctx.params, 'leaseMs'),
     async enter() {
-      await ctx.redis.eval(ENTER, 2, ctx.key(HOLDERS_KEY), ctx.key(HOLDERS_MAX_KEY), ctx.workerId);
-      // The service's own record of grants, in order: what "stale" is measured against.
-      const { rows } = await ctx.pg.query<{ grant_no: number }>(
-        'insert into grants (worker) values ($1) returning grant_no',
-        [ctx.workerId],
-      );
-      grant = rows[0]!.grant_no;
+      const grant = await recordGrant(ctx);
       ctx.signal(`granted:${ctx.workerId}`);
       return grant;
     },
@@ -77,29 +58,10 @@ export function documentJob(ctx: WorkerContext): DocumentJob {
     },
     async write(sql, values) {
       await keepWriteOrder(ctx, token);
-      const [, fence, writer] = values;
-      await ctx.pg.query('begin');
-      try {
-        const updated = (await ctx.pg.query(sql, values)).rowCount ?? 0;
-        // Stale: a newer grant than this writer's exists as Postgres runs the update.
-        await ctx.pg.query(
-          `insert into write_attempts (worker, grant_no, fence, accepted, stale)
-           values ($1, $2, $3, $4, exists (select 1 from grants where grant_no > $2))`,
-          [writer, grant, fence, updated > 0],
-        );
-        await ctx.pg.query('commit');
-        ctx.signal(`wrote:${ctx.workerId}`);
-        return updated;
-      } catch (error) {
-        await ctx.pg.query('rollback');
-        throw error;
-      }
-    },
-    async leave() {
-      await ctx.redis.srem(ctx.key(HOLDERS_KEY), ctx.workerId);
+      return writeRow(ctx, sql, values);
     },
     async release() {
-      return Number(await ctx.redis.eval(RELEASE_IF_MINE, 1, lockKey, token));
+      return releaseIfMine(ctx.redis, lockKey, token);
     },
     async skip() {
       ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await ctx.redis.get(lockKey) });

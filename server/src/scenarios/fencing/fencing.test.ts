@@ -80,7 +80,8 @@ describe('fencing honours its parameters', () => {
     // the choreography while worker-2 had not written yet, which a busy machine may spare).
     const write = (w: string) => events.find((e) => (e.type === 'write-accepted' || e.type === 'write-rejected') && e.workerId === w)!;
     expect(write('worker-1').seq).toBeGreaterThan(write('worker-2').seq);
-    for (const waited of eventsOf(events, 'wait-finished', 'worker-1')) expect(waited.reason).toMatch(/worker-2, the newer holder, writes first/);
+    const waits = eventsOf(events, 'wait-finished', 'worker-1').map((e) => e.reason);
+    expect(waits.every((reason) => /worker-2, the newer holder, writes first/.test(reason))).toBe(true);
   });
 
   it('a short lease: worker-2 writes after its own lease expired, which is not stale', async () => {
@@ -105,5 +106,32 @@ describe('fencing honours its parameters', () => {
   it('rejects parameters out of bounds, naming them', () => {
     const bad = playground.prepare({ scenario: 'fencing', variant: 'fenced', params: { leaseMs: 50 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 100 to 10000, got 50" });
+  });
+});
+
+describe('fencing judges writes by what reached the row, whatever the worker says', () => {
+  const killAfterWrite = [{ checkpoint: 'after-write', target: 'worker-1', action: 'kill' as const }];
+
+  it('lease-only: worker-1 killed right after its stale write, before a word of it: still a stale write', async () => {
+    const { metrics, verdict, events } = await play(playground, 'fencing', 'lease-only', {}, killAfterWrite);
+    expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
+    expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 1, staleWritesRejected: 0, finalFence: 1, finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
+  });
+
+  it('fenced: worker-1 killed right after its refused write: the refusal is on record, the verdict the same', async () => {
+    const { metrics, verdict, events } = await play(playground, 'fencing', 'fenced', {}, killAfterWrite);
+    expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([]);
+    expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 0, staleWritesRejected: 1 });
+    expect(verdict).toBe('pass');
+  });
+
+  it('a stale write sent straight to the table, around the fenced path, is caught by the row', async () => {
+    const { metrics, verdict, events } = await play(playground, 'fencing', 'bypasses-the-fence', {}, undefined, { mutants: true });
+    // worker-1 says only that its fenced write was refused; the row logged the other one too.
+    expect(eventsOf(events, 'write-rejected', 'worker-1')).toHaveLength(1);
+    expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
+    expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 1, staleWritesRejected: 1, finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
   });
 });

@@ -4,11 +4,17 @@
 import { defineScenario, intParam } from '../types.js';
 import { waitForFreeLease } from './choreography.js';
 import { documentJob, type DocumentJob } from './documentJob.js';
-import { FENCE_KEY, HOLDERS_MAX_KEY, LOCK_KEY } from './keys.js';
+import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
+import { FENCE_KEY, LOCK_KEY } from './keys.js';
+import bypassesTheFence from './mutants/bypassesTheFence.js';
+import fenceAfterTheStall from './mutants/fenceAfterTheStall.js';
+import fenceComparedInApp from './mutants/fenceComparedInApp.js';
+import noFenceGuard from './mutants/noFenceGuard.js';
 import fenced from './variants/fenced.js';
 import leaseOnly from './variants/leaseOnly.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
+const metrics = ledgerMetrics('documents');
 
 export default defineScenario<DocumentJob>({
   id: 'fencing',
@@ -23,13 +29,14 @@ export default defineScenario<DocumentJob>({
     { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the document before it writes.', min: 0, max: 5000, default: 300 },
   ],
   metrics: [
-    { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
-    { name: 'staleWritesAccepted', label: 'Stale writes accepted' },
-    { name: 'staleWritesRejected', label: 'Stale writes rejected' },
-    { name: 'finalFence', label: 'Fence in the row' },
-    { name: 'finalWriter', label: 'Last writer in the row' },
+    metrics.maxConcurrentHolders,
+    metrics.staleWritesAccepted,
+    metrics.staleWritesRejected,
+    metrics.finalFence,
+    metrics.finalWriter,
   ],
   variants: [leaseOnly, fenced],
+  mutants: [noFenceGuard, fenceComparedInApp, fenceAfterTheStall, bypassesTheFence],
   // A lease far shorter than the pause, and a longer lease with a longer pause and work.
   stabilityParams: [
     { leaseMs: 500, pauseMs: 2000, workMs: 100 },
@@ -48,19 +55,7 @@ export default defineScenario<DocumentJob>({
       fence int not null,
       writer text not null)`);
     await stores.sql(`insert into documents values (1, 'first draft', 0, 'nobody')`);
-    // Grants as the lease service numbered them, and every write attempt as Postgres decided it.
-    await stores.sql(`create table grants (
-      grant_no serial primary key,
-      worker text not null,
-      granted_at timestamptz not null default clock_timestamp())`);
-    await stores.sql(`create table write_attempts (
-      id serial primary key,
-      worker text not null,
-      grant_no int not null,
-      fence int not null,
-      accepted boolean not null,
-      stale boolean not null,
-      at timestamptz not null default clock_timestamp())`);
+    await createFencedLedger(stores, 'documents');
     return {};
   },
 
@@ -71,19 +66,13 @@ export default defineScenario<DocumentJob>({
   },
 
   async measure(stores) {
-    const attempts = await stores.sql<{ accepted: number; rejected: number }>(
-      `select count(*) filter (where stale and accepted)::int as accepted,
-              count(*) filter (where stale and not accepted)::int as rejected
-         from write_attempts`,
-    );
-    const doc = await stores.sql<{ fence: number; writer: string }>('select fence, writer from documents where id = 1');
-    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
+    const truth = await measureFencedLedger(stores, 'documents');
     return {
-      maxConcurrentHolders: Number(holders ?? 0),
-      staleWritesAccepted: attempts.rows[0]?.accepted ?? 0,
-      staleWritesRejected: attempts.rows[0]?.rejected ?? 0,
-      finalFence: doc.rows[0]?.fence ?? 0,
-      finalWriter: doc.rows[0]?.writer ?? 'nobody',
+      maxConcurrentHolders: truth.maxConcurrentHolders,
+      staleWritesAccepted: truth.staleWritesAccepted,
+      staleWritesRejected: truth.staleWritesRejected,
+      finalFence: truth.finalFence,
+      finalWriter: truth.finalWriter,
     };
   },
 

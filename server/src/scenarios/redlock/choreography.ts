@@ -7,6 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { WorkerContext } from '../types.js';
 import { CLAIM_WRITE_IN_LEASE, LEASE_STATE } from '../leaseHandover.js';
+import { WRITES_TABLE } from '../kit/fencedLedger.js';
 import { LOCK_KEY, WRITING_IN_LEASE_KEY } from './keys.js';
 
 /** Checks the deciding node this often while waiting, in ms. */
@@ -39,7 +40,7 @@ export async function keepWriteOrder(ctx: WorkerContext, deciding: Redis, token:
   for (const other of later) {
     // Always through the latch: everything the newer holder logged before its write's
     // signal is then in the run's log before this write. The wait shows only when there is one.
-    const { rowCount } = await ctx.pg.query('select 1 from write_attempts where worker = $1', [other]);
+    const { rowCount } = await ctx.pg.query(`select 1 from ${WRITES_TABLE} where worker = $1`, [other]);
     if (rowCount) {
       await ctx.waitFor(`wrote:${other}`, `done:${other}`);
       continue;

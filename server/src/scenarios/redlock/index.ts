@@ -4,12 +4,16 @@
 // clock jump on one node can give a second majority with no pause at all.
 import { defineScenario, intParam } from '../types.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { HOLDERS_KEY, HOLDERS_MAX_KEY } from './keys.js';
+import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
+import fenceAfterThePause from './mutants/fenceAfterThePause.js';
+import fenceComparedInApp from './mutants/fenceComparedInApp.js';
+import noFenceGuard from './mutants/noFenceGuard.js';
 import redlock from './variants/redlock.js';
 import redlockFenced from './variants/redlockFenced.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
+const metrics = ledgerMetrics('documents');
 
 export default defineScenario<RedlockJob, Cluster>({
   id: 'redlock',
@@ -44,13 +48,9 @@ export default defineScenario<RedlockJob, Cluster>({
       default: 'all',
     },
   ],
-  metrics: [
-    { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
-    { name: 'staleWritesAccepted', label: 'Stale writes accepted' },
-    { name: 'staleWritesRejected', label: 'Stale writes rejected' },
-    { name: 'finalWriter', label: 'Last writer in the row' },
-  ],
+  metrics: [metrics.maxConcurrentHolders, metrics.staleWritesAccepted, metrics.staleWritesRejected, metrics.finalWriter],
   variants: [redlock, redlockFenced],
+  mutants: [noFenceGuard, fenceComparedInApp, fenceAfterThePause],
   // The clock jump alone in a split, and the split with the pause.
   stabilityParams: [
     { clockJumpMs: 1000, pauseMs: 0, reach: 'split' },
@@ -58,7 +58,7 @@ export default defineScenario<RedlockJob, Cluster>({
   ],
 
   workers: () => WORKERS,
-  watchedKeys: () => [HOLDERS_KEY],
+  watchedKeys: () => [],
   deadlineMs: (params) =>
     20_000 + intParam(params, 'pauseMs') + 2 * intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
@@ -70,19 +70,7 @@ export default defineScenario<RedlockJob, Cluster>({
       fence int not null default 0)`);
     await stores.sql(`insert into documents (id, content, writer) values (1, 'first draft', 'nobody')`);
     await stores.sql('create sequence fences');
-    // Grants in the order the workers got a majority, and every write attempt as PostgreSQL decided it.
-    await stores.sql(`create table grants (
-      grant_no serial primary key,
-      worker text not null,
-      granted_at timestamptz not null default clock_timestamp())`);
-    await stores.sql(`create table write_attempts (
-      id serial primary key,
-      worker text not null,
-      grant_no int not null,
-      fence int,
-      accepted boolean not null,
-      stale boolean not null,
-      at timestamptz not null default clock_timestamp())`);
+    await createFencedLedger(stores, 'documents');
     return startCluster();
   },
 
@@ -94,18 +82,12 @@ export default defineScenario<RedlockJob, Cluster>({
   },
 
   async measure(stores) {
-    const attempts = await stores.sql<{ accepted: number; rejected: number }>(
-      `select count(*) filter (where stale and accepted)::int as accepted,
-              count(*) filter (where stale and not accepted)::int as rejected
-         from write_attempts`,
-    );
-    const doc = await stores.sql<{ writer: string }>('select writer from documents where id = 1');
-    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
+    const truth = await measureFencedLedger(stores, 'documents');
     return {
-      maxConcurrentHolders: Number(holders ?? 0),
-      staleWritesAccepted: attempts.rows[0]?.accepted ?? 0,
-      staleWritesRejected: attempts.rows[0]?.rejected ?? 0,
-      finalWriter: doc.rows[0]?.writer ?? 'nobody',
+      maxConcurrentHolders: truth.maxConcurrentHolders,
+      staleWritesAccepted: truth.staleWritesAccepted,
+      staleWritesRejected: truth.staleWritesRejected,
+      finalWriter: truth.finalWriter,
     };
   },
 

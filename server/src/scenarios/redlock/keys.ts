@@ -1,6 +1,5 @@
 // The redlock scenario's key names and the shape of its cluster. The lock lives on the
-// run's five Redis nodes (started for the run, so their keys need no run prefix); the
-// lock-set of holders lives on the main Redis, under the run's prefix.
+// run's five Redis nodes (started for the run, so their keys need no run prefix).
 
 /** The lock on the document, on each node. */
 export const LOCK_KEY = 'lock:document';
@@ -10,9 +9,6 @@ export const NODE_COUNT = 5;
 export const JUMPING_NODE = 2;
 /** On the jumping node: how far its clock has jumped, in ms (for the timeline only). */
 export const CLOCK_OFFSET_KEY = 'clock:offset-ms';
-/** Lock-set of workers that believe they hold the lock, and the largest size it reached (main Redis). */
-export const HOLDERS_KEY = 'holders';
-export const HOLDERS_MAX_KEY = 'holders:max';
 /** On the deciding node: names the worker that found its lock still there just before it wrote. */
 export const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
 

@@ -1,23 +1,16 @@
 // What a redlock variant works with: the worker context, the five nodes as this worker's
 // network reaches them, and the document job. The job's one effect is a write to the
-// `documents` row; every attempt is logged as PostgreSQL decided it, so the verdict
-// counts what the database did, not what workers said.
+// `documents` row; the row's trigger logs every write that reaches it (../kit/fencedLedger.ts),
+// so the verdict counts what the database did, not what workers said.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { recordGrant, writeRow } from '../kit/fencedLedger.js';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder, waitForFreeLock } from './choreography.js';
 import { jumpClock } from './clockJump.js';
-import { HOLDERS_KEY, HOLDERS_MAX_KEY, JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
+import { JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { neverSilent, silentFor } from './silence.js';
-
-// Jepsen's lock-set: each worker adds itself on entry and removes itself on exit; the
-// largest size seen proves an overlap without any timing guess.
-const ENTER = `
-redis.call('SADD', KEYS[1], ARGV[1])
-local n = redis.call('SCARD', KEYS[1])
-if n > tonumber(redis.call('GET', KEYS[2]) or '0') then redis.call('SET', KEYS[2], n) end
-return n`;
 
 export interface RedlockNode {
   name: string;
@@ -39,16 +32,14 @@ export interface RedlockJob extends WorkerContext {
   token: string;
   /** Lock length in ms. */
   leaseMs: number;
-  /** Joins the lock's holders and records the grant, in order, where the verdict reads it. */
+  /** Records the grant of the lock, numbered by PostgreSQL, where the verdict reads it. */
   enter(): Promise<void>;
   /** On worker-1 the process is stopped for real here (SIGSTOP) for pauseMs, then continued. */
   pause(): Promise<void>;
   /** Edits the document for workMs. */
   work(): Promise<void>;
-  /** Runs the update and logs the attempt; returns the rows updated. */
-  write(sql: string, values: unknown[], fence?: number): Promise<number>;
-  /** Leaves the lock's holders. */
-  leave(): Promise<void>;
+  /** Runs the update once newer holders have written; returns the rows updated. */
+  write(sql: string, values: unknown[]): Promise<number>;
   skip(reason: string): Promise<void>;
 }
 
@@ -91,7 +82,6 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
   const clockJumpMs = intParam(ctx.params, 'clockJumpMs');
   const token = `${ctx.workerId}:${randomUUID().slice(0, 8)}`;
   const first = index === 0;
-  let grant = 0;
 
   const job: RedlockJob = {
     ...ctx,
@@ -100,13 +90,8 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
     token,
     leaseMs: intParam(ctx.params, 'leaseMs'),
     async enter() {
-      await ctx.redis.eval(ENTER, 2, ctx.key(HOLDERS_KEY), ctx.key(HOLDERS_MAX_KEY), ctx.workerId);
       // The grants in order: what "stale" is measured against.
-      const { rows } = await ctx.pg.query<{ grant_no: number }>(
-        'insert into grants (worker) values ($1) returning grant_no',
-        [ctx.workerId],
-      );
-      grant = rows[0]!.grant_no;
+      await recordGrant(ctx);
       // Not worker-1's doing: the harness plays the jump right after the first grant, so it
       // strikes at the same point of every run.
       if (first && clockJumpMs > 0) await jumpClock(jumping, clockJumpMs);
@@ -120,27 +105,9 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
       await ctx.sleep(workMs);
       ctx.emit({ type: 'work-finished', label: 'edit the document' });
     },
-    async write(sql, values, fence) {
+    async write(sql, values) {
       await keepWriteOrder(ctx, deciding, token);
-      await ctx.pg.query('begin');
-      try {
-        const updated = (await ctx.pg.query(sql, values)).rowCount ?? 0;
-        // Stale: a newer grant than this writer's exists as PostgreSQL runs the update.
-        await ctx.pg.query(
-          `insert into write_attempts (worker, grant_no, fence, accepted, stale)
-           values ($1, $2, $3, $4, exists (select 1 from grants where grant_no > $2))`,
-          [ctx.workerId, grant, fence ?? null, updated > 0],
-        );
-        await ctx.pg.query('commit');
-        ctx.signal(`wrote:${ctx.workerId}`);
-        return updated;
-      } catch (error) {
-        await ctx.pg.query('rollback');
-        throw error;
-      }
-    },
-    async leave() {
-      await ctx.redis.srem(ctx.key(HOLDERS_KEY), ctx.workerId);
+      return writeRow(ctx, sql, values);
     },
     async skip(reason) {
       ctx.emit({ type: 'lease-denied', key: LOCK_KEY, heldBy: null });

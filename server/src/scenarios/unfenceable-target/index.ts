@@ -2,11 +2,14 @@
 // is stopped for real (SIGSTOP) past its lease, and the report goes to a target that may
 // or may not compare the token. A file cannot: the stale upload wins, token and all.
 import { defineScenario, intParam } from '../types.js';
-import { FENCE_KEY, HOLDERS_KEY, HOLDERS_MAX_KEY, LOCK_KEY, REPORT_FENCE_KEY } from './keys.js';
+import { createFencedLedger, measureFencedLedger, SESSION_WORKER } from '../kit/fencedLedger.js';
+import { FENCE_KEY, LOCK_KEY, REFUSED_KEY, REPORT_FENCE_KEY } from './keys.js';
 import { waitForFreeLease } from './choreography.js';
 import { publishedReport, uploadsKept } from './publishedReport.js';
 import { createUploadFolder, type UploadFolder } from './uploadFolder.js';
 import { uploadJob, type UploadJob } from './uploadJob.js';
+import fenceComparedInApp from './mutants/fenceComparedInApp.js';
+import pointerMovesBack from './mutants/pointerMovesBack.js';
 import fencedPointer from './variants/fencedPointer.js';
 import fileWithToken from './variants/fileWithToken.js';
 import versionedKey from './variants/versionedKey.js';
@@ -26,13 +29,30 @@ export default defineScenario<UploadJob, UploadFolder>({
     { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the report before it uploads it.', min: 0, max: 5000, default: 300 },
   ],
   metrics: [
-    { name: 'maxConcurrentHolders', label: 'Max concurrent holders' },
-    { name: 'staleWritesAccepted', label: 'Stale uploads taken' },
-    { name: 'staleWritesRejected', label: 'Stale uploads refused' },
-    { name: 'finalWriter', label: 'Writer of the report readers get' },
-    { name: 'finalFence', label: 'Fence in the report readers get' },
+    {
+      name: 'maxConcurrentHolders',
+      label: 'Max concurrent holders',
+      reported: true,
+      source:
+        'worker: the upload job logs each upload in PostgreSQL (a file and a Redis key keep no log of writes); at each, its sender plus the workers granted the lease after it (grants numbered by PostgreSQL)',
+    },
+    {
+      name: 'staleWritesAccepted',
+      label: 'Stale uploads taken',
+      source:
+        "the target: 1 when the report readers get carries a lower fence than Redis's fence counter reached; for the pointer row, its trigger's log of UPDATEs that moved it after a newer grant than their sender's, if more",
+    },
+    {
+      name: 'staleWritesRejected',
+      label: 'Stale uploads refused',
+      source:
+        "the target: the versioned key's own count of refused uploads (Redis), plus the pointer row's log of UPDATEs that matched nothing after a newer grant than their sender's (PostgreSQL); a plain file refuses nothing",
+    },
+    { name: 'finalWriter', label: 'Writer of the report readers get', source: 'the target: the writer line of the report a reader gets (file, Redis key, or the file the pointer row names)' },
+    { name: 'finalFence', label: 'Fence in the report readers get', source: 'the target: the fence line of the report a reader gets' },
   ],
   variants: [fileWithToken, versionedKey, fencedPointer],
+  mutants: [pointerMovesBack, fenceComparedInApp],
   // A lease far shorter than the pause, and a longer lease with a longer pause and work.
   stabilityParams: [
     { leaseMs: 500, pauseMs: 2000, workMs: 100 },
@@ -40,7 +60,7 @@ export default defineScenario<UploadJob, UploadFolder>({
   ],
 
   workers: () => WORKERS,
-  watchedKeys: () => [LOCK_KEY, FENCE_KEY, REPORT_FENCE_KEY, HOLDERS_KEY],
+  watchedKeys: () => [LOCK_KEY, FENCE_KEY, REPORT_FENCE_KEY],
   deadlineMs: (params) =>
     15_000 + intParam(params, 'pauseMs') + intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
@@ -52,18 +72,12 @@ export default defineScenario<UploadJob, UploadFolder>({
       fence int not null,
       writer text not null)`);
     await stores.sql(`insert into published values (1, null, 0, 'nobody')`);
-    // Grants in order, and every upload attempt with the target's answer.
-    await stores.sql(`create table grants (
-      grant_no serial primary key,
-      worker text not null,
-      granted_at timestamptz not null default clock_timestamp())`);
+    await createFencedLedger(stores, 'published');
+    // The upload job's own log of its uploads, for the targets no trigger can watch.
     await stores.sql(`create table upload_attempts (
-      id serial primary key,
-      worker text not null,
-      grant_no int not null,
-      fence int not null,
+      id bigserial primary key,
+      worker text not null default ${SESSION_WORKER},
       accepted boolean not null,
-      stale boolean not null,
       at timestamptz not null default clock_timestamp())`);
     return createUploadFolder(run.runId);
   },
@@ -79,17 +93,17 @@ export default defineScenario<UploadJob, UploadFolder>({
   },
 
   async measure(stores, _params, _run, folder) {
-    const attempts = await stores.sql<{ accepted: number; rejected: number }>(
-      `select count(*) filter (where stale and accepted)::int as accepted,
-              count(*) filter (where stale and not accepted)::int as rejected
-         from upload_attempts`,
-    );
+    const pointer = await measureFencedLedger(stores, 'published');
+    const uploads = await measureFencedLedger(stores, 'published', 'upload_attempts');
     const report = await publishedReport(stores, folder.shared.dir);
-    const holders = await stores.redis.get(stores.key(HOLDERS_MAX_KEY));
+    // The newest grant's fence, as the lease's own counter numbered it.
+    const newest = Number((await stores.redis.get(stores.key(FENCE_KEY))) ?? 0);
+    const servedStale = report !== null && report.fence < newest ? 1 : 0;
+    const refused = Number((await stores.redis.get(stores.key(REFUSED_KEY))) ?? 0);
     return {
-      maxConcurrentHolders: Number(holders ?? 0),
-      staleWritesAccepted: attempts.rows[0]?.accepted ?? 0,
-      staleWritesRejected: attempts.rows[0]?.rejected ?? 0,
+      maxConcurrentHolders: uploads.maxConcurrentHolders,
+      staleWritesAccepted: Math.max(pointer.staleWritesAccepted, servedStale),
+      staleWritesRejected: pointer.staleWritesRejected + refused,
       finalWriter: report?.writer ?? 'nobody',
       finalFence: report?.fence ?? 0,
     };

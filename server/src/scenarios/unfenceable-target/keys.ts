@@ -8,8 +8,7 @@ export const FENCE_KEY = 'fence';
 /** The versioned-key target: the report, and the fence of the upload it holds. */
 export const REPORT_KEY = 'report';
 export const REPORT_FENCE_KEY = 'report:fence';
-/** Lock-set of workers that believe they hold the lease, and the largest size it reached. */
-export const HOLDERS_KEY = 'holders';
-export const HOLDERS_MAX_KEY = 'holders:max';
+/** The versioned-key target's own count of the uploads it refused. */
+export const REFUSED_KEY = 'report:refused';
 /** The plain file every upload of file-with-token replaces. */
 export const REPORT_FILE = 'report.txt';

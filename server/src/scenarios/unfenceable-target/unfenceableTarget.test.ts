@@ -77,7 +77,8 @@ describe('unfenceable-target honours its parameters', () => {
     // had not uploaded yet, which a busy machine may spare).
     const write = (w: string) => events.find((e) => (e.type === 'write-accepted' || e.type === 'write-rejected') && e.workerId === w)!;
     expect(write('worker-1').seq).toBeGreaterThan(write('worker-2').seq);
-    for (const waited of eventsOf(events, 'wait-finished', 'worker-1')) expect(waited.reason).toMatch(/worker-2, the newer holder, uploads first/);
+    const waits = eventsOf(events, 'wait-finished', 'worker-1').map((e) => e.reason);
+    expect(waits.every((reason) => /worker-2, the newer holder, uploads first/.test(reason))).toBe(true);
   });
 
   it('the pause lasts pauseMs and the lease is what Redis holds', async () => {
@@ -106,5 +107,23 @@ describe('unfenceable-target honours its parameters', () => {
   it('rejects parameters out of bounds, naming them', () => {
     const bad = playground.prepare({ scenario: 'unfenceable-target', variant: 'file-with-token', params: { pauseMs: 20_000 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'pauseMs' must be an integer from 0 to 15000, got 20000" });
+  });
+});
+
+describe('unfenceable-target reads the verdict from the targets, whatever the worker says', () => {
+  const killAfterUpload = [{ checkpoint: 'after-write', target: 'worker-1', action: 'kill' as const }];
+
+  it('file-with-token: worker-1 killed right after its stale upload, before a word of it: the file still says fence 1', async () => {
+    const { metrics, verdict, events } = await play(playground, 'unfenceable-target', 'file-with-token', {}, killAfterUpload);
+    expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
+    // Only the holders figure, which the upload job logs itself, misses worker-1's upload.
+    expect(metrics).toEqual({ ...stale, maxConcurrentHolders: 1 });
+    expect(verdict).toBe('fail');
+  });
+
+  it('versioned-key: worker-1 killed right after its refused upload: the key counted the refusal', async () => {
+    const { metrics, verdict } = await play(playground, 'unfenceable-target', 'versioned-key', {}, killAfterUpload);
+    expect(metrics).toEqual({ ...refused, maxConcurrentHolders: 1 });
+    expect(verdict).toBe('pass');
   });
 });

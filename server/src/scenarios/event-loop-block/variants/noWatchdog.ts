@@ -1,4 +1,5 @@
-import { defineVariant } from '../../types.js';
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { defineVariant, intParam } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
 
 export default defineVariant<StatementJob>({
@@ -8,6 +9,13 @@ export default defineVariant<StatementJob>({
   summary:
     "worker-1 takes a 1 s lease and then blocks its own event loop for 1.5 s. No signal stops it; it is busy. The lease expires, worker-2 takes it and writes, and worker-1's late write lands over worker-2's.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
+  // worker-1 writes after its block and its work; within the lease, nobody else holds it yet.
+  expectedOtherwise(params) {
+    const [leaseMs, blockMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, 'blockMs'), intParam(params, 'workMs')];
+    if (blockMs + workMs >= leaseMs) return null;
+    return `worker-1's block and work (${blockMs} + ${workMs} ms) end inside its lease (${leaseMs} ms): it writes before the lease can pass on`;
+  },
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the SET, not from its reply
@@ -28,7 +36,6 @@ export default defineVariant<StatementJob>({
       ]);
       job.emit({ type: 'write-accepted', target: 'statement', value: content, fence: grant });
     } finally {
-      await job.leave();
       job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() }); // 0 when it had passed on
     }
   },

@@ -1,12 +1,7 @@
-import { defineVariant } from '../../types.js';
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { renewIfMine } from '../../kit/renewIfMine.js';
+import { defineVariant, intParam } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
-
-// Pushes the expiry out again, but only while the lease still holds our token.
-const RENEW_IF_MINE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`;
 
 export default defineVariant<StatementJob>({
   id: 'watchdog',
@@ -15,6 +10,14 @@ export default defineVariant<StatementJob>({
   summary:
     "A timer renews the lease every third of it, so long work keeps it. But the watchdog is a timer in the same event loop: while worker-1 blocks it for 1.5 s, it cannot fire, the 1 s lease expires, and the stale write lands anyway.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
+  // The block starts right after the lease is taken; if it ends inside the lease, the
+  // watchdog's overdue tick renews it at once, and it keeps it for any length of work.
+  expectedOtherwise(params) {
+    const [leaseMs, blockMs] = [intParam(params, 'leaseMs'), intParam(params, 'blockMs')];
+    if (blockMs >= leaseMs) return null;
+    return `the block (${blockMs} ms) ends inside the lease (${leaseMs} ms): the watchdog renews it as soon as the loop is free`;
+  },
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the SET, not from its reply
@@ -24,8 +27,8 @@ export default defineVariant<StatementJob>({
     // The watchdog: renew the lease every third of it while the job runs — when the loop lets it.
     const watchdog = setInterval(() => {
       const renewSent = job.now();
-      void job.redis.eval(RENEW_IF_MINE, 1, job.lockKey, job.token, job.leaseMs).then((renewed) => {
-        if (Number(renewed) === 1) {
+      void renewIfMine(job.redis, job.lockKey, job.token, job.leaseMs).then((renewed) => {
+        if (renewed) {
           job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs, fromMs: renewSent }); // renewed
           return;
         }
@@ -47,7 +50,6 @@ export default defineVariant<StatementJob>({
       job.emit({ type: 'write-accepted', target: 'statement', value: content, fence: grant });
     } finally {
       clearInterval(watchdog);
-      await job.leave();
       job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
     }
   },

@@ -1,19 +1,8 @@
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { acquireWithFence } from '../../kit/acquireWithFence.js';
+import { renewIfMine } from '../../kit/renewIfMine.js';
 import { defineVariant } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
-
-// Takes the lease and its fence number in one atomic step: later grants get higher numbers.
-const ACQUIRE_WITH_FENCE = `
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return redis.call('INCR', KEYS[2])
-end
-return false`;
-
-// Pushes the expiry out again, but only while the lease still holds our token.
-const RENEW_IF_MINE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`;
 
 export default defineVariant<StatementJob>({
   id: 'watchdog-fenced',
@@ -22,19 +11,19 @@ export default defineVariant<StatementJob>({
   summary:
     "The same watchdog, and the same expiry while worker-1's loop is blocked: two workers believe they hold the lease. But every grant carries a higher fence number and the row takes only a higher one, so worker-1's stale write is rejected.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the request, not from its reply
-    const fence = (await job.redis.eval(ACQUIRE_WITH_FENCE, 2, job.lockKey, job.fenceKey, job.token, job.leaseMs)) as
-      | number
-      | null;
+    // The lease and its fence number in one atomic step: later grants get higher numbers.
+    const fence = await acquireWithFence(job.redis, job.lockKey, job.fenceKey, job.token, job.leaseMs);
     if (fence === null) return job.skip();
     job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token, fence });
     // The watchdog keeps long work covered; it cannot cover a blocked loop, so the fence has to.
     const watchdog = setInterval(() => {
       const renewSent = job.now();
-      void job.redis.eval(RENEW_IF_MINE, 1, job.lockKey, job.token, job.leaseMs).then((renewed) => {
-        if (Number(renewed) === 1) {
+      void renewIfMine(job.redis, job.lockKey, job.token, job.leaseMs).then((renewed) => {
+        if (renewed) {
           job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs, fromMs: renewSent }); // renewed
           return;
         }
@@ -57,7 +46,6 @@ export default defineVariant<StatementJob>({
       else job.emit({ type: 'write-rejected', target: 'statement', value: content, fence, reason: 'the row holds a newer fence' });
     } finally {
       clearInterval(watchdog);
-      await job.leave();
       job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
     }
   },

@@ -1,4 +1,5 @@
-import { defineVariant } from '../../types.js';
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { choiceParam, defineVariant } from '../../types.js';
 import type { FailoverJob } from '../failoverJob.js';
 
 export default defineVariant<FailoverJob>({
@@ -8,6 +9,12 @@ export default defineVariant<FailoverJob>({
   summary:
     "worker-1 takes the lock on the primary, which answers OK before its replica has the key. The primary dies; Sentinel promotes the replica, worker-2 takes the same lock there, and worker-1's stale write lands over worker-2's.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
+  // With no lag the promoted replica has the lock, so worker-2's SET NX is refused.
+  expectedOtherwise: (params) =>
+    choiceParam(params, 'lag') === 'none'
+      ? 'no replication lag: the promoted replica has the lock when the primary dies, so worker-2 is refused and there is one holder'
+      : null,
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the SET, not from its reply

@@ -1,4 +1,5 @@
-import { defineVariant } from '../../types.js';
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { choiceParam, defineVariant } from '../../types.js';
 import type { FailoverJob } from '../failoverJob.js';
 
 export default defineVariant<FailoverJob>({
@@ -8,6 +9,17 @@ export default defineVariant<FailoverJob>({
   summary:
     "The lock is trusted only once WAIT says a replica has it. That stops a failover from losing it to a lagging replica, but not when the replica that confirmed it dies with the primary: Sentinel promotes the other one, and worker-2 takes the same lock.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
+  // It loses the lock only when the replica that confirmed it dies too and the promoted one lags.
+  expectedOtherwise(params) {
+    if (choiceParam(params, 'lag') === 'none') {
+      return 'no replication lag: the promoted replica has the lock when the primary dies, so worker-2 is refused and there is one holder';
+    }
+    if (choiceParam(params, 'outage') === 'primary') {
+      return 'the primary dies alone: no replica confirms the lock in time (WAIT times out), so worker-1 refuses it and worker-2 is the only holder';
+    }
+    return null;
+  },
   defaults: { outage: 'zone' },
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });

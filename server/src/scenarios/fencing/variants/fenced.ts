@@ -1,13 +1,7 @@
+import { acquireWithFence } from '../../kit/acquireWithFence.js';
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant } from '../../types.js';
 import type { DocumentJob } from '../documentJob.js';
-
-// Takes the lease and its fence number in one atomic step, so numbers follow the order of
-// grants even when a process stops between two commands.
-const ACQUIRE_WITH_FENCE = `
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return redis.call('INCR', KEYS[2])
-end
-return false`;
 
 export default defineVariant<DocumentJob>({
   id: 'fenced',
@@ -16,12 +10,12 @@ export default defineVariant<DocumentJob>({
   summary:
     'Every grant of the lease comes with a higher fence number (INCR), and the row takes a write only from a fence higher than the one it holds. worker-1 still overlaps worker-2, but its stale write is rejected.',
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the request, not from its reply
-    const fence = (await job.redis.eval(ACQUIRE_WITH_FENCE, 2, job.lockKey, job.fenceKey, job.token, job.leaseMs)) as
-      | number
-      | null;
+    // The lease and its fence number in one atomic step: numbers follow the order of grants.
+    const fence = await acquireWithFence(job.redis, job.lockKey, job.fenceKey, job.token, job.leaseMs);
     if (fence === null) return job.skip();
     job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token, fence });
     await job.enter();
@@ -38,7 +32,6 @@ export default defineVariant<DocumentJob>({
       if (updated === 1) job.emit({ type: 'write-accepted', target: 'document', value: content, fence });
       else job.emit({ type: 'write-rejected', target: 'document', value: content, fence, reason: 'the row holds a newer fence' });
     } finally {
-      await job.leave();
       job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() }); // 0 when it had passed on
     }
   },

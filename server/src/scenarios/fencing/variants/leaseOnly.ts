@@ -1,4 +1,5 @@
-import { defineVariant } from '../../types.js';
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { defineVariant, intParam } from '../../types.js';
 import type { DocumentJob } from '../documentJob.js';
 
 export default defineVariant<DocumentJob>({
@@ -8,6 +9,13 @@ export default defineVariant<DocumentJob>({
   summary:
     "worker-1's process stops while it holds the lease; the lease expires and worker-2 takes it and writes. worker-1 wakes up still believing it holds the lease, and its stale write lands over worker-2's.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
+  // worker-1 writes after its pause and its work; within the lease, nobody else holds it yet.
+  expectedOtherwise(params) {
+    const [leaseMs, pauseMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, 'pauseMs'), intParam(params, 'workMs')];
+    if (pauseMs + workMs >= leaseMs) return null;
+    return `worker-1's pause and work (${pauseMs} + ${workMs} ms) end inside its lease (${leaseMs} ms): it writes before the lease can pass on, so nothing is stale`;
+  },
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the SET, not from its reply
@@ -28,7 +36,6 @@ export default defineVariant<DocumentJob>({
       ]);
       job.emit({ type: 'write-accepted', target: 'document', value: content, fence: grant });
     } finally {
-      await job.leave();
       job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() }); // 0 when it had passed on
     }
   },

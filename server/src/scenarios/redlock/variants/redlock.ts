@@ -1,13 +1,10 @@
-import { defineVariant } from '../../types.js';
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
+import { choiceParam, defineVariant, intParam } from '../../types.js';
 import type { RedlockJob, RedlockNode } from '../redlockJob.js';
 
 /** How long one node may take to answer, in ms: small beside the lock's life, so a dead node costs little. */
 const NODE_TIMEOUT_MS = 100;
-
-// Deletes the key only while it still holds this client's token.
-const COMPARE_AND_DELETE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
 
 /** A node's answer, or null when it fails or stays silent past the timeout. */
 function ask<T>(node: RedlockNode, request: Promise<T>): Promise<T | null> {
@@ -40,10 +37,10 @@ export async function acquireMajority(job: RedlockJob): Promise<{ validityMs: nu
   return null;
 }
 
-/** Deletes this client's key on every node, in parallel; returns how many keys went. */
+/** Deletes this client's key on every node (release-if-mine), in parallel; returns how many keys went. */
 export async function releaseAll(job: RedlockJob): Promise<number> {
   const replies = await Promise.all(
-    job.nodes.map((node) => ask(node, node.redis.eval(COMPARE_AND_DELETE, 1, job.lockKey, job.token))),
+    job.nodes.map((node) => ask(node, releaseIfMine(node.redis, job.lockKey, job.token))),
   );
   return replies.reduce<number>((sum, deleted) => sum + Number(deleted ?? 0), 0);
 }
@@ -55,6 +52,23 @@ export default defineVariant<RedlockJob>({
   summary:
     "worker-1 takes the lock on a majority of five independent Redis nodes, then its process stops. Every key expires; worker-2 takes a majority of its own and writes. worker-1 wakes up still believing it holds the lock, and its stale write lands.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
+  // A second majority needs three nodes free of worker-1's key: in a split, worker-2's three
+  // share only node-3 with worker-1, whose key a clock jump ends early; otherwise every key
+  // lives the whole lease. worker-1 writes after its pause and its work.
+  expectedOtherwise(params) {
+    const [leaseMs, pauseMs, workMs, jumpMs] = ['leaseMs', 'pauseMs', 'workMs', 'clockJumpMs'].map((n) => intParam(params, n)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    const split = choiceParam(params, 'reach') === 'split';
+    const safeMs = split ? leaseMs - jumpMs : leaseMs;
+    if (pauseMs + workMs >= safeMs) return null;
+    const until = split && jumpMs > 0 ? `node-3's key, ${jumpMs} ms early by its clock jump, frees worker-2's majority at ${safeMs} ms` : `no second majority can form before the lock's ${leaseMs} ms are over`;
+    return `worker-1's pause and work (${pauseMs} + ${workMs} ms) end before that: ${until}, so nothing is stale`;
+  },
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const lock = await acquireMajority(job);
@@ -70,7 +84,6 @@ export default defineVariant<RedlockJob>({
       await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
       job.emit({ type: 'write-accepted', target: 'document', value: content });
     } finally {
-      await job.leave();
       job.emit({ type: 'lease-released', key: job.lockKey, deleted: await releaseAll(job) });
     }
   },

@@ -1,3 +1,4 @@
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant } from '../../types.js';
 import type { RedlockJob } from '../redlockJob.js';
 import { acquireMajority, releaseAll } from './redlock.js';
@@ -9,6 +10,7 @@ export default defineVariant<RedlockJob>({
   summary:
     "The same Redlock and the same stall, but every grant takes a number from a PostgreSQL sequence and the row takes a write only from a number higher than the one it holds. Both workers still believe they hold the lock; worker-1's stale write is refused.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const lock = await acquireMajority(job); // the Redlock of the `redlock` variant
@@ -29,12 +31,10 @@ export default defineVariant<RedlockJob>({
       const updated = await job.write(
         'update documents set content = $1, writer = $2, fence = $3 where id = 1 and fence < $3',
         [content, job.workerId, fence],
-        fence,
       );
       if (updated === 1) job.emit({ type: 'write-accepted', target: 'document', value: content, fence });
       else job.emit({ type: 'write-rejected', target: 'document', value: content, fence, reason: 'the row holds a newer fence' });
     } finally {
-      await job.leave();
       job.emit({ type: 'lease-released', key: job.lockKey, deleted: await releaseAll(job) });
     }
   },

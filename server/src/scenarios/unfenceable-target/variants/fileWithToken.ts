@@ -1,6 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { defineVariant } from '../../types.js';
+import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { defineVariant, intParam } from '../../types.js';
 import { REPORT_FILE } from '../keys.js';
 import type { UploadJob } from '../uploadJob.js';
 
@@ -11,6 +12,13 @@ export default defineVariant<UploadJob>({
   summary:
     "Each upload carries its fence number inside the report, but the target is a plain file: rename replaces whatever is there. worker-1 wakes up after worker-2 uploaded with fence 2, and its fence-1 upload wins.",
   source: import.meta.url,
+  checkpoints: [AFTER_WRITE],
+  // worker-1 uploads after its pause and its work; within the lease, nobody else holds it yet.
+  expectedOtherwise(params) {
+    const [leaseMs, pauseMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, 'pauseMs'), intParam(params, 'workMs')];
+    if (pauseMs + workMs >= leaseMs) return null;
+    return `worker-1's pause and work (${pauseMs} + ${workMs} ms) end inside its lease (${leaseMs} ms): it uploads before the lease can pass on, and worker-2's upload comes last`;
+  },
   async run(job) {
     const fence = await job.acquire(); // the lease and a fence number, in one step
     if (fence === null) return;
