@@ -4,18 +4,17 @@
 // stores: Ctrl-C in the middle of a run tells the page why its run ended (within 2 s),
 // kills the workers and drops the run's keys and schema; the server binds 127.0.0.1 and
 // never prints or sends a password.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from './services/index.js';
 import { freePort } from './services/freePort.js';
+import { startServerProcess, type ServerProcess } from './testing/serverProcess.js';
 import { alive, connectClient, isEnd, isEvent, leftovers, workerPids } from './testing/wsClient.js';
 
-const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const servers: ChildProcess[] = [];
 afterAll(() => {
   for (const server of servers) server.kill('SIGKILL');
@@ -29,22 +28,7 @@ const portOpen = (url: string): Promise<boolean> =>
     socket.once('error', () => resolve(false));
   });
 
-/** Starts dist/main.js and resolves with its address once it listens. */
-async function startServer(env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; address: string; output: () => string }> {
-  const server = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  servers.push(server);
-  let output = '';
-  server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const found = /playground on (http:\/\/\S+)/.exec(output)?.[1];
-      if (found) resolve(found), clearInterval(timer);
-      if (server.exitCode !== null) reject(new Error(`server exited: ${output}`)), clearInterval(timer);
-    }, 50);
-  });
-  return { server, address, output: () => output };
-}
+const startServer = (env: NodeJS.ProcessEnv): Promise<ServerProcess> => startServerProcess(env, servers);
 
 /** Starts a long run and waits until it is at work; returns its id and its workers' pids. */
 async function startLongRun(address: string) {

@@ -14,9 +14,9 @@ import type { RunEvent } from '@racelab/shared';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
 import { alive, connectClient, isEvent, leftovers, until, workerPids, type TestClient } from '../testing/wsClient.js';
 import { commandLine } from '../services/pids.js';
+import { startServerProcess, type ServerProcess } from '../testing/serverProcess.js';
 import { OWNED_DIR } from './ownedProcesses.js';
 
-const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const clean = fileURLToPath(new URL('../../dist/clean.js', import.meta.url));
 const servers: ChildProcess[] = [];
 // Runs registered under a name of this test's own: other test files' playgrounds, sweeping
@@ -30,22 +30,7 @@ afterAll(async () => {
   await pool.end();
 });
 
-/** Starts dist/main.js on a free port; resolves with its address once it listens. */
-async function startServer(): Promise<{ server: ChildProcess; address: string; output: () => string }> {
-  const server = spawn(process.execPath, [main], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  servers.push(server);
-  let output = '';
-  server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const found = /playground on (http:\/\/\S+)/.exec(output)?.[1];
-      if (found) resolve(found), clearInterval(timer);
-      if (server.exitCode !== null) reject(new Error(`server exited: ${output}`)), clearInterval(timer);
-    }, 20);
-  });
-  return { server, address, output: () => output };
-}
+const startServer = (): Promise<ServerProcess> => startServerProcess(env, servers);
 
 interface Started {
   client: TestClient;
@@ -136,7 +121,7 @@ describe('a server killed mid-run', () => {
       child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
       child.once('exit', () => resolve(text));
     });
-    expect(output).toMatch(/racelab clean: removed what earlier runs left: 1 run of a process that no longer runs, \d+ schemas?, \d+ Redis keys, 1 process \(worker process \(pid \d+\)/);
+    expect(output).toMatch(/racelab clean: removed what earlier runs left: 1 run of a process that no longer runs, \d+ schemas?, \d+ Redis keys?, 1 process \(worker process \(pid \d+\)/);
     expect(await leftovers(redis, pool, stalled.runId)).toEqual({ keys: [], schema: false });
     expect(workers.filter(alive)).toEqual([]);
   }, 120_000);

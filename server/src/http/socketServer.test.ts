@@ -233,7 +233,7 @@ describe('socket server', () => {
     const start = (requestId: string, faults: unknown) =>
       client.socket.send(JSON.stringify({ type: 'start-run', requestId, scenario: 'duplicate-job', variant: 'token-lua', faults }));
     start('bad', [{ checkpoint: 'between-get-and-del', target: 'first', action: 'kill' }]);
-    expect(await client.next((m) => m.type === 'run-rejected')).toMatchObject({ error: "unknown checkpoint 'between-get-and-del' of token-lua; known: working" });
+    expect(await client.next((m) => m.type === 'run-rejected')).toMatchObject({ error: "unknown checkpoint 'between-get-and-del' of token-lua; known: working, report-sent" });
     start('kill', [{ checkpoint: 'working', target: 'first', action: 'kill' }]);
     const end = await client.next((m) => m.type === 'run-event' && m.event.type === 'run-finished');
     // The holder died mid-work: no e-mail, and its lease is left to expire.

@@ -108,6 +108,11 @@ export class Run {
   /** True once the run has also cleaned up after itself. */
   isSettled = false;
 
+  /** The run's deadline once its workers are handed out, in ms, when one was set for it. */
+  get deadlineMs(): number | undefined {
+    return this.request.deadlineMs;
+  }
+
   constructor(
     private readonly request: RunRequest,
     private readonly services: RunServices,
