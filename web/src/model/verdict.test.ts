@@ -9,8 +9,7 @@ import { deriveVerdict, headlineOf } from './verdict.js';
 describe('deriveVerdict', () => {
   it('writes each expectation in numbers with the manifest’s label', () => {
     const v = deriveVerdict(noLockRun(), duplicateJobManifest);
-    expect(v.state).toBe('finished');
-    if (v.state !== 'finished') return;
+    if (v.state !== 'finished') throw new Error(v.state);
     expect(v.pass).toBe(false);
     expect(v.headline).toBe('FAIL — 1 of 2 invariants was broken');
     expect(v.lines.map((l) => [l.text, l.held])).toEqual([
@@ -25,6 +24,22 @@ describe('deriveVerdict', () => {
     if (v.state !== 'finished') throw new Error(v.state);
     expect(v.lines[1]!.text).toBe('Max concurrent holders: 2 — should be at most 1');
     expect(v.headline).toBe('FAIL — 2 of 3 invariants were broken');
+  });
+
+  it('says why a verdict is expected here, and warns when a run is not as expected', () => {
+    const withExpected = (expectedVerdict: 'pass' | 'fail', expectedReason?: string) =>
+      noLockRun().map((e) => (e.type === 'run-finished' ? { ...e, expectedVerdict, ...(expectedReason ? { expectedReason } : {}) } : e));
+    const plain = deriveVerdict(withExpected('fail'), duplicateJobManifest);
+    if (plain.state !== 'finished') throw new Error(plain.state);
+    expect(plain.expectation).toBeUndefined(); // a broken variant failing needs no words
+    const why = 'with one worker there is no race to lose';
+    const excused = deriveVerdict(withExpected('fail', why), duplicateJobManifest);
+    if (excused.state !== 'finished') throw new Error(excused.state);
+    expect(excused.expectation).toEqual({ asExpected: true, text: `Expected here: ${why}` });
+    const wrong = deriveVerdict(withExpected('pass', why), duplicateJobManifest);
+    if (wrong.state !== 'finished') throw new Error(wrong.state);
+    expect(wrong.expectation?.asExpected).toBe(false);
+    expect(wrong.expectation?.text).toMatch(/^NOT as expected: this run should give PASS here \(with one worker there is no race to lose\)/);
   });
 
   it('passes a correct run', () => {
