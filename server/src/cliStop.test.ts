@@ -2,13 +2,13 @@
 // stopped worker is continued and killed, its keys and schema go, and the CLI exits 130 at
 // once — not when the stall's timer would have ended it.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from './services/index.js';
+import { childrenOf } from './testing/processTable.js';
 import { alive, leftovers, until, workerPids } from './testing/wsClient.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -19,20 +19,6 @@ afterAll(async () => {
   await pool.end();
 });
 
-/** Processes whose parent is `parent`, with their state letter (T: stopped). */
-function children(parent: number): { pid: number; state: string }[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((name) => {
-      try {
-        const [state, ppid] = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return Number(ppid) === parent ? [{ pid: Number(name), state: state! }] : [];
-      } catch {
-        return []; // gone meanwhile
-      }
-    });
-}
-
 describe('the CLI stopped with Ctrl-C', () => {
   it('during a planned 15 s stall exits 130 at once and leaves nothing behind', async () => {
     // fencing lease-only: worker-1 is stopped (SIGSTOP) for pauseMs right after it takes the lease.
@@ -40,7 +26,7 @@ describe('the CLI stopped with Ctrl-C', () => {
     let stdout = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await until(() => children(child.pid!).some((c) => c.state === 'T'), 'a worker stopped in its stall', 60_000);
+    await until(() => childrenOf(child.pid!).some((c) => c.state === 'T'), 'a worker stopped in its stall', 60_000);
 
     const signalledAt = performance.now();
     child.kill('SIGINT');

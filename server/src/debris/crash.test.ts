@@ -4,7 +4,7 @@
 // before it serves, and `npm run clean` does the same for a machine that will not start it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
@@ -14,6 +14,7 @@ import type { RunEvent } from '@racelab/shared';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
 import { alive, connectClient, isEvent, leftovers, until, workerPids, type TestClient } from '../testing/wsClient.js';
 import { commandLine } from '../services/pids.js';
+import { childrenOf, processState } from '../testing/processTable.js';
 import { startServerProcess, type ServerProcess } from '../testing/serverProcess.js';
 import { OWNED_DIR } from './ownedProcesses.js';
 
@@ -51,21 +52,8 @@ async function startRun(address: string, scenario: string, variant: string, wait
 }
 
 const events = (client: TestClient) => client.inbox.flatMap((m) => (m.type === 'run-event' ? [m.event] : []));
-const state = (pid: number): string => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0]!;
 /** The lab processes of a server: the redis-servers and sentinels it started. */
-function labChildren(serverPid: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-        return parent === serverPid && (commandLine(pid) ?? '').includes('redis-server');
-      } catch {
-        return false; // gone meanwhile
-      }
-    });
-}
+const labChildren = (serverPid: number): number[] => childrenOf(serverPid).filter((c) => c.command.includes('redis-server')).map((c) => c.pid);
 
 describe('a server killed mid-run', () => {
   it('leaves keys, schemas, a stopped worker and lab processes; the next start removes them all before it serves', async () => {
@@ -86,7 +74,7 @@ describe('a server killed mid-run', () => {
     await new Promise((resolve) => first.server.once('exit', resolve));
     // The debris is there: the stopped worker stays stopped, the lab runs on, keys and schemas stay.
     const pausedPid = workerPids(events(stalled.client).filter((e) => e.workerId === stalled.at.workerId));
-    expect(pausedPid.map(state)).toEqual(['T']);
+    expect(pausedPid.map(processState)).toEqual(['T']);
     expect(labPids.length).toBeGreaterThan(0);
     expect(labPids.every(alive)).toBe(true);
     for (const run of runs) expect((await leftovers(redis, pool, run.runId)).schema).toBe(true);
@@ -98,7 +86,7 @@ describe('a server killed mid-run', () => {
     for (const run of runs) expect(await leftovers(redis, pool, run.runId)).toEqual({ keys: [], schema: false });
     // Workers that were not stopped saw their parent go (IPC disconnect) and exit by themselves.
     await until(() => ![...owned, ...workers].some(alive), 'every worker gone', 5000).catch(() => undefined);
-    const describe = (pid: number): string => `${pid} ${state(pid)} ${commandLine(pid)}`;
+    const describe = (pid: number): string => `${pid} ${processState(pid)} ${commandLine(pid)}`;
     expect([...owned, ...workers].filter(alive).map(describe), second.output()).toEqual([]);
     expect(labPids.filter(alive)).toEqual([]);
     expect(second.output()).toMatch(/removed what earlier runs left: 3 runs of processes that no longer run, \d+ schemas, \d+ Redis keys, 1 process \(worker process \(pid \d+\)/);
