@@ -49,11 +49,11 @@ function fail(message) {
   throw new Error(message);
 }
 
-/** "50 requests" from a scenario's parameter definitions, for a title. */
-function paramWords(scenario, params) {
+/** "requests=20": the parameters a run was recorded at, as the command line takes them, for a title. */
+function paramWords(params) {
   return Object.entries(params)
-    .map(([name, value]) => `${name} ${value}${scenario.params.find((p) => p.name === name)?.unit ?? ''}`)
-    .join(', ');
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
 }
 
 async function record(client, scenario, variant) {
@@ -79,13 +79,13 @@ async function record(client, scenario, variant) {
   const parsed = parseRecording(text);
   if (!parsed.ok) fail(`${name}: the recording does not parse back: ${parsed.error}`);
   if (text.length > MAX_BYTES) fail(`${name}: ${text.length} bytes, more than ${MAX_BYTES}: record it at smaller parameters (PARAMS)`);
-  const at = paramWords(scenario, params);
+  const at = paramWords(params);
   const title = `${scenario.title}: ${variant.id} (${variant.correct ? 'correct' : 'broken'})${at ? `, ${at}` : ''} — ${end.verdict.toUpperCase()}`;
   return { file: `${scenario.id}-${variant.id}.json`, title, text, events: events.length, atMs: end.atMs };
 }
 
 const started = [];
-const { server, address } = await startServerProcess({ PORT: '0' }, started);
+const { server, address, output } = await startServerProcess({ PORT: '0' }, started);
 const stopped = new Promise((resolve) => server.once('exit', resolve));
 const written = [];
 let scenarios = 0;
@@ -101,6 +101,9 @@ try {
     }
   }
   client.socket.close();
+} catch (error) {
+  console.error(`racelab's output while recording:\n${output()}`);
+  throw error;
 } finally {
   server.kill('SIGTERM');
   await stopped;
