@@ -34,7 +34,7 @@ const RUN_TIMEOUT_MS = 180_000;
 
 const out = fileURLToPath(new URL('../../web/public/recordings/', import.meta.url));
 
-/** The variants to record of one scenario, broken first. */
+/** The variants to record of one scenario: its preferred ones, else its first broken and first correct. */
 function chosenVariants(scenario) {
   const preferred = PREFERRED[scenario.id];
   const variants = preferred
