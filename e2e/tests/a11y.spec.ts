@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { verdictStatus } from './layout.js';
-import { choose, openPlayground, runAndWait } from './racelab.js';
+import { choose, openPlayground, runAndWait, RUN_TIMEOUT } from './racelab.js';
 import { startStaticServer, type StaticServer } from './staticServer.js';
 
 // Shapes fade in over 0.3 s; axe measures contrast as painted, so it looks at them at rest.
@@ -37,6 +37,20 @@ for (const theme of THEMES) {
       await choose(page, 'duplicate-job', 'blind-del (broken)');
       await runAndWait(page, 'blind-del (broken)');
       await expectNoSeriousViolations(page, 'after a run');
+    });
+
+    test('a live run with the worker controls', async ({ page }) => {
+      // A run that stays live for a while: 10 s of work at a quarter speed.
+      await openPlayground(page, '/?scenario=duplicate-job&variant=no-lock&p.workMs=10000&speed=0.25');
+      await useTheme(page, theme);
+      await page.locator('body').press('r');
+      const lanes = page.getByRole('region', { name: 'Timeline' }).getByRole('toolbar', { name: /^worker-\d+ process$/ });
+      await expect(lanes).toHaveCount(3);
+      await lanes.first().getByRole('button', { name: 'Pause worker-1' }).click();
+      await expect(lanes.first().getByRole('button', { name: 'Resume worker-1' })).toBeVisible();
+      await expectNoSeriousViolations(page, 'a live run');
+      await page.getByRole('button', { name: 'Cancel run' }).click();
+      await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled({ timeout: RUN_TIMEOUT });
     });
 
     test('presenter mode after a run', async ({ page }) => {
