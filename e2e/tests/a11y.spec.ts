@@ -1,6 +1,8 @@
-// Accessibility by axe (WCAG 2 A and AA rules) on what a person sees: the first screen, the
-// page after a run, presenter mode and a replayed recording, in the dark, light and
-// high-contrast themes. Any serious or critical violation fails, listed by rule and element.
+// Accessibility by axe (WCAG 2 A and AA rules) on what a person sees: the first screen, a
+// live run with its worker controls, the page after a run, presenter mode and a replayed
+// recording, in the dark, light and high-contrast themes. Any serious or critical violation
+// fails, listed by rule, impact and element; each check reports (soft), so one failing run
+// lists all that is wrong.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { verdictStatus } from './layout.js';
