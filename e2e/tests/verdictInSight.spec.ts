@@ -1,12 +1,13 @@
-// Outside presenter mode on a laptop's and a desktop's screen, the verdict sits beside the
-// timeline: after a run it is in sight with Run and the lanes, no scrolling needed, and
-// neither it nor the timeline moves while the run plays and when its verdict arrives.
+// Outside presenter mode on a wide screen, the verdict sits beside the timeline: after a run
+// it is in sight with Run and the lanes, no scrolling needed, and neither it nor the
+// timeline moves while the run plays and when its verdict arrives. On a laptop's screen the
+// timeline keeps the full width (its truth lanes in sight) and the verdict goes under it.
 import { expect, test } from '@playwright/test';
 import { boxOf, expectInsideViewport, expectNoWiderThanViewport, timelineOf, verdictStatus } from './layout.js';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
 
 for (const viewport of [
-  { width: 1280, height: 720 },
+  { width: 1600, height: 900 },
   { width: 1920, height: 1080 },
 ]) {
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {
@@ -50,3 +51,22 @@ for (const viewport of [
     });
   });
 }
+
+test.describe('at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('the timeline keeps the width and its truth lanes in sight; the verdict goes under it', async ({ page }) => {
+    await openPlayground(page, '/?scenario=fencing');
+    const timeline = timelineOf(page);
+    const verdict = page.getByRole('region', { name: 'Verdict' });
+    const before = await boxOf(timeline);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/, { timeout: RUN_TIMEOUT });
+    expect(await boxOf(timeline)).toEqual(before);
+    // Under, not beside: the lanes get the stage's whole width.
+    expect((await boxOf(verdict)).y).toBeGreaterThanOrEqual(before.y + before.height);
+    expect(before.width).toBeGreaterThan(800);
+    await expectInsideViewport(page, timeline.getByText('PostgreSQL', { exact: true }));
+    await expectNoWiderThanViewport(page);
+  });
+});
