@@ -1,6 +1,6 @@
 // duplicate-job: a nightly job fires on every container at once and must send one
 // report e-mail. Each variant is one way to guard it with a Redis lock.
-import { choiceParam, defineScenario, intParam } from '../types.js';
+import { defineScenario, intParam } from '../types.js';
 import { FetchFailed, fireWhenDue, lockKeys, nightlyJob, type NightlyJob } from './nightlyJob.js';
 import { FAIL_INSIDE_THE_LEASE, OVERRUN_THEN_FAIL } from './declaredSets.js';
 import { createReportTables, maxConcurrentBuilds } from './reportTables.js';
