@@ -2,7 +2,7 @@
 // definition as default) and builds the manifests the page renders. Adding a scenario
 // touches its folder only.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, extname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expectedVerdict, resolveParams, type ExpectedVerdict, type Params, type ScenarioManifest } from '@racelab/shared';
 import type { MutantDefinition, ScenarioDefinition, VariantDefinition } from './types.js';
@@ -23,6 +23,27 @@ function sourcePath(moduleUrl: string): string {
   const built = fileURLToPath(moduleUrl);
   const source = built.replace(`${sep}dist${sep}`, `${sep}src${sep}`).replace(/\.js$/, '.ts');
   return existsSync(source) ? source : built;
+}
+
+// An import of the kit, as a variant writes it: `from '../../kit/releaseIfMine.js'`.
+const KIT_IMPORT = /from '((?:\.\.\/)+kit\/\w+)\.js'/g;
+
+/**
+ * A variant's code as the page shows it: its own file, then each kit file it imports, so
+ * the reader sees every line of the mechanics it runs (the variant's own lines come first:
+ * its anchors and line numbers are unchanged).
+ */
+export function codeOf(file: string): string {
+  const own = readFileSync(file, 'utf8');
+  const ext = extname(file);
+  const kits = [...new Set([...own.matchAll(KIT_IMPORT)].map((m) => m[1]!))];
+  return [
+    own,
+    ...kits.map((rel) => {
+      const kitFile = join(dirname(file), `${rel}${ext}`);
+      return `// ── scenarios/kit/${basename(kitFile)}, imported above ──\n${readFileSync(kitFile, 'utf8')}`;
+    }),
+  ].join('\n');
 }
 
 function readExplanation(scenarioUrl: string): string {
@@ -72,7 +93,7 @@ function bareManifestOf(scenario: AnyScenario): ScenarioManifest {
       title: v.title,
       correct: v.correct,
       summary: v.summary,
-      code: readFileSync(sourcePath(v.source), 'utf8'),
+      code: codeOf(sourcePath(v.source)),
       defaults: v.defaults ?? {},
       faults: v.faults ?? [],
       checkpoints: v.checkpoints ?? [],

@@ -1,8 +1,8 @@
 // token-lua with the same value in every container: the compare-and-delete compares, but
 // another holder's lock holds the same value, so it matches and is deleted.
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineMutant } from '../../types.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
-import { COMPARE_AND_DELETE } from '../variants/tokenLua.js';
 import { OVERRUN_THEN_FAIL } from '../declaredSets.js';
 
 export default defineMutant<NightlyJob>({
@@ -27,7 +27,7 @@ export default defineMutant<NightlyJob>({
     try {
       await job.sendReport();
     } finally {
-      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      const deleted = await releaseIfMine(job.redis, key, token);
       job.emit({ type: 'lease-released', key, deleted }); // 0 when the lease had passed to another
     }
   },

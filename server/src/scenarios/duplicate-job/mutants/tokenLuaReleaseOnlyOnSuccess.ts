@@ -1,9 +1,9 @@
 // token-lua with its release after the job instead of in `finally`: a job that throws
 // keeps the lock, and every container that comes before the lease lapses skips.
 import { randomUUID } from 'node:crypto';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineMutant } from '../../types.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
-import { COMPARE_AND_DELETE } from '../variants/tokenLua.js';
 import { FAIL_INSIDE_THE_LEASE } from '../declaredSets.js';
 
 export default defineMutant<NightlyJob>({
@@ -26,7 +26,7 @@ export default defineMutant<NightlyJob>({
     job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent, token });
 
     await job.sendReport(); // the mistake: no try/finally, so a throw skips the release below
-    const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+    const deleted = await releaseIfMine(job.redis, key, token);
     job.emit({ type: 'lease-released', key, deleted }); // 0 when the lease had passed to another
   },
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineMutant } from '../../types.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
-import { COMPARE_AND_DELETE } from '../variants/tokenLua.js';
 
 export default defineMutant<NightlyJob>({
   id: 'token-lua-without-nx',
@@ -25,7 +25,7 @@ export default defineMutant<NightlyJob>({
     try {
       await job.sendReport();
     } finally {
-      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      const deleted = await releaseIfMine(job.redis, key, token);
       job.emit({ type: 'lease-released', key, deleted }); // 0 when the lease had passed to another
     }
   },

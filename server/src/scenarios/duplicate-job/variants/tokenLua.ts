@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineVariant } from '../../types.js';
 import { lockForgetsTheJob, nobodyLeftToRetry, secondLeaseLapses } from '../expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
 
-// Deletes the key only if it still holds our token: the check and the delete are one
-// atomic step inside Redis, so no stall can come between them.
-export const COMPARE_AND_DELETE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`;
 
 export default defineVariant<NightlyJob>({
   id: 'token-lua',
@@ -33,7 +27,8 @@ export default defineVariant<NightlyJob>({
     try {
       await job.sendReport();
     } finally {
-      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      // The check and the delete are one atomic step inside Redis: no stall can come between them.
+      const deleted = await releaseIfMine(job.redis, key, token);
       job.emit({ type: 'lease-released', key, deleted }); // 0 when the lease had passed to another
     }
   },

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { acquireWaiting } from '../../kit/acquireWaiting.js';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineVariant } from '../../types.js';
 import { onlyOneContainer, oneLeftToSend } from '../expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
-import { COMPARE_AND_DELETE } from './tokenLua.js';
 const RETRY_EVERY_MS = 20;
 
 export default defineVariant<NightlyJob>({
@@ -18,23 +19,14 @@ export default defineVariant<NightlyJob>({
     const key = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);
     const token = `${job.workerId}:${randomUUID()}`;
     job.emit({ type: 'lease-requested', key });
-    let sent = job.now(); // the lease counts from the SET, not from its reply
-    let ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') {
-      await job.queue(key);
-      // Mutual exclusion, not deduplication: waiting only delays the duplicate.
-      while (ok !== 'OK') {
-        await job.sleep(RETRY_EVERY_MS);
-        sent = job.now();
-        ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
-      }
-    }
+    // Mutual exclusion, not deduplication: waiting only delays the duplicate.
+    const sent = await acquireWaiting(job, key, token, job.leaseMs, { retryMs: RETRY_EVERY_MS, onWait: () => job.queue(key) });
     job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent, token });
 
     try {
       await job.sendReport();
     } finally {
-      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      const deleted = await releaseIfMine(job.redis, key, token);
       job.emit({ type: 'lease-released', key, deleted });
     }
   },
