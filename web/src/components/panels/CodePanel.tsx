@@ -66,7 +66,8 @@ export function CodePanel() {
           <span className={`badge ${variant.correct ? 'correct' : 'broken'}`}>{variant.correct ? '✓ correct' : '✗ broken'}</span>
         </p>
       </div>
-      <pre className="code-block" tabIndex={0} aria-label={`Source of ${variant.id}`} ref={pre}>
+      {/* A region: a named box that a keyboard can focus and scroll (a bare pre may not carry a name). */}
+      <pre className="code-block" tabIndex={0} role="region" aria-label={`Source of ${variant.id}`} ref={pre}>
         <code>
           {lines.map((line, i) => {
             const here = byLine.get(i);

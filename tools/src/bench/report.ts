@@ -52,7 +52,7 @@ export function renderReport(r: Report): string {
   const out: string[] = [
     '# Benchmarks',
     '',
-    `Written by \`npm run bench\` (server/src/bench/runner.ts) on ${m.date}, in ${Math.round(r.wallSeconds)} s.`,
+    `Written by \`npm run bench\` (tools/src/bench/runner.ts) on ${m.date}, in ${Math.round(r.wallSeconds)} s.`,
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM (${m.freeGiB} GiB free at the start), load average ${m.loadAvg} at the start; ` +
       `Node ${m.node}, Redis ${m.redis}, PostgreSQL ${m.postgres}, ${m.chromium}.`,

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@racelab/server';
 import { benchEventToPixel, benchTimelineAtScale } from './browserBenches.js';
 import type { BenchResult } from './figure.js';
 import { benchFirstEventOverSocket } from './firstEventOverSocket.js';

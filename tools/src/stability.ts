@@ -14,10 +14,7 @@
 // a correct variant that fails, or a near-miss that passes, where nothing says it should.
 import { spawn } from 'node:child_process';
 import { formatParam, resolveParams, unknownScenario, unknownVariant, type ExpectedVerdict, type Params } from '@racelab/shared';
-import { intOption, readOptions, splitParam } from './commandLine.js';
-import { Playground } from './runs/playground.js';
-import { expectedOf, loadCatalog } from './scenarios/registry.js';
-import { findServices } from './services/index.js';
+import { intOption, readOptions, splitParam, Playground, expectedOf, loadCatalog, findServices } from '@racelab/server';
 
 const USAGE = `usage: npm run stability -- [--times 20] [--scenario <id>] [--except <id> ...] [--variant <id>]
          [--param name=value ...] [--defaults-only | --declared-only] [--mutants] [--load] [--parallel N]`;

@@ -6,9 +6,8 @@
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../services/freePort.js';
+import { freePort, serverMain } from '@racelab/server';
 import type { BenchResult, Figure } from './figure.js';
-import { MAIN } from './serverProcess.js';
 
 const SECTION = 'Start-up';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -60,8 +59,8 @@ export async function benchStartup(reps = 3): Promise<BenchResult> {
   const cases: { name: string; command: string[]; embedded: boolean; samples: number[] }[] = [
     { name: '`npm start` to the page, services running', command: ['npm', 'start', '--silent'], embedded: false, samples: [] },
     { name: '`npm start` to the page, embedded default', command: ['npm', 'start', '--silent'], embedded: true, samples: [] },
-    { name: '`node server/dist/main.js` (built) to the page, services running', command: [process.execPath, MAIN], embedded: false, samples: [] },
-    { name: '`node server/dist/main.js` (built) to the page, embedded default', command: [process.execPath, MAIN], embedded: true, samples: [] },
+    { name: '`node server/dist/main.js` (built) to the page, services running', command: [process.execPath, serverMain], embedded: false, samples: [] },
+    { name: '`node server/dist/main.js` (built) to the page, embedded default', command: [process.execPath, serverMain], embedded: true, samples: [] },
   ];
   const failures: string[] = [];
   for (let rep = 0; rep < reps; rep++) {

@@ -3,16 +3,21 @@
 // let a benchmark line up clocks and read when each event was emitted:
 //   /bench/now       this process's wall clock, ms (performance.timeOrigin + performance.now())
 //   /bench/last-run  the last finished run: its start on that clock and every event's atMs
-// Usage: PORT=7272 node server/dist/bench/emitter/benchServer.js
+// Usage: PORT=7272 node tools/dist/bench/emitter/benchServer.js
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { resolveParams } from '@racelab/shared';
-import { createAppServer } from '../../http/appServer.js';
-import { Playground, type StartRequest, type Started } from '../../runs/playground.js';
-import { Run } from '../../runs/run.js';
-import { WorkerPool } from '../../runs/workerPool.js';
-import { manifestOf } from '../../scenarios/registry.js';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../../services/index.js';
+import {
+  createAppServer,
+  DEFAULT_DATABASE_URL,
+  DEFAULT_REDIS_URL,
+  manifestOf,
+  Playground,
+  Run,
+  WorkerPool,
+  type StartRequest,
+  type Started,
+} from '@racelab/server';
 import emitter from './emitterScenario.js';
 
 const port = Number(process.env.PORT ?? 7272);

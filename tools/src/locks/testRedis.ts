@@ -1,22 +1,12 @@
-// For the lock tests: a connection to the real Redis (REDIS_URL or the local default) and
-// a fresh key prefix per test, so tests never see each other's locks; and a private
-// redis-server on a free port that a test may crash and restart.
+// For the lock tests: the shared test Redis and a fresh key prefix per test (from the
+// server's test helpers), and a private redis-server on a free port that a test may crash
+// and restart.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { freePort } from '../services/freePort.js';
-import { DEFAULT_REDIS_URL } from '../services/findServices.js';
+import { freePort } from '@racelab/server';
 
-/** A client of the shared test Redis. */
-export function testRedis(): Redis {
-  return new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, { maxRetriesPerRequest: 1 });
-}
-
-/** A key prefix no other test uses, e.g. "racelab-locktest:1b2c…:". */
-export function freshPrefix(): string {
-  return `racelab-locktest:${randomUUID()}:`;
-}
+export { freshPrefix, testRedis } from '@racelab/server/testing';
 
 /** A redis-server of the test's own, without persistence: a restart comes back empty. */
 export class PrivateRedis {

@@ -1,4 +1,4 @@
-// Lock primitive: one acquire + release cycle of racelab's lock (server/src/locks) against
+// Lock primitive: one acquire + release cycle of racelab's lock (tools/src/locks) against
 // redis-semaphore's Mutex, redlock 4 and @sesamecare-oss/redlock on the same single Redis,
 // and against the limit of two round trips measured with plain commands (SET NX PX, DEL).
 // Sequentially on one connection, and with 50 clients (50 connections, each its own key,

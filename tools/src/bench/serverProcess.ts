@@ -2,10 +2,7 @@
 // a benchmark on a free port, with its peak memory read from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '../services/freePort.js';
-
-export const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+import { freePort, serverMain } from '@racelab/server';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -19,7 +16,7 @@ export interface ServerProcess {
 /** Starts the server and resolves once it prints its address. */
 export async function startServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverMain], { env: { ...process.env, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));

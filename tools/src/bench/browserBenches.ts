@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../services/freePort.js';
+import { freePort } from '@racelab/server';
 import type { BenchResult, Figure } from './figure.js';
 import { percentile } from './stats.js';
 
@@ -126,7 +126,7 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
       { section: 'Event to pixel', name: 'events never drawn', unit: 'events', samples: r.reps.map((x) => x.missing), sampleOf: 'run' },
     ];
     const notes = [
-      `Method. The bench server (server/src/bench/emitter/benchServer.ts) is the real socket server, run log and worker pool, offering one bench-only scenario that is not in the catalog: ` +
+      `Method. The bench server (tools/src/bench/emitter/benchServer.ts) is the real socket server, run log and worker pool, offering one bench-only scenario that is not in the catalog: ` +
         `4 worker processes emit notes "#i" at ${r.rate} events/s in total for ${r.seconds} s through the real worker context and IPC. A worker stamps atMs on the host-wide monotonic clock; the server turns it into its wall clock (performance.timeOrigin + now). ` +
         `The page (the app's own build, Debian's Chromium) runs probes injected before its script (e2e/bench/markProbe.ts): a MutationObserver sees each shape that draws events enter the DOM or change, a mark (data-mark, one event) or a cluster of a lane's marks too close to tell apart (data-marks, its lane's marks from the first to the last it names: a lane with more marks than it draws one by one draws clusters), and an event is drawn by the first frame that renders either; that frame is the first whose style and layout come after the change (the page changes the DOM from its own requestAnimationFrame callbacks, so that is usually the same frame), timed by a message posted from that frame's ResizeObserver callback, which arrives once the frame's style, layout and paint are done on the main thread. ` +
         `The page's clock is lined up with the server's by the shortest of 40 GET /bench/now round trips (error ≤ half of it: ${r.reps.map((x) => f1(x.clock.rttMs / 2)).join(', ')} ms). Compositing and display after the main thread are not seen.`,

@@ -2,7 +2,7 @@
 // registry never sees it): W worker processes emit events at a fixed total rate through
 // the real worker context, IPC, run log and WebSocket. Only the browser benchmarks'
 // own server offers it to the page.
-import { defineScenario, defineVariant, choiceParam, intParam, type WorkerContext } from '../../scenarios/types.js';
+import { defineScenario, defineVariant, choiceParam, intParam, type WorkerContext } from '@racelab/server';
 
 /** Redis key (under the run's prefix) where each worker adds how many events it emitted. */
 const COUNT_KEY = 'emitted';

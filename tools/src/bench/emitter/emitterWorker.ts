@@ -3,8 +3,7 @@
 // the emitter scenario in place of the catalog, which must not contain it.
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import type { FromWorker, ToWorker, WorkerPlan } from '../../worker/ipc.js';
-import { createWorkerContext } from '../../worker/workerContext.js';
+import { type FromWorker, type ToWorker, type WorkerPlan, createWorkerContext } from '@racelab/server';
 import emitter from './emitterScenario.js';
 
 const send = (message: FromWorker): void => {

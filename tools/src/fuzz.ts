@@ -4,12 +4,8 @@
 //   npm run fuzz -- [--frames 100000] [--seed 1] [--connections 40]
 // Exit 1 when any check fails.
 import type { AddressInfo } from 'node:net';
-import { intOption, readOptions } from './commandLine.js';
-import { createAppServer } from './http/appServer.js';
-import { collectGarbage, fuzz } from './http/fuzz.js';
-import { Playground } from './runs/playground.js';
-import { findServices } from './services/index.js';
-import { connectClient, isEnd, leftovers } from './testing/wsClient.js';
+import { intOption, readOptions, createAppServer, Playground, findServices } from '@racelab/server';
+import { collectGarbage, fuzz, connectClient, isEnd, leftovers } from '@racelab/server/testing';
 
 const values = readOptions('usage: npm run fuzz -- [--frames 100000] [--seed 1] [--connections 40]', {
   frames: { type: 'string', default: '100000' },

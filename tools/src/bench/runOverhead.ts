@@ -6,7 +6,7 @@
 // Also the time from run.start() to the first event a worker emits, with a warm pool.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { RunEvent } from '@racelab/shared';
-import { Playground } from '../runs/playground.js';
+import { Playground } from '@racelab/server';
 import type { BenchResult, Figure } from './figure.js';
 import { bareRun, forkBareWorkers, type BarePhases } from './bare/bareRun.js';
 import { percentile } from './stats.js';
@@ -163,7 +163,7 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
   );
   notes.unshift(
     'The racelab run is `Playground.prepare` + `run.start()` in the bench process, to its outcome (verdict measured, keys and schema dropped), with the pool warm (3 idle, connected workers) before each run. ' +
-      'The bare script does the same steps with plain code (server/src/bench/bare/): create the schema and the e-mails table, 3 worker processes each SET NX PX, the holder runs the lock-set Lua, sleeps workMs, inserts the e-mail, SREM, Lua compare-and-delete; the others GET the holder; two barriers through the parent as in racelab; then the same reads (count, holders:max, two PTTLs) and the clean-up (SCAN + DEL, DROP SCHEMA). ' +
+      'The bare script does the same steps with plain code (tools/src/bench/bare/): create the schema and the e-mails table, 3 worker processes each SET NX PX, the holder runs the lock-set Lua, sleeps workMs, inserts the e-mail, SREM, Lua compare-and-delete; the others GET the holder; two barriers through the parent as in racelab; then the same reads (count, holders:max, two PTTLs) and the clean-up (SCAN + DEL, DROP SCHEMA). ' +
       '"Warm" bare processes were forked and connected before the timer started, like racelab\'s pool; "forking" ones are forked and connected inside the timed window. ' +
       'Not in the bare script: run events, the key observer (samples the watched keys every 5 ms), the row observer (every 15 ms), and waiting for the worker processes to exit.',
   );

@@ -3,7 +3,7 @@
 // sends start-run for duplicate-job token-lua at its defaults and stamps the arrival of
 // the first event a worker emitted (job-fired, after the run's cron barrier).
 import pg from 'pg';
-import { DEFAULT_DATABASE_URL } from '../services/index.js';
+import { DEFAULT_DATABASE_URL } from '@racelab/server';
 import type { BenchResult } from './figure.js';
 import { percentile } from './stats.js';
 import { startServer } from './serverProcess.js';
