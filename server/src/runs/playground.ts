@@ -18,6 +18,8 @@ export interface PlaygroundOptions {
   databaseUrl: string;
   /** Worker processes kept warm; a run that needs more forks the rest. */
   poolSize?: number;
+  /** The statement timeout of the server's own PostgreSQL connections, in ms (SERVER_STATEMENT_TIMEOUT_MS unless a test says). */
+  statementTimeoutMs?: number;
 }
 
 export interface StartRequest {
@@ -42,6 +44,17 @@ const SWEEP_EVERY_MS = 60_000;
 
 /** The pool of the server's own PostgreSQL connections (schemas, cleanup); each run also has one of its own. */
 const SERVER_PG_POOL_SIZE = 10;
+
+/**
+ * The statement timeout of the server's own PostgreSQL connections, in ms. Their statements
+ * (the run registry, creating and dropping schemas, the sweep, the store watch's pings) take
+ * milliseconds; the slowest that is healthy, a DROP SCHEMA waiting for a killed worker's
+ * backend to let go of its locks, a second at most. Past 10 s a statement is hung: it fails
+ * with PostgreSQL's "canceling statement due to statement timeout", is retried or logged by
+ * its caller, and gives its connection back, so a hung statement cannot take the pool's
+ * connections one by one; 10 s is also within a run's 15 s clean-up budget.
+ */
+export const SERVER_STATEMENT_TIMEOUT_MS = 10_000;
 
 export type Started = { ok: true; run: Run } | { ok: false; error: string };
 
@@ -118,6 +131,7 @@ export class Playground {
       connectionString: options.databaseUrl,
       max: SERVER_PG_POOL_SIZE,
       application_name: `racelab-server pid ${process.pid}`,
+      statement_timeout: options.statementTimeoutMs ?? SERVER_STATEMENT_TIMEOUT_MS,
     });
     pool.on('error', (error) => {
       // An idle connection lost its backend; the pool replaces it, and no run was using it.

@@ -1,30 +1,26 @@
-// One run of one scenario variant: forks its workers from the pool, plays the
-// choreography, numbers and appends every event to the run's log (the only truth about
-// a run), then measures the verdict from the stores and cleans up after itself.
+// One run of one scenario variant, as a life cycle: prepared → starting (its stores, its
+// setup, its worker processes) → running → ending (measuring) → ended (the log's last
+// event) → settled (cleaned up). One status field moves through runStatus's table; a
+// cancel aborts the run's AbortSignal, which every awaited step of the start and the
+// measuring races, and ends the log at once. The log (runLog.ts) is the only truth
+// about a run; the worker processes are runProcesses.ts's.
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import {
-  judge,
-  parseWorkerEvent,
-  type ExpectedVerdict,
-  type FaultRule,
-  type Metrics,
-  type Params,
-  type RunEvent,
-  type ServerEventBody,
-  type Verdict,
-} from '@racelab/shared';
+import { judge, type ExpectedVerdict, type FaultRule, type Metrics, type Params, type RunEvent, type Verdict } from '@racelab/shared';
 import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
 import type { RunFixture } from '../scenarios/types.js';
-import type { FromWorker, ToWorker, WorkerPlan } from '../worker/ipc.js';
-import { monotonicNs, msSince } from './clock.js';
+import type { WorkerPlan } from '../worker/ipc.js';
+import { abortable } from './abortable.js';
 import { Coordinator } from './coordinator.js';
 import { KeyObserver } from './keyObserver.js';
 import type { KeyspaceEvents } from './keyspaceEvents.js';
 import { RowObserver } from './rowObserver.js';
 import type { Redactor } from './redact.js';
+import { RunLog, type EventBody } from './runLog.js';
+import { killAndWait, RunProcesses } from './runProcesses.js';
+import { isOver, transition, type RunStatus } from './runStatus.js';
 import { createRunStores, type OwnedRunStores } from './runStores.js';
 import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
@@ -68,50 +64,52 @@ const CLEANUP_BUDGET_MS = 15_000;
  */
 export const START_DEADLINE_MS = 60_000;
 
-class Cancelled extends Error {}
-
-/** SIGKILLs a process and resolves once it has exited. */
-function killAndWait(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  return exited;
+/**
+ * The statement timeout of the run's own PostgreSQL connection, in ms: half the shorter of
+ * the two deadlines its statements run under (the start's for setup, the run's for
+ * observing and measuring), so a statement that hangs fails with its own words before a
+ * deadline ends the run with vaguer ones. That connection carries only the scenario's
+ * setup (DDL in a schema nobody else uses), the observers' reads and measure's reads:
+ * milliseconds each, and none waits for a worker's lock (a plain SELECT never waits for
+ * row locks in PostgreSQL). The waits a scenario is about — lost-update's SELECT … FOR
+ * UPDATE, the advisory locks — happen on the workers' own connections, bounded by the
+ * run's deadline. At the shortest deadline of any scenario (15 s) this is 7.5 s.
+ */
+export function runStatementTimeoutMs(deadlineMs: number): number {
+  return Math.round(Math.min(deadlineMs, START_DEADLINE_MS) / 2);
 }
+
+/** Why a run was cancelled: the reason its AbortSignal carries. */
+class Cancelled extends Error {}
 
 export type RunOutcome =
   | ({ status: 'finished'; metrics: Metrics; expected: ExpectedVerdict } & Verdict)
   | { status: 'failed'; message: string };
 
-type Listener = (event: RunEvent) => void;
+/** What a run's start set going: cleaned up at the end, whether or not the run waited for it. */
+interface Underway {
+  stores?: Promise<OwnedRunStores>;
+  fixture?: Promise<RunFixture>;
+  /** The pool's processes, until the run adopts them (from then on `RunProcesses` kills them). */
+  children?: Promise<ChildProcess[]>;
+  adopted: boolean;
+  exits: Promise<void>[];
+  observers: Array<{ stop(): Promise<void> }>;
+}
 
 export class Run {
   readonly id = randomBytes(5).toString('hex');
-  readonly events: RunEvent[] = [];
   /** Resolves once the run has ended and cleaned up after itself: workers gone, keys and schema dropped. */
   readonly settled: Promise<void>;
+  /** Every status the run has been in, in order (the current one last). */
+  readonly statuses: RunStatus[] = ['prepared'];
   private resolveSettled!: () => void;
-  private readonly listeners = new Set<Listener>();
-  private readonly children = new Map<string, ChildProcess>();
-  private startNs = monotonicNs();
-  private failure: string | undefined;
-  private readonly onCancel: Array<() => void> = [];
-  private readonly exited = new Set<string>();
-  /** Workers the run itself killed (fault plan, page, ctx.die(), cancel) or that reported their end. */
-  private readonly expectedExit = new Set<string>();
-  /** Timers that end planned stalls (SIGCONT); cleared when the run's processes are killed. */
-  private readonly stallTimers = new Set<NodeJS.Timeout>();
-  private readonly pausedByPage = new Set<string>();
-  private started = false;
-  private cancelled = false;
-  /** True once the run has ended (its run-finished or run-failed is in the log), whatever its outcome. */
-  done = false;
-  /** True once the run has also cleaned up after itself. */
-  isSettled = false;
-
-  /** The run's deadline once its workers are handed out, in ms, when one was set for it. */
-  get deadlineMs(): number | undefined {
-    return this.request.deadlineMs;
-  }
+  private readonly log = new RunLog();
+  private readonly processes = new RunProcesses({
+    append: (workerId, body, atMs) => this.log.append(workerId, body, atMs),
+    cancel: (reason) => this.cancel(reason),
+  });
+  private readonly abort = new AbortController();
 
   constructor(
     private readonly request: RunRequest,
@@ -120,82 +118,112 @@ export class Run {
     this.settled = new Promise((resolve) => (this.resolveSettled = resolve));
   }
 
+  /** Where the run is in its life cycle. */
+  get status(): RunStatus {
+    return this.statuses.at(-1)!;
+  }
+
+  /** The run's log: every event so far, numbered. */
+  get events(): RunEvent[] {
+    return this.log.events;
+  }
+
+  /** True once the run has ended (its run-finished or run-failed is in the log), whatever its outcome. */
+  get done(): boolean {
+    return isOver(this.status);
+  }
+
+  /** True once the run has also cleaned up after itself. */
+  get isSettled(): boolean {
+    return this.status === 'settled';
+  }
+
+  /** The run's deadline once its workers are handed out, in ms, when one was set for it. */
+  get deadlineMs(): number | undefined {
+    return this.request.deadlineMs;
+  }
+
   /** Worker processes this run uses. */
   get workerCount(): number {
     return this.request.scenario.workers(this.request.params).length;
   }
 
-  /** Subscribes to every event appended from now on; returns the unsubscribe. */
-  onEvent(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Planned stalls whose SIGCONT is still to come (none once the run's processes are killed). */
+  get stallsPending(): number {
+    return this.processes.stallsPending;
   }
 
-  /** Ends the run now: kills its workers and fails it with this reason. */
+  /** Subscribes to every event appended from now on; returns the unsubscribe. */
+  onEvent(listener: (event: RunEvent) => void): () => void {
+    return this.log.onEvent(listener);
+  }
+
+  /** Ends the run now: kills its workers and fails it with this reason; nothing once it has ended. */
   cancel(reason: string): void {
     if (this.done) return;
-    this.fail(reason);
-    this.cancelled = true;
+    // The first reason is the run's: what a cancel interrupts fails with it.
+    if (!this.abort.signal.aborted) this.abort.abort(new Cancelled(reason));
+    // Not started yet: start() fails it at once, with this reason.
+    if (this.status === 'prepared') return;
     // The timeline says so at once; killing the workers and cleaning up follow (see `settled`).
-    if (this.started) this.failed(reason);
-    this.killAll();
-    for (const callback of this.onCancel.splice(0)) callback();
+    this.end({ type: 'run-failed', message: this.redact(this.cancelReason()!) });
+    this.processes.killAll();
   }
 
-  /** Plays the run to its end and returns its outcome; never throws. */
+  /** A fault from the page on one worker's real process; returns an error when it cannot apply. */
+  fault(workerId: string, action: 'pause' | 'resume' | 'kill'): string | undefined {
+    if (this.done) return 'the run has ended';
+    return this.processes.fault(workerId, action);
+  }
+
+  /** Plays the run to its end and returns its outcome; never throws once started. */
   async start(): Promise<RunOutcome> {
-    if (this.started) throw new Error(`run ${this.id} was already started`);
-    this.started = true;
-    this.services.running?.add(this);
+    if (this.status !== 'prepared') throw new Error(`run ${this.id} was already started`);
     const { scenario, variantId, params } = this.request;
     // A mutant only gets here from a test or the stability pass: the playground refuses it to a page.
     const variant = findVariant(scenario, variantId, { mutants: true });
     if (!variant) throw new Error(`unknown variant ${variantId}`);
-    const speed = this.request.speed ?? 1;
-    // Workers, stores and the deadline see the scaled durations; the verdict's expectations the chosen ones.
-    const timed = scaleDurations(scenario.params, params, speed);
-    const faults = scaleFaults(this.request.faults ?? variant.faults ?? [], speed);
-    const workerIds = scenario.workers(params);
-    const date = new Date().toISOString().slice(0, 10);
-    let stores: OwnedRunStores | undefined;
-    let observer: KeyObserver | undefined;
-    let rows: RowObserver | undefined;
-    let fixture: RunFixture | undefined;
-    const exits: Promise<void>[] = [];
-    // What setup started, even when a cancel stopped the run from waiting for it: cleaned up all the same.
-    let storesPending: Promise<OwnedRunStores> | undefined;
-    let fixturePending: Promise<RunFixture> | undefined;
-    let childrenPending: Promise<ChildProcess[]> | undefined;
-    let childrenAdopted = false;
+    this.move('starting');
+    this.services.running?.add(this);
+    const signal = this.abort.signal;
+    const underway: Underway = { adopted: false, exits: [], observers: [] };
     // Every run ends: a deadline to start, then the scenario's deadline for its workers and measuring.
-    const deadlineMs = this.request.deadlineMs ?? scenario.deadlineMs(timed);
     let deadline = setTimeout(
       () => this.cancel(`the run could not start within ${START_DEADLINE_MS / 1000} s (the machine is too busy); try again`),
       START_DEADLINE_MS,
     );
     try {
-      storesPending = createRunStores(this.services.redis, this.services.pg, this.id, {
+      signal.throwIfAborted(); // cancelled before it started
+      const speed = this.request.speed ?? 1;
+      // Workers, stores and the deadline see the scaled durations; the verdict's expectations the chosen ones.
+      const timed = scaleDurations(scenario.params, params, speed);
+      const faults = scaleFaults(this.request.faults ?? variant.faults ?? [], speed);
+      const workerIds = scenario.workers(params);
+      const info = { runId: this.id, date: new Date().toISOString().slice(0, 10) };
+      const deadlineMs = this.request.deadlineMs ?? scenario.deadlineMs(timed);
+
+      underway.stores = createRunStores(this.services.redis, this.services.pg, this.id, {
         databaseUrl: this.services.databaseUrl,
         spare: this.services.spare?.take(),
+        statementTimeoutMs: runStatementTimeoutMs(deadlineMs),
         onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
       });
-      stores = await this.guard(storesPending);
-      fixturePending = scenario.setup(stores, timed, { runId: this.id, date });
-      fixture = await this.guard(fixturePending);
-      childrenPending = this.services.pool.take(workerIds.length).catch((error: unknown) => {
+      const stores = await abortable(underway.stores, signal);
+      underway.fixture = scenario.setup(stores, timed, info);
+      const fixture = await abortable(underway.fixture, signal);
+      underway.children = this.services.pool.take(workerIds.length).catch((error: unknown) => {
         throw new Error(`could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`);
       });
-      const children = await this.guard(childrenPending);
-      childrenAdopted = true;
+      const children = await abortable(underway.children, signal);
+      underway.adopted = true;
       clearTimeout(deadline);
-      deadline = setTimeout(
-        () => this.cancel(`the run passed its deadline of ${deadlineMs} ms; its workers were killed`),
-        deadlineMs,
-      );
-      const coordinator = new Coordinator(workerIds, faults);
+      deadline = setTimeout(() => this.cancel(`the run passed its deadline of ${deadlineMs} ms; its workers were killed`), deadlineMs);
 
-      this.startNs = monotonicNs();
-      this.append(null, {
+      const coordinator = new Coordinator(workerIds, faults);
+      this.log.startClock();
+      signal.throwIfAborted();
+      this.move('running');
+      this.log.append(null, {
         type: 'run-started',
         scenario: scenario.id,
         variant: variant.id,
@@ -205,29 +233,30 @@ export class Run {
         speed,
         faults: this.request.faults ?? variant.faults ?? [],
       });
-      observer = new KeyObserver(
+      const observer = new KeyObserver(
         this.services.redis,
         stores.keyPrefix,
-        scenario.watchedKeys(timed, { runId: this.id, date }),
+        scenario.watchedKeys(timed, info),
         (o, before) => {
-          this.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
+          this.log.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
           if (before && before.value !== null && o.value === null) coordinator.signal(`key-gone:${o.key}`);
         },
         (error) => this.cancel(`Redis stopped answering during the run: ${error.message}`),
         this.services.keyspace,
       );
+      underway.observers.push(observer);
       if (scenario.observe) {
         const observe = scenario.observe.bind(scenario, stores, fixture);
-        rows = new RowObserver(
-          observe,
-          (store, target, value) => this.append(null, { type: 'row-observed', store, target, value }),
-          (error) => this.cancel(`PostgreSQL stopped answering during the run: ${error.message}`),
+        underway.observers.push(
+          new RowObserver(
+            observe,
+            (store, target, value) => this.log.append(null, { type: 'row-observed', store, target, value }),
+            (error) => this.cancel(`PostgreSQL stopped answering during the run: ${error.message}`),
+          ),
         );
       }
 
       workerIds.forEach((workerId, i) => {
-        const child = children[i]!;
-        this.children.set(workerId, child);
         const plan: WorkerPlan = {
           runId: this.id,
           workerId,
@@ -235,27 +264,27 @@ export class Run {
           scenario: scenario.id,
           variant: variant.id,
           params: timed,
-          date,
-          runStartNs: this.startNs.toString(),
-          keyPrefix: stores!.keyPrefix,
-          schema: stores!.schema,
+          date: info.date,
+          runStartNs: this.log.startedAtNs.toString(),
+          keyPrefix: stores.keyPrefix,
+          schema: stores.schema,
           faults,
           shared: fixture?.shared ?? {},
         };
-        exits.push(this.drive(child, plan, coordinator));
+        underway.exits.push(this.processes.drive(children[i]!, plan, coordinator));
       });
-      // Cancelled while the workers were being handed out: they go at once.
-      if (this.failure) this.killAll();
+      // Cancelled while the workers were being wired: they go at once.
+      if (signal.aborted) this.processes.killAll();
 
-      await Promise.all(exits);
-      if (this.failure) throw new Cancelled(this.failure);
-      await this.guard(Promise.all([observer.stop(), rows?.stop()]));
-      if (this.failure) throw new Cancelled(this.failure);
-      const metrics = await this.guard(scenario.measure(stores, timed, { runId: this.id, date }, fixture));
-      if (this.failure) throw new Cancelled(this.failure);
+      await Promise.all(underway.exits);
+      signal.throwIfAborted();
+      this.move('ending');
+      await abortable(Promise.all(underway.observers.map((o) => o.stop())), signal);
+      const metrics = await abortable(scenario.measure(stores, timed, info, fixture), signal);
+      signal.throwIfAborted();
       const verdict = judge(scenario.expectations(params), metrics);
       const expected = expectedOf(variant, params);
-      this.append(null, {
+      this.end({
         type: 'run-finished',
         metrics,
         expectations: verdict.results,
@@ -263,233 +292,83 @@ export class Run {
         expectedVerdict: expected.verdict,
         ...(expected.reason ? { expectedReason: expected.reason } : {}),
       });
-      this.done = true;
       return { status: 'finished', metrics, expected, ...verdict };
     } catch (error) {
       // A cancelled run fails with the reason it was cancelled for, not with whatever that interrupted.
-      return this.failed(this.failure ?? (error instanceof Error ? error.message : String(error)));
+      const message = this.redact(this.cancelReason() ?? (error instanceof Error ? error.message : String(error)));
+      if (!this.done) this.end({ type: 'run-failed', message });
+      return { status: 'failed', message };
     } finally {
       clearTimeout(deadline);
-      this.done = true;
-      this.killAll();
-      const cleanup = async (): Promise<void> => {
-        if (childrenPending && !childrenAdopted) {
-          const late = await childrenPending.catch(() => [] as ChildProcess[]);
-          await Promise.all(late.map((child) => killAndWait(child)));
-        }
-        stores ??= await storesPending?.catch(() => undefined);
-        fixture ??= await fixturePending?.catch(() => undefined);
-        await Promise.all(exits);
-        await Promise.allSettled([observer?.stop(), rows?.stop()]);
-        await fixture?.close?.().catch((error: unknown) => this.log(`run ${this.id} fixture: ${String(error)}`));
-        await stores?.cleanup().catch((error: unknown) => this.log(`cleanup of run ${this.id} failed: ${String(error)}`));
-      };
-      let budget: NodeJS.Timeout | undefined;
-      await Promise.race([
-        cleanup(),
-        new Promise<void>((resolve) => {
-          budget = setTimeout(() => {
-            this.log(`cleanup of run ${this.id} did not finish within ${CLEANUP_BUDGET_MS} ms`);
-            resolve();
-          }, CLEANUP_BUDGET_MS);
-        }),
-      ]);
-      clearTimeout(budget);
-      this.listeners.clear();
-      // An ended run is kept a while for pages that reconnect: keep its log, not its processes.
-      this.children.clear();
-      this.onCancel.length = 0;
-      this.services.running?.delete(this);
-      this.isSettled = true;
-      this.resolveSettled();
-      // The run and its clean-up are over: the pool forks what it handed out and the next
-      // run's connection is made (never during a run), once whoever awaited this run has
-      // been told (a fork blocks for milliseconds).
-      setImmediate(() => {
-        this.services.pool.replenish();
-        this.services.spare?.refill();
-      });
+      this.processes.killAll();
+      await this.cleanUpWithin(underway, CLEANUP_BUDGET_MS);
+      this.settle();
     }
   }
 
-  /** Waits for `promise` unless the run is cancelled first; then rejects at once (the finally block cleans up what it still delivers). */
-  private guard<T>(promise: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      let over = false;
-      const onCancel = (): void => {
-        if (over) return;
-        over = true;
-        reject(new Cancelled(this.failure ?? 'cancelled'));
-      };
-      promise.then(
-        (value) => {
-          if (over) return;
-          over = true;
-          resolve(value);
-        },
-        (error: unknown) => {
-          if (over) return;
-          over = true;
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-      if (this.cancelled) onCancel();
-      else this.onCancel.push(onCancel);
+  /** Moves the run to its next status; throws on a move the life cycle does not have. */
+  private move(to: RunStatus): void {
+    this.statuses.push(transition(this.status, to));
+  }
+
+  /** Appends the log's last event and moves to ended. */
+  private end(last: Extract<EventBody, { type: 'run-finished' | 'run-failed' }>): void {
+    this.move('ended');
+    this.log.end(last);
+  }
+
+  private cancelReason(): string | undefined {
+    return this.abort.signal.aborted ? (this.abort.signal.reason as Cancelled).message : undefined;
+  }
+
+  /** Cleans up what the start set going, even what a cancel stopped the run from waiting for; gives up after `budgetMs`. */
+  private async cleanUpWithin(underway: Underway, budgetMs: number): Promise<void> {
+    const cleanUp = async (): Promise<void> => {
+      if (underway.children && !underway.adopted) {
+        const late = await underway.children.catch(() => [] as ChildProcess[]);
+        await Promise.all(late.map((child) => killAndWait(child)));
+      }
+      const stores = await underway.stores?.catch(() => undefined);
+      const fixture = await underway.fixture?.catch(() => undefined);
+      await Promise.all(underway.exits);
+      await Promise.allSettled(underway.observers.map((o) => o.stop()));
+      await fixture?.close?.().catch((error: unknown) => this.logLine(`run ${this.id} fixture: ${String(error)}`));
+      await stores?.cleanup().catch((error: unknown) => this.logLine(`cleanup of run ${this.id} failed: ${String(error)}`));
+    };
+    let budget: NodeJS.Timeout | undefined;
+    await Promise.race([
+      cleanUp(),
+      new Promise<void>((resolve) => {
+        budget = setTimeout(() => {
+          this.logLine(`cleanup of run ${this.id} did not finish within ${budgetMs} ms`);
+          resolve();
+        }, budgetMs);
+      }),
+    ]);
+    clearTimeout(budget);
+  }
+
+  /** The run and its clean-up are over. */
+  private settle(): void {
+    this.log.stopListening();
+    // An ended run is kept a while for pages that reconnect: keep its log, not its processes.
+    this.processes.forget();
+    this.services.running?.delete(this);
+    this.move('settled');
+    this.resolveSettled();
+    // The pool forks what it handed out and the next run's connection is made (never during
+    // a run), once whoever awaited this run has been told (a fork blocks for milliseconds).
+    setImmediate(() => {
+      this.services.pool.replenish();
+      this.services.spare?.refill();
     });
   }
 
-  private killAll(): void {
-    // Planned stalls end with the run: their timers would keep a stopping process waiting.
-    for (const timer of this.stallTimers) clearTimeout(timer);
-    this.stallTimers.clear();
-    for (const [workerId, child] of this.children) {
-      if (this.exited.has(workerId)) continue;
-      this.expectedExit.add(workerId);
-      // SIGCONT first: a stopped process is never left stopped, whatever happens next.
-      child.kill('SIGCONT');
-      child.kill('SIGKILL');
-    }
-  }
-
-  private log(line: string): void {
+  private logLine(line: string): void {
     console.error(`racelab: ${this.redact(line)}`);
   }
 
   private redact(text: string): string {
     return this.services.redact ? this.services.redact(text) : text;
-  }
-
-  /** Wires one worker process into the run and resolves when it has exited. */
-  private drive(child: ChildProcess, plan: WorkerPlan, coordinator: Coordinator): Promise<void> {
-    const { workerId } = plan;
-    // A worker may exit between asking and being answered: a failed send is not an error.
-    const reply = (message: ToWorker): void => {
-      if (child.connected) child.send(message, () => undefined);
-    };
-    child.on('error', () => undefined);
-    child.on('message', (message: FromWorker) => {
-      switch (message.kind) {
-        case 'event': {
-          const event = parseWorkerEvent(message.event);
-          if (!event || event.workerId !== workerId) {
-            this.cancel(`${workerId} sent an event that does not match the event model`);
-            break;
-          }
-          const { atMs, workerId: _, ...body } = event;
-          this.append(workerId, body, atMs);
-          break;
-        }
-        case 'signal':
-          coordinator.signal(message.name);
-          break;
-        case 'wait':
-          void coordinator.waitFor(message.names).then((name) => reply({ kind: 'released', id: message.id, name }));
-          break;
-        case 'barrier':
-          void coordinator.arrive(message.name, workerId).then(() => reply({ kind: 'released', id: message.id }));
-          break;
-        case 'checkpoint':
-          this.strike(child, workerId, coordinator.faultAt(message.name, workerId), () =>
-            reply({ kind: 'released', id: message.id }),
-          );
-          break;
-        case 'stall':
-          this.strike(child, workerId, { checkpoint: '', target: workerId, action: 'stall', ms: message.ms }, () =>
-            reply({ kind: 'released', id: message.id }),
-          );
-          break;
-        case 'die':
-          this.strike(child, workerId, { checkpoint: '', target: workerId, action: 'kill' }, () => undefined);
-          break;
-        case 'finished':
-          this.expectedExit.add(workerId);
-          // A worker that failed ends the run at once: waiting for the others tells nothing more.
-          if (message.error) this.cancel(`${workerId} failed: ${message.error}`);
-          coordinator.signal(`done:${workerId}`);
-          break;
-        case 'ready':
-          break;
-      }
-    });
-    return new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        this.exited.add(workerId);
-        this.append(workerId, { type: 'worker-exited', code, signal });
-        // Killed from outside the run, or crashed: the run's numbers would mean nothing.
-        // (Exit code 0 comes only after the worker's 'finished' message, which may still be in the pipe.)
-        if (!this.expectedExit.has(workerId) && (signal !== null || code !== 0)) {
-          const how = signal ? `was killed from outside the run (${signal})` : `exited with code ${code} before it finished`;
-          this.cancel(`${workerId} (pid ${child.pid ?? '?'}) ${how}`);
-        }
-        coordinator.signal(`done:${workerId}`);
-        coordinator.gone(workerId);
-        resolve();
-      });
-      this.append(workerId, { type: 'worker-started', pid: child.pid ?? -1 });
-      child.send({ kind: 'plan', plan } satisfies ToWorker);
-    });
-  }
-
-  /** A fault from the page on one worker's real process; returns an error when it cannot apply. */
-  fault(workerId: string, action: 'pause' | 'resume' | 'kill'): string | undefined {
-    const child = this.children.get(workerId);
-    if (this.done) return 'the run has ended';
-    if (!child) return `no worker '${workerId}' in this run`;
-    if (this.exited.has(workerId)) return `${workerId} has already exited`;
-    if (action === 'kill') {
-      this.append(workerId, { type: 'process-killed', signal: 'SIGKILL' });
-      this.expectedExit.add(workerId);
-      child.kill('SIGKILL');
-    } else if (action === 'pause') {
-      if (this.pausedByPage.has(workerId)) return `${workerId} is already paused`;
-      this.pausedByPage.add(workerId);
-      child.kill('SIGSTOP');
-      this.append(workerId, { type: 'process-paused', plannedMs: null });
-    } else {
-      if (!this.pausedByPage.delete(workerId)) return `${workerId} is not paused`;
-      child.kill('SIGCONT');
-      this.append(workerId, { type: 'process-resumed' });
-    }
-    return undefined;
-  }
-
-  /** Applies a fault to a real process: SIGSTOP then SIGCONT, or SIGKILL. */
-  private strike(child: ChildProcess, workerId: string, fault: FaultRule | undefined, resume: () => void): void {
-    if (!fault) return resume();
-    if (fault.action === 'kill') {
-      this.append(workerId, { type: 'process-killed', signal: 'SIGKILL' });
-      this.expectedExit.add(workerId);
-      child.kill('SIGKILL');
-      return;
-    }
-    const ms = fault.ms ?? 0;
-    child.kill('SIGSTOP');
-    this.append(workerId, { type: 'process-paused', plannedMs: ms });
-    const timer = setTimeout(() => {
-      this.stallTimers.delete(timer);
-      child.kill('SIGCONT');
-      this.append(workerId, { type: 'process-resumed' });
-      resume();
-    }, ms);
-    this.stallTimers.add(timer);
-  }
-
-  private fail(message: string): void {
-    this.failure ??= message;
-  }
-
-  private failed(reason: string): RunOutcome {
-    const message = this.redact(reason);
-    this.append(null, { type: 'run-failed', message });
-    this.done = true;
-    return { status: 'failed', message };
-  }
-
-  private append(workerId: string | null, body: ServerEventBody | Omit<RunEvent, 'seq' | 'atMs' | 'workerId'>, atMs?: number): void {
-    // The log ends with run-finished or run-failed: nothing comes after the end.
-    if (this.done) return;
-    const event = { ...body, seq: this.events.length, atMs: atMs ?? msSince(this.startNs), workerId } as RunEvent;
-    this.events.push(event);
-    for (const listener of this.listeners) listener(event);
   }
 }

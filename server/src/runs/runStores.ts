@@ -20,6 +20,8 @@ export interface RunStoresOptions {
   databaseUrl?: string;
   /** A connection made before the run (SpareConnection): the run's own, once renamed for it. */
   spare?: pg.Client | null;
+  /** How long one statement on the run's connection may take, in ms; PostgreSQL cancels it past that. */
+  statementTimeoutMs?: number;
   /** The run's own PostgreSQL connection was lost (backend terminated, server restarted). */
   onLost(error: Error): void;
   /** Writes one line to the server's log (already redacted by the caller). */
@@ -39,6 +41,17 @@ async function retried(what: string, attempt: () => Promise<void>): Promise<void
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
+}
+
+/** PostgreSQL's code for a statement cancelled (by statement_timeout here: the run cancels nothing itself). */
+const QUERY_CANCELED = '57014';
+
+/** A statement past the run's statement timeout, in words that say which and why. */
+function timedOut(error: unknown, text: string, ms: number | undefined): unknown {
+  if ((error as { code?: string }).code !== QUERY_CANCELED || ms === undefined) return error;
+  const statement = text.replace(/\s+/g, ' ').trim();
+  const shown = statement.length > 60 ? `${statement.slice(0, 60)}…` : statement;
+  return new Error(`a PostgreSQL statement of the run took longer than ${ms} ms and was cancelled (statement_timeout): ${shown}`);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -80,7 +93,13 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
     return client;
   };
   const connect = async (): Promise<pg.Client> => {
-    const client = own(new pg.Client({ ...(options.databaseUrl ? { connectionString: options.databaseUrl } : pool.options), application_name: name }));
+    const client = own(
+      new pg.Client({
+        ...(options.databaseUrl ? { connectionString: options.databaseUrl } : pool.options),
+        application_name: name,
+        statement_timeout: options.statementTimeoutMs,
+      }),
+    );
     try {
       await client.connect();
       await client.query(`set search_path to ${schema}`);
@@ -96,7 +115,8 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
     spare.on('error', dying);
     try {
       // One round trip; the name is what an operator (and pg_stat_activity) sees.
-      await spare.query(`set search_path to ${schema}; set application_name to '${name}'`);
+      const timeout = options.statementTimeoutMs === undefined ? '' : `; set statement_timeout to ${Math.round(options.statementTimeoutMs)}`;
+      await spare.query(`set search_path to ${schema}; set application_name to '${name}'${timeout}`);
       spare.off('error', dying);
       return own(spare);
     } catch {
@@ -129,7 +149,10 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
     keyPrefix,
     schema,
     key: (name) => keyPrefix + name,
-    sql: (text, values) => client.query(text, values),
+    sql: (text, values) =>
+      client.query(text, values).catch((error: unknown) => {
+        throw timedOut(error, text, options.statementTimeoutMs);
+      }),
     cleanup() {
       cleaning ??= (async () => {
         closing = true;
