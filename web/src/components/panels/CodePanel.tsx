@@ -2,15 +2,13 @@
 // at the playhead when one is set. Breakpoints of the fault plan are marked on their line.
 import type { FaultRule } from '@racelab/shared';
 import { useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
-import { useStore as useZustand } from 'zustand';
 import { codeAnchors, codeLines, deriveStepTimeline, followedStep, stepsAt, stepWords, type WorkerStep } from '../../model/codeSteps.js';
 import type { IconName } from '../../model/icons.js';
 import { Icon } from '../icons/Icon.js';
 import { formatMs } from '../../model/timeScale.js';
 import { runSummary } from '../../model/runSummary.js';
 import { useStore, type State } from '../../store/index.js';
-import { selectVariant } from '../../store/selectors.js';
-import { viewStore } from '../../view/viewStore.js';
+import { selectHeldMs, selectShownLog, selectVariant } from '../../store/selectors.js';
 import { workerColor } from '../timeline/colors.js';
 
 const stateIcon: Record<WorkerStep['state'], IconName> = { running: 'play', stalled: 'pause', killed: 'skull', done: 'stop' };
@@ -37,9 +35,10 @@ function breakpointWords(rules: FaultRule[]): string {
 export function CodePanel() {
   const variant = useStore(selectVariant);
   const runId = useStore(selectVariantRunId);
-  const events = useStore((s) => (runId ? s.runs[runId]?.events : undefined));
+  // The log up to the cursor; a held cursor (the playhead) names its moment.
+  const events = useStore((s) => (runId ? selectShownLog(s, runId) : undefined));
   const faults = useStore((s) => s.faults);
-  const playheadMs = useZustand(viewStore, (s) => s.playheadMs);
+  const playheadMs = useStore(selectHeldMs);
   const [chosen, setChosen] = useState<string | null>(null);
   const pre = useRef<HTMLPreElement>(null);
   const steps = events && variant ? stepsAt(deriveStepTimeline(events, variant), runSummary(events).workers, playheadMs) : [];
