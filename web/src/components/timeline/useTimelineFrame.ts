@@ -79,7 +79,8 @@ function placeContent(body: HTMLElement, { leftPct, widthPct }: { leftPct: numbe
   // A transform's percent is of the element's own (laid-out) width; the origin is its left edge.
   const shift = (leftPct / Math.max(1e-9, layoutWidthPct)) * 100;
   const transform = Math.abs(scale - 1) < 1e-6 ? `translateX(${shift.toFixed(4)}%)` : `translateX(${shift.toFixed(4)}%) scaleX(${scale.toFixed(6)})`;
-  for (const el of body.querySelectorAll<HTMLElement>('.tl-content')) {
+  // A live collection: no selector matched over the whole drawing every frame.
+  for (const el of body.getElementsByClassName('tl-content') as HTMLCollectionOf<HTMLElement>) {
     if (el.style.width !== width) el.style.width = width;
     if (el.style.transform !== transform) el.style.transform = transform;
   }
@@ -168,8 +169,8 @@ export function useTimelineFrame(
         // hold one (data-open) and only when it moves: it is inherited, so each change
         // restyles everything under it, and on the body that was the whole drawing.
         const liveX = `${clamp(timeToX(nowMs, makeScale(drawn.startMs, drawn.endMs)), 0, 100).toFixed(2)}%`;
-        for (const el of body.querySelectorAll<HTMLElement>('.tl-content[data-open]'))
-          if (el.style.getPropertyValue('--live-x') !== liveX) el.style.setProperty('--live-x', liveX);
+        for (const el of body.getElementsByClassName('tl-content') as HTMLCollectionOf<HTMLElement>)
+          if (el.hasAttribute('data-open') && el.style.getPropertyValue('--live-x') !== liveX) el.style.setProperty('--live-x', liveX);
       }
       const width = trackPxRef.current;
       const axisKey = `${view.startMs} ${view.endMs} ${width}`;
