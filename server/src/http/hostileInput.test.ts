@@ -64,7 +64,7 @@ describe('bad input', () => {
     ['an out-of-range parameter', start({ params: { workers: 21 } }), "parameter 'workers' must be an integer from 1 to 20, got 21"],
     ['a parameter of the wrong kind', start({ params: { workers: 'many' } }), "parameter 'workers' must be an integer from 1 to 20, got many"],
     ['SQL as a parameter value', start({ params: { arrival: "together'; drop table emails; --" } }), "parameter 'arrival' must be one of together, late, got together'; drop table emails; --"],
-    ['an unknown parameter', start({ params: { keyPrefix: 'racelab:' } }), "unknown parameter 'keyPrefix' for duplicate-job; known: workers, workMs, leaseMs, arrival"],
+    ['an unknown parameter', start({ params: { keyPrefix: 'racelab:' } }), "unknown parameter 'keyPrefix' for duplicate-job; known: workers, workMs, leaseMs, arrival, failure"],
     ['an unknown scenario', start({ scenario: '../../etc/passwd' }), "unknown scenario '../../etc/passwd'; known: "],
     ['an unknown variant', start({ variant: 'flushall' }), "unknown variant 'flushall' of duplicate-job; known: "],
     ['an unknown checkpoint', start({ faults: [{ checkpoint: 'anywhere', target: 'first', action: 'kill' }] }), "unknown checkpoint 'anywhere' of no-lock; known: report-sent"],

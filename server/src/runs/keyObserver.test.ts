@@ -2,7 +2,7 @@
 // renewal to the same length is reported too (what a watchdog does), as is the key's end.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshPrefix, testRedis } from '../locks/testRedis.js';
+import { freshPrefix, testRedis } from '../testing/testRedis.js';
 import { KeyObserver, type KeyObservation } from './keyObserver.js';
 
 const redis = testRedis();

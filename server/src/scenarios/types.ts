@@ -95,12 +95,12 @@ export interface VariantDefinition<Job> {
 }
 
 /**
- * A near-miss of a correct variant: the same code with one classic mistake. Never on the
- * page; the test suite runs each at `failsAt` and holds it to a red verdict there, where the
- * variant it mutates passes.
+ * A near-miss of a variant: the same code with one classic mistake. Never on the page; the
+ * test suite runs each at `failsAt` and holds it to a red verdict there, where the variant
+ * it mutates is expected to pass and does.
  */
 export interface MutantDefinition<Job> extends VariantDefinition<Job> {
-  /** The correct variant this one almost is. */
+  /** The variant this one almost is: a correct one, or a broken one that passes at `failsAt`. */
   of: string;
   /** The mistake in one line, e.g. "releases with a plain DEL, not compare-and-delete". */
   mistake: string;

@@ -1,6 +1,6 @@
 // The page: controls on the left (Run always in sight); the stage beside them: the
-// timeline across the whole width, the verdict under it, then the variant's code and the
-// explanation. Presenter mode keeps the stage only, fitted to the screen: a bar with the
+// timeline with the verdict in a column beside it (under it on a narrow screen), then the
+// variant's code and the explanation. Presenter mode keeps the stage only, fitted to the screen: a bar with the
 // chapter and Run, the timeline, and a verdict area of fixed size, so nothing moves when a
 // verdict arrives. With no server the page still opens recorded runs.
 import { useEffect } from 'react';

@@ -12,12 +12,22 @@ export const ENTITY = 'acme';
 const FIRST = 'worker-1';
 const SECOND = 'worker-2';
 const triedLatch = (worker: string): string => `tried:${worker}`;
+const doneLatch = (worker: string): string => `done:${worker}`;
+// Names the container whose data fetch fails (failure "first-fails"): the first to start the job.
+const FAILING_FETCH_KEY = 'fault:failing-fetch';
+const FAILING_FETCH_BACKSTOP_MS = 600_000; // the run's cleanup deletes it long before
+
+/** Every lock key a variant may take for this night: the plain one and token-lua's. */
+export const lockKeys = (date: string): string[] => [LOCK_KEY, `${LOCK_KEY}:${ENTITY}:${date}`];
+
+/** The job's data fetch failed (failure "first-fails"): the job throws inside its critical section. */
+export class FetchFailed extends Error {}
 
 export interface NightlyJob extends WorkerContext {
   entity: string;
   /** Lease length in ms. */
   leaseMs: number;
-  /** Does the job's work (workMs) and sends the report e-mail. */
+  /** Does the job's work (workMs) and sends the report e-mail; throws FetchFailed when this container's fetch fails. */
   sendReport(): Promise<void>;
   /** Reports that the lock is taken and this container skips the job; heldBy is read from Redis when not given. */
   skip(key: string, heldBy?: string | null): Promise<void>;
@@ -40,12 +50,43 @@ export function nightlyJob(ctx: WorkerContext): NightlyJob {
   // "Late" means worker-2 fires once worker-1's lease is gone. When the parameters say the
   // work outlasts the lease, worker-1 finishes only after worker-2 has tried, so a starved
   // process can never let worker-1 finish first and turn the overrun into a clean handover.
-  const overrun = !together && ctx.workerId === FIRST && ctx.workerIds.includes(SECOND) && workMs > leaseMs;
+  // Only a lock that expires can pass on early: with none (no lock, an advisory lock, a key
+  // without expiry) worker-2 fires when worker-1 is done, and waiting for it would never end.
+  const mayOverrun = !together && ctx.workerId === FIRST && ctx.workerIds.includes(SECOND) && workMs > leaseMs;
+  const leaseLapses = async (): Promise<boolean> =>
+    (await Promise.all(lockKeys(ctx.date).map((k) => ctx.redis.pttl(ctx.key(k))))).some((ttl) => ttl > 0);
+  const overrun = async (lapses: boolean): Promise<void> => {
+    if (lapses) await ctx.waitFor(triedLatch(SECOND), doneLatch(SECOND));
+  };
+  // Arriving late, worker-2 sends only once the rest have tried: they always find it
+  // still building, however the processes are scheduled.
+  const letTheRestTry = async (): Promise<void> => {
+    if (together || ctx.workerId !== SECOND) return;
+    for (const other of ctx.workerIds.slice(2)) await ctx.waitFor(triedLatch(other), doneLatch(other));
+  };
+  // Failure "first-fails": the first container to start the job, whoever it is (worker-1
+  // when arriving late), has its fetch fail; decided once per run in Redis.
+  const fetchFails = async (): Promise<boolean> =>
+    choiceParam(ctx.params, 'failure') === 'first-fails' &&
+    (await ctx.redis.set(ctx.key(FAILING_FETCH_KEY), ctx.workerId, 'PX', FAILING_FETCH_BACKSTOP_MS, 'NX')) === 'OK';
+
   return {
     ...ctx,
     entity: ENTITY,
     leaseMs,
     async sendReport() {
+      const lapses = mayOverrun && (await leaseLapses());
+      if (await fetchFails()) {
+        // The fetch comes before the report: a container whose fetch fails never builds one.
+        await attempted();
+        ctx.emit({ type: 'work-started', label: 'fetch the data' });
+        await ctx.checkpoint('working');
+        await ctx.sleep(workMs);
+        await overrun(lapses);
+        ctx.emit({ type: 'call-finished', target: 'data source', status: 503, durationMs: workMs });
+        ctx.emit({ type: 'work-finished', label: 'fetch the data' });
+        throw new FetchFailed('the data source answered 503');
+      }
       // The report is started before the 'attempted' barrier: nobody sends before every
       // container that gets in has started, so the overlap is the same on every run however
       // the processes are scheduled (a short workMs on a busy machine included).
@@ -57,7 +98,8 @@ export function nightlyJob(ctx: WorkerContext): NightlyJob {
       ctx.emit({ type: 'work-started', label: 'build the report' });
       await ctx.checkpoint('working');
       await ctx.sleep(workMs);
-      if (overrun) await ctx.waitFor(triedLatch(SECOND), `done:${SECOND}`);
+      await overrun(lapses);
+      await letTheRestTry();
       await ctx.pg.query('insert into emails (worker, entity, report_date, report_id) values ($1, $2, $3, $4)', [
         ctx.workerId,
         ENTITY,
@@ -78,4 +120,20 @@ export function nightlyJob(ctx: WorkerContext): NightlyJob {
       await attempted();
     },
   };
+}
+
+/**
+ * When a container fires, by the run's arrival: together, all at once; late, worker-1
+ * first, worker-2 once worker-1's lock is gone, the rest once worker-1 is done and
+ * worker-2 has tried.
+ */
+export async function fireWhenDue(ctx: WorkerContext): Promise<void> {
+  if (choiceParam(ctx.params, 'arrival') === 'together') return ctx.barrier('cron');
+  if (ctx.workerId === FIRST) return;
+  if (ctx.workerId === SECOND) {
+    await ctx.waitFor(...lockKeys(ctx.date).map((k) => `key-gone:${k}`), doneLatch(FIRST));
+    return;
+  }
+  await ctx.waitFor(doneLatch(FIRST));
+  await ctx.waitFor(triedLatch(SECOND), doneLatch(SECOND));
 }

@@ -12,6 +12,7 @@ import { deadlineMs } from './timing.js';
 import bypassesTheFence from './mutants/bypassesTheFence.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
 import noFenceGuard from './mutants/noFenceGuard.js';
+import waitTreatedAsGuarantee from './mutants/waitTreatedAsGuarantee.js';
 import pgFence from './variants/pgFence.js';
 import plainLock from './variants/plainLock.js';
 import waitReplica from './variants/waitReplica.js';
@@ -64,9 +65,10 @@ export default defineScenario<FailoverJob, FailoverFixture>({
     metrics.finalWriter,
   ],
   variants: [plainLock, waitReplica, pgFence],
-  mutants: [noFenceGuard, fenceComparedInApp, bypassesTheFence],
-  // The whole zone down, and a replication link with no lag.
-  stabilityParams: [{ outage: 'zone' }, { lag: 'none', workMs: 600 }],
+  mutants: [noFenceGuard, fenceComparedInApp, bypassesTheFence, waitTreatedAsGuarantee],
+  // The whole zone down, and a replication link with no lag; and the primary dying alone,
+  // where wait-replica (zone by its own defaults) is turned away by its WAIT check and passes.
+  stabilityParams: [{ outage: 'zone' }, { lag: 'none', workMs: 600 }, { outage: 'primary' }],
 
   workers: () => ['worker-1', 'worker-2'],
   watchedKeys: () => [],

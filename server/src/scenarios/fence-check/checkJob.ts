@@ -4,13 +4,14 @@
 // the very script that makes it, and the harness logs every attempt; "stale" is decided
 // from those records when the run is measured.
 import { randomUUID } from 'node:crypto';
+import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { afterWaking, latch, letStaleWriteFirst, reachedStop } from './choreography.js';
 import { fenceKey, grantsKey, lockKey, type Ordering, type Step } from './orderings.js';
 
-// The lease and its fence number in one atomic step: numbers follow the order of grants.
-// The grant is recorded, with Redis's own clock, in the same step: no grant without its
-// record. Also the lease's time to live as Redis itself has it.
+// The lease and its fence number in one atomic step, as ../kit/acquireWithFence.ts, and
+// more: the grant is recorded, with Redis's own clock, in the same step (no grant without
+// its record), and the lease's time to live comes back as Redis itself has it.
 const ACQUIRE_WITH_FENCE = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   local fence = redis.call('INCR', KEYS[2])
@@ -22,11 +23,6 @@ return false`;
 
 /** A step right after a grant, where the fault plan may strike, for the variants that declare it. */
 export const AFTER_GRANT = 'after-grant';
-
-// Deletes the lease only while it still holds this worker's token.
-const RELEASE_IF_MINE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
 
 export interface Lease {
   /** The lease's own id: the token Redis holds for it. */
@@ -132,7 +128,7 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
       ctx.signal(latch.attempted(ctx.workerId, o));
     },
     async release() {
-      const deleted = Number(await ctx.redis.eval(RELEASE_IF_MINE, 1, lock, token));
+      const deleted = await releaseIfMine(ctx.redis, lock, token);
       ctx.emit({ type: 'lease-released', key: lock, deleted }); // 0 when it had passed on
     },
   };

@@ -46,7 +46,8 @@ function codeSource(code: string, variantId: string, steps: WorkerStep[], faults
     if (line !== undefined) breakpoints.set(line, [...(breakpoints.get(line) ?? []), rule]);
   }
   return (
-    <pre className="code-block" tabIndex={0} aria-label={`Source of ${variantId}`} ref={pre}>
+    // A region: a named box that a keyboard can focus and scroll (a bare pre may not carry a name).
+    <pre className="code-block" tabIndex={0} role="region" aria-label={`Source of ${variantId}`} ref={pre}>
       <code>
         {lines.map((line, i) => {
           const here = byLine.get(i);

@@ -47,8 +47,10 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
   const headingId = `verdict-title${runId ? `-${runId}` : ''}`;
   const extra = sourceWords(run, cursor);
 
+  // A Tab stop of its own: where the verdict sits in a box of fixed size (beside the
+  // timeline, on stage) it scrolls, and a keyboard must be able to scroll it.
   return (
-    <section className="panel verdict" {...(named && title ? { 'aria-label': `Verdict of ${title}` } : { 'aria-labelledby': headingId })}>
+    <section className="panel verdict" tabIndex={0} {...(named && title ? { 'aria-label': `Verdict of ${title}` } : { 'aria-labelledby': headingId })}>
       <div className="panel-head">
         <h2 id={headingId}>Verdict</h2>
         {title && <p className="run-of">{title}</p>}

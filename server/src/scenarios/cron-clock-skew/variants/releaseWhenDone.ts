@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineVariant } from '../../types.js';
 import { AFTER_BATCH_ROW, type CronJob } from '../cronJob.js';
 import { everyNodeFiresDuringTheJob } from '../expected.js';
 import { LOCK_KEY } from '../keys.js';
-
-// Deletes the key only while it still holds our token, in one atomic step.
-const COMPARE_AND_DELETE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`;
 
 export default defineVariant<CronJob>({
   id: 'release-when-done',
@@ -33,7 +27,7 @@ export default defineVariant<CronJob>({
       await job.runBatch();
     } finally {
       // Tidy, and wrong: once the key is gone, nothing says this slot has run.
-      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      const deleted = await releaseIfMine(job.redis, key, token);
       job.emit({ type: 'lease-released', key, deleted });
     }
   },

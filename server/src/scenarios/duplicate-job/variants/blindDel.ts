@@ -1,5 +1,5 @@
 import { defineVariant } from '../../types.js';
-import { noneComesLater, onlyOneContainer } from '../expectedVerdicts.js';
+import { nobodyForTheDelToLetIn, noneComesLater, onlyOneContainer } from '../expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
 
 export default defineVariant<NightlyJob>({
@@ -9,7 +9,7 @@ export default defineVariant<NightlyJob>({
   summary:
     'The lease expires while the first holder still works; a second container takes it; the first one finishes and its DEL removes the second one\'s lock, so a third gets in.',
   source: import.meta.url,
-  expectedOtherwise: (params) => onlyOneContainer(params) ?? noneComesLater(params),
+  expectedOtherwise: (params) => onlyOneContainer(params) ?? noneComesLater(params) ?? nobodyForTheDelToLetIn(params),
   // Half a second between worker-1's DEL and the end of worker-2's lease: a busy machine
   // still deletes worker-2's lock, never a lock already expired.
   defaults: { arrival: 'late', leaseMs: 1000, workMs: 1500 },

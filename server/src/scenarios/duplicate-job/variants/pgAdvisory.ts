@@ -1,5 +1,5 @@
 import { defineVariant } from '../../types.js';
-import { lockForgetsTheJob } from '../expectedVerdicts.js';
+import { lockForgetsTheJob, nobodyLeftToRetry } from '../expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
 
 export default defineVariant<NightlyJob>({
@@ -9,7 +9,7 @@ export default defineVariant<NightlyJob>({
   summary:
     'pg_try_advisory_lock on a key made of the report and the night: one container gets it, the others skip. The lock lives as long as the holder\'s database session.',
   source: import.meta.url,
-  expectedOtherwise: lockForgetsTheJob,
+  expectedOtherwise: (params) => lockForgetsTheJob(params) ?? nobodyLeftToRetry(params),
   checkpoints: ['working', 'report-sent'],
   async run(job) {
     // Advisory locks are database-wide: the name carries the run, the report and the night.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineVariant } from '../../types.js';
-import { lockForgetsTheJob } from '../expectedVerdicts.js';
+import { lockForgetsTheJob, nobodyLeftToRetry, secondLeaseLapses } from '../expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
 
 // Deletes the key only if it still holds our token: the check and the delete are one
@@ -18,7 +18,7 @@ export default defineVariant<NightlyJob>({
   summary:
     'SET key token NX PX, losers skip, and the release deletes the key only while it still holds this worker\'s token.',
   source: import.meta.url,
-  expectedOtherwise: lockForgetsTheJob,
+  expectedOtherwise: (params) => lockForgetsTheJob(params) ?? nobodyLeftToRetry(params) ?? secondLeaseLapses(params),
   checkpoints: ['working', 'report-sent'],
   async run(job) {
     // One lock per report and night: another entity or another date never waits on this one.

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineMutant } from '../../types.js';
 import type { EntityJob } from '../entityJob.js';
 import { LOCK_KEY } from '../keys.js';
-
-// Deletes the key only while it still holds our token, in one atomic step.
-const COMPARE_AND_DELETE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`;
 
 export default defineMutant<EntityJob>({
   id: 'loser-skips',
@@ -31,7 +25,7 @@ export default defineMutant<EntityJob>({
     try {
       await job.sync(key);
     } finally {
-      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      const deleted = await releaseIfMine(job.redis, key, token);
       job.emit({ type: 'lease-released', key, deleted });
     }
   },

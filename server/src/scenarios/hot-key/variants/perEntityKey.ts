@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { acquireWaiting } from '../../kit/acquireWaiting.js';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineVariant } from '../../types.js';
 import type { EntityJob } from '../entityJob.js';
 import { LOCK_KEY } from '../keys.js';
 
-// Deletes the key only while it still holds our token, in one atomic step.
-const COMPARE_AND_DELETE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`;
 const RETRY_EVERY_MS = 10;
 
 export default defineVariant<EntityJob>({
@@ -22,21 +18,18 @@ export default defineVariant<EntityJob>({
     const key = job.key(`${LOCK_KEY}:${job.entity}`); // lock what the job touches, nothing more
     const token = `${job.jobId}:${randomUUID()}`;
     job.emit({ type: 'lease-requested', key });
-    let sent = job.now(); // the lease counts from the SET, not from its reply
-    let ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') await job.queue(key);
-    // Every job must run, so a loser waits and tries again; it does not skip.
-    while (ok !== 'OK') {
-      await job.sleep(RETRY_EVERY_MS);
-      sent = job.now();
-      ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
-    }
+    // Every job must run, so a loser waits and tries again; it does not skip. `sent`: when
+    // the SET that won was sent, where the lease starts (not its reply).
+    const sent = await acquireWaiting(job, key, token, job.leaseMs, {
+      retryMs: RETRY_EVERY_MS,
+      onWait: () => job.queue(key),
+    });
     job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent, token });
 
     try {
       await job.sync(key);
     } finally {
-      const deleted = Number(await job.redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      const deleted = await releaseIfMine(job.redis, key, token);
       job.emit({ type: 'lease-released', key, deleted });
     }
   },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineMutant } from '../../types.js';
-import { COMPARE_AND_DELETE } from '../compareAndDelete.js';
 import { CACHE_KEY, FRESH_KEY, LOCK_KEY, POLL_MS, type TokenService } from '../tokenService.js';
 
 export default defineMutant<TokenService>({
@@ -45,7 +45,7 @@ export default defineMutant<TokenService>({
             .exec();
           service.emit({ type: 'write-accepted', target: 'token:cache', value: fresh.value });
         } finally {
-          await redis.eval(COMPARE_AND_DELETE, 1, lockKey, me);
+          await releaseIfMine(redis, lockKey, me);
         }
       }
     }

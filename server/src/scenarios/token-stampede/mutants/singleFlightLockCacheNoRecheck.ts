@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineMutant } from '../../types.js';
-import { COMPARE_AND_DELETE } from '../compareAndDelete.js';
 import { CACHE_KEY, LOCK_KEY, POLL_MS, type TokenService } from '../tokenService.js';
 
 export default defineMutant<TokenService>({
@@ -39,7 +39,7 @@ export default defineMutant<TokenService>({
             service.emit({ type: 'write-accepted', target: 'token:cache', value: fresh.value });
             return fresh.value;
           } finally {
-            const deleted = Number(await redis.eval(COMPARE_AND_DELETE, 1, lockKey, me));
+            const deleted = await releaseIfMine(redis, lockKey, me);
             service.emit({ type: 'lease-released', key: lockKey, deleted });
           }
         }

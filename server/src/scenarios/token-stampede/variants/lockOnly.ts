@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { acquireWaiting } from '../../kit/acquireWaiting.js';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineVariant } from '../../types.js';
 import { refreshPerRequestPasses } from '../refreshBudget.js';
-import { COMPARE_AND_DELETE } from '../compareAndDelete.js';
 import { LOCK_KEY, type TokenService } from '../tokenService.js';
 
 /** How often a waiting request tries the lock again, in ms; with many waiters one of them still gets it soon after a release. */
@@ -21,15 +22,12 @@ export default defineVariant<TokenService>({
     await service.serve({
       async getToken() {
         const me = `${service.workerId}:${randomUUID()}`;
-        // Wait for the lock: one refresh at a time, across every server.
-        let sent = service.now(); // the lease counts from the SET that wins, not from its reply
-        if ((await service.redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) !== 'OK') {
-          service.emit({ type: 'lease-wait-started', key: lockKey });
-          do {
-            await service.sleep(RETRY_MS);
-            sent = service.now();
-          } while ((await service.redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) !== 'OK');
-        }
+        // Wait for the lock: one refresh at a time, across every server. The lease counts
+        // from the SET that won, not from its reply.
+        const sent = await acquireWaiting(service, lockKey, me, service.leaseMs, {
+          retryMs: RETRY_MS,
+          onWait: () => service.emit({ type: 'lease-wait-started', key: lockKey }),
+        });
         service.emit({ type: 'lease-acquired', key: lockKey, ttlMs: service.leaseMs, fromMs: sent, token: me });
         try {
           // Nobody looks whether the holder before us just refreshed: we refresh again,
@@ -37,7 +35,7 @@ export default defineVariant<TokenService>({
           const token = await service.refresh();
           return token.value;
         } finally {
-          const deleted = Number(await service.redis.eval(COMPARE_AND_DELETE, 1, lockKey, me));
+          const deleted = await releaseIfMine(service.redis, lockKey, me);
           service.emit({ type: 'lease-released', key: lockKey, deleted });
         }
       },

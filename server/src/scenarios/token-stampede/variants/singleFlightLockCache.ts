@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineVariant } from '../../types.js';
-import { COMPARE_AND_DELETE } from '../compareAndDelete.js';
 import { CACHE_KEY, LOCK_KEY, POLL_MS, type TokenService } from '../tokenService.js';
 
 export default defineVariant<TokenService>({
@@ -40,7 +40,7 @@ export default defineVariant<TokenService>({
             service.emit({ type: 'write-accepted', target: 'token:cache', value: fresh.value });
             return fresh.value;
           } finally {
-            const deleted = Number(await redis.eval(COMPARE_AND_DELETE, 1, lockKey, me));
+            const deleted = await releaseIfMine(redis, lockKey, me);
             service.emit({ type: 'lease-released', key: lockKey, deleted });
           }
         }

@@ -1,0 +1,88 @@
+// Accessibility by axe (WCAG 2 A and AA rules) on what a person sees: the first screen, a
+// live run with its worker controls, the page after a run, presenter mode and a replayed
+// recording, in the dark, light and high-contrast themes. Any serious or critical violation
+// fails, listed by rule, impact and element; each check reports (soft), so one failing run
+// lists all that is wrong.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { verdictStatus } from './layout.js';
+import { choose, openPlayground, runAndWait, RUN_TIMEOUT } from './racelab.js';
+import { startStaticServer, type StaticServer } from './staticServer.js';
+
+// Shapes fade in over 0.3 s; axe measures contrast as painted, so it looks at them at rest.
+test.use({ reducedMotion: 'reduce' });
+
+type Theme = 'dark' | 'light' | 'contrast';
+const THEMES: Theme[] = ['dark', 'light', 'contrast'];
+
+/** Switches the theme with its key (T: light, H: high contrast) and waits until it applies. */
+async function useTheme(page: Page, theme: Theme): Promise<void> {
+  if (theme === 'light') await page.locator('body').press('t');
+  if (theme === 'contrast') await page.locator('body').press('h');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+}
+
+/** Runs axe on the page as it is and fails on every serious or critical violation, listed. */
+async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const lines = serious.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ').trim()}`));
+  expect.soft(lines, `${what}: serious or critical accessibility violations`).toEqual([]);
+}
+
+for (const theme of THEMES) {
+  test.describe(`${theme} theme`, () => {
+    test('the main page at first load and after a run', async ({ page }) => {
+      await openPlayground(page);
+      await useTheme(page, theme);
+      await expectNoSeriousViolations(page, 'first load');
+      await choose(page, 'duplicate-job', 'blind-del (broken)');
+      await runAndWait(page, 'blind-del (broken)');
+      await expectNoSeriousViolations(page, 'after a run');
+    });
+
+    test('a live run with the worker controls', async ({ page }) => {
+      // A run that stays live for a while: 10 s of work at a quarter speed.
+      await openPlayground(page, '/?scenario=duplicate-job&variant=no-lock&p.workMs=10000&speed=0.25');
+      await useTheme(page, theme);
+      await page.locator('body').press('r');
+      const lanes = page.getByRole('region', { name: 'Timeline' }).getByRole('toolbar', { name: /^worker-\d+ process$/ });
+      await expect(lanes).toHaveCount(3);
+      await lanes.first().getByRole('button', { name: 'Pause worker-1' }).click();
+      await expect(lanes.first().getByRole('button', { name: 'Resume worker-1' })).toBeVisible();
+      await expectNoSeriousViolations(page, 'a live run');
+      await page.getByRole('button', { name: 'Cancel run' }).click();
+      await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeEnabled({ timeout: RUN_TIMEOUT });
+    });
+
+    test('presenter mode after a run', async ({ page }) => {
+      await openPlayground(page, '/?scenario=fencing');
+      await useTheme(page, theme);
+      await page.locator('body').press('p');
+      await expect(page.getByRole('group', { name: 'On stage' })).toBeVisible();
+      await expectNoSeriousViolations(page, 'presenter mode');
+      await page.locator('body').press('r');
+      await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/);
+      await expectNoSeriousViolations(page, 'presenter mode after a run');
+    });
+  });
+}
+
+test.describe('a replayed recording', () => {
+  let server: StaticServer;
+  test.beforeAll(async () => {
+    server = await startStaticServer();
+  });
+  test.afterAll(async () => {
+    await server.close();
+  });
+
+  for (const theme of THEMES) {
+    test(`${theme} theme`, async ({ page }) => {
+      await page.goto(`${server.url}/?replay=fencing-lease-only.json`);
+      await expect(verdictStatus(page)).toHaveText(/^FAIL/);
+      await useTheme(page, theme);
+      await expectNoSeriousViolations(page, 'replay');
+    });
+  }
+});
