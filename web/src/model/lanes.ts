@@ -56,6 +56,8 @@ interface LanesState {
   lanes: Map<string, LaneDraft>;
   /** Spans still going, by worker + kind + key/label. */
   open: Map<string, OpenSpan>;
+  /** The clock marks, in log order, with their workers: the finish reads these, not every mark. */
+  clockMarks: { workerId: string; mark: Mark }[];
 }
 
 const openKey = (w: string, kind: SpanKind, key: string) => `${w}\u0000${kind}\u0000${key}`;
@@ -68,9 +70,9 @@ const leasesByRelease = memoOnLog((events: EventLog) => {
 });
 
 export const deriveLanes = foldOnLog<LanesState, Lane[]>({
-  init: () => ({ lanes: new Map(), open: new Map() }),
+  init: () => ({ lanes: new Map(), open: new Map(), clockMarks: [] }),
 
-  step({ lanes, open }, e, events) {
+  step({ lanes, open, clockMarks }, e, events) {
     const w = e.workerId;
     if (w === null) return;
     let lane = lanes.get(w);
@@ -165,11 +167,13 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     // A release's lease (its blind DEL, if any) is settled by the time the release is folded.
     const body = markOf(e, w, e.type === 'lease-released' ? leasesByRelease(events).get(e.seq) : undefined);
     if (!body) return;
-    lane.marks.push({ id: `mark-${e.seq}`, atMs: e.atMs, ...body });
+    const mark: Mark = { id: `mark-${e.seq}`, atMs: e.atMs, ...body };
+    lane.marks.push(mark);
     if (body.kind === 'death') lane.hasDeath = true;
+    if (body.kind === 'clock') clockMarks.push({ workerId: w, mark });
   },
 
-  finish({ lanes, open }, events) {
+  finish({ lanes, open, clockMarks }, events) {
     const summary = runSummary(events);
     const leases = deriveLeases(events);
     // Spans still going may change with the next events: the value gets copies, and when
@@ -178,13 +182,12 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     // Each worker's clock, once some worker said how its clock differs from another's.
     // Short, to fit under the worker's name: "clock: −1000 ms" against "clock: reference".
     const clocks = new Map<string, string>();
-    for (const [w, l] of lanes) {
-      const said = l.marks.find((m) => m.kind === 'clock');
+    for (const w of lanes.keys()) {
+      const said = clockMarks.find((c) => c.workerId === w)?.mark;
       const m = said?.caption ? /^clock (\S+) ms (behind|ahead of) /.exec(said.caption) : null;
       if (said?.caption && m) clocks.set(w, `clock: ${m[2] === 'behind' ? '−' : '+'}${m[1]} ms`);
     }
-    const reference = (w: string) =>
-      [...lanes.values()].some((l) => l.marks.some((m) => m.kind === 'clock' && m.caption?.endsWith(` ${w}`)));
+    const reference = (w: string) => clockMarks.some((c) => c.mark.caption?.endsWith(` ${w}`));
     return summary.workers.map((workerId, index): Lane => {
       const lane = lanes.get(workerId);
       return {
