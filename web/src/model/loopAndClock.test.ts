@@ -2,17 +2,9 @@
 // event-loop-blocked to event-loop-unblocked, the clock line from clock-skewed.
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
-import { LogBuilder, type EventBody } from './fixtures/build.js';
+import { runOf as run } from './fixtures/build.js';
 import { deriveLanes } from './lanes.js';
 import { usedShapes } from '../components/timeline/Legend.js';
-
-/** A run of `workers` whose facts are `facts` ([atMs, workerId, body]), finished at 2000 ms. */
-function run(workers: string[], facts: [number, string, EventBody][], finished = true): RunEvent[] {
-  const b = new LogBuilder().at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers });
-  for (const [atMs, w, body] of facts) b.at(atMs, w, body);
-  if (finished) b.at(2000, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'fail' });
-  return b.build();
-}
 
 describe('a blocked event loop', () => {
   const events = run(

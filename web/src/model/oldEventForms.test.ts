@@ -1,16 +1,9 @@
 // Recordings made before event-loop-blocked and clock-skewed existed still show the band and
 // the clocks: their old form draws the same lanes as the typed facts do.
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '@racelab/shared';
-import { LogBuilder, type EventBody } from './fixtures/build.js';
+import { runOf as run } from './fixtures/build.js';
 import { deriveLanes, type Lane } from './lanes.js';
 import { oldBlockTask, oldClockNote } from './oldEventForms.js';
-
-function run(workers: string[], facts: [number, string, EventBody][]): RunEvent[] {
-  const b = new LogBuilder().at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers });
-  for (const [atMs, w, body] of facts) b.at(atMs, w, body);
-  return b.at(2000, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'fail' }).build();
-}
 
 /** What a lane draws, without ids (they carry seq numbers) or the marks' words. */
 const drawn = (lanes: Lane[]) =>
