@@ -54,7 +54,7 @@ interface LanesState {
   lanes: Map<string, LaneDraft>;
   /** Spans still going, by worker + kind + key/label. */
   open: Map<string, OpenSpan>;
-  /** Each worker's clock against its reference's, from its clock-skewed. */
+  /** Each worker's clock against its reference's, from its clock-skewed (or an old note). */
   clocks: Map<string, ClockSkew>;
 }
 
@@ -150,6 +150,7 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
       case 'clock-skewed':
         clocks.set(w, e);
         break;
+      // The old forms (oldEventForms), in recordings made before the two facts above existed.
       case 'note': {
         const oldClock = oldClockNote(e.text);
         if (oldClock) clocks.set(w, oldClock);
