@@ -33,6 +33,18 @@ export const workerEventBodies = [
   z.object({ type: z.literal('lease-released'), key, deleted: z.number().int() }),
   z.object({ type: z.literal('work-started'), label: z.string().max(200) }),
   z.object({ type: z.literal('work-finished'), label: z.string().max(200) }),
+  /**
+   * A synchronous task of the worker's own (`task`, e.g. "synchronous task") took its event
+   * loop: no timer, I/O callback or lease renewal of the process runs until it ends.
+   */
+  z.object({ type: z.literal('event-loop-blocked'), task: z.string().max(200) }),
+  /** That task ended; blockedMs is how long the loop was blocked, as the worker measured it. */
+  z.object({ type: z.literal('event-loop-unblocked'), task: z.string().max(200), blockedMs: z.number().nonnegative() }),
+  /**
+   * The worker's own clock reads offsetMs off the clock of `reference` (a worker id);
+   * negative: behind it. Reported when the worker acts by its clock.
+   */
+  z.object({ type: z.literal('clock-skewed'), offsetMs: z.number(), reference: z.string().min(1).max(40) }),
   z.object({
     type: z.literal('write-accepted'),
     target: z.string().max(200),
