@@ -72,9 +72,12 @@ export type ValidClientMessage = z.output<typeof ClientMessage>;
 /** Most events in one message (a page resuming a long run gets several). */
 export const MAX_EVENTS_PER_MESSAGE = 500;
 
-// The event schema's own type is the union of its bodies (the stamp is added by `extend`,
-// which the union's declared type cannot show): this is the same schema, seen as RunEvent.
-const runEvent = RunEvent as unknown as z.ZodType<RunEvent>;
+/**
+ * The RunEvent schema, typed as RunEvent: the schema's declared type is the union of the
+ * bare bodies (the stamp is added by `extend`, which that union cannot show).
+ */
+export const runEventSchema = RunEvent as unknown as z.ZodType<RunEvent>;
+
 const runId = z.string().min(1);
 
 export const ServerMessage = z.discriminatedUnion('type', [
@@ -85,9 +88,9 @@ export const ServerMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('run-rejected'), requestId: z.string(), error: z.string(), retryAfterMs: z.number().int().nonnegative().optional() }),
   /** Answers a subscribe for a run the server no longer knows (it keeps finished runs a while). */
   z.strictObject({ type: z.literal('run-unknown'), runId }),
-  z.strictObject({ type: z.literal('run-event'), runId, event: runEvent }),
+  z.strictObject({ type: z.literal('run-event'), runId, event: runEventSchema }),
   /** Events of one run that came in together, in order: one message instead of many. */
-  z.strictObject({ type: z.literal('run-events'), runId, events: z.array(runEvent).min(1).max(MAX_EVENTS_PER_MESSAGE) }),
+  z.strictObject({ type: z.literal('run-events'), runId, events: z.array(runEventSchema).min(1).max(MAX_EVENTS_PER_MESSAGE) }),
   z.strictObject({ type: z.literal('error'), error: z.string() }),
 ]);
 /** A message from the server to a page. */
