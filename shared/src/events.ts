@@ -3,6 +3,7 @@
 // what the stores hold, the verdict). `atMs` is ms since the run started, on the
 // host-wide monotonic clock every process shares.
 import { z } from 'zod';
+import { FaultRule } from './faultRule.js';
 
 const key = z.string().min(1).max(300);
 const value = z.union([z.string().max(2000), z.number()]);
@@ -92,16 +93,7 @@ export const serverEventBodies = [
     workers: z.array(z.string()),
     /** Time scale the run played at; its durations were divided by it. */
     speed: z.number().default(1),
-    faults: z
-      .array(
-        z.object({
-          checkpoint: z.string(),
-          target: z.string(),
-          action: z.enum(['kill', 'stall']),
-          ms: z.number().optional(),
-        }),
-      )
-      .default([]),
+    faults: z.array(FaultRule).default([]),
   }),
   z.object({ type: z.literal('worker-started'), pid: z.number().int() }),
   /** plannedMs null: paused from the page, until it is resumed. */

@@ -139,7 +139,7 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   measure(stores: RunStores, params: Params, run: RunInfo, fixture: Fixture): Promise<Metrics>;
   /**
    * What the stores hold right now for the timeline's truth lanes, by store and then by
-   * name: `{ PostgreSQL: { document: 'worker-2 · fence 2' } }`; a scenario's own lab names
+   * name: `{ [POSTGRES_STORE]: { document: 'worker-2 · fence 2' } }`; a scenario's own lab names
    * its parts (`{ 'Redis node': { primary: 'dead (SIGKILL)' } }`). null: no row, no value.
    */
   observe?(stores: RunStores, fixture: Fixture): Promise<Observed>;

@@ -1,7 +1,7 @@
 // The shape of the one store. Each slice owns its fields and actions; actions are plain
 // functions on the state, callable from React and from the socket client alike. The visible
 // window lives in view/viewStore instead; time (the cursor) lives here, beside the logs.
-import type { ClientMessage, FaultRule, Recording, RunEvent, ScenarioManifest } from '@racelab/shared';
+import type { ClientMessage, FaultRule, LiveFaultAction, Recording, RunEvent, ScenarioManifest } from '@racelab/shared';
 import type { Cursor } from '../model/cursor.js';
 import type { ParamInputs } from '../model/params.js';
 import type { UrlSetup } from '../model/urlState.js';
@@ -105,7 +105,7 @@ export interface RunsSlice {
   /** Takes the runs off the screen (a chapter that shows the scenario only). */
   clearShown(): void;
   /** A live fault on a worker's real process; false when it could not be sent. */
-  sendFault(runId: string, workerId: string, action: 'pause' | 'resume' | 'kill'): boolean;
+  sendFault(runId: string, workerId: string, action: LiveFaultAction): boolean;
   runAccepted(requestId: string, runId: string): void;
   runRejected(requestId: string, error: string): void;
   /** Appends to a run's log; `originEstimateMs` is min(arrival − atMs) over the batch. */

@@ -13,6 +13,7 @@ import leaseForTheJob from './mutants/leaseForTheJob.js';
 import setWithoutNx from './mutants/setWithoutNx.js';
 import lockPerSlot from './variants/lockPerSlot.js';
 import releaseWhenDone from './variants/releaseWhenDone.js';
+import { POSTGRES_STORE } from '@racelab/shared';
 
 export default defineScenario<CronJob>({
   id: 'cron-clock-skew',
@@ -52,7 +53,7 @@ export default defineScenario<CronJob>({
     return {};
   },
 
-  observe: async (stores) => ({ PostgreSQL: await observeBatchRuns(stores) }),
+  observe: async (stores) => ({ [POSTGRES_STORE]: await observeBatchRuns(stores) }),
 
   async measure(stores) {
     return { runsPerSlot: await runsPerSlot(stores), maxConcurrentRuns: await mostRunsAtOnce(stores) };
