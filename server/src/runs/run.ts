@@ -25,7 +25,7 @@ import { createRunStores, type OwnedRunStores } from './runStores.js';
 import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
-import { keyGoneLatch } from './latches.js';
+import { keyGoneLatch } from '../worker/latches.js';
 
 export interface RunRequest {
   scenario: AnyScenario;

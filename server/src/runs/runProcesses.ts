@@ -8,7 +8,7 @@ import { parseWorkerEvent, type FaultRule, type LiveFaultAction } from '@racelab
 import type { FromWorker, ToWorker, WorkerPlan } from '../worker/ipc.js';
 import type { Coordinator } from './coordinator.js';
 import type { EventBody } from './runLog.js';
-import { doneLatch } from './latches.js';
+import { doneLatch } from '../worker/latches.js';
 
 /** What the processes need of their run. */
 export interface ProcessHost {

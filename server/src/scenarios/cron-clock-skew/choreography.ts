@@ -10,7 +10,7 @@
 import { intParam, type WorkerContext } from '../types.js';
 import { SLOT_START_KEY } from './keys.js';
 import { fireAtMs } from './schedule.js';
-import { doneLatch } from '../../runs/latches.js';
+import { doneLatch } from '../../worker/latches.js';
 
 /** A lock with less than this left when a node tries it is played as expired, in ms. */
 export const GUARD_MS = 100;

@@ -3,7 +3,7 @@
 // sends it: a row in `emails` that must name its report. The verdict counts the e-mails
 // and, from the two rows' store-side times, how many containers were building at once.
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
-import { doneLatch, keyGoneLatch } from '../../runs/latches.js';
+import { doneLatch, keyGoneLatch } from '../../worker/latches.js';
 
 /** The lock key of the plain variants; token-lua adds the entity and the date. */
 export const LOCK_KEY = 'lock:nightly-report';

@@ -6,7 +6,7 @@
 import type { WorkerContext } from '../types.js';
 import { OUTAGE_OVER_KEY, OUTAGE_START_KEY } from './keys.js';
 import type { OutageRecord } from './outage.js';
-import { doneLatch } from '../../runs/latches.js';
+import { doneLatch } from '../../worker/latches.js';
 
 const isFirst = (ctx: WorkerContext): boolean => ctx.workerId === ctx.workerIds[0];
 

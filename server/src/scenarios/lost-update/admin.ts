@@ -2,7 +2,7 @@
 // product, plus the choreography that makes the race the same on every run.
 import { intParam, type WorkerContext } from '../types.js';
 import { adminId, adminIndex, quantityOf } from './salesPlan.js';
-import { doneLatch } from '../../runs/latches.js';
+import { doneLatch } from '../../worker/latches.js';
 
 /** The one product row every admin sells from. */
 export const PRODUCT_ID = 1;

@@ -15,7 +15,7 @@ import optimisticVersion from './variants/optimisticVersion.js';
 import readModifyWrite from './variants/readModifyWrite.js';
 import selectForUpdate from './variants/selectForUpdate.js';
 import { POSTGRES_STORE } from '@racelab/shared';
-import { doneLatch } from '../../runs/latches.js';
+import { doneLatch } from '../../worker/latches.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -9,7 +9,7 @@ import type { WorkerContext } from '../types.js';
 import { CLAIM_WRITE_IN_LEASE, LEASE_STATE } from '../leaseHandover.js';
 import { WRITES_TABLE } from '../kit/fencedLedger.js';
 import { LOCK_KEY, WRITING_IN_LEASE_KEY } from './keys.js';
-import { doneLatch } from '../../runs/latches.js';
+import { doneLatch } from '../../worker/latches.js';
 
 /** Checks the deciding node this often while waiting, in ms. */
 const POLL_MS = 5;

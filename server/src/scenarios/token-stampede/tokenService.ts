@@ -4,7 +4,7 @@
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import type { ProviderClient } from './providerClient.js';
 import { requestPlan } from './requestPlan.js';
-import { doneLatch } from '../../runs/latches.js';
+import { doneLatch } from '../../worker/latches.js';
 
 /** The Redis lock around a refresh, across servers. */
 export const LOCK_KEY = 'token:lock';
