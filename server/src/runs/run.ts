@@ -129,6 +129,11 @@ export class Run {
     return this.log.events;
   }
 
+  /** The run's time zero on the host-wide monotonic clock (ns): every atMs counts from it. */
+  get startedAtNs(): bigint {
+    return this.log.startedAtNs;
+  }
+
   /** True once the run has ended (its run-finished or run-failed is in the log), whatever its outcome. */
   get done(): boolean {
     return isOver(this.status);
