@@ -20,6 +20,8 @@ export interface PlaygroundOptions {
   poolSize?: number;
   /** The statement timeout of the server's own PostgreSQL connections, in ms (SERVER_STATEMENT_TIMEOUT_MS unless a test says). */
   statementTimeoutMs?: number;
+  /** The command timeout of the server's own Redis connection, in ms (SERVER_REDIS_COMMAND_TIMEOUT_MS unless a test says). */
+  redisCommandTimeoutMs?: number;
 }
 
 export interface StartRequest {
@@ -55,6 +57,13 @@ const SERVER_PG_POOL_SIZE = 10;
  * connections one by one; 10 s is also within a run's 15 s clean-up budget.
  */
 export const SERVER_STATEMENT_TIMEOUT_MS = 10_000;
+/**
+ * How long a command of the server's own Redis connection may wait for its answer, in ms.
+ * A frozen Redis answers nothing and closes nothing: the store watch ends the runs going
+ * within 2 s, and this makes every other command of the server (a sweep, a clean-up, a
+ * sample) fail in words instead of waiting for ever. None of them blocks on purpose.
+ */
+export const SERVER_REDIS_COMMAND_TIMEOUT_MS = 5_000;
 
 export type Started = { ok: true; run: Run } | { ok: false; error: string };
 
@@ -122,7 +131,11 @@ export class Playground {
     const catalog = await loadCatalog();
     const redact = secretRedactor([options.redisUrl, options.databaseUrl]);
     const log = (line: string): void => console.error(`racelab: ${redact(line)}`);
-    const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectionName: 'racelab-server' });
+    const redis = new Redis(options.redisUrl, {
+      maxRetriesPerRequest: 1,
+      connectionName: 'racelab-server',
+      commandTimeout: options.redisCommandTimeoutMs ?? SERVER_REDIS_COMMAND_TIMEOUT_MS,
+    });
     redis.on('error', () => {
       // Surfaces through the command that fails, and as 'close' (see the constructor).
     });

@@ -7,7 +7,7 @@ import { DEFAULT_DATABASE_URL } from '../services/index.js';
 import { startPrivateRedis, type PrivateRedis } from '../testing/privateRedis.js';
 import { play } from '../testing/testPlayground.js';
 import { leftovers } from '../testing/wsClient.js';
-import { Playground } from './playground.js';
+import { Playground, SERVER_REDIS_COMMAND_TIMEOUT_MS } from './playground.js';
 
 let redis: PrivateRedis;
 let playground: Playground;
@@ -56,4 +56,17 @@ describe('a frozen Redis', () => {
     await run.settled;
     expect(await leftovers(playground.redis, playground.pg, run.id)).toEqual({ keys: [], schema: false });
   }, 120_000);
+});
+
+describe('the server\'s own Redis connection', () => {
+  it(`fails a command to a frozen Redis in words after ${SERVER_REDIS_COMMAND_TIMEOUT_MS} ms instead of waiting for ever`, async () => {
+    process.kill(redisPid, 'SIGSTOP');
+    try {
+      await expect(playground.redis.get('racelab:no-such-key')).rejects.toThrow(/Command timed out/);
+    } finally {
+      process.kill(redisPid, 'SIGCONT');
+    }
+    // And the connection serves again once Redis answers.
+    expect(await playground.redis.ping()).toBe('PONG');
+  }, 30_000);
 });
