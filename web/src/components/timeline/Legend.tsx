@@ -29,7 +29,7 @@ const items: { cls: string; text: string; glyph?: IconName }[] = [
   { cls: 'death', glyph: 'skull', text: 'killed' },
   { cls: 'blind-delete', glyph: 'alert', text: 'deleted another’s lock' },
   { cls: 'overlap', text: 'two holders at once' },
-  { cls: 'playhead', text: 'playhead: click the time axis, step with , and .' },
+  { cls: 'playhead', text: 'playhead: click the time axis, or step with the comma and period keys' },
 ];
 
 /** The legend entries a run's lanes use. */

@@ -41,8 +41,8 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor }: Props) {
       <div className="tl-label">
         <span className="swatch" aria-hidden="true" />
         <span className="worker-id">{lane.workerId}</span>
-        {lane.pid !== null && <span className="worker-facts">pid {lane.pid}</span>}
-        {lane.fate && <span className="worker-facts fate">{lane.fate}</span>}
+        {lane.pid !== null && <span className="worker-facts pid">pid {lane.pid}</span>}
+        {lane.fate && <span className={`worker-facts fate${lane.fate === 'exited 0' ? ' ordinary' : ''}`}>{lane.fate}</span>}
         {lane.clock && (
           <span className="worker-facts clock">
             <Icon name="clock" /> {lane.clock}
