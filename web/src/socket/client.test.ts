@@ -68,8 +68,10 @@ describe('socket client', () => {
     const h = harness();
     expect(h.store.getState().connection).toBe('connecting');
     h.socket().open();
-    expect(h.store.getState().connection).toBe('connected');
+    // Open is not yet ready: a run needs the catalog, which comes with the server's hello.
+    expect(h.store.getState().connection).toBe('connecting');
     h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
+    expect(h.store.getState().connection).toBe('connected');
     expect(h.store.getState().scenarioId).toBe('duplicate-job');
 
     expect(h.store.getState().startRun()).toBe(true);
@@ -124,6 +126,8 @@ describe('socket client', () => {
     h.runTimers();
     expect(h.socket()).not.toBe(first);
     h.socket().open();
+    expect(h.store.getState().connection).toBe('reconnecting');
+    h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
     expect(h.store.getState().connection).toBe('connected');
   });
 

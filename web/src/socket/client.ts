@@ -59,7 +59,11 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
   /** The keys of the runs this page started: sent again when it resubscribes after a drop. */
   const controlKeys = new Map<string, string>();
   const sink = {
-    setCatalog: (c: Parameters<ReturnType<typeof actions>['setCatalog']>[0]) => actions().setCatalog(c),
+    setCatalog: (c: Parameters<ReturnType<typeof actions>['setCatalog']>[0]) => {
+      actions().setCatalog(c);
+      // Connected means ready: the server's hello (its catalog) has come, so R runs at once.
+      actions().setConnection('connected');
+    },
     runAccepted: (requestId: string, runId: string, controlKey: string) => {
       flush();
       controlKeys.set(runId, controlKey);
@@ -96,7 +100,6 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
     ws.onopen = () => {
       attempt = 0;
       actions().setServerError(null);
-      actions().setConnection('connected');
       actions().setTransport(send);
       // Runs followed before the drop: the server replays what this page missed, then streams live.
       for (const { runId, afterSeq } of actions().resumable()) {
