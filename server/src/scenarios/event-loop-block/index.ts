@@ -5,7 +5,7 @@
 // than the lease.
 import { defineScenario, intParam } from '../types.js';
 import { waitForFreeLease } from './choreography.js';
-import { ledgerMetrics } from '../kit/fencedLedger.js';
+import { ledgerMetrics, OBSERVED_GRANTS, recordGrantsOf } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 import { statementJob, type StatementJob } from './statementJob.js';
 import { createStatementTables, measureStatement, observeStatement } from './statementTable.js';
@@ -16,7 +16,7 @@ import watchdog from './variants/watchdog.js';
 import watchdogFenced from './variants/watchdogFenced.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
-const metrics = ledgerMetrics('statements');
+const metrics = ledgerMetrics('statements', OBSERVED_GRANTS);
 
 export default defineScenario<StatementJob>({
   id: 'event-loop-block',
@@ -53,6 +53,9 @@ export default defineScenario<StatementJob>({
     await createStatementTables(stores);
     return {};
   },
+
+  // Every new holder of the lease, as the server sees it in Redis, is a grant: no worker records its own.
+  onKeyObserved: recordGrantsOf(LOCK_KEY),
 
   observe: async (stores) => ({ PostgreSQL: await observeStatement(stores) }),
 

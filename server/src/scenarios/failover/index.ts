@@ -2,7 +2,7 @@
 // lock on the primary; the primary dies before the replica Sentinel will promote has the
 // key; worker-2 takes the same lock on the promoted replica. Only the database can tell
 // worker-1's stale write from worker-2's.
-import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
+import { createFencedLedger, ledgerMetrics, RECORDED_GRANTS, measureFencedLedger } from '../kit/fencedLedger.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { waitForFailover } from './choreography.js';
 import { failoverJob, type FailoverJob } from './failoverJob.js';
@@ -17,7 +17,7 @@ import pgFence from './variants/pgFence.js';
 import plainLock from './variants/plainLock.js';
 import waitReplica from './variants/waitReplica.js';
 
-const metrics = ledgerMetrics('documents');
+const metrics = ledgerMetrics('documents', RECORDED_GRANTS);
 
 export default defineScenario<FailoverJob, FailoverFixture>({
   id: 'failover',

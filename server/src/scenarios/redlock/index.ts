@@ -4,7 +4,7 @@
 // clock jump on one node can give a second majority with no pause at all.
 import { defineScenario, intParam } from '../types.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
+import { createFencedLedger, ledgerMetrics, RECORDED_GRANTS, measureFencedLedger } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
 import fenceAfterThePause from './mutants/fenceAfterThePause.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
@@ -13,7 +13,7 @@ import redlock from './variants/redlock.js';
 import redlockFenced from './variants/redlockFenced.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
-const metrics = ledgerMetrics('documents');
+const metrics = ledgerMetrics('documents', RECORDED_GRANTS);
 
 export default defineScenario<RedlockJob, Cluster>({
   id: 'redlock',
