@@ -5,7 +5,8 @@
 // the row, the writer and fence it wrote, and clock_timestamp(). The grants are what the
 // server's own observer of the lock key saw it hold: each new value is a grant to the
 // value's owner, numbered in the order Redis held them and timed by Redis's TIME in the
-// same read. The verdict reads this log and the grants, never what a worker says it did.
+// same read (redlock's are the majorities the server sees on its nodes, and failover's
+// still each worker's word: recordGrant). The verdict reads this log and the grants.
 // PostgreSQL's clock_timestamp() and Redis's TIME both read the host's wall clock, so the
 // two logs' times compare; the choreographies keep seconds between the acts that matter.
 import type { MetricSpec } from '@racelab/shared';
@@ -63,17 +64,22 @@ export async function createFencedLedger(stores: RunStores, table: string): Prom
 export function recordGrantsOf(lockKey: string) {
   return async (stores: RunStores, now: KeyObserved, before: KeyObserved | undefined): Promise<void> => {
     if (now.key !== lockKey || now.value === null || now.redisTimeUs === undefined || now.value === before?.value) return;
-    await stores.sql(
-      `insert into grants (worker, token, granted_at)
-       values ($1, $2, timestamptz 'epoch' + $3::bigint * interval '1 microsecond')`,
-      [now.value.split(':')[0], now.value, now.redisTimeUs],
-    );
+    await insertGrant(stores, now.value, now.redisTimeUs);
   };
 }
 
+/** Logs a grant the server saw: to the owner of `token` ("<worker>:<nonce>"), at `redisTimeUs` (Redis's TIME, µs). */
+export async function insertGrant(stores: RunStores, token: string, redisTimeUs: number): Promise<void> {
+  await stores.sql(
+    `insert into grants (worker, token, granted_at)
+     values ($1, $2, timestamptz 'epoch' + $3::bigint * interval '1 microsecond')`,
+    [token.split(':')[0], token, redisTimeUs],
+  );
+}
+
 /**
- * A grant as the worker records it, for the labs whose lease lives on their own Redis
- * nodes, which the server's observer does not watch: the worker's word, timed by PostgreSQL.
+ * A grant as the worker records it, for failover, whose lease lives on a primary the
+ * outage kills, out of the server's observer's sight: the worker's word, timed by PostgreSQL.
  */
 export async function recordGrant(ctx: WorkerContext): Promise<void> {
   await ctx.pg.query(`insert into grants (worker, granted_at) values (${SESSION_WORKER}, clock_timestamp())`);

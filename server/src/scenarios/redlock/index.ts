@@ -4,7 +4,7 @@
 // clock jump on one node can give a second majority with no pause at all.
 import { defineScenario, intParam } from '../types.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { createFencedLedger, ledgerMetrics, RECORDED_GRANTS, measureFencedLedger } from '../kit/fencedLedger.js';
+import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
 import fenceAfterThePause from './mutants/fenceAfterThePause.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
@@ -13,7 +13,12 @@ import redlock from './variants/redlock.js';
 import redlockFenced from './variants/redlockFenced.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
-const metrics = ledgerMetrics('documents', RECORDED_GRANTS);
+/** How redlock's grants are observed (majorityGrants.ts). */
+const MAJORITY_GRANTS: GrantSource = {
+  stores: 'PostgreSQL and Redis',
+  text: "the grants the server saw on the five nodes (the moment a majority of them held one worker's token, read from the server's own connections, timed by the nodes' TIME)",
+};
+const metrics = ledgerMetrics('documents', MAJORITY_GRANTS);
 
 export default defineScenario<RedlockJob, Cluster>({
   id: 'redlock',
@@ -71,7 +76,7 @@ export default defineScenario<RedlockJob, Cluster>({
     await stores.sql(`insert into documents (id, content, writer) values (1, 'first draft', 'nobody')`);
     await stores.sql('create sequence fences');
     await createFencedLedger(stores, 'documents');
-    return startCluster();
+    return startCluster(stores);
   },
 
   async observe(stores, cluster) {
@@ -81,7 +86,8 @@ export default defineScenario<RedlockJob, Cluster>({
     return { 'Redis node': await cluster.observe(), PostgreSQL: { document } };
   },
 
-  async measure(stores) {
+  async measure(stores, _params, _run, cluster) {
+    await cluster.grants.stop(); // every grant the server saw on the nodes, on record
     const truth = await measureFencedLedger(stores, 'documents');
     return {
       maxConcurrentHolders: truth.maxConcurrentHolders,

@@ -4,13 +4,17 @@
 // so the verdict counts what the database did, not what workers said.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { recordGrant, writeRow } from '../kit/fencedLedger.js';
+import { AFTER_GRANT, writeRow } from '../kit/fencedLedger.js';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder, waitForFreeLock } from './choreography.js';
 import { jumpClock } from './clockJump.js';
 import { JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
+import { grantSeenKey } from './majorityGrants.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { neverSilent, silentFor } from './silence.js';
+
+/** How often a worker looks whether its grant is on record, in ms. */
+const GRANT_POLL_MS = 5;
 
 export interface RedlockNode {
   name: string;
@@ -32,7 +36,7 @@ export interface RedlockJob extends WorkerContext {
   token: string;
   /** Lock length in ms. */
   leaseMs: number;
-  /** Records the grant of the lock, numbered by PostgreSQL, where the verdict reads it. */
+  /** Waits until the server has seen this worker's majority on the nodes and put its grant on record. */
   enter(): Promise<void>;
   /** On worker-1 the process is stopped for real here (SIGSTOP) for pauseMs, then continued. */
   pause(): Promise<void>;
@@ -90,8 +94,9 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
     token,
     leaseMs: intParam(ctx.params, 'leaseMs'),
     async enter() {
-      // The grants in order: what "stale" is measured against.
-      await recordGrant(ctx);
+      // The fault plan may kill the worker here: the server has seen the grant on the nodes all the same.
+      await ctx.checkpoint(AFTER_GRANT);
+      while ((await ctx.redis.get(ctx.key(grantSeenKey(token)))) === null) await ctx.sleep(GRANT_POLL_MS);
       // Not worker-1's doing: the harness plays the jump right after the first grant, so it
       // strikes at the same point of every run.
       if (first && clockJumpMs > 0) await jumpClock(jumping, clockJumpMs);

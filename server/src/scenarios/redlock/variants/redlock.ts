@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { choiceParam, defineVariant, intParam } from '../../types.js';
 import type { RedlockJob, RedlockNode } from '../redlockJob.js';
@@ -52,7 +52,7 @@ export default defineVariant<RedlockJob>({
   summary:
     "worker-1 takes the lock on a majority of five independent Redis nodes, then its process stops. Every key expires; worker-2 takes a majority of its own and writes. worker-1 wakes up still believing it holds the lock, and its stale write lands.",
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // A second majority needs three nodes free of worker-1's key: in a split, worker-2's three
   // share only node-3 with worker-1, whose key a clock jump ends early; otherwise every key
   // lives the whole lease. worker-1 writes after its pause and its work.
