@@ -5,8 +5,7 @@
 // the row, the writer and fence it wrote, and clock_timestamp(). The grants are what the
 // server's own observer of the lock key saw it hold: each new value is a grant to the
 // value's owner, numbered in the order Redis held them and timed by Redis's TIME in the
-// same read (redlock's are the majorities the server sees on its nodes, and failover's
-// still each worker's word: recordGrant). The verdict reads this log and the grants.
+// same read (the labs' own nodes: nodeGrants.ts). The verdict reads this log and the grants.
 // PostgreSQL's clock_timestamp() and Redis's TIME both read the host's wall clock, so the
 // two logs' times compare; the choreographies keep seconds between the acts that matter.
 import type { MetricSpec } from '@racelab/shared';
@@ -75,14 +74,6 @@ export async function insertGrant(stores: RunStores, token: string, redisTimeUs:
      values ($1, $2, timestamptz 'epoch' + $3::bigint * interval '1 microsecond')`,
     [token.split(':')[0], token, redisTimeUs],
   );
-}
-
-/**
- * A grant as the worker records it, for failover, whose lease lives on a primary the
- * outage kills, out of the server's observer's sight: the worker's word, timed by PostgreSQL.
- */
-export async function recordGrant(ctx: WorkerContext): Promise<void> {
-  await ctx.pg.query(`insert into grants (worker, granted_at) values (${SESSION_WORKER}, clock_timestamp())`);
 }
 
 /**
@@ -167,12 +158,6 @@ export interface GrantSource {
 export const OBSERVED_GRANTS: GrantSource = {
   stores: 'PostgreSQL and Redis',
   text: "the grants the server saw in Redis (each new holder of the lock key, timed by Redis's TIME)",
-};
-
-/** The grants of recordGrant: each worker's word. */
-export const RECORDED_GRANTS: GrantSource = {
-  stores: 'PostgreSQL',
-  text: 'the grants PostgreSQL numbered as each worker recorded its own (the worker\'s word)',
 };
 
 /** The ledger's metrics with how each is observed; `target` names the guarded row, e.g. "documents". */

@@ -8,14 +8,14 @@ import type { StartedService } from '../../services/startedService.js';
 import type { RunFixture, RunStores } from '../types.js';
 import { startBlackhole, type Blackhole } from './blackhole.js';
 import { CLOCK_OFFSET_KEY, JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
-import { watchMajorityGrants, type MajorityGrants } from './majorityGrants.js';
+import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
 
 export interface Cluster extends RunFixture {
   shared: Record<string, string>;
   /** What each node holds for the lock right now, and the jumping node's clock offset. */
   observe(): Promise<Record<string, string>>;
   /** The grants the server sees on the nodes, recorded in the run's grants table. */
-  grants: MajorityGrants;
+  grants: NodeGrants;
   close(): Promise<void>;
 }
 
@@ -50,7 +50,8 @@ export async function startCluster(stores: RunStores): Promise<Cluster> {
   const shared: Record<string, string> = { blackholeUrl: blackhole.url };
   started.forEach((node, i) => (shared[nodeUrlKey(i)] = node.url));
 
-  const grants = watchMajorityGrants(stores, clients);
+  // A grant is a majority of the nodes holding one worker's token.
+  const grants = watchNodeGrants(stores, clients.map((client) => ({ client, dead: () => false })), LOCK_KEY, Math.floor(NODE_COUNT / 2) + 1);
 
   return {
     shared,

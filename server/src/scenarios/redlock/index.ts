@@ -13,7 +13,7 @@ import redlock from './variants/redlock.js';
 import redlockFenced from './variants/redlockFenced.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
-/** How redlock's grants are observed (majorityGrants.ts). */
+/** How redlock's grants are observed (../kit/nodeGrants.ts). */
 const MAJORITY_GRANTS: GrantSource = {
   stores: 'PostgreSQL and Redis',
   text: "the grants the server saw on the five nodes (the moment a majority of them held one worker's token, read from the server's own connections, timed by the nodes' TIME)",

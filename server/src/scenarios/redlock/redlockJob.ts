@@ -4,17 +4,14 @@
 // so the verdict counts what the database did, not what workers said.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { AFTER_GRANT, writeRow } from '../kit/fencedLedger.js';
+import { writeRow } from '../kit/fencedLedger.js';
+import { grantSeen } from '../kit/nodeGrants.js';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder, waitForFreeLock } from './choreography.js';
 import { jumpClock } from './clockJump.js';
 import { JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
-import { grantSeenKey } from './majorityGrants.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { neverSilent, silentFor } from './silence.js';
-
-/** How often a worker looks whether its grant is on record, in ms. */
-const GRANT_POLL_MS = 5;
 
 export interface RedlockNode {
   name: string;
@@ -94,9 +91,8 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
     token,
     leaseMs: intParam(ctx.params, 'leaseMs'),
     async enter() {
-      // The fault plan may kill the worker here: the server has seen the grant on the nodes all the same.
-      await ctx.checkpoint(AFTER_GRANT);
-      while ((await ctx.redis.get(ctx.key(grantSeenKey(token)))) === null) await ctx.sleep(GRANT_POLL_MS);
+      // The server records the grant it saw on the nodes; this waits for it (the fault plan may kill the worker first).
+      await grantSeen(ctx, token);
       // Not worker-1's doing: the harness plays the jump right after the first grant, so it
       // strikes at the same point of every run.
       if (first && clockJumpMs > 0) await jumpClock(jumping, clockJumpMs);
