@@ -68,12 +68,12 @@ test('event to pixel', async ({ browser, page, request }) => {
     await page.evaluate(() => (window as unknown as { __markProbe: { take(): unknown } }).__markProbe.take()); // forget the last run
     // The JS profile and the trace are two passes: a trace of JS samples would be huge.
     const cdp = profiling ? await startProfile(page) : null;
-    const headline = await runToVerdict(page, 120_000);
+    const headline = await runToVerdict(page, 120_000, true);
     await page.waitForTimeout(1000); // the last marks' frames and fade-ins
     if (cdp) {
       profile = await stopProfile(cdp, 25);
       await startTrace(browser, page);
-      await runToVerdict(page, 120_000);
+      await runToVerdict(page, 120_000, true);
       await page.waitForTimeout(1000);
       trace = (await stopTrace(browser)).lines;
       continue;

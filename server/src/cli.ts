@@ -13,54 +13,18 @@ import {
   type MetricSpec,
   type RunEvent,
 } from '@racelab/shared';
-import { splitParam } from './commandLine.js';
+import { catalogListing } from './catalogListing.js';
+import { readCliArgs, USAGE, UsageError, type CliArgs } from './cliArgs.js';
 import { Playground } from './runs/playground.js';
 import { expectedOf, findVariant, loadCatalog } from './scenarios/registry.js';
 import { findServices } from './services/index.js';
 
-const USAGE = `usage: npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
-       npm run scenario -- --list`;
-
-interface Args {
-  scenario?: string;
-  variant?: string;
-  params: Record<string, string>;
-  json: boolean;
-  list: boolean;
-  help: boolean;
-}
-
-class UsageError extends Error {}
-
-function parseArgs(argv: string[]): Args {
-  const args: Args = { params: {}, json: false, list: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const next = (): string => {
-      const value = argv[++i];
-      if (value === undefined) throw new UsageError(`${arg} needs a value`);
-      return value;
-    };
-    if (arg === '--help' || arg === '-h') args.help = true;
-    else if (arg === '--json') args.json = true;
-    else if (arg === '--list') args.list = true;
-    else if (arg === '--variant') args.variant = next();
-    else if (arg.startsWith('--variant=')) args.variant = arg.slice('--variant='.length);
-    else if (arg === '--param' || arg.startsWith('--param=')) {
-      const [name, value] = splitParam(arg === '--param' ? next() : arg.slice('--param='.length));
-      args.params[name] = value;
-    } else if (arg.startsWith('-')) throw new UsageError(`unknown option '${arg}'`);
-    else if (args.scenario === undefined) args.scenario = arg;
-    else throw new UsageError(`unexpected argument '${arg}'`);
-  }
-  return args;
-}
-
 async function main(argv: string[]): Promise<number> {
-  let args: Args;
+  let args: CliArgs;
   try {
-    args = parseArgs(argv);
+    args = readCliArgs(argv);
   } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
     console.error(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
@@ -70,11 +34,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const catalog = await loadCatalog();
   if (args.list) {
-    for (const m of catalog.manifests) {
-      console.log(`${m.id}: ${m.title}`);
-      for (const v of m.variants) console.log(`  --variant ${v.id} (${v.correct ? 'correct' : 'broken'})`);
-      console.log(`  params: ${m.params.map((p) => `${p.name}=${formatParam(p.default)}`).join(' ')}`);
-    }
+    console.log(catalogListing(catalog.manifests));
     return 0;
   }
 

@@ -1,6 +1,7 @@
-// Options of the npm scripts that take them (stability, fuzz; the CLI reads its own, but
-// splits --param here too): `--help` prints the usage and exits 0; a mistyped option or a
-// missing value prints the reason and the usage and exits 2, instead of a stack trace.
+// Options of the npm scripts that take them (stability, fuzz; the CLI's, which take a
+// scenario as well, in cliArgs.ts, which splits --param here too): `--help` prints the usage
+// and exits 0; a mistyped option or a missing value prints the reason and the usage and
+// exits 2, instead of a stack trace.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FORBIDDEN_KEYS, forbiddenKey } from '@racelab/shared';
 

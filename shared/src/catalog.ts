@@ -1,101 +1,90 @@
 // The scenario catalog as the page and the CLI see it: manifests are plain data,
-// built by the server from each scenario folder and sent to the browser as JSON.
-import type { ExpectedVerdict } from './verdict.js';
+// built by the server from each scenario folder and sent to the browser as JSON (zod
+// schemas: the page parses the catalog with them, the types are inferred from them).
+import { z } from 'zod';
+import { FaultRule } from './faultRule.js';
+import { ExpectedVerdict } from './verdict.js';
+
+const paramText = { name: z.string(), label: z.string(), help: z.string() };
 
 /** A parameter of a scenario, with the bounds every caller is held to. */
-export type ParamSpec =
-  | {
-      kind: 'int';
-      name: string;
-      label: string;
-      help: string;
-      unit?: string;
-      min: number;
-      max: number;
-      default: number;
-    }
-  | {
-      kind: 'choice';
-      name: string;
-      label: string;
-      help: string;
-      options: { value: string; label: string }[];
-      default: string;
-    }
-  | {
-      kind: 'int-list';
-      name: string;
-      label: string;
-      help: string;
-      unit?: string;
-      min: number;
-      max: number;
-      minItems: number;
-      maxItems: number;
-      default: number[];
-    };
+export const ParamSpec = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('int'), ...paramText, unit: z.string().optional(), min: z.number(), max: z.number(), default: z.number() }),
+  z.object({
+    kind: z.literal('choice'),
+    ...paramText,
+    options: z.array(z.object({ value: z.string(), label: z.string() })),
+    default: z.string(),
+  }),
+  z.object({
+    kind: z.literal('int-list'),
+    ...paramText,
+    unit: z.string().optional(),
+    min: z.number(),
+    max: z.number(),
+    minItems: z.number().int(),
+    maxItems: z.number().int(),
+    default: z.array(z.number()),
+  }),
+]);
+export type ParamSpec = z.infer<typeof ParamSpec>;
 
-export type ParamValue = number | string | number[];
-export type Params = Record<string, ParamValue>;
+export const ParamValue = z.union([z.number(), z.string(), z.array(z.number())]);
+export type ParamValue = z.infer<typeof ParamValue>;
+export const Params = z.record(z.string(), ParamValue);
+export type Params = z.infer<typeof Params>;
 
-/** Where a fault strikes: a named step of a variant's code, for a chosen worker. */
-export interface FaultRule {
-  /** Checkpoint name declared by the variant, e.g. "after-setnx". */
-  checkpoint: string;
-  /** "first" is the first worker to reach the checkpoint; otherwise a worker id. */
-  target: 'first' | string;
-  action: 'kill' | 'stall';
-  /** Only for stall: how long the process stays stopped, in ms. */
-  ms?: number;
-}
-
-export interface VariantManifest {
-  id: string;
-  title: string;
-  correct: boolean;
+export const VariantManifest = z.object({
+  id: z.string(),
+  title: z.string(),
+  correct: z.boolean(),
   /** One or two sentences: what this variant does and what happens. */
-  summary: string;
+  summary: z.string(),
   /** The variant's source code as shown beside the timeline. */
-  code: string;
+  code: z.string(),
   /** Parameter values this variant's demonstration needs, over the scenario's defaults. */
-  defaults: Params;
+  defaults: Params,
   /** Faults the demonstration applies unless the caller gives its own plan. */
-  faults: FaultRule[];
+  faults: z.array(FaultRule),
   /** Named steps in the code where a fault may strike. */
-  checkpoints: string[];
+  checkpoints: z.array(z.string()),
   /**
    * The verdict expected at the defaults and at each of the scenario's declared sets, in
    * that order (see `ScenarioManifest.declaredSets`); absent in older recordings.
    */
-  expected?: ExpectedVerdict[];
-}
+  expected: z.array(ExpectedVerdict).optional(),
+});
+export type VariantManifest = z.infer<typeof VariantManifest>;
 
-export interface MetricSpec {
-  name: string;
-  label: string;
+export const MetricSpec = z.object({
+  name: z.string(),
+  label: z.string(),
   /** Words for values that are codes rather than amounts, e.g. Redis's TTL -2 "no key". */
-  meanings?: Record<string, string>;
+  meanings: z.record(z.string(), z.string()).optional(),
   /**
    * How the figure is observed, store first: "PostgreSQL: rows of emails",
    * "Redis: PTTL of the lock keys after the run", "server: ...". Shown in the README's table.
    */
-  source?: string;
+  source: z.string().optional(),
   /** Only a worker can give this figure (its own count): the page and the JSON say so. */
-  reported?: boolean;
-}
+  reported: z.boolean().optional(),
+});
+export type MetricSpec = z.infer<typeof MetricSpec>;
 
-export interface ScenarioManifest {
-  id: string;
-  title: string;
-  summary: string;
+export const ScenarioManifest = z.object({
+  id: z.string(),
+  title: z.string(),
+  summary: z.string(),
   /** Plain-words explanation: why the broken variants fail, what the correct ones change. */
-  explanation: string;
-  params: ParamSpec[];
-  metrics: MetricSpec[];
-  variants: VariantManifest[];
+  explanation: z.string(),
+  params: z.array(ParamSpec),
+  metrics: z.array(MetricSpec),
+  variants: z.array(VariantManifest),
   /** Parameter sets besides the defaults at which every variant is checked run after run. */
-  declaredSets?: Params[];
-}
+  declaredSets: z.array(Params).optional(),
+});
+/** A scenario as the page and the CLI see it. */
+export type ScenarioManifest = z.infer<typeof ScenarioManifest>;
 
 export type ParamsResult = { ok: true; params: Params } | { ok: false; error: string };
 

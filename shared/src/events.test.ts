@@ -17,6 +17,19 @@ describe('event model', () => {
     expect(parseWorkerEvent({ type: 'lease-acquired', key: 'k', ttlMs: 1 })).toBeNull();
   });
 
+  it('parses the blocked event loop and the skewed clock as facts of their own', () => {
+    const stamp = { atMs: 5, workerId: 'node-2' };
+    for (const body of [
+      { type: 'event-loop-blocked', task: 'synchronous task' },
+      { type: 'event-loop-unblocked', task: 'synchronous task', blockedMs: 1500.4 },
+      { type: 'clock-skewed', offsetMs: -1000, reference: 'node-1' },
+    ])
+      expect(parseWorkerEvent({ ...body, ...stamp })).toEqual({ ...body, ...stamp });
+    expect(parseWorkerEvent({ type: 'event-loop-unblocked', task: 't', blockedMs: -1, ...stamp })).toBeNull();
+    expect(parseWorkerEvent({ type: 'clock-skewed', offsetMs: -1000, ...stamp })).toBeNull();
+    expect(parseWorkerEvent({ type: 'clock-skewed', offsetMs: '-1000', reference: 'node-1', ...stamp })).toBeNull();
+  });
+
   it('parses a recorded run event of either side', () => {
     expect(parseRunEvent({ type: 'key-observed', key: 'k', value: null, pttlMs: -2, seq: 4, atMs: 9, workerId: null })).not.toBeNull();
     expect(parseRunEvent({ type: 'job-fired', seq: 1, atMs: 2, workerId: 'worker-2' })).not.toBeNull();

@@ -3,6 +3,7 @@
 // what the stores hold, the verdict). `atMs` is ms since the run started, on the
 // host-wide monotonic clock every process shares.
 import { z } from 'zod';
+import { FaultRule } from './faultRule.js';
 
 const key = z.string().min(1).max(300);
 const value = z.union([z.string().max(2000), z.number()]);
@@ -33,6 +34,18 @@ export const workerEventBodies = [
   z.object({ type: z.literal('lease-released'), key, deleted: z.number().int() }),
   z.object({ type: z.literal('work-started'), label: z.string().max(200) }),
   z.object({ type: z.literal('work-finished'), label: z.string().max(200) }),
+  /**
+   * A synchronous task of the worker's own (`task`, e.g. "synchronous task") took its event
+   * loop: no timer, I/O callback or lease renewal of the process runs until it ends.
+   */
+  z.object({ type: z.literal('event-loop-blocked'), task: z.string().max(200) }),
+  /** That task ended; blockedMs is how long the loop was blocked, as the worker measured it. */
+  z.object({ type: z.literal('event-loop-unblocked'), task: z.string().max(200), blockedMs: z.number().nonnegative() }),
+  /**
+   * The worker's own clock reads offsetMs off the clock of `reference` (a worker id);
+   * negative: behind it. Reported when the worker acts by its clock.
+   */
+  z.object({ type: z.literal('clock-skewed'), offsetMs: z.number(), reference: z.string().min(1).max(40) }),
   z.object({
     type: z.literal('write-accepted'),
     target: z.string().max(200),
@@ -80,16 +93,7 @@ export const serverEventBodies = [
     workers: z.array(z.string()),
     /** Time scale the run played at; its durations were divided by it. */
     speed: z.number().default(1),
-    faults: z
-      .array(
-        z.object({
-          checkpoint: z.string(),
-          target: z.string(),
-          action: z.enum(['kill', 'stall']),
-          ms: z.number().optional(),
-        }),
-      )
-      .default([]),
+    faults: z.array(FaultRule).default([]),
   }),
   z.object({ type: z.literal('worker-started'), pid: z.number().int() }),
   /** plannedMs null: paused from the page, until it is resumed. */

@@ -1,7 +1,10 @@
 // Every message on the page's WebSocket, in one union per direction.
+// Both are zod schemas: the server parses what a page sends, the page parses what the
+// server sends, and the types are inferred from the schemas, never written beside them.
 import { z } from 'zod';
-import type { ScenarioManifest } from './catalog.js';
-import type { RunEvent } from './events.js';
+import { ScenarioManifest } from './catalog.js';
+import { RunEvent } from './events.js';
+import { LiveFaultAction, PlannedFault } from './faultRule.js';
 
 /** Largest frame the server accepts from a page, in bytes. */
 export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
@@ -28,13 +31,6 @@ const paramValue = z.unknown().refine(
 
 // Strict objects: a field the protocol does not know is refused, never ignored, so a page
 // can only name a scenario, a variant and bounded parameters, never send SQL, Lua or keys.
-export const FaultRuleSchema = z.strictObject({
-  checkpoint: z.string().min(1).max(100),
-  target: z.string().min(1).max(40),
-  action: z.enum(['kill', 'stall']),
-  ms: z.number().int().min(0).max(60_000).optional(),
-});
-
 export const ClientMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('start-run'),
@@ -44,7 +40,7 @@ export const ClientMessage = z.discriminatedUnion('type', [
     variant: id,
     params: z.record(z.string().max(100), paramValue).default({}),
     /** The fault plan; the variant's own when absent. Checkpoints must be the variant's. */
-    faults: z.array(FaultRuleSchema).max(MAX_FAULTS).optional(),
+    faults: z.array(PlannedFault).max(MAX_FAULTS).optional(),
     /** Time scale: every duration of the run is divided by it (0.5 = half speed). */
     speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1),
   }),
@@ -65,7 +61,7 @@ export const ClientMessage = z.discriminatedUnion('type', [
     type: z.literal('fault'),
     runId: id,
     workerId: z.string().min(1).max(40),
-    action: z.enum(['pause', 'resume', 'kill']),
+    action: LiveFaultAction,
   }),
 ]);
 /** A message as a page sends it: fields with defaults may be left out. */
@@ -73,18 +69,50 @@ export type ClientMessage = z.input<typeof ClientMessage>;
 /** A message as the server acts on it, defaults filled in. */
 export type ValidClientMessage = z.output<typeof ClientMessage>;
 
-export type ServerMessage =
-  | { type: 'hello'; catalog: ScenarioManifest[] }
+/** Most events in one message (a page resuming a long run gets several). */
+export const MAX_EVENTS_PER_MESSAGE = 500;
+
+/**
+ * The RunEvent schema, typed as RunEvent: the schema's declared type is the union of the
+ * bare bodies (the stamp is added by `extend`, which that union cannot show).
+ */
+export const runEventSchema = RunEvent as unknown as z.ZodType<RunEvent>;
+
+const runId = z.string().min(1);
+
+export const ServerMessage = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('hello'), catalog: z.array(ScenarioManifest) }),
   /** `controlKey` lets the page that started the run take control of it again after a reconnect. */
-  | { type: 'run-accepted'; requestId: string; runId: string; controlKey: string }
+  z.strictObject({ type: z.literal('run-accepted'), requestId: z.string(), runId, controlKey: z.string().min(1) }),
   /** `retryAfterMs` is set when the server is busy (too many runs): the same request may succeed later. */
-  | { type: 'run-rejected'; requestId: string; error: string; retryAfterMs?: number }
+  z.strictObject({ type: z.literal('run-rejected'), requestId: z.string(), error: z.string(), retryAfterMs: z.number().int().nonnegative().optional() }),
   /** Answers a subscribe for a run the server no longer knows (it keeps finished runs a while). */
-  | { type: 'run-unknown'; runId: string }
-  | { type: 'run-event'; runId: string; event: RunEvent }
+  z.strictObject({ type: z.literal('run-unknown'), runId }),
+  z.strictObject({ type: z.literal('run-event'), runId, event: runEventSchema }),
   /** Events of one run that came in together, in order: one message instead of many. */
-  | { type: 'run-events'; runId: string; events: RunEvent[] }
-  | { type: 'error'; error: string };
+  z.strictObject({ type: z.literal('run-events'), runId, events: z.array(runEventSchema).min(1).max(MAX_EVENTS_PER_MESSAGE) }),
+  z.strictObject({ type: z.literal('error'), error: z.string() }),
+]);
+/** A message from the server to a page. */
+export type ServerMessage = z.infer<typeof ServerMessage>;
+export type ServerMessageType = ServerMessage['type'];
+
+export type ParsedServerMessage = { ok: true; message: ServerMessage } | { ok: false; error: string };
+
+/** Parses one text frame from the server; the error names the field that was wrong and why. */
+export function parseServerMessage(text: string): ParsedServerMessage {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'message is not valid JSON' };
+  }
+  const result = ServerMessage.safeParse(json);
+  if (result.success) return { ok: true, message: result.data };
+  const named = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
+  const type = typeof named === 'string' ? ` '${named.slice(0, 40)}'` : '';
+  return { ok: false, error: `invalid server message${type}${describeIssue(result.error)}` };
+}
 
 /** The run events a server message carries: one, several (in order) or none. */
 export function eventsOf(message: ServerMessage): RunEvent[] {

@@ -1,32 +1,24 @@
 // A recorded run: the same event log the page was fed, with the scenario's manifest, so
 // a file replays in the page with no server, Redis or PostgreSQL behind it.
 import { z } from 'zod';
-import type { ScenarioManifest } from './catalog.js';
-import { RunEvent } from './events.js';
-import { describeIssue } from './protocol.js';
+import { ScenarioManifest } from './catalog.js';
+import type { RunEvent } from './events.js';
+import { describeIssue, runEventSchema } from './protocol.js';
 
 export const RECORDING_FORMAT = 'racelab-run';
 export const RECORDING_VERSION = 1;
 
-export interface Recording {
-  format: typeof RECORDING_FORMAT;
-  version: typeof RECORDING_VERSION;
-  /** When the run was recorded, ISO 8601. */
-  recordedAt: string;
-  scenario: ScenarioManifest;
-  variant: string;
-  events: RunEvent[];
-}
-
 const RecordingSchema = z.object({
   format: z.literal(RECORDING_FORMAT),
   version: z.literal(RECORDING_VERSION),
+  /** When the run was recorded, ISO 8601. */
   recordedAt: z.string().max(100),
-  // The manifest is plain data; its shape is checked where it is used.
-  scenario: z.object({ id: z.string(), title: z.string(), variants: z.array(z.object({ id: z.string() }).loose()) }).loose(),
+  scenario: ScenarioManifest,
   variant: z.string().max(100),
-  events: z.array(RunEvent).max(1_000_000),
+  events: z.array(runEventSchema).max(1_000_000),
 });
+/** A recorded run: a manifest and the event log, as the file holds them. */
+export type Recording = z.infer<typeof RecordingSchema>;
 
 /** Builds the file content of a recorded run. */
 export function createRecording(scenario: ScenarioManifest, variant: string, events: RunEvent[], recordedAt: Date): Recording {
@@ -45,5 +37,5 @@ export function parseRecording(text: string): ParsedRecording {
   }
   const result = RecordingSchema.safeParse(json);
   if (!result.success) return { ok: false, error: `not a racelab recording${describeIssue(result.error)}` };
-  return { ok: true, recording: result.data as unknown as Recording };
+  return { ok: true, recording: result.data };
 }

@@ -1,4 +1,5 @@
 // A run's verdict: metrics measured from the stores, checked against what they should be.
+import { z } from 'zod';
 
 export type MetricValue = number | string;
 export type Metrics = Record<string, MetricValue>;
@@ -89,11 +90,12 @@ export function verdictLine(e: Expectation & { actual?: MetricValue | undefined 
  * fails, unless the variant says why not here (a correct variant whose assumption breaks,
  * e.g. a lease shorter than the work; a broken one with no race to lose).
  */
-export interface ExpectedVerdict {
-  verdict: 'pass' | 'fail';
+export const ExpectedVerdict = z.object({
+  verdict: z.enum(['pass', 'fail']),
   /** Why this run is expected to give the other verdict than its kind's, in one line. */
-  reason?: string;
-}
+  reason: z.string().optional(),
+});
+export type ExpectedVerdict = z.infer<typeof ExpectedVerdict>;
 
 /** The expected verdict of a correct or broken variant, given its reason to differ (null: none). */
 export function expectedVerdict(correct: boolean, otherwise: string | null): ExpectedVerdict {

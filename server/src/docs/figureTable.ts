@@ -2,11 +2,13 @@
 // each metric, the store it comes from and the mechanism, so the README cannot drift from
 // what the code measures. `npm run docs` writes it; a test fails when the README is stale.
 import type { ScenarioManifest } from '@racelab/shared';
+import { cell, withSection, type SectionMarkers } from './readmeSection.js';
 
-export const FIGURES_START = '<!-- figures: written by `npm run docs` from the manifests; do not edit by hand -->';
-export const FIGURES_END = '<!-- end of figures -->';
-
-const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+export const FIGURES: SectionMarkers = {
+  name: 'figures',
+  start: '<!-- figures: written by `npm run docs` from the manifests; do not edit by hand -->',
+  end: '<!-- end of figures -->',
+};
 
 /** The table, one row per metric of every scenario, in teaching order. */
 export function figureTable(manifests: readonly ScenarioManifest[]): string {
@@ -25,8 +27,5 @@ export function figureTable(manifests: readonly ScenarioManifest[]): string {
 
 /** The README with its figures section written anew; throws when the markers are missing. */
 export function withFigures(readme: string, manifests: readonly ScenarioManifest[]): string {
-  const start = readme.indexOf(FIGURES_START);
-  const end = readme.indexOf(FIGURES_END);
-  if (start < 0 || end < start) throw new Error('the README has no figures section (its markers are missing)');
-  return `${readme.slice(0, start + FIGURES_START.length)}\n${figureTable(manifests)}\n${readme.slice(end)}`;
+  return withSection(readme, FIGURES, figureTable(manifests));
 }

@@ -8,7 +8,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { WebSocket } from 'ws';
-import { seededRandom, type ScenarioManifest, type ServerMessage } from '@racelab/shared';
+import { LiveFaultAction, parseServerMessage, seededRandom, type ScenarioManifest, type ServerMessage } from '@racelab/shared';
 
 /** What a frame of each kind must get back. */
 type Expect = 'error' | 'run-rejected' | 'run-unknown' | 'start';
@@ -103,7 +103,7 @@ export function frameGenerator(seed: number, catalog: ScenarioManifest[]): () =>
     [3, 'bad-speed', () => ({ kind: 'bad-speed', data: JSON.stringify({ ...validStart(), speed: pick([0, 0.1, 3, -1, 1e9]) }), expect: 'error' })],
     [8, 'subscribe-unknown', () => ({ kind: 'subscribe-unknown', data: JSON.stringify({ type: 'subscribe', runId: `ffff${int(1e9).toString(16)}`, afterSeq: int(100) - 1 }), expect: 'run-unknown' })],
     [5, 'cancel-unknown', () => ({ kind: 'cancel-unknown', data: JSON.stringify({ type: 'cancel-run', runId: name(10) + 'z' }), expect: 'error' })],
-    [5, 'fault-unknown', () => ({ kind: 'fault-unknown', data: JSON.stringify({ type: 'fault', runId: `z${int(1e9)}`, workerId: 'worker-1', action: pick(['pause', 'resume', 'kill']) }), expect: 'error' })],
+    [5, 'fault-unknown', () => ({ kind: 'fault-unknown', data: JSON.stringify({ type: 'fault', runId: `z${int(1e9)}`, workerId: 'worker-1', action: pick(LiveFaultAction.options) }), expect: 'error' })],
     [5, 'invalid-utf8', () => {
       const good = Buffer.from(JSON.stringify(validStart()));
       const bad = Buffer.from(pick([[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]]));
@@ -175,7 +175,14 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     const answers: ServerMessage[] = [];
     let wake: (() => void) | undefined;
     socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as ServerMessage;
+      const parsed = parseServerMessage(data.toString());
+      if (!parsed.ok) {
+        // The shared schema is the page's: a message it refuses is a wrong answer, whatever the frame.
+        report.wrongCount++;
+        if (report.wrong.length < 10) report.wrong.push({ kind: 'server message', got: parsed.error.slice(0, 200) });
+        return;
+      }
+      const message = parsed.message;
       if (message.type === 'run-event' || message.type === 'run-events' || message.type === 'hello') return; // streams of accepted runs
       answers.push(message);
       wake?.();

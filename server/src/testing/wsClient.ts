@@ -1,14 +1,19 @@
 // A WebSocket client for tests and scripts: keeps every message the server sends and lets
-// the caller wait for one, with a deadline so that nothing waits forever.
+// the caller wait for one, with a deadline so that nothing waits forever. Every message is
+// parsed with the shared schema, as the page does: one the schema refuses, or would change
+// (a field it drops or fills in), fails the next wait with what was wrong.
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { WebSocket } from 'ws';
-import { eventsOf, type RunEvent, type ServerMessage } from '@racelab/shared';
+import { eventsOf, parseServerMessage, type RunEvent, type ServerMessage } from '@racelab/shared';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 
 export interface TestClient {
   socket: WebSocket;
   inbox: ServerMessage[];
+  /** What was wrong with each message the shared schema refused or changed. */
+  refused: string[];
   /** Takes (removes) the first message that matches, waiting for it up to `timeoutMs`. */
   next(match: (m: ServerMessage) => boolean, timeoutMs?: number): Promise<ServerMessage>;
   send(message: unknown): void;
@@ -20,8 +25,16 @@ export async function connectClient(url: string, options: { origin?: string; hea
   const socket = new WebSocket(url, { ...(options.origin ? { origin: options.origin } : {}), headers: options.headers });
   const inbox: ServerMessage[] = [];
   const waiters = new Set<() => void>();
+  const refused: string[] = [];
   socket.on('message', (data) => {
-    const message = JSON.parse(data.toString()) as ServerMessage;
+    const text = data.toString();
+    const parsed = parseServerMessage(text);
+    if (!parsed.ok || !isDeepStrictEqual(parsed.message, JSON.parse(text))) {
+      refused.push(parsed.ok ? `the schema changes a '${parsed.message.type}' message: ${text.slice(0, 300)}` : parsed.error);
+      for (const w of [...waiters]) w();
+      return;
+    }
+    const message = parsed.message;
     // A batch of events is kept as the events it holds, one message each, as tests look for them.
     if (message.type === 'run-events') for (const event of eventsOf(message)) inbox.push({ type: 'run-event', runId: message.runId, event });
     else inbox.push(message);
@@ -32,6 +45,12 @@ export async function connectClient(url: string, options: { origin?: string; hea
   const next = (match: (m: ServerMessage) => boolean, timeoutMs = 30_000): Promise<ServerMessage> =>
     new Promise((resolve, reject) => {
       const look = (): boolean => {
+        if (refused.length > 0) {
+          waiters.delete(look as () => void);
+          clearTimeout(timer);
+          reject(new Error(`the server sent a message the protocol refuses: ${refused[0]}`));
+          return true;
+        }
         const at = inbox.findIndex(match);
         if (at < 0) return false;
         const [found] = inbox.splice(at, 1);
@@ -46,7 +65,7 @@ export async function connectClient(url: string, options: { origin?: string; hea
       }, timeoutMs);
       if (!look()) waiters.add(look as () => void);
     });
-  return { socket, inbox, next, send: (message) => socket.send(JSON.stringify(message)), closed };
+  return { socket, inbox, refused, next, send: (message) => socket.send(JSON.stringify(message)), closed };
 }
 
 export const isEvent =

@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { WorkerEventBody } from '@racelab/shared';
-import { msSince, sleepAtLeast } from '../runs/clock.js';
+import { msSince, sleepAtLeast } from '../time/clock.js';
 import type { WorkerContext } from '../scenarios/types.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 

@@ -3,6 +3,7 @@
 // it plays one part in one run, then exits.
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
 import { findVariant, loadCatalog } from '../scenarios/registry.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 import { createWorkerContext } from './workerContext.js';
@@ -32,7 +33,7 @@ let playing = false;
 let finishing = false;
 let lost = false;
 /** A store connection broke: mid-run the run hears why, at once; an idle worker just goes. */
-function connectionLost(store: string, reason: string): void {
+function connectionLost(store: CoreStore, reason: string): void {
   if (finishing || lost) return;
   lost = true;
   if (!playing) process.exit(1);
@@ -44,9 +45,9 @@ function connectionLost(store: string, reason: string): void {
 redis.on('error', () => {
   // Reported through the command that fails, or as a lost connection below.
 });
-redis.on('close', () => connectionLost('Redis', 'the connection closed'));
-client.on('error', (error) => connectionLost('PostgreSQL', error.message));
-client.on('end', () => connectionLost('PostgreSQL', 'the connection ended'));
+redis.on('close', () => connectionLost(REDIS_STORE, 'the connection closed'));
+client.on('error', (error) => connectionLost(POSTGRES_STORE, error.message));
+client.on('end', () => connectionLost(POSTGRES_STORE, 'the connection ended'));
 
 let catalog: Awaited<ReturnType<typeof loadCatalog>>;
 try {

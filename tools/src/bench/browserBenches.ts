@@ -112,7 +112,7 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
         unit: 'ms',
         samples: all,
         sampleOf: 'event',
-        target: { stat: 'p99', op: '<=', value: 16 },
+        target: { stat: 'p99', op: '<=', value: 33 }, // two frames at 60 Hz
         note: `${r.reps.length} runs of ${r.seconds} s; p50 ${f1(percentile(all, 50))} ms`,
       },
       {

@@ -44,7 +44,7 @@ export const SHORTCUTS: Shortcut[] = [
   { id: 'run', keys: ['R'], does: 'run the selected variant', group: 'Run' },
   { id: 'compare', keys: ['C'], does: 'run it beside its counterpart (broken above correct)', group: 'Run' },
   { id: 'cancel', keys: ['X'], does: 'cancel the run in progress', group: 'Run' },
-  { id: 'replay', keys: ['Space'], does: 'replay the run on screen (no server needed)', group: 'Run' },
+  { id: 'replay', keys: ['Space'], does: 'replay the runs on screen (no server needed); again: pause, go on', group: 'Run' },
   { id: 'slower', keys: ['S'], does: 'slower: stretch every sleep and TTL (down to 0.25×)', group: 'Run' },
   { id: 'faster', keys: ['Shift+S'], does: 'faster (up to 2×)', group: 'Run' },
   { id: 'next-scenario', keys: ['N', ']'], does: 'next scenario', group: 'Choose' },

@@ -1,14 +1,15 @@
 // The page's keyboard shortcuts (see shortcutTable): one keydown listener on the window.
 // Keys typed into a text field, a number field or a select stay there.
 import { useEffect } from 'react';
+import { cursorAt } from '../model/cursor.js';
 import { deriveLanes } from '../model/lanes.js';
 import { momentsOf, stepMoment } from '../model/playhead.js';
 import { runSummary } from '../model/runSummary.js';
 import { SPEEDS } from '../model/urlState.js';
-import { playRun } from '../replay/player.js';
+import { replayShown } from '../replay/player.js';
 import { useStore } from '../store/index.js';
 import { counterpartOf } from '../store/runsSlice.js';
-import { isRunning, selectCurrentRun, selectRunInProgress, selectScenario, selectVariant } from '../store/selectors.js';
+import { isRunning, selectCurrentRun, selectReplaying, selectRunInProgress, selectScenario, selectVariant } from '../store/selectors.js';
 import { fitView, panFraction, setPlayhead, zoomBy } from '../view/viewActions.js';
 import { viewStore } from '../view/viewStore.js';
 import { OPEN_RECORDING_ID } from '../components/sharing/RecordingControls.js';
@@ -64,9 +65,10 @@ export function perform(m: Match): boolean {
       s.cancelRun();
       return true;
     case 'replay': {
-      const run = selectCurrentRun(s);
-      if (!run || selectRunInProgress(s)) return false;
-      return playRun(useStore, run.runId, s.speed) !== null;
+      // Space again pauses a replay (the cursor is held where it is); once more goes on.
+      if (s.cursor.mode === 'replay' && selectReplaying(s)) return (s.setCursor({ mode: 'held', atMs: s.cursor.atMs }), true);
+      if (!selectCurrentRun(s) || selectRunInProgress(s)) return false;
+      return replayShown(useStore, s.speed, cursorAt(s.cursor) ?? 0) !== null;
     }
     case 'slower':
     case 'faster': {
@@ -104,7 +106,7 @@ export function perform(m: Match): boolean {
     case 'step-back': {
       const run = selectCurrentRun(s);
       if (!run) return false;
-      setPlayhead(stepMoment(momentsOf(run.events), viewStore.getState().playheadMs, m.id === 'step-forward' ? 1 : -1));
+      setPlayhead(stepMoment(momentsOf(run.events), cursorAt(s.cursor), m.id === 'step-forward' ? 1 : -1));
       return true;
     }
     case 'clear-playhead':

@@ -4,6 +4,7 @@ import type { RunEvent } from '@racelab/shared';
 import { deriveLeases, type Lease } from './leases.js';
 import { markOf, type Mark } from './marks.js';
 import { foldOnLog, memoOnLog, type EventLog } from './memo.js';
+import { oldBlockTask, oldClockNote, type ClockSkew } from './oldEventForms.js';
 import { runSummary } from './runSummary.js';
 import { formatMs } from './timeScale.js';
 
@@ -39,9 +40,6 @@ export interface Lane {
   clock: string | null;
 }
 
-/** Work that blocks the event loop says so in its label ("synchronous task: event loop blocked"). */
-const BLOCKS_LOOP = /event loop (?:is )?blocked/i;
-
 const at = (ms: number) => `at ${formatMs(ms)}`;
 
 interface OpenSpan {
@@ -56,6 +54,8 @@ interface LanesState {
   lanes: Map<string, LaneDraft>;
   /** Spans still going, by worker + kind + key/label. */
   open: Map<string, OpenSpan>;
+  /** Each worker's clock against its reference's, from its clock-skewed (or an old note). */
+  clocks: Map<string, ClockSkew>;
 }
 
 const openKey = (w: string, kind: SpanKind, key: string) => `${w}\u0000${kind}\u0000${key}`;
@@ -67,10 +67,19 @@ const leasesByRelease = memoOnLog((events: EventLog) => {
   return byRelease;
 });
 
-export const deriveLanes = foldOnLog<LanesState, Lane[]>({
-  init: () => ({ lanes: new Map(), open: new Map() }),
+/**
+ * A worker's clock, short enough to fit under its name ("clock: −1000 ms", "clock: reference"),
+ * once some worker has reported how its clock differs from another's; else null.
+ */
+function clockLine(own: ClockSkew | undefined, isReference: boolean): string | null {
+  if (own) return `clock: ${own.offsetMs < 0 ? '−' : own.offsetMs > 0 ? '+' : '±'}${Math.abs(own.offsetMs)} ms`;
+  return isReference ? 'clock: reference' : null;
+}
 
-  step({ lanes, open }, e, events) {
+export const deriveLanes = foldOnLog<LanesState, Lane[]>({
+  init: () => ({ lanes: new Map(), open: new Map(), clocks: new Map() }),
+
+  step({ lanes, open, clocks }, e, events) {
     const w = e.workerId;
     if (w === null) return;
     let lane = lanes.get(w);
@@ -88,6 +97,11 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
       if (outcome) o.span.details.push(outcome);
       open.delete(openKey(w, kind, key));
     };
+    const startBlocked = (task: string) =>
+      startSpan('blocked', task, `${w}'s event loop blocked from ${formatMs(e.atMs)}`, [
+        `${task}: event loop blocked`,
+        'no timer, no I/O callback and no lease renewal can run meanwhile',
+      ]);
     const endAll = () => {
       for (const [k, o] of open) {
         if (!k.startsWith(`${w}\u0000`)) continue;
@@ -127,14 +141,33 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
         });
         break;
       }
-      case 'work-started':
-        if (BLOCKS_LOOP.test(e.label))
-          startSpan('blocked', e.label, `${w}'s event loop blocked from ${formatMs(e.atMs)}`, [e.label, 'no timer, no I/O callback and no lease renewal can run meanwhile']);
+      case 'event-loop-blocked':
+        startBlocked(e.task);
+        break;
+      case 'event-loop-unblocked':
+        endSpan('blocked', e.task, `finished ${at(e.atMs)}`);
+        break;
+      case 'clock-skewed':
+        clocks.set(w, e);
+        break;
+      // The old forms (oldEventForms), in recordings made before the two facts above existed.
+      case 'note': {
+        const oldClock = oldClockNote(e.text);
+        if (oldClock) clocks.set(w, oldClock);
+        break;
+      }
+      case 'work-started': {
+        const oldTask = oldBlockTask(e.label);
+        if (oldTask !== null) startBlocked(oldTask);
         else startSpan('work', e.label, `${w} ${e.label} from ${formatMs(e.atMs)}`);
         break;
-      case 'work-finished':
-        endSpan(BLOCKS_LOOP.test(e.label) ? 'blocked' : 'work', e.label, `finished ${at(e.atMs)}`);
+      }
+      case 'work-finished': {
+        const oldTask = oldBlockTask(e.label);
+        if (oldTask !== null) endSpan('blocked', oldTask, `finished ${at(e.atMs)}`);
+        else endSpan('work', e.label, `finished ${at(e.atMs)}`);
         break;
+      }
       case 'process-paused': {
         const span = startSpan('stall', '', `${w} process stalled from ${formatMs(e.atMs)}`, [
           e.plannedMs === null ? 'paused from the page (SIGSTOP) until resumed' : `planned: ${formatMs(e.plannedMs)} (SIGSTOP)`,
@@ -169,26 +202,17 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     if (body.kind === 'death') lane.hasDeath = true;
   },
 
-  finish({ lanes, open }, events) {
+  finish({ lanes, open, clocks }, events) {
     const summary = runSummary(events);
     const leases = deriveLeases(events);
     // Spans still going may change with the next events: the value gets copies, and when
     // the run has ended they stop at its end.
     const going = new Set([...open.values()].map((o) => o.span));
-    // Each worker's clock, once some worker said how its clock differs from another's.
-    // Short, to fit under the worker's name: "clock: −1000 ms" against "clock: reference".
-    const clocks = new Map<string, string>();
-    for (const [w, l] of lanes) {
-      const said = l.marks.find((m) => m.kind === 'clock');
-      const m = said?.caption ? /^clock (\S+) ms (behind|ahead of) /.exec(said.caption) : null;
-      if (said?.caption && m) clocks.set(w, `clock: ${m[2] === 'behind' ? '−' : '+'}${m[1]} ms`);
-    }
-    const reference = (w: string) =>
-      [...lanes.values()].some((l) => l.marks.some((m) => m.kind === 'clock' && m.caption?.endsWith(` ${w}`)));
+    const references = new Set([...clocks.values()].map((c) => c.reference));
     return summary.workers.map((workerId, index): Lane => {
       const lane = lanes.get(workerId);
       return {
-        clock: clocks.get(workerId) ?? (reference(workerId) ? 'clock: reference' : null),
+        clock: clockLine(clocks.get(workerId), references.has(workerId)),
         workerId,
         index,
         pid: lane?.pid ?? null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Mark } from './lanes.js';
-import { domainFor, markExtent, needsNewHorizon, nextHorizon, stackMarks } from './layout.js';
+import { domainFor, horizonFor, markExtent, stackMarks } from './layout.js';
 import { runSummary } from './runSummary.js';
 import { blindDelRun } from './fixtures/blindDelRun.js';
 import { makeScale } from './timeScale.js';
@@ -14,12 +14,22 @@ describe('layout', () => {
     expect(s.endMs).toBeCloseTo(1030 * (1 + 220 / 980));
   });
 
-  it('uses the horizon while running, and grows it on round numbers', () => {
+  it('uses the horizon of the live edge while running, and grows it on round numbers', () => {
     const running = runSummary(blindDelRun().slice(0, 10));
-    expect(domainFor(running, 500).endMs).toBe(500);
-    expect(needsNewHorizon(480, 500)).toBe(true);
-    expect(needsNewHorizon(300, 500)).toBe(false);
-    expect(nextHorizon(480)).toBe(1000);
+    expect(domainFor(running, 300).endMs).toBe(500);
+    expect([0, 184, 185, 460, 461, 920, 921].map(horizonFor)).toEqual([200, 200, 500, 500, 1000, 1000, 2000]);
+    // Never behind the last event, whatever the clock says.
+    expect(domainFor(running, 0).endMs).toBe(horizonFor(running.lastMs));
+  });
+
+  it('grows the horizon with the time and never shrinks it', () => {
+    let last = 0;
+    for (let ms = 0; ms < 100_000; ms += 37) {
+      const h = horizonFor(ms);
+      expect(h).toBeGreaterThanOrEqual(last);
+      expect(ms).toBeLessThanOrEqual(h * 0.92);
+      last = h;
+    }
   });
 
   it('stacks marks that would collide, glyph and caption', () => {

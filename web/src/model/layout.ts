@@ -27,24 +27,29 @@ export function finishedEndMs(endMs: number, trackPx: number): number {
   return Math.max(MIN_FINISHED_MS, endMs * (1 + room));
 }
 
+/** Where the live edge may reach before the domain grows: this share of the horizon. */
+const HORIZON_FILL = 0.92;
+
+/**
+ * The horizon of a run in progress whose live edge is at `nowMs`: the smallest round number
+ * (1, 2 or 5 × 10^k, at least MIN_DOMAIN_MS) that keeps the edge within HORIZON_FILL of the
+ * width. A pure function of the time: it grows in steps, so marks do not shift on every
+ * event, and nothing has to remember the last horizon.
+ */
+export function horizonFor(nowMs: number): number {
+  let h = MIN_DOMAIN_MS;
+  while (h * HORIZON_FILL < nowMs) h = niceCeil(h * 1.5);
+  return h;
+}
+
 /**
  * The time domain of a run's drawing. A finished run fits its length and room for its
- * final state; a running one uses the horizon (a round number that the live edge pushes
- * forward now and then), so marks do not shift on every event.
+ * final state; a running one reaches the horizon of its "now" (`nowMs`: the live edge, or
+ * the cursor of a replay).
  */
-export function domainFor(summary: RunSummary, horizonMs: number, trackPx = 1200): TimeScale {
+export function domainFor(summary: RunSummary, nowMs: number, trackPx = 1200): TimeScale {
   if (summary.endMs !== null) return makeScale(0, finishedEndMs(summary.endMs, trackPx));
-  return makeScale(0, Math.max(MIN_DOMAIN_MS, horizonMs, niceCeil(summary.lastMs * 1.1)));
-}
-
-/** The next horizon once the live edge reaches `nowMs`: comfortably ahead, on a round number. */
-export function nextHorizon(nowMs: number): number {
-  return niceCeil(Math.max(MIN_DOMAIN_MS, nowMs * 1.5));
-}
-
-/** True when the live edge is close enough to the right edge that the domain should grow. */
-export function needsNewHorizon(nowMs: number, horizonMs: number): boolean {
-  return nowMs > horizonMs * 0.92;
+  return makeScale(0, horizonFor(Math.max(nowMs, summary.lastMs)));
 }
 
 export interface PlacedMark {

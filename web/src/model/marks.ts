@@ -1,6 +1,7 @@
 // The instants of a worker's lane, in words: what a tooltip and a screen reader say.
 import type { RunEvent } from '@racelab/shared';
 import type { Lease } from './leases.js';
+import { oldClockNote, type ClockSkew } from './oldEventForms.js';
 import { formatMs } from './timeScale.js';
 
 export type MarkKind =
@@ -44,13 +45,14 @@ export function writeWords(target: string, value: string | number): string {
   return String(value).length <= 10 ? `${target} = ${value}` : target;
 }
 
-/**
- * "clock 1000 ms behind node-1" from a worker's note about its own clock ("node-2's clock is
- * 1000 ms behind node-1's: …"), or null when the note is about something else.
- */
-export function clockOf(text: string): string | null {
-  const m = /clock is (\d+(?:\.\d+)?) ms (behind|ahead of) ([\w-]+?)'s/.exec(text);
-  return m ? `clock ${m[1]} ms ${m[2]} ${m[3]}` : null;
+/** "1000 ms behind node-1": a worker's clock against its reference's. */
+function skewWords({ offsetMs, reference }: ClockSkew): string {
+  return offsetMs === 0 ? `in step with ${reference}` : `${Math.abs(offsetMs)} ms ${offsetMs < 0 ? 'behind' : 'ahead of'} ${reference}`;
+}
+
+/** The mark of a worker's own clock, drawn large: the clock is what the scenario is about. */
+function clockMark(w: string, atMs: number, skew: ClockSkew): Omit<Mark, 'id' | 'atMs'> {
+  return { kind: 'clock', major: true, tag: null, caption: `clock ${skewWords(skew)}`, label: `${w}'s clock is ${skewWords(skew)} ${at(atMs)}`, details: [] };
 }
 
 /** The mark an event draws in its worker's lane, or null when it draws none. */
@@ -148,10 +150,11 @@ export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<M
         label: `${w} reached checkpoint ${e.checkpoint} ${at(e.atMs)}`,
         details: [],
       };
+    case 'clock-skewed':
+      return clockMark(w, e.atMs, e);
     case 'note': {
-      // A worker that reports its own clock: the clock is what the scenario is about, so it is drawn.
-      const clock = clockOf(e.text);
-      if (clock) return { kind: 'clock', major: true, tag: null, caption: clock, label: `${w} ${at(e.atMs)}: ${e.text}`, details: [] };
+      const oldClock = oldClockNote(e.text);
+      if (oldClock) return clockMark(w, e.atMs, oldClock);
       return { kind: 'note', major: false, tag: null, caption: null, label: `${w} note ${at(e.atMs)}: ${e.text}`, details: [] };
     }
     default:

@@ -2,6 +2,7 @@
 // per watched Redis key (value, holder, TTL), per watched PostgreSQL row or table, and per
 // part of a scenario's own lab (a Redis node, Sentinel, the token provider), under its store.
 // Consecutive observations with the same value (and the same "expires or not") form a segment.
+import { POSTGRES_STORE, REDIS_STORE, storeOf } from '@racelab/shared';
 import type { Lease } from './leases.js';
 import { deriveLeases } from './leases.js';
 import { inOrder, memoOnLog, type EventLog } from './memo.js';
@@ -54,7 +55,7 @@ type Draft = Omit<StoreSegment, 'label'>;
 export type StoreKind = 'redis' | 'postgres' | 'lab';
 
 export function storeKind(store: string): StoreKind {
-  return store === 'Redis' ? 'redis' : store === 'PostgreSQL' ? 'postgres' : 'lab';
+  return store === REDIS_STORE ? 'redis' : store === POSTGRES_STORE ? 'postgres' : 'lab';
 }
 
 const ABSENT: Record<StoreKind, string> = { redis: 'no key', postgres: 'no row', lab: 'no value' };
@@ -158,7 +159,7 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
   for (const e of inOrder(events)) {
     if (e.type !== 'key-observed' && e.type !== 'row-observed') continue;
     const redis = e.type === 'key-observed';
-    const store = redis ? 'Redis' : (e.store ?? 'PostgreSQL');
+    const store = redis ? REDIS_STORE : storeOf(e);
     const name = redis ? e.key : e.target;
     const id = `${store}\u0000${name}`;
     const lane = lanes.get(id) ?? { store, name, segments: [] };
@@ -207,7 +208,7 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
   return [...lanes.values()].sort((a, b) => order(a.store) - order(b.store)).map(({ store, name, segments }) => ({
     store,
     name,
-    leaseKey: store === 'Redis' && leaseKeys.has(name),
+    leaseKey: storeKind(store) === 'redis' && leaseKeys.has(name),
     segments: segments.map((s) => {
       const closed = s.endMs === null && endMs !== null ? { ...s, endMs: Math.max(endMs, s.startMs), atEnd: true } : s;
       return { ...closed, label: describe(store, name, closed) };

@@ -9,7 +9,7 @@ import { deriveLeases, type Lease } from './leases.js';
 import { inOrder, memoOnLog, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
 import { acceptedWrites, deriveStaleWrites, type Write } from './staleWrites.js';
-import { deriveStoreLanes } from './storeLanes.js';
+import { deriveStoreLanes, storeKind } from './storeLanes.js';
 import { formatMs } from './timeScale.js';
 
 export type StoryTone = 'damage' | 'hazard' | 'safe' | 'fact';
@@ -187,15 +187,16 @@ function endLines(events: EventLog): StoryLine[] {
   for (const lane of deriveStoreLanes(events)) {
     const last = lane.segments[lane.segments.length - 1];
     if (!last) continue;
-    if (lane.store === 'PostgreSQL' && last.value !== null)
+    const kind = storeKind(lane.store);
+    if (kind === 'postgres' && last.value !== null)
       out.push({ id: `end-${lane.name}`, atMs: Infinity, tone: 'fact', text: `At the end, PostgreSQL held ${lane.name} = ${short(last.value)}.` });
-    else if (lane.store !== 'Redis' && last.value !== null) {
+    else if (kind !== 'redis' && last.value !== null) {
       const id = `${lane.store}\u0000${last.value}`;
       const group = alike.get(id) ?? { store: lane.store, names: [], value: last.value };
       alike.set(id, group);
       group.names.push(lane.name);
     }
-    if (lane.store === 'Redis' && lane.leaseKey && last.value !== null && last.noExpiry)
+    if (kind === 'redis' && lane.leaseKey && last.value !== null && last.noExpiry)
       out.push({ id: `end-${lane.name}`, atMs: Infinity, tone: 'damage', text: `At the end, Redis still held ${lane.name} with no expiry.` });
   }
   for (const { store, names, value } of alike.values()) {

@@ -1,7 +1,7 @@
 // Truth beside belief: for each worker, when Redis itself held a lease key for it, as the
 // server observed it (not as the worker believed). Drawn under the worker's lease bar.
 import { memoOnLog, type EventLog } from './memo.js';
-import { deriveStoreLanes } from './storeLanes.js';
+import { deriveStoreLanes, storeKind } from './storeLanes.js';
 import { formatMs } from './timeScale.js';
 
 export interface TruthSegment {
@@ -23,7 +23,7 @@ export interface TruthSegment {
 export const deriveTruth = memoOnLog((events: EventLog): Map<string, TruthSegment[]> => {
   const out = new Map<string, TruthSegment[]>();
   for (const lane of deriveStoreLanes(events)) {
-    if (lane.store !== 'Redis' || !lane.leaseKey) continue;
+    if (storeKind(lane.store) !== 'redis' || !lane.leaseKey) continue;
     for (const s of lane.segments) {
       if (s.value === null || s.holder === null || s.named.length > 1) continue;
       const span = `from ${formatMs(s.startMs)}${s.endMs === null ? '' : ` to ${formatMs(s.endMs)}`}`;

@@ -1,20 +1,9 @@
-// Replays a recorded log as if it were live: each event reaches the store when the replay
-// clock (page time × rate since the start) passes its atMs, so the live edge, the code
-// steps and the verdict play out as they did, in slow motion when the rate is below 1.
-import type { RunEvent } from '@racelab/shared';
+// The replay clock: plays the runs on screen again as they happened by moving the cursor
+// over their logs (page time × rate since the start), so the live edge, the code steps and
+// the verdict play out as they did, in slow motion when the rate is below 1. It copies no
+// event: the logs stay as they are, only the cursor moves.
+import { logEndMs, type Cursor } from '../model/cursor.js';
 import type { AppStore } from '../store/index.js';
-
-/** How many events of a time-sorted log are due at run time `runMs`. */
-export function dueCount(sorted: readonly RunEvent[], runMs: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]!.atMs <= runMs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 export interface PlayerDeps {
   now?: () => number;
@@ -23,47 +12,53 @@ export interface PlayerDeps {
 }
 
 export interface Player {
-  runId: string;
   stop(): void;
 }
 
 let current: Player | null = null;
 
-/** Starts replaying a run on the page (stopping any other replay); null when it cannot. */
-export function playRun(store: AppStore, sourceRunId: string, rate: number, deps: PlayerDeps = {}): Player | null {
+/**
+ * Replays the runs on screen from `fromMs` (stopping any other replay); null when none is
+ * shown. It stops by itself at the end, or as soon as anything else moves the cursor (a
+ * step, Esc, other runs coming on screen).
+ */
+export function replayShown(store: AppStore, rate: number, fromMs = 0, deps: PlayerDeps = {}): Player | null {
   const now = deps.now ?? (() => performance.now());
   const requestFrame = deps.requestFrame ?? ((fn) => requestAnimationFrame(fn));
   const cancelFrame = deps.cancelFrame ?? ((id) => cancelAnimationFrame(id as number));
-  const source = store.getState().runs[sourceRunId];
-  if (!source) return null;
+  const s = store.getState();
+  const logs = s.shown.map((id) => s.runs[id]?.events).filter((e) => e !== undefined);
+  if (logs.length === 0) return null;
   current?.stop();
-  const sorted = [...source.events].sort((a, b) => a.atMs - b.atMs || a.seq - b.seq);
+  const endMs = Math.max(...logs.map(logEndMs));
   const startedAt = now();
-  const runId = store.getState().beginReplay(sourceRunId, rate, startedAt);
-  if (!runId) return null;
-  let sent = 0;
+  // From the end (or past it) a replay starts over.
+  const from = fromMs < endMs ? Math.max(0, fromMs) : 0;
+  let written: Extract<Cursor, { mode: 'replay' }> = { mode: 'replay', atMs: from, rate };
   let frame: unknown = null;
   let stopped = false;
-  const tick = () => {
-    frame = null;
-    if (stopped) return;
-    const due = dueCount(sorted, (now() - startedAt) * rate);
-    if (due > sent) {
-      store.getState().appendEvents(runId, sorted.slice(sent, due), Number.NaN);
-      sent = due;
-    }
-    // A replay taken off the screen stops by itself.
-    if (sent < sorted.length && store.getState().shown.includes(runId)) frame = requestFrame(tick);
-  };
   const player: Player = {
-    runId,
     stop() {
       stopped = true;
       if (frame !== null) cancelFrame(frame);
+      frame = null;
       if (current === player) current = null;
     },
   };
+  const tick = () => {
+    frame = null;
+    if (stopped) return;
+    if (store.getState().cursor !== written) return player.stop(); // someone else moved it
+    const atMs = Math.min(endMs, from + (now() - startedAt) * rate);
+    if (atMs !== written.atMs) {
+      written = { mode: 'replay', atMs, rate };
+      store.getState().setCursor(written);
+    }
+    if (atMs < endMs) frame = requestFrame(tick);
+    else player.stop();
+  };
   current = player;
+  store.getState().setCursor(written);
   tick();
   return player;
 }

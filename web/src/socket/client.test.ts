@@ -5,7 +5,6 @@ import { createAppStore } from '../store/index.js';
 import { selectCurrentEvents } from '../store/selectors.js';
 import { backoffDelay, BACKOFF_MAX_MS } from './backoff.js';
 import { socketUrl, startSocket } from './client.js';
-import { parseServerMessage } from './messages.js';
 
 class FakeSocket {
   static OPEN = 1;
@@ -65,12 +64,6 @@ describe('socket client', () => {
     expect(backoffDelay(30, 1)).toBe(BACKOFF_MAX_MS);
   });
 
-  it('ignores frames that are not server messages', () => {
-    expect(parseServerMessage('nope')).toBeNull();
-    expect(parseServerMessage('{"type":"run-event","runId":"r","event":{"type":"x"}}')).toBeNull();
-    expect(parseServerMessage('{"type":"error","error":"bad"}')).toEqual({ type: 'error', error: 'bad' });
-  });
-
   it('feeds the store: catalog, run acceptance, batched events', () => {
     const h = harness();
     expect(h.store.getState().connection).toBe('connecting');
@@ -95,11 +88,26 @@ describe('socket client', () => {
     expect(selectCurrentEvents(h.store.getState()).map((e) => e.seq)).toEqual(events.slice(0, 20).map((e) => e.seq));
   });
 
-  it('takes a batch of events only when every one of them is an event', () => {
-    const [a, b] = blindDelRun();
-    expect(parseServerMessage(JSON.stringify({ type: 'run-events', runId: 'r', events: [a, b] }))).toEqual({ type: 'run-events', runId: 'r', events: [a, b] });
-    expect(parseServerMessage(JSON.stringify({ type: 'run-events', runId: 'r', events: [a, { type: 'x' }] }))).toBeNull();
-    expect(parseServerMessage(JSON.stringify({ type: 'run-events', runId: 'r', events: a }))).toBeNull();
+  it('refuses a message the schema does not take: nothing reaches the store, the page says why', () => {
+    const h = harness();
+    const logged: unknown[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => logged.push(args.join(' '));
+    try {
+      h.socket().open();
+      h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
+      h.store.getState().startRun();
+      const request = JSON.parse(h.socket().sent[0]!);
+      h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-3', controlKey: 'c0ffee' });
+      const [first, second] = blindDelRun();
+      h.socket().receive({ type: 'run-events', runId: 'run-3', events: [first, { ...second, atMs: 'soon' }] });
+      h.runTimers();
+    } finally {
+      console.error = error;
+    }
+    expect(selectCurrentEvents(h.store.getState())).toHaveLength(0);
+    expect(h.store.getState().serverError).toContain("at 'events.1.atMs': Invalid input: expected number, received string");
+    expect(logged).toEqual([expect.stringContaining("invalid server message 'run-events' at 'events.1.atMs'")]);
   });
 
   it('reconnects after a drop and marks the followed run lost', () => {

@@ -3,7 +3,7 @@
 import type { ClientMessage, RunEvent } from '@racelab/shared';
 import type { AppStore } from '../store/index.js';
 import { backoffDelay } from './backoff.js';
-import { dispatch, parseServerMessage } from './messages.js';
+import { receive } from './messages.js';
 
 /**
  * Run events reach the store once per animation frame, in that frame before it is drawn:
@@ -106,9 +106,7 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       }
     };
     ws.onmessage = (ev: MessageEvent) => {
-      if (typeof ev.data !== 'string') return;
-      const message = parseServerMessage(ev.data);
-      if (message) dispatch(message, sink);
+      receive(ev.data, sink);
     };
     ws.onclose = () => {
       if (socket !== ws) return;

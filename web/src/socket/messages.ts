@@ -1,5 +1,6 @@
-// Routes each server message to the store action that records it.
-import { eventsOf, type RunEvent, type ScenarioManifest, type ServerMessage } from '@racelab/shared';
+// Parses each frame from the server with the shared schema and routes the message to the
+// store action that records it. A frame the schema refuses reaches no store action.
+import { eventsOf, parseServerMessage, type RunEvent, type ScenarioManifest, type ServerMessage } from '@racelab/shared';
 
 export interface MessageSink {
   setCatalog(catalog: ScenarioManifest[]): void;
@@ -12,47 +13,24 @@ export interface MessageSink {
   setServerError(error: string | null): void;
 }
 
-function isEvent(x: unknown): x is RunEvent {
-  if (typeof x !== 'object' || x === null) return false;
-  const e = x as Record<string, unknown>;
-  return (
-    typeof e.type === 'string' &&
-    typeof e.seq === 'number' &&
-    typeof e.atMs === 'number' &&
-    (e.workerId === null || typeof e.workerId === 'string')
-  );
+/**
+ * Parses one frame and routes it. A frame that is not a server message is refused loudly:
+ * on the console and on the page, with what was wrong (the field and why), never fed to
+ * the store. Returns whether the frame was taken.
+ */
+export function receive(data: unknown, sink: MessageSink, log: (text: string) => void = console.error): boolean {
+  const parsed = typeof data === 'string' ? parseServerMessage(data) : { ok: false as const, error: 'a binary frame: the server sends JSON text' };
+  if (parsed.ok) {
+    dispatch(parsed.message, sink);
+    return true;
+  }
+  const error = `the page could not read a message from the server and left it out: ${parsed.error}`;
+  log(`racelab: ${error}`);
+  sink.setServerError(error);
+  return false;
 }
 
-/** Parses one text frame; returns the message, or null when it is not one we understand. */
-export function parseServerMessage(text: string): ServerMessage | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof json !== 'object' || json === null) return null;
-  const m = json as Record<string, unknown>;
-  switch (m.type) {
-    case 'hello':
-      return Array.isArray(m.catalog) ? (m as unknown as ServerMessage) : null;
-    case 'run-accepted':
-      return typeof m.requestId === 'string' && typeof m.runId === 'string' && typeof m.controlKey === 'string' ? (m as unknown as ServerMessage) : null;
-    case 'run-rejected':
-      return typeof m.requestId === 'string' && typeof m.error === 'string' ? (m as unknown as ServerMessage) : null;
-    case 'run-unknown':
-      return typeof m.runId === 'string' ? (m as unknown as ServerMessage) : null;
-    case 'run-event':
-      return typeof m.runId === 'string' && isEvent(m.event) ? (m as unknown as ServerMessage) : null;
-    case 'run-events':
-      return typeof m.runId === 'string' && Array.isArray(m.events) && m.events.every(isEvent) ? (m as unknown as ServerMessage) : null;
-    case 'error':
-      return typeof m.error === 'string' ? (m as unknown as ServerMessage) : null;
-    default:
-      return null;
-  }
-}
-
+/** Routes one parsed server message to the sink (frames are parsed by `parseServerMessage` in shared). */
 export function dispatch(message: ServerMessage, sink: MessageSink): void {
   switch (message.type) {
     case 'hello':

@@ -5,7 +5,15 @@ import { duplicateJobManifest } from '../model/fixtures/manifest.js';
 import { tokenLuaRun } from '../model/fixtures/tokenLuaRun.js';
 import { createAppStore } from './index.js';
 import { counterpartOf } from './runsSlice.js';
-import { selectComparing, selectCurrentEvents, selectLiveInProgress, selectRunInProgress, selectRunScenario } from './selectors.js';
+import {
+  selectComparing,
+  selectCurrentEvents,
+  selectCurrentLog,
+  selectHeldMs,
+  selectLiveInProgress,
+  selectRunInProgress,
+  selectRunScenario,
+} from './selectors.js';
 
 function setup() {
   const store = createAppStore();
@@ -85,17 +93,25 @@ describe('recordings', () => {
     expect(selectRunInProgress(s)).toBe(false);
   });
 
-  it('replays a run as if live, at a rate', () => {
+  it('shows a recording up to the cursor, and from the start again when another comes on screen', () => {
     const store = createAppStore();
     const recording = createRecording(duplicateJobManifest, 'blind-del', blindDelRun(), new Date());
     const source = store.getState().loadRecording(recording);
-    const replay = store.getState().beginReplay(source, 0.5, 1000)!;
-    const s = store.getState();
-    expect(s.shown).toEqual([replay]);
-    expect(s.runs[replay]).toMatchObject({ source: 'replay', rate: 0.5, clientOriginMs: 1000, events: [] });
-    expect(s.runs[source]).toBeDefined();
+    const log = store.getState().runs[source]!.events;
+    store.getState().setCursor({ mode: 'replay', atMs: 500, rate: 0.5 });
+    let s = store.getState();
+    expect(s.shown).toEqual([source]);
+    expect(selectCurrentEvents(s).every((e) => e.atMs <= 500)).toBe(true);
+    expect(selectCurrentLog(s)).toBe(log);
     expect(selectRunInProgress(s)).toBe(true);
     expect(selectLiveInProgress(s)).toBe(false); // a replay takes no faults
+    store.getState().setCursor({ mode: 'held', atMs: 500 });
+    expect(selectHeldMs(store.getState())).toBe(500);
+    expect(selectRunInProgress(store.getState())).toBe(false); // held: nothing moves
+    store.getState().loadRecording(recording);
+    s = store.getState();
+    expect(s.cursor).toEqual({ mode: 'live' });
+    expect(selectCurrentEvents(s)).toHaveLength(blindDelRun().length);
   });
 });
 

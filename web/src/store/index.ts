@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import { createCatalogSlice } from './catalogSlice.js';
 import { createConnectionSlice } from './connectionSlice.js';
+import { createCursorSlice } from './cursorSlice.js';
 import { createRunsSlice } from './runsSlice.js';
 import { createSelectionSlice } from './selectionSlice.js';
 import type { State } from './types.js';
@@ -14,6 +15,7 @@ export function createAppStore() {
     ...createSelectionSlice(set, get),
     ...createUiSlice(set, get),
     ...createRunsSlice(set, get),
+    ...createCursorSlice(set, get),
   }));
 }
 

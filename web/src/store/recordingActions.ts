@@ -1,13 +1,13 @@
-// Recorded runs: shown whole at once, or replayed as if live (events appended by the
-// replay player at their own times). Neither needs a server.
+// Recorded runs: shown whole at once (the replay clock moves the cursor over the same log,
+// see replay/player). Neither needs a server.
 import { formatParam, type EventOf, type Recording } from '@racelab/shared';
+import { LIVE } from '../model/cursor.js';
 import { newRecord, pruned } from './runRecords.js';
-import { findScenario } from './selectionSlice.js';
 import type { RunsSlice, SliceCreator } from './types.js';
 
 let counter = 0;
 
-export const createRecordingActions: SliceCreator<Pick<RunsSlice, 'loadRecording' | 'beginReplay'>> = (set, get) => ({
+export const createRecordingActions: SliceCreator<Pick<RunsSlice, 'loadRecording'>> = (set, get) => ({
   loadRecording(recording: Recording, file = null) {
     const runId = `recording-${++counter}`;
     const events = [...recording.events].sort((a, b) => a.seq - b.seq);
@@ -21,7 +21,7 @@ export const createRecordingActions: SliceCreator<Pick<RunsSlice, 'loadRecording
       file,
       events,
     });
-    set((s) => ({ runs: pruned({ ...s.runs, [runId]: record }, [runId]), shown: [runId], pending: [], runError: null }));
+    set((s) => ({ runs: pruned({ ...s.runs, [runId]: record }, [runId]), shown: [runId], pending: [], runError: null, cursor: LIVE }));
     // The recording's setup becomes the page's: the same run is one press of Run away.
     const params: Record<string, string> = {};
     for (const [name, value] of Object.entries(started?.params ?? {})) params[name] = formatParam(value);
@@ -31,24 +31,6 @@ export const createRecordingActions: SliceCreator<Pick<RunsSlice, 'loadRecording
       params,
       ...(started ? { faults: started.faults, speed: started.speed } : {}),
     });
-    return runId;
-  },
-
-  beginReplay(sourceRunId, rate, nowMs) {
-    const source = get().runs[sourceRunId];
-    if (!source) return null;
-    const runId = `replay-${++counter}`;
-    const record = newRecord({
-      runId,
-      scenario: source.scenario,
-      variant: source.variant,
-      source: 'replay',
-      manifest: source.manifest ?? findScenario(get(), source.scenario) ?? null,
-      file: source.file,
-      clientOriginMs: nowMs,
-      rate,
-    });
-    set((s) => ({ runs: pruned({ ...s.runs, [runId]: record }, [runId, sourceRunId]), shown: [runId] }));
     return runId;
   },
 });

@@ -1,6 +1,5 @@
 // Run records: creating one, appending events to it, and keeping the store's runs bounded.
 import type { RunEvent } from '@racelab/shared';
-import { MIN_DOMAIN_MS } from '../model/layout.js';
 import type { RunRecord } from './types.js';
 
 /** Runs kept in memory besides the ones on screen. */
@@ -14,8 +13,6 @@ export function newRecord(fields: Pick<RunRecord, 'runId' | 'scenario' | 'varian
     slot: 0,
     events: [],
     clientOriginMs: null,
-    rate: 1,
-    horizonMs: MIN_DOMAIN_MS,
     lost: false,
     ...fields,
   };

@@ -1,4 +1,5 @@
 import type { ClientMessage, EventOf, ScenarioManifest, VariantManifest } from '@racelab/shared';
+import { LIVE } from '../model/cursor.js';
 import { fitPlan } from '../model/faultPlan.js';
 import { checkInputs, wireParams } from '../model/params.js';
 import { runSummary } from '../model/runSummary.js';
@@ -47,7 +48,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       if (!s.transport!(message)) return false;
       pending.push({ requestId, scenario: scenario.id, variant: variant.id, slot: pending.length });
     }
-    set({ pending, shown: [], runError: null });
+    set({ pending, shown: [], runError: null, cursor: LIVE });
     return true;
   };
 
@@ -80,7 +81,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
     },
 
     clearShown() {
-      set({ shown: [], runError: null });
+      set({ shown: [], runError: null, cursor: LIVE });
     },
 
     sendFault(runId, workerId, action) {
@@ -99,6 +100,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       set({
         pending: pending.filter((p) => p !== request),
         shown: nextShown,
+        cursor: LIVE,
         runs: pruned({ ...runs, [runId]: record }, nextShown),
       });
     },
@@ -116,14 +118,6 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
         const started = events.find((e): e is EventOf<'run-started'> => e.type === 'run-started');
         const base = s.runs[runId] ?? newRecord({ runId, scenario: started?.scenario ?? '', variant: started?.variant ?? '' });
         return { runs: pruned({ ...s.runs, [runId]: merged(base, events, originEstimateMs) }, s.shown) };
-      });
-    },
-
-    extendHorizon(runId, horizonMs) {
-      set((s) => {
-        const record = s.runs[runId];
-        if (!record || record.horizonMs >= horizonMs) return {};
-        return { runs: { ...s.runs, [runId]: { ...record, horizonMs } } };
       });
     },
 

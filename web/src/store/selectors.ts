@@ -2,6 +2,7 @@
 // primitive, so components re-render only when it really changes (zustand v5: a
 // selector that allocates a new object every call would render forever).
 import type { RunEvent, ScenarioManifest, VariantManifest } from '@racelab/shared';
+import { logEndMs, shownLog } from '../model/cursor.js';
 import { runSummary } from '../model/runSummary.js';
 import { findScenario } from './selectionSlice.js';
 import type { RunRecord, State } from './types.js';
@@ -18,8 +19,26 @@ export const selectCurrentRunId = (s: State): string | null => s.shown[0] ?? nul
 /** The run on top of the screen (the only one outside a compare). */
 export const selectCurrentRun = (s: State): RunRecord | undefined => (s.shown[0] ? s.runs[s.shown[0]] : undefined);
 
-/** The current run's raw log (the same array until an event is appended). */
-export const selectCurrentEvents = (s: State): readonly RunEvent[] => selectCurrentRun(s)?.events ?? NO_EVENTS;
+/** The current run's whole log (the same array until an event is appended). */
+export const selectCurrentLog = (s: State): readonly RunEvent[] => selectCurrentRun(s)?.events ?? NO_EVENTS;
+
+/** What a run on screen shows: its log up to the cursor (a stable array between two events). */
+export const selectShownLog = (s: State, runId: string | null): readonly RunEvent[] => {
+  const run = runId ? s.runs[runId] : undefined;
+  return run ? shownLog(run.events, s.cursor) : NO_EVENTS;
+};
+
+/** What the current run shows at the cursor. */
+export const selectCurrentEvents = (s: State): readonly RunEvent[] => selectShownLog(s, s.shown[0] ?? null);
+
+/** The moment the cursor holds (a step, a click on the axis); null while live or replaying. */
+export const selectHeldMs = (s: State): number | null => (s.cursor.mode === 'held' ? s.cursor.atMs : null);
+
+/** The replay clock is moving the cursor and some run on screen has events still ahead of it. */
+export const selectReplaying = (s: State): boolean => {
+  const c = s.cursor;
+  return c.mode === 'replay' && s.shown.some((id) => !!s.runs[id] && c.atMs < logEndMs(s.runs[id]!.events));
+};
 
 /** The scenario a run belongs to: its recording's manifest, else the catalog's. */
 export function scenarioOfRun(s: State, run: RunRecord | undefined): ScenarioManifest | undefined {
@@ -36,10 +55,11 @@ export const isRunning = (run: RunRecord | undefined): boolean => {
   return phase === 'running' || phase === 'empty';
 };
 
-/** A run was asked for, or a run on screen is in progress and still followed. */
-export const selectRunInProgress = (s: State): boolean => s.pending.length > 0 || s.shown.some((id) => isRunning(s.runs[id]));
+/** A run was asked for, a run on screen is in progress and still followed, or a replay plays. */
+export const selectRunInProgress = (s: State): boolean =>
+  s.pending.length > 0 || s.shown.some((id) => isRunning(s.runs[id])) || selectReplaying(s);
 
-/** A live run (not a replay) on screen is in progress: its workers can take faults. */
+/** A live run on screen is in progress: its workers can take faults. */
 export const selectLiveInProgress = (s: State): boolean =>
   s.shown.some((id) => s.runs[id]?.source === 'live' && isRunning(s.runs[id]));
 

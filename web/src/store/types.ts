@@ -1,7 +1,8 @@
 // The shape of the one store. Each slice owns its fields and actions; actions are plain
-// functions on the state, callable from React and from the socket client alike. What
-// moves at 60 fps (the visible window, the playhead) lives in view/viewStore instead.
-import type { ClientMessage, FaultRule, Recording, RunEvent, ScenarioManifest } from '@racelab/shared';
+// functions on the state, callable from React and from the socket client alike. The visible
+// window lives in view/viewStore instead; time (the cursor) lives here, beside the logs.
+import type { ClientMessage, FaultRule, LiveFaultAction, Recording, RunEvent, ScenarioManifest } from '@racelab/shared';
+import type { Cursor } from '../model/cursor.js';
 import type { ParamInputs } from '../model/params.js';
 import type { UrlSetup } from '../model/urlState.js';
 
@@ -60,14 +61,14 @@ export interface UiSlice {
   setHelpOpen(open: boolean): void;
 }
 
-export type RunSource = 'live' | 'recording' | 'replay';
+export type RunSource = 'live' | 'recording';
 
 export interface RunRecord {
   runId: string;
   scenario: string;
   variant: string;
   source: RunSource;
-  /** The scenario as the recording carries it (recordings and replays); null for live runs. */
+  /** The scenario as the recording carries it; null for live runs. */
   manifest: ScenarioManifest | null;
   /** The shipped recording's file name, when it came from one. */
   file: string | null;
@@ -77,10 +78,6 @@ export interface RunRecord {
   events: RunEvent[];
   /** performance.now() at the run's time zero, estimated from arrivals (for the live edge). */
   clientOriginMs: number | null;
-  /** Run ms per page ms: 1 for a live run, the chosen speed for a replay. */
-  rate: number;
-  /** Right edge of the drawing while the run is in progress. */
-  horizonMs: number;
   /** The connection dropped before the run ended (it may resume when the page reconnects). */
   lost: boolean;
 }
@@ -108,12 +105,11 @@ export interface RunsSlice {
   /** Takes the runs off the screen (a chapter that shows the scenario only). */
   clearShown(): void;
   /** A live fault on a worker's real process; false when it could not be sent. */
-  sendFault(runId: string, workerId: string, action: 'pause' | 'resume' | 'kill'): boolean;
+  sendFault(runId: string, workerId: string, action: LiveFaultAction): boolean;
   runAccepted(requestId: string, runId: string): void;
   runRejected(requestId: string, error: string): void;
   /** Appends to a run's log; `originEstimateMs` is min(arrival − atMs) over the batch. */
   appendEvents(runId: string, events: RunEvent[], originEstimateMs: number): void;
-  extendHorizon(runId: string, horizonMs: number): void;
   /** The connection dropped: runs in progress are lost until the page resubscribes. */
   connectionLost(): void;
   /** Runs to resubscribe to after a reconnect, with the last seq this page holds. */
@@ -124,11 +120,20 @@ export interface RunsSlice {
   runUnknown(runId: string): void;
   /** Shows a recorded run (whole, at once); returns its run id. */
   loadRecording(recording: Recording, file?: string | null): string;
-  /** Starts a replay of a shown run's log as if live; returns the replay's run id. */
-  beginReplay(sourceRunId: string, rate: number, nowMs: number): string | null;
 }
 
-export type State = CatalogSlice & ConnectionSlice & SelectionSlice & UiSlice & RunsSlice;
+/**
+ * Which moment of the runs on screen is shown: one cursor for the view, because the runs on
+ * screen share one time axis (a compare steps and replays both at once). Reset to live
+ * whenever other runs come on screen.
+ */
+export interface CursorSlice {
+  cursor: Cursor;
+  /** Moves the cursor: to live, held at a moment, or to where the replay clock is. */
+  setCursor(cursor: Cursor): void;
+}
+
+export type State = CatalogSlice & ConnectionSlice & SelectionSlice & UiSlice & RunsSlice & CursorSlice;
 export type SliceCreator<T> = (
   set: (partial: Partial<State> | ((s: State) => Partial<State>)) => void,
   get: () => State,

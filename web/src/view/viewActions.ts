@@ -1,7 +1,10 @@
-// Zoom, pan, fit and playhead steps on the view store, for buttons, keys, wheel and drag.
+// Zoom, pan and fit on the view store, and the playhead (the store's cursor held at a
+// moment), for buttons, keys, wheel and drag.
 // Button and key zooms glide (framer-motion drives the window, no React render per frame).
 import { animate } from 'framer-motion';
+import { LIVE } from '../model/cursor.js';
 import { clampWindow, panBy, spanOf, zoomAt, type TimeWindow } from '../model/viewport.js';
+import { useStore, type AppStore } from '../store/index.js';
 import { viewStore } from './viewStore.js';
 
 /** The visible window: the zoomed one, else the whole of the runs on screen. */
@@ -94,10 +97,10 @@ export function fitView(): void {
   glideTo(viewStore.getState().bounds, true, prefersReduced());
 }
 
-/** Puts the playhead at `ms`, panning so that it is in view. */
-export function setPlayhead(ms: number | null): void {
+/** Holds the cursor at `ms` (null: back to live), panning so that it is in view. */
+export function setPlayhead(ms: number | null, store: AppStore = useStore): void {
+  store.getState().setCursor(ms === null ? LIVE : { mode: 'held', atMs: ms });
   const s = viewStore.getState();
-  s.setPlayhead(ms);
   if (ms === null || s.window === null) return;
   const view = s.window;
   if (ms < view.startMs || ms > view.endMs) {

@@ -10,6 +10,7 @@
 import { intParam, type WorkerContext } from '../types.js';
 import { SLOT_START_KEY } from './keys.js';
 import { fireAtMs } from './schedule.js';
+import { doneLatch } from '../../worker/latches.js';
 
 /** A lock with less than this left when a node tries it is played as expired, in ms. */
 export const GUARD_MS = 100;
@@ -28,7 +29,7 @@ export async function agreeOnSlotStart(ctx: WorkerContext): Promise<number> {
     ctx.signal('slot-start-set');
     return startMs;
   }
-  await ctx.waitFor('slot-start-set', `done:${first}`);
+  await ctx.waitFor('slot-start-set', doneLatch(first));
   return Number(await ctx.redis.get(key));
 }
 
@@ -40,8 +41,8 @@ export async function waitForEarlierNodes(ctx: WorkerContext, index: number): Pr
   const fireMs = fireAtMs(ctx.params, index);
   for (let j = 0; j < index; j++) {
     const earlier = ctx.workerIds[j]!;
-    await ctx.waitFor(triedLatch(earlier), `done:${earlier}`);
-    if (fireAtMs(ctx.params, j) + jobMs <= fireMs) await ctx.waitFor(`done:${earlier}`);
+    await ctx.waitFor(triedLatch(earlier), doneLatch(earlier));
+    if (fireAtMs(ctx.params, j) + jobMs <= fireMs) await ctx.waitFor(doneLatch(earlier));
   }
 }
 
@@ -51,7 +52,7 @@ export async function waitForNodesFiringDuringJob(ctx: WorkerContext, index: num
   for (let k = index + 1; k < ctx.workerIds.length; k++) {
     if (fireAtMs(ctx.params, k) >= endMs) break;
     const later = ctx.workerIds[k]!;
-    await ctx.waitFor(triedLatch(later), `done:${later}`);
+    await ctx.waitFor(triedLatch(later), doneLatch(later));
   }
 }
 

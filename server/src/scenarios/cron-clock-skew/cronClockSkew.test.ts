@@ -28,7 +28,7 @@ describe('cron-clock-skew at its defaults', () => {
     const fired = eventsOf(events, 'job-fired', 'node-2')[0]!;
     expect(fired.atMs).toBeGreaterThanOrEqual(1000);
     expect(fired.atMs).toBeGreaterThan(released.atMs);
-    expect(eventsOf(events, 'note', 'node-2')[0]?.text).toMatch(/1000 ms behind node-1's/);
+    expect(eventsOf(events, 'clock-skewed')).toEqual([expect.objectContaining({ workerId: 'node-2', offsetMs: -1000, reference: 'node-1' })]);
     expect(eventsOf(events, 'lease-acquired').map((e) => [e.workerId, e.key])).toEqual([
       ['node-1', SLOT_KEY],
       ['node-2', SLOT_KEY],
@@ -66,6 +66,12 @@ describe('cron-clock-skew honours its parameters', () => {
   it('four nodes 400 ms apart and a 100 ms job: the broken variant runs the slot four times', async () => {
     const broken = await run('release-when-done', { nodes: 4, skewMs: 400, jobMs: 100 });
     expect(broken.metrics).toEqual({ runsPerSlot: 4, maxConcurrentRuns: 1 });
+    // Each node reports its own clock against node-1's, the reference, which reports none.
+    expect(eventsOf(broken.events, 'clock-skewed').map((e) => [e.workerId, e.offsetMs, e.reference])).toEqual([
+      ['node-2', -400, 'node-1'],
+      ['node-3', -800, 'node-1'],
+      ['node-4', -1200, 'node-1'],
+    ]);
     const correct = await run('lock-per-slot', { nodes: 4, skewMs: 400, jobMs: 100 });
     expect(correct.metrics).toEqual({ runsPerSlot: 1, maxConcurrentRuns: 1 });
     expect(eventsOf(correct.events, 'job-skipped')).toHaveLength(3);

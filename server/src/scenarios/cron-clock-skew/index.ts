@@ -13,6 +13,7 @@ import leaseForTheJob from './mutants/leaseForTheJob.js';
 import setWithoutNx from './mutants/setWithoutNx.js';
 import lockPerSlot from './variants/lockPerSlot.js';
 import releaseWhenDone from './variants/releaseWhenDone.js';
+import { POSTGRES_STORE } from '@racelab/shared';
 
 export default defineScenario<CronJob>({
   id: 'cron-clock-skew',
@@ -52,7 +53,7 @@ export default defineScenario<CronJob>({
     return {};
   },
 
-  observe: async (stores) => ({ PostgreSQL: await observeBatchRuns(stores) }),
+  observe: async (stores) => ({ [POSTGRES_STORE]: await observeBatchRuns(stores) }),
 
   async measure(stores) {
     return { runsPerSlot: await runsPerSlot(stores), maxConcurrentRuns: await mostRunsAtOnce(stores) };
@@ -78,7 +79,7 @@ export default defineScenario<CronJob>({
     if (slotAt(schedule, clock.now()) !== slot)
       throw new Error(`${ctx.workerId} reached the lock only after its slot had ended by its own clock: the machine is too busy for a ${schedule.slotMs} ms slot; run it again`);
     ctx.emit({ type: 'job-fired' });
-    if (clock.behindMs > 0) ctx.emit({ type: 'note', text: `${ctx.workerId}'s clock is ${clock.behindMs} ms behind node-1's: to it, the slot starts now` });
+    if (clock.behindMs > 0) ctx.emit({ type: 'clock-skewed', offsetMs: -clock.behindMs, reference: ctx.workerIds[0]! });
     await variant.run(cronJob(ctx, index, clock, schedule, slot, variant.checkpoints));
   },
 });

@@ -17,6 +17,7 @@ import setnxNoExpiry from './variants/setnxNoExpiry.js';
 import setnxThenExpire from './variants/setnxThenExpire.js';
 import tokenLua from './variants/tokenLua.js';
 import waitForLock from './variants/waitForLock.js';
+import { POSTGRES_STORE } from '@racelab/shared';
 
 export default defineScenario<NightlyJob>({
   id: 'duplicate-job',
@@ -96,7 +97,7 @@ export default defineScenario<NightlyJob>({
 
   async observe(stores) {
     const { rows } = await stores.sql<{ n: number }>('select count(*)::int as n from emails');
-    return { PostgreSQL: { emails: `${rows[0]?.n ?? 0} sent` } };
+    return { [POSTGRES_STORE]: { emails: `${rows[0]?.n ?? 0} sent` } };
   },
 
   async measure(stores, _params, run) {

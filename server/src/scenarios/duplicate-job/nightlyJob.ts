@@ -3,6 +3,7 @@
 // sends it: a row in `emails` that must name its report. The verdict counts the e-mails
 // and, from the two rows' store-side times, how many containers were building at once.
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
+import { doneLatch, keyGoneLatch } from '../../worker/latches.js';
 
 /** The lock key of the plain variants; token-lua adds the entity and the date. */
 export const LOCK_KEY = 'lock:nightly-report';
@@ -12,7 +13,6 @@ export const ENTITY = 'acme';
 const FIRST = 'worker-1';
 const SECOND = 'worker-2';
 const triedLatch = (worker: string): string => `tried:${worker}`;
-const doneLatch = (worker: string): string => `done:${worker}`;
 // Names the container whose data fetch fails (failure "first-fails"): the first to start the job.
 const FAILING_FETCH_KEY = 'fault:failing-fetch';
 const FAILING_FETCH_BACKSTOP_MS = 600_000; // the run's cleanup deletes it long before
@@ -131,7 +131,7 @@ export async function fireWhenDue(ctx: WorkerContext): Promise<void> {
   if (choiceParam(ctx.params, 'arrival') === 'together') return ctx.barrier('cron');
   if (ctx.workerId === FIRST) return;
   if (ctx.workerId === SECOND) {
-    await ctx.waitFor(...lockKeys(ctx.date).map((k) => `key-gone:${k}`), doneLatch(FIRST));
+    await ctx.waitFor(...lockKeys(ctx.date).map(keyGoneLatch), doneLatch(FIRST));
     return;
   }
   await ctx.waitFor(doneLatch(FIRST));

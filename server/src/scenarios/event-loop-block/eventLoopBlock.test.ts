@@ -17,7 +17,6 @@ const run = (variant: string, params: Record<string, unknown> = {}) => play(play
 
 const staleLanded = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' };
 const quiet = { maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0, finalWriter: 'worker-2' };
-const block = 'synchronous task: event loop blocked';
 
 describe('event-loop-block at its defaults', () => {
   it('no-watchdog: the lease expires during the block and the stale write lands', async () => {
@@ -27,11 +26,12 @@ describe('event-loop-block at its defaults', () => {
     // No signal: the server never paused or killed anyone.
     expect(eventsOf(events, 'process-paused')).toHaveLength(0);
     expect(eventsOf(events, 'process-killed')).toHaveLength(0);
-    const blockStart = eventsOf(events, 'work-started', 'worker-1').find((e) => e.label === block)!;
-    const blockEnd = eventsOf(events, 'work-finished', 'worker-1').find((e) => e.label === block)!;
-    expect(blockEnd.atMs - blockStart.atMs).toBeGreaterThanOrEqual(1500);
+    const [blockStart] = eventsOf(events, 'event-loop-blocked', 'worker-1');
+    const [blockEnd] = eventsOf(events, 'event-loop-unblocked', 'worker-1');
+    expect(blockEnd!.atMs - blockStart!.atMs).toBeGreaterThanOrEqual(1500);
+    expect(blockEnd!.blockedMs).toBeGreaterThanOrEqual(1500);
     // worker-2 got the lease and wrote while worker-1's loop was still blocked.
-    expect(eventsOf(events, 'lease-acquired', 'worker-2')[0]!.atMs).toBeLessThan(blockEnd.atMs);
+    expect(eventsOf(events, 'lease-acquired', 'worker-2')[0]!.atMs).toBeLessThan(blockEnd!.atMs);
     expect(eventsOf(events, 'lease-released', 'worker-1')[0]?.deleted).toBe(0);
     expect(eventsOf(events, 'row-observed').at(-1)?.value).toBe('worker-1 · fence 1');
   });
@@ -41,7 +41,7 @@ describe('event-loop-block at its defaults', () => {
     expect(metrics).toEqual(staleLanded);
     expect(verdict).toBe('fail');
     // The watchdog's first tick after the block finds the lease gone.
-    const blockEnd = eventsOf(events, 'work-finished', 'worker-1').find((e) => e.label === block)!;
+    const blockEnd = eventsOf(events, 'event-loop-unblocked', 'worker-1')[0]!;
     const notes = eventsOf(events, 'note', 'worker-1');
     expect(notes).toEqual([expect.objectContaining({ text: 'watchdog: the lease was gone when it could renew it' })]);
     expect(notes[0]!.atMs).toBeGreaterThanOrEqual(blockEnd.atMs);
@@ -74,7 +74,7 @@ describe('event-loop-block honours its parameters', () => {
     expect(eventsOf(events, 'lease-acquired', 'worker-2')[0]!.atMs).toBeGreaterThan(w1Release.atMs);
     expect(eventsOf(events, 'note')).toHaveLength(0);
     // The watchdog reported each renewal, and none before the block was over.
-    const blockEnd = eventsOf(events, 'work-finished', 'worker-1').find((e) => e.label === block)!;
+    const blockEnd = eventsOf(events, 'event-loop-unblocked', 'worker-1')[0]!;
     const renewals = eventsOf(events, 'lease-expiry-set', 'worker-1');
     expect(renewals.length).toBeGreaterThan(1);
     expect(renewals[0]!.atMs).toBeGreaterThanOrEqual(blockEnd.atMs);
@@ -107,7 +107,7 @@ describe('event-loop-block honours its parameters', () => {
   it('no block and short work: even without a watchdog nothing goes wrong', async () => {
     const { metrics, events } = await run('no-watchdog', { blockMs: 0, workMs: 300, leaseMs: 5000 });
     expect(metrics).toEqual(quiet);
-    expect(eventsOf(events, 'work-started').map((e) => e.label)).not.toContain(block);
+    expect(eventsOf(events, 'event-loop-blocked')).toHaveLength(0);
   });
 
   it('rejects parameters out of bounds, naming them', () => {

@@ -14,6 +14,7 @@ import noFenceGuard from './mutants/noFenceGuard.js';
 import noWatchdog from './variants/noWatchdog.js';
 import watchdog from './variants/watchdog.js';
 import watchdogFenced from './variants/watchdogFenced.js';
+import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
 const metrics = ledgerMetrics('statements', OBSERVED_GRANTS);
@@ -57,7 +58,7 @@ export default defineScenario<StatementJob>({
   // Every new holder of the lease, as the server sees it in Redis, is a grant: no worker records its own.
   onKeyObserved: recordGrantsOf(LOCK_KEY),
 
-  observe: async (stores) => ({ PostgreSQL: await observeStatement(stores) }),
+  observe: async (stores) => ({ [POSTGRES_STORE]: await observeStatement(stores) }),
 
   async measure(stores) {
     return { ...(await measureStatement(stores)) };

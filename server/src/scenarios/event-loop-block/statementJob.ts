@@ -55,13 +55,15 @@ export function statementJob(ctx: WorkerContext): StatementJob {
     },
     blockEventLoop() {
       if (ctx.workerId !== ctx.workerIds[0] || blockMs === 0) return;
-      const label = 'synchronous task: event loop blocked';
-      ctx.emit({ type: 'work-started', label });
+      const task = 'synchronous task';
+      const fromMs = ctx.now();
+      ctx.emit({ type: 'event-loop-blocked', task });
       const until = performance.now() + blockMs;
       while (performance.now() < until) {
         // Spinning: no callback, timer or reply of this process runs until the loop ends.
       }
-      ctx.emit({ type: 'work-finished', label });
+      // On the run's clock, rounded as the stamps are.
+      ctx.emit({ type: 'event-loop-unblocked', task, blockedMs: Math.round((ctx.now() - fromMs) * 1e3) / 1e3 });
     },
     async work() {
       ctx.emit({ type: 'work-started', label: 'prepare the statement' });

@@ -6,6 +6,7 @@
 import type { WorkerContext } from '../types.js';
 import { OUTAGE_OVER_KEY, OUTAGE_START_KEY } from './keys.js';
 import type { OutageRecord } from './outage.js';
+import { doneLatch } from '../../worker/latches.js';
 
 const isFirst = (ctx: WorkerContext): boolean => ctx.workerId === ctx.workerIds[0];
 
@@ -35,7 +36,7 @@ export async function letNewerHoldersWriteFirst(ctx: WorkerContext): Promise<voi
   for (const other of ctx.workerIds.slice(1)) {
     const reason = `choreography: ${other}, who comes after the failover, takes its turn first`;
     ctx.emit({ type: 'wait-started', reason });
-    await ctx.waitFor(`wrote:${other}`, `done:${other}`);
+    await ctx.waitFor(`wrote:${other}`, doneLatch(other));
     ctx.emit({ type: 'wait-finished', reason });
   }
 }

@@ -16,6 +16,7 @@ import waitTreatedAsGuarantee from './mutants/waitTreatedAsGuarantee.js';
 import pgFence from './variants/pgFence.js';
 import plainLock from './variants/plainLock.js';
 import waitReplica from './variants/waitReplica.js';
+import { POSTGRES_STORE } from '@racelab/shared';
 
 /** How failover's grants are observed (../kit/nodeGrants.ts). */
 const NODE_GRANTS: GrantSource = {
@@ -104,7 +105,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   async observe(stores, fixture) {
     const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
     const row = rows[0];
-    return { ...(await fixture.truth()), PostgreSQL: { document: row ? `${row.writer} · fence ${row.fence}` : null } };
+    return { ...(await fixture.truth()), [POSTGRES_STORE]: { document: row ? `${row.writer} · fence ${row.fence}` : null } };
   },
 
   async measure(stores, _params, _run, fixture) {

@@ -11,6 +11,7 @@ import keyPerJob from './mutants/keyPerJob.js';
 import loserSkips from './mutants/loserSkips.js';
 import globalKey from './variants/globalKey.js';
 import perEntityKey from './variants/perEntityKey.js';
+import { POSTGRES_STORE } from '@racelab/shared';
 
 export default defineScenario<EntityJob>({
   id: 'hot-key',
@@ -62,7 +63,7 @@ export default defineScenario<EntityJob>({
     return {};
   },
 
-  observe: async (stores) => ({ PostgreSQL: await observeJobRuns(stores) }),
+  observe: async (stores) => ({ [POSTGRES_STORE]: await observeJobRuns(stores) }),
 
   async measure(stores, params) {
     const truth = await measureJobRuns(stores);

@@ -9,6 +9,7 @@
 // PostgreSQL's clock_timestamp() and Redis's TIME both read the host's wall clock, so the
 // two logs' times compare; the choreographies keep seconds between the acts that matter.
 import type { MetricSpec } from '@racelab/shared';
+import { keySeenLatch } from '../../worker/latches.js';
 import type { KeyObserved, RunStores, WorkerContext } from '../types.js';
 
 /** Checkpoint right after the lease was granted, before the worker does anything with it. */
@@ -84,7 +85,7 @@ export async function insertGrant(stores: RunStores, token: string, redisTimeUs:
  */
 export async function grantOnRecord(ctx: WorkerContext, lockKey: string, token: string): Promise<number> {
   await ctx.checkpoint(AFTER_GRANT);
-  await ctx.waitFor(`key-seen:${lockKey}=${token}`);
+  await ctx.waitFor(keySeenLatch(lockKey, token));
   const { rows } = await ctx.pg.query<{ grant_no: string }>('select max(grant_no) as grant_no from grants where token = $1', [token]);
   return Number(rows[0]!.grant_no);
 }

@@ -1,23 +1,28 @@
 // Grants the server sees on a lab's own Redis nodes, where the server's observer of the
-// main Redis does not look. It watches the lock key on each node from its own connections
-// (the key observer's sampling, with each node's TIME of the read; a connection that
-// breaks is watched again, a node that died is not), and a worker's token is granted the
-// first time `quorum` nodes hold it: one node for a primary and its replicas, a majority
-// for Redlock. Each grant goes into the run's grants table (fencedLedger.ts) as it is
-// seen, and a marker in the run's keys tells the worker it is on record: the worker waits
-// for it before it acts (grantSeen), so its writes come after its grant's record. The
-// nodes' TIME and PostgreSQL's clock_timestamp() read the same host wall clock.
+// main Redis does not look. It samples the lock key on each node from its own connections
+// every few ms (value and the node's TIME, in one atomic read; a sample that fails is
+// tried again, a node that died is left alone), and a worker's token is granted the first
+// time `quorum` nodes hold it: one node for a primary and its replicas, a majority for
+// Redlock. Each grant goes into the run's grants table (fencedLedger.ts) as it is seen,
+// and a marker in the run's keys tells the worker it is on record: the worker waits for
+// it before it acts (grantSeen), so its writes come after its grant's record. The nodes'
+// TIME and PostgreSQL's clock_timestamp() read the same host wall clock.
 import type { Redis } from 'ioredis';
-import { KeyObserver, type KeyObservation } from '../../runs/keyObserver.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunStores, WorkerContext } from '../types.js';
 import { AFTER_GRANT, insertGrant } from './fencedLedger.js';
 
 /** In the run's keys: set once the grant of the lock to this token is on record. */
 const grantSeenKey = (token: string): string => `grant-seen:${token}`;
 
-/** How long a broken connection's watch waits before it starts again, and how often a worker looks for its marker, in ms. */
-const RETRY_MS = 20;
+/** How often the server samples each node, and a worker looks for its marker, in ms. */
+const SAMPLE_MS = 5;
 const POLL_MS = 5;
+
+/** The node's TIME (seconds, microseconds) and the key's value, in one atomic read. */
+const READ_KEY = `
+local now = redis.call('TIME')
+return {now[1], now[2], redis.call('GET', KEYS[1])}`;
 
 export interface WatchedNode {
   /** The server's own connection to the node. */
@@ -38,16 +43,11 @@ export function watchNodeGrants(stores: RunStores, nodes: WatchedNode[], key: st
   let recorded: Promise<void> = Promise.resolve();
   let failure: Error | undefined;
   let stopping = false;
-  const observers: KeyObserver[] = [];
-  const retries = new Set<NodeJS.Timeout>();
 
-  const changed = (node: number, o: KeyObservation): void => {
-    held[node] = o.value;
-    const token = o.value;
-    if (token === null || granted.has(token) || o.redisTimeUs === undefined) return;
-    if (held.filter((v) => v === token).length < quorum) return;
+  const changed = (node: number, token: string | null, atUs: number): void => {
+    held[node] = token;
+    if (token === null || granted.has(token) || held.filter((v) => v === token).length < quorum) return;
     granted.add(token);
-    const atUs = o.redisTimeUs;
     recorded = recorded
       .then(async () => {
         await insertGrant(stores, token, atUs);
@@ -57,22 +57,29 @@ export function watchNodeGrants(stores: RunStores, nodes: WatchedNode[], key: st
         failure ??= error instanceof Error ? error : new Error(String(error));
       });
   };
-  const watch = (i: number): void => {
-    if (stopping || nodes[i]!.dead()) return;
-    observers[i] = new KeyObserver(nodes[i]!.client, '', [key], (o) => changed(i, o), () => {
-      const retry = setTimeout(() => (retries.delete(retry), watch(i)), RETRY_MS);
-      retries.add(retry);
-    });
+  const sample = async (node: number): Promise<void> => {
+    if (nodes[node]!.dead()) return;
+    try {
+      const [seconds, micros, value] = (await nodes[node]!.client.eval(READ_KEY, 1, key)) as [number, number, string | null];
+      changed(node, value ?? null, Number(seconds) * 1_000_000 + Number(micros));
+    } catch {
+      // A connection that broke (Sentinel drops a promoted replica's clients): the next sample tries again.
+    }
   };
-  nodes.forEach((_, i) => watch(i));
+  const loops = nodes.map(async (_, i) => {
+    while (!stopping && !nodes[i]!.dead()) {
+      await sample(i);
+      await sleep(SAMPLE_MS);
+    }
+  });
 
   let stopped: Promise<void> | undefined;
   return {
     stop() {
       stopped ??= (async () => {
         stopping = true;
-        for (const retry of retries) clearTimeout(retry);
-        await Promise.all(observers.map((o) => o.stop()));
+        await Promise.all(loops);
+        await Promise.all(nodes.map((_, i) => sample(i))); // one last look
         await recorded;
       })();
       return stopped.then(() => {

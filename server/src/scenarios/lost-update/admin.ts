@@ -2,6 +2,7 @@
 // product, plus the choreography that makes the race the same on every run.
 import { intParam, type WorkerContext } from '../types.js';
 import { adminId, adminIndex, quantityOf } from './salesPlan.js';
+import { doneLatch } from '../../worker/latches.js';
 
 /** The one product row every admin sells from. */
 export const PRODUCT_ID = 1;
@@ -46,7 +47,7 @@ async function readOrBlockedByMe(
   pending: Promise<unknown>[],
 ): Promise<'read' | 'blocked'> {
   let read = false;
-  const latch = ctx.waitFor(`read:${later}`, `done:${later}`).then(() => {
+  const latch = ctx.waitFor(`read:${later}`, doneLatch(later)).then(() => {
     read = true;
   });
   pending.push(latch);
@@ -89,7 +90,7 @@ export function createAdmin(ctx: WorkerContext, backends: Map<string, number>): 
         ctx.emit({ type: 'note', text: `PostgreSQL: ${later} waits for our row lock` });
         break;
       }
-      if (index > 0) await ctx.waitFor(`done:${adminId(index - 1)}`); // write in list order
+      if (index > 0) await ctx.waitFor(doneLatch(adminId(index - 1))); // write in list order
       // Thinking after our turn comes keeps writes thinkMs apart: the row lane shows each value.
       await ctx.sleep(thinkMs);
     },

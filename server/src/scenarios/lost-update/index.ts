@@ -14,6 +14,8 @@ import atomicUpdate from './variants/atomicUpdate.js';
 import optimisticVersion from './variants/optimisticVersion.js';
 import readModifyWrite from './variants/readModifyWrite.js';
 import selectForUpdate from './variants/selectForUpdate.js';
+import { POSTGRES_STORE } from '@racelab/shared';
+import { doneLatch } from '../../worker/latches.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -78,7 +80,7 @@ export default defineScenario<Admin>({
     return {};
   },
 
-  observe: async (stores) => ({ PostgreSQL: await observeProducts(stores) }),
+  observe: async (stores) => ({ [POSTGRES_STORE]: await observeProducts(stores) }),
 
   async measure(stores, params) {
     const truth = await measureProducts(stores, salesParam(params).map((_, i) => adminId(i)));
@@ -110,7 +112,7 @@ export default defineScenario<Admin>({
     const backends = await adminBackends(ctx);
     // Admins start in list order: admin-k once admin-(k-1) has read (or holds the row lock).
     const index = adminIndex(ctx.workerId);
-    if (index > 0) await ctx.waitFor(`read:${adminId(index - 1)}`, `done:${adminId(index - 1)}`);
+    if (index > 0) await ctx.waitFor(`read:${adminId(index - 1)}`, doneLatch(adminId(index - 1)));
     const { admin, settle } = createAdmin(ctx, backends);
     await variant.run(admin);
     await ctx.checkpoint('sale-done'); // a fault here kills the admin before it says anything more

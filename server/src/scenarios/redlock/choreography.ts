@@ -9,6 +9,7 @@ import type { WorkerContext } from '../types.js';
 import { CLAIM_WRITE_IN_LEASE, LEASE_STATE } from '../leaseHandover.js';
 import { WRITES_TABLE } from '../kit/fencedLedger.js';
 import { LOCK_KEY, WRITING_IN_LEASE_KEY } from './keys.js';
+import { doneLatch } from '../../worker/latches.js';
 
 /** Checks the deciding node this often while waiting, in ms. */
 const POLL_MS = 5;
@@ -16,7 +17,7 @@ const POLL_MS = 5;
 /** worker-2's arrival: after worker-1's grant, once its lock has left the deciding node. */
 export async function waitForFreeLock(ctx: WorkerContext, deciding: Redis, nodeName: string): Promise<void> {
   const first = ctx.workerIds[0]!;
-  await ctx.waitFor(`granted:${first}`, `done:${first}`);
+  await ctx.waitFor(`granted:${first}`, doneLatch(first));
   const reason = `${first}'s lock is still on ${nodeName}`;
   ctx.emit({ type: 'wait-started', reason });
   let state: string;
@@ -24,7 +25,7 @@ export async function waitForFreeLock(ctx: WorkerContext, deciding: Redis, nodeN
     await ctx.sleep(POLL_MS);
   }
   // worker-1 wrote while its lock was still there: that write belongs to its lock.
-  if (state === first) await ctx.waitFor(`done:${first}`);
+  if (state === first) await ctx.waitFor(doneLatch(first));
   ctx.emit({ type: 'wait-finished', reason });
 }
 
@@ -42,12 +43,12 @@ export async function keepWriteOrder(ctx: WorkerContext, deciding: Redis, token:
     // signal is then in the run's log before this write. The wait shows only when there is one.
     const { rowCount } = await ctx.pg.query(`select 1 from ${WRITES_TABLE} where worker = $1`, [other]);
     if (rowCount) {
-      await ctx.waitFor(`wrote:${other}`, `done:${other}`);
+      await ctx.waitFor(`wrote:${other}`, doneLatch(other));
       continue;
     }
     const reason = `choreography: ${other}, the newer holder, writes first`;
     ctx.emit({ type: 'wait-started', reason });
-    await ctx.waitFor(`wrote:${other}`, `done:${other}`);
+    await ctx.waitFor(`wrote:${other}`, doneLatch(other));
     ctx.emit({ type: 'wait-finished', reason });
   }
 }

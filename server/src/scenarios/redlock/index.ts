@@ -11,6 +11,7 @@ import fenceComparedInApp from './mutants/fenceComparedInApp.js';
 import noFenceGuard from './mutants/noFenceGuard.js';
 import redlock from './variants/redlock.js';
 import redlockFenced from './variants/redlockFenced.js';
+import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
 /** How redlock's grants are observed (../kit/nodeGrants.ts). */
@@ -83,7 +84,7 @@ export default defineScenario<RedlockJob, Cluster>({
     const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
     const row = rows[0];
     const document = row ? `${row.writer}${row.fence > 0 ? ` · fence ${row.fence}` : ''}` : 'no row';
-    return { 'Redis node': await cluster.observe(), PostgreSQL: { document } };
+    return { 'Redis node': await cluster.observe(), [POSTGRES_STORE]: { document } };
   },
 
   async measure(stores, _params, _run, cluster) {

@@ -4,7 +4,7 @@
 // machine is busy (a round trip to Redis can take well over 100 ms under load), and would
 // turn a node in reach into a missing vote by luck. So the timeout fires for a node out of
 // reach only, after the full time of real silence, and a node in reach always gets to answer.
-import { sleepAtLeast } from '../../runs/clock.js';
+import { sleepAtLeast } from '../../time/clock.js';
 
 /** Resolves null once `ms` have passed on the monotonic clock (never a millisecond early). */
 export function silentFor(ms: number): Promise<null> {

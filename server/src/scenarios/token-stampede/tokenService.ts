@@ -4,6 +4,7 @@
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import type { ProviderClient } from './providerClient.js';
 import { requestPlan } from './requestPlan.js';
+import { doneLatch } from '../../worker/latches.js';
 
 /** The Redis lock around a refresh, across servers. */
 export const LOCK_KEY = 'token:lock';
@@ -116,7 +117,7 @@ async function playWaves(
     if (previous) {
       // Arrival in turn: this server's requests come once the server before has its tokens.
       ctx.emit({ type: 'wait-started', reason: `arrival in turn: after ${previous}` });
-      await ctx.waitFor(`tokens-${wave}:${previous}`, `done:${previous}`);
+      await ctx.waitFor(`tokens-${wave}:${previous}`, doneLatch(previous));
       ctx.emit({ type: 'wait-finished', reason: `arrival in turn: after ${previous}` });
     }
     const label = `wave ${wave + 1}: ${requests.length} request${requests.length === 1 ? '' : 's'}`;

@@ -1,16 +1,14 @@
 // The selected variant's source, with the line each worker is at: live during a run, or
 // at the playhead when one is set. Breakpoints of the fault plan are marked on their line.
 import type { FaultRule } from '@racelab/shared';
-import { useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
-import { useStore as useZustand } from 'zustand';
-import { codeAnchors, codeLines, deriveStepTimeline, followedStep, stepsAt, stepWords, type WorkerStep } from '../../model/codeSteps.js';
+import { useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
+import { codeAnchors, codeLines, deriveStepTimeline, followedStep, stepsAt, stepsKey, stepWords, type WorkerStep } from '../../model/codeSteps.js';
 import type { IconName } from '../../model/icons.js';
 import { Icon } from '../icons/Icon.js';
 import { formatMs } from '../../model/timeScale.js';
 import { runSummary } from '../../model/runSummary.js';
 import { useStore, type State } from '../../store/index.js';
-import { selectVariant } from '../../store/selectors.js';
-import { viewStore } from '../../view/viewStore.js';
+import { selectHeldMs, selectShownLog, selectVariant } from '../../store/selectors.js';
 import { workerColor } from '../timeline/colors.js';
 
 const stateIcon: Record<WorkerStep['state'], IconName> = { running: 'play', stalled: 'pause', killed: 'skull', done: 'stop' };
@@ -34,29 +32,65 @@ function breakpointWords(rules: FaultRule[]): string {
   return rules.map((r) => `${r.target === 'first' ? 'first worker' : r.target} ${r.action === 'kill' ? 'dies' : `stalls ${r.ms ?? 0} ms`}`).join(', ');
 }
 
+const NO_WORKERS: string[] = [];
+
+/** The variant's source with the line each worker is at and the plan's breakpoints. */
+function codeSource(code: string, variantId: string, steps: WorkerStep[], faults: FaultRule[], workers: string[], pre: RefObject<HTMLPreElement | null>) {
+  const lines = codeLines(code);
+  const byLine = new Map<number, WorkerStep[]>();
+  for (const step of steps) if (step.line !== null && step.state !== 'done') byLine.set(step.line, [...(byLine.get(step.line) ?? []), step]);
+  const anchors = codeAnchors(code).byCheckpoint;
+  const breakpoints = new Map<number, FaultRule[]>();
+  for (const rule of faults) {
+    const line = anchors.get(rule.checkpoint);
+    if (line !== undefined) breakpoints.set(line, [...(breakpoints.get(line) ?? []), rule]);
+  }
+  return (
+    // A region: a named box that a keyboard can focus and scroll (a bare pre may not carry a name).
+    <pre className="code-block" tabIndex={0} role="region" aria-label={`Source of ${variantId}`} ref={pre}>
+      <code>
+        {lines.map((line, i) => {
+          const here = byLine.get(i);
+          const bp = breakpoints.get(i);
+          return (
+            <span className={`code-line${here ? ' current' : ''}${bp ? ' breakpoint' : ''}`} key={i} data-line={i}>
+              {line}
+              {bp && <span className="bp-tag">● {breakpointWords(bp)}</span>}
+              {here?.map((s) => (
+                <span key={s.workerId} className={`step-tag ${s.state}`} style={{ '--worker': workerColor(workers.indexOf(s.workerId)) } as CSSProperties}>
+                  <Icon name={stateIcon[s.state]} /> {s.workerId}
+                </span>
+              ))}
+              {'\n'}
+            </span>
+          );
+        })}
+      </code>
+    </pre>
+  );
+}
+
 export function CodePanel() {
   const variant = useStore(selectVariant);
   const runId = useStore(selectVariantRunId);
-  const events = useStore((s) => (runId ? s.runs[runId]?.events : undefined));
+  // The log up to the cursor; a held cursor (the playhead) names its moment.
+  const events = useStore((s) => (runId ? selectShownLog(s, runId) : undefined));
   const faults = useStore((s) => s.faults);
-  const playheadMs = useZustand(viewStore, (s) => s.playheadMs);
+  const playheadMs = useStore(selectHeldMs);
   const [chosen, setChosen] = useState<string | null>(null);
   const pre = useRef<HTMLPreElement>(null);
   const steps = events && variant ? stepsAt(deriveStepTimeline(events, variant), runSummary(events).workers, playheadMs) : [];
   const followed = followedStep(steps, chosen);
   const followedLine = followed?.line ?? null;
   useLayoutEffect(() => keepInView(pre.current, followedLine), [followedLine]);
+  const workers = events ? runSummary(events).workers : NO_WORKERS;
+  // The source is drawn again only when a worker's line or state changes (or the plan, or
+  // the variant), not for every batch of a live run's events.
+  const key = stepsKey(steps);
+  const workersKey = workers.join(' ');
+  // `key` and `workersKey` stand for `steps` and `workers` in the dependencies.
+  const source = useMemo(() => (variant ? codeSource(variant.code, variant.id, steps, faults, workers, pre) : null), [variant, key, faults, workersKey]);
   if (!variant) return null;
-  const lines = codeLines(variant.code);
-  const workers = events ? runSummary(events).workers : [];
-  const byLine = new Map<number, WorkerStep[]>();
-  for (const step of steps) if (step.line !== null && step.state !== 'done') byLine.set(step.line, [...(byLine.get(step.line) ?? []), step]);
-  const anchors = codeAnchors(variant.code).byCheckpoint;
-  const breakpoints = new Map<number, FaultRule[]>();
-  for (const rule of faults) {
-    const line = anchors.get(rule.checkpoint);
-    if (line !== undefined) breakpoints.set(line, [...(breakpoints.get(line) ?? []), rule]);
-  }
   return (
     <section className="panel code" aria-labelledby="code-title">
       <div className="panel-head">
@@ -66,27 +100,7 @@ export function CodePanel() {
           <span className={`badge ${variant.correct ? 'correct' : 'broken'}`}>{variant.correct ? '✓ correct' : '✗ broken'}</span>
         </p>
       </div>
-      {/* A region: a named box that a keyboard can focus and scroll (a bare pre may not carry a name). */}
-      <pre className="code-block" tabIndex={0} role="region" aria-label={`Source of ${variant.id}`} ref={pre}>
-        <code>
-          {lines.map((line, i) => {
-            const here = byLine.get(i);
-            const bp = breakpoints.get(i);
-            return (
-              <span className={`code-line${here ? ' current' : ''}${bp ? ' breakpoint' : ''}`} key={i} data-line={i}>
-                {line}
-                {bp && <span className="bp-tag">● {breakpointWords(bp)}</span>}
-                {here?.map((s) => (
-                  <span key={s.workerId} className={`step-tag ${s.state}`} style={{ '--worker': workerColor(workers.indexOf(s.workerId)) } as CSSProperties}>
-                    <Icon name={stateIcon[s.state]} /> {s.workerId}
-                  </span>
-                ))}
-                {'\n'}
-              </span>
-            );
-          })}
-        </code>
-      </pre>
+      {source}
       {events && (
         <div className="steps">
           <p className="steps-when">{playheadMs === null ? 'Now:' : `At ${formatMs(playheadMs)} (playhead):`}</p>

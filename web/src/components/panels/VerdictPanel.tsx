@@ -2,20 +2,22 @@
 // PASS/FAIL headline) and what happened in plain words. Everything comes from the run's
 // events: run-finished / run-failed for the numbers, the whole log for the story.
 import type { EventOf } from '@racelab/shared';
+import type { Cursor } from '../../model/cursor.js';
 import { runSummary } from '../../model/runSummary.js';
+import { formatMs } from '../../model/timeScale.js';
 import { deriveVerdict } from '../../model/verdict.js';
 import { useStore } from '../../store/index.js';
-import { scenarioOfRun } from '../../store/selectors.js';
+import { scenarioOfRun, selectShownLog } from '../../store/selectors.js';
 import type { RunRecord } from '../../store/types.js';
 import { runTitle } from './runTitle.js';
 import { StoryList } from './StoryList.js';
 
 const NONE: EventOf<'run-started'>['faults'] = [];
 
-function sourceWords(run: RunRecord | undefined): string {
+function sourceWords(run: RunRecord | undefined, cursor: Cursor): string {
   if (!run) return '';
   const speed = runSummary(run.events).started?.speed ?? 1;
-  const parts = [speed !== 1 ? `at ${speed}×` : '', run.source === 'recording' ? 'recorded run' : run.source === 'replay' ? `replay at ${run.rate}×` : ''];
+  const parts = [speed !== 1 ? `at ${speed}×` : '', run.source === 'recording' ? 'recorded run' : '', cursor.mode === 'replay' ? `replay at ${cursor.rate}×` : ''];
   return parts.filter(Boolean).join(' · ');
 }
 
@@ -25,7 +27,9 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
   const run = useStore((s) => (id ? s.runs[id] : undefined));
   const scenario = useStore((s) => scenarioOfRun(s, id ? s.runs[id] : undefined));
   const pending = useStore((s) => (runId ? null : s.pending[0] ?? null));
-  const events = run?.events ?? [];
+  // The verdict and the story as they stood at the cursor (the end, once it is there).
+  const events = useStore((s) => selectShownLog(s, id));
+  const cursor = useStore((s) => s.cursor);
   const view = deriveVerdict(events, scenario);
   const ref = pending ?? run;
   const title = ref ? runTitle(scenarioOfRun(useStore.getState(), run) ?? useStore.getState().catalog?.find((c) => c.id === ref.scenario), ref.scenario, ref.variant) : null;
@@ -36,10 +40,12 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
   else if (view.state === 'finished') status = { cls: view.pass ? 'pass' : 'fail', text: view.headline };
   else if (view.state === 'failed') status = { cls: 'error', text: 'ERROR — the run failed' };
   else if (run?.lost) status = { cls: 'error', text: 'Connection lost during the run — reconnecting to follow it…' };
-  else if (title) status = { cls: 'waiting', text: run?.source === 'replay' ? 'Replaying…' : 'Running…' };
+  else if (title && cursor.mode === 'replay') status = { cls: 'waiting', text: 'Replaying…' };
+  else if (title && cursor.mode === 'held') status = { cls: 'waiting', text: `At ${formatMs(cursor.atMs)} (playhead) — Esc for now` };
+  else if (title) status = { cls: 'waiting', text: 'Running…' };
   else status = { cls: 'idle', text: 'No run yet: choose a variant and press Run.' };
   const headingId = `verdict-title${runId ? `-${runId}` : ''}`;
-  const extra = sourceWords(run);
+  const extra = sourceWords(run, cursor);
 
   // A Tab stop of its own: where the verdict sits in a box of fixed size (beside the
   // timeline, on stage) it scrolls, and a keyboard must be able to scroll it.

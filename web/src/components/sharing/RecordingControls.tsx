@@ -2,7 +2,7 @@
 // None of it needs the server, Redis or PostgreSQL: a talk survives bad Wi-Fi.
 import { useEffect, useRef, useState } from 'react';
 import { listShipped, openRecordingText, openShipped, type ShippedRecording } from '../../app/recordings.js';
-import { playRun } from '../../replay/player.js';
+import { replayShown } from '../../replay/player.js';
 import { useStore } from '../../store/index.js';
 import { selectCurrentRunId, selectRunInProgress } from '../../store/selectors.js';
 
@@ -63,7 +63,7 @@ export function RecordingControls() {
         type="button"
         disabled={!currentId || busy}
         title={`Plays the run on screen again as it happened, at the chosen speed (${speed}×), with no server (Space)`}
-        onClick={() => currentId && playRun(useStore, currentId, speed)}
+        onClick={() => currentId && replayShown(useStore, speed)}
       >
         Replay the run
       </button>

@@ -1,8 +1,10 @@
 // What each shape means, in words: for the onboarding engineer and the blog reader. Every
 // shape is always listed, so the legend keeps its size from the first screen on (it never
 // moves the lanes mid-run); those the run on screen does not use are dimmed.
+import { memo, useMemo } from 'react';
 import { deriveOverlaps } from '../../model/holders.js';
 import { deriveLanes, type Lane } from '../../model/lanes.js';
+import { memoOnLog, type EventLog } from '../../model/memo.js';
 import { deriveTruth } from '../../model/truth.js';
 import { useStore } from '../../store/index.js';
 import { selectCurrentEvents } from '../../store/selectors.js';
@@ -44,7 +46,12 @@ export function usedShapes(lanes: Lane[], overlaps: number, truth = false): Set<
   return used;
 }
 
-export function Legend({ used }: { used: Set<string> | null }) {
+/** The entries the shown log uses, as one string: a primitive to select on, computed once per log. */
+const usedKeyOf = memoOnLog((events: EventLog) =>
+  [...usedShapes(deriveLanes(events), deriveOverlaps(events).length, deriveTruth(events).size > 0)].sort().join(' '),
+);
+
+export const Legend = memo(function Legend({ used }: { used: Set<string> | null }) {
   return (
     <ul className="legend" aria-label="Legend">
       {items.map((i) => {
@@ -60,12 +67,15 @@ export function Legend({ used }: { used: Set<string> | null }) {
       })}
     </ul>
   );
-}
+});
 
 /** The legend of the run on top of the screen (every shape in full before a run). */
 export function RunLegend() {
-  const events = useStore(selectCurrentEvents);
-  const shown = useStore((s) => s.shown.length > 0 && s.pending.length === 0);
-  const used = shown && events.length > 0 ? usedShapes(deriveLanes(events), deriveOverlaps(events).length, deriveTruth(events).size > 0) : null;
+  // A live run appends a batch of events every frame; the legend changes a few times a run.
+  const key = useStore((s) => {
+    const events = selectCurrentEvents(s);
+    return s.shown.length > 0 && s.pending.length === 0 && events.length > 0 ? usedKeyOf(events) : null;
+  });
+  const used = useMemo(() => (key === null ? null : new Set(key.split(' '))), [key]);
   return <Legend used={used} />;
 }

@@ -10,7 +10,7 @@ import { deriveTruth } from '../../model/truth.js';
 import { deriveVerdict } from '../../model/verdict.js';
 import type { TimeWindow } from '../../model/viewport.js';
 import { useStore } from '../../store/index.js';
-import { isRunning, scenarioOfRun } from '../../store/selectors.js';
+import { isRunning, scenarioOfRun, selectShownLog } from '../../store/selectors.js';
 import { runTitle } from '../panels/runTitle.js';
 import { OverlapBands, OverlapRow } from './OverlapRow.js';
 import { StoreLane } from './StoreLane.js';
@@ -28,8 +28,9 @@ interface Props {
 export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
   const run = useStore((s) => s.runs[runId]);
   const scenario = useStore((s) => scenarioOfRun(s, s.runs[runId]));
+  // The log up to the cursor: lanes, truth, holders and verdict as they stood then.
+  const events = useStore((s) => selectShownLog(s, runId));
   if (!run) return null;
-  const events = run.events;
   const summary = runSummary(events);
   const lanes = deriveLanes(events);
   const truth = deriveTruth(events);

@@ -10,8 +10,12 @@ export const ENTRANCE_BUDGET_EVENTS = 2000;
 
 export const EntranceContext = createContext(true);
 
-/** Entrances at most at once (started within the last ENTRANCE_MS). */
-const ENTRANCES_AT_ONCE = 24;
+/**
+ * Entrances at most at once (started within the last ENTRANCE_MS). A run a person follows
+ * brings a few shapes at a time; a burst (thousands of events a second) would otherwise
+ * keep this many layers animating, each composited on its own, in every frame.
+ */
+const ENTRANCES_AT_ONCE = 8;
 /** Longest entrance (timeline.css), in ms. */
 const ENTRANCE_MS = 300;
 const started: number[] = [];

@@ -8,12 +8,13 @@ import { TimelineView } from './TimelineView.js';
 import { ZoomControls } from './ZoomControls.js';
 
 export function Timeline() {
-  const events = useStore(selectCurrentEvents);
+  // A boolean, not the log: the panel does not render again for every batch of a live run.
+  const hasEvents = useStore((s) => selectCurrentEvents(s).length > 0);
   const shown = useStore((s) => s.shown.length > 0);
   const pending = useStore((s) => s.pending.length > 0);
   const comparing = useStore(selectComparing);
   const presenter = useStore((s) => s.presenter);
-  const show = !pending && shown && events.length > 0;
+  const show = !pending && shown && hasEvents;
   return (
     <section className="panel timeline" aria-labelledby="timeline-title">
       <div className="panel-head">

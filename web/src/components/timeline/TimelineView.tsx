@@ -2,12 +2,11 @@
 // window (the view plus a margin); the frame loop slides and stretches it into the view
 // with two CSS numbers, so a wheel, a drag or a glide costs no React render until the
 // view leaves the drawing or comes to rest.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { domainFor } from '../../model/layout.js';
-import { runSummary } from '../../model/runSummary.js';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { domainEndMs } from '../../model/cursor.js';
 import { spanOf, type TimeWindow } from '../../model/viewport.js';
 import { useStore } from '../../store/index.js';
-import { selectShownKey } from '../../store/selectors.js';
+import { selectShownKey, selectShownLog } from '../../store/selectors.js';
 import { viewStore } from '../../view/viewStore.js';
 import { ENTRANCE_BUDGET_EVENTS, EntranceContext } from './Shape.js';
 import { RunSection } from './RunSection.js';
@@ -18,18 +17,15 @@ import { useRovingMarks } from './useRovingMarks.js';
 import { usePointerZoom } from './usePointerZoom.js';
 import { useTimelineFrame, type FrameTargets } from './useTimelineFrame.js';
 
-/** Everything the runs on screen span: from 0 to the latest end (or horizon). */
-function useBounds(ids: string[], trackPx: number): { bounds: TimeWindow; events: number } {
-  const runs = useStore((s) => s.runs);
+/** Where the axis of the runs on screen ends at a page time: 0 to the latest domain end. */
+function timelineEndMs(ids: readonly string[], pageNowMs: number, trackPx: number): number {
+  const { runs, cursor } = useStore.getState();
   let end = 0;
-  let events = 0;
   for (const id of ids) {
     const run = runs[id];
-    if (!run) continue;
-    end = Math.max(end, domainFor(runSummary(run.events), run.horizonMs, trackPx).endMs);
-    events += run.events.length;
+    if (run) end = Math.max(end, domainEndMs(run, cursor, pageNowMs, trackPx));
   }
-  return { bounds: useMemo(() => ({ startMs: 0, endMs: Math.max(1, end) }), [end]), events };
+  return Math.max(1, end);
 }
 
 export function TimelineView() {
@@ -37,8 +33,17 @@ export function TimelineView() {
   const ids = useMemo(() => (shownKey ? shownKey.split(' ') : []), [shownKey]);
   const axis = useRef<HTMLDivElement>(null);
   const trackPx = useElementWidth(axis);
+  // The events shown at the cursor (a number: a render per batch of them, not per frame).
+  const events = useStore((s) => ids.reduce((n, id) => n + selectShownLog(s, id).length, 0));
+  // Another mode may mean another domain (a held cursor keeps the whole run's axis).
+  useStore((s) => s.cursor.mode);
+  // Drawn again when the frame loop sees the domain grow with the clock.
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
   // The room after a run's end is laid out for the track's width, in steps of 100 px.
-  const { bounds, events } = useBounds(ids, Math.round(trackPx / 100) * 100);
+  const roomPx = Math.round(trackPx / 100) * 100;
+  const domainEndAt = useCallback((pageNowMs: number) => timelineEndMs(ids, pageNowMs, roomPx), [ids, roomPx]);
+  const endMs = domainEndAt(performance.now());
+  const bounds = useMemo(() => ({ startMs: 0, endMs }), [endMs]);
   const body = useRef<HTMLDivElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   const live = useRef<HTMLDivElement>(null);
@@ -70,7 +75,7 @@ export function TimelineView() {
 
   const drawn = zoomed?.drawn ?? bounds;
   const pxWidth = zoomed?.px ?? trackPx;
-  useTimelineFrame(targets, ids, drawn, trackPx, commit, events);
+  useTimelineFrame(targets, ids, drawn, trackPx, commit, events, domainEndAt, redraw);
   usePointerZoom(body, axis);
   useFocusInView(body, axis);
   useRovingMarks(body);

@@ -1,10 +1,11 @@
 // The timeline's frame loop: everything that moves at 60 fps goes through here, never
 // through a React render. Each frame it places the drawn (committed) content in the visible
 // window with two CSS numbers, writes the axis ticks, moves the live edge and the playhead,
-// follows a live run, and asks React for a new drawing only when the view has left it.
+// follows a live run or a replay, and asks React for a new drawing only when the view has
+// left it or the domain (a pure function of the logs, the cursor and the clock) has grown.
+// It writes no time anywhere: the cursor is moved by the live clock, a step or the replay.
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
-import { needsNewHorizon, nextHorizon } from '../../model/layout.js';
-import { runSummary } from '../../model/runSummary.js';
+import { drawnNow } from '../../model/cursor.js';
 import { clamp, formatMs, makeScale, ticks, timeToX } from '../../model/timeScale.js';
 import { clampWindow, committedFor, follow, mustRedrawNow, placement, sameWindow, spanOf, type TimeWindow } from '../../model/viewport.js';
 import { useStore } from '../../store/index.js';
@@ -19,14 +20,6 @@ export interface FrameTargets {
   liveLabel: RefObject<HTMLElement | null>;
   playhead: RefObject<HTMLElement | null>;
   playheadLabel: RefObject<HTMLElement | null>;
-}
-
-/** Run time "now" on this page's clock, or the run's end once it is over. */
-export function nowOf(run: RunRecord, pageNowMs: number): { nowMs: number; live: boolean } {
-  const summary = runSummary(run.events);
-  if (summary.endMs !== null) return { nowMs: summary.endMs, live: false };
-  if (run.lost || run.clientOriginMs === null) return { nowMs: summary.lastMs, live: false };
-  return { nowMs: Math.max(summary.lastMs, (pageNowMs - run.clientOriginMs) * run.rate), live: true };
 }
 
 /** Writing the same text again would still replace the text node, and lay it out again. */
@@ -86,7 +79,8 @@ function placeContent(body: HTMLElement, { leftPct, widthPct }: { leftPct: numbe
   // A transform's percent is of the element's own (laid-out) width; the origin is its left edge.
   const shift = (leftPct / Math.max(1e-9, layoutWidthPct)) * 100;
   const transform = Math.abs(scale - 1) < 1e-6 ? `translateX(${shift.toFixed(4)}%)` : `translateX(${shift.toFixed(4)}%) scaleX(${scale.toFixed(6)})`;
-  for (const el of body.querySelectorAll<HTMLElement>('.tl-content')) {
+  // A live collection: no selector matched over the whole drawing every frame.
+  for (const el of body.getElementsByClassName('tl-content') as HTMLCollectionOf<HTMLElement>) {
     if (el.style.width !== width) el.style.width = width;
     if (el.style.transform !== transform) el.style.transform = transform;
   }
@@ -107,6 +101,10 @@ export function useTimelineFrame(
   onCommit: (w: TimeWindow) => void,
   /** Changes whenever the runs drawn change (their events). */
   version: number,
+  /** Where the domain ends at a page time: the same pure function React draws with. */
+  domainEndAt: (pageNowMs: number) => number,
+  /** Asks React to draw again: the domain at this frame's clock is not the one drawn. */
+  onStale: () => void,
 ): void {
   const committedRef = useRef(committed);
   committedRef.current = committed;
@@ -116,6 +114,10 @@ export function useTimelineFrame(
   runIdsRef.current = runIds;
   const commitRef = useRef(onCommit);
   commitRef.current = onCommit;
+  const domainEndAtRef = useRef(domainEndAt);
+  domainEndAtRef.current = domainEndAt;
+  const staleRef = useRef(onStale);
+  staleRef.current = onStale;
   const drawRef = useRef<() => void>(() => {});
 
   useEffect(() => {
@@ -127,19 +129,24 @@ export function useTimelineFrame(
     let layoutWidthPct = 100;
     // The axis as last written: a frame where the view and width are the same leaves it be.
     let axisFor = '';
+    // The domain end last asked for, so that a frame asks React once per new domain.
+    let staleAsked = Number.NaN;
     const draw = () => {
       frame = 0;
       const t = targets;
       const v = viewStore.getState();
-      const runs = runIdsRef.current.map((id) => useStore.getState().runs[id]).filter((r): r is RunRecord => !!r);
+      const { runs: records, cursor } = useStore.getState();
+      const runs = runIdsRef.current.map((id) => records[id]).filter((r): r is RunRecord => !!r);
       const page = performance.now();
+      // Where the drawing reaches: the live edge, or the cursor when held or replayed.
       let nowMs = 0;
       let live = false;
       for (const run of runs) {
-        const n = nowOf(run, page);
+        const n = drawnNow(run, cursor, page);
         nowMs = Math.max(nowMs, n.nowMs);
-        live ||= n.live;
+        live ||= n.moving;
       }
+      const heldMs = cursor.mode === 'held' ? cursor.atMs : null;
       let view = v.window ?? v.bounds;
       if (v.window && live && v.follow) {
         const followed = clampWindow(follow(v.window, nowMs), v.bounds);
@@ -162,8 +169,8 @@ export function useTimelineFrame(
         // hold one (data-open) and only when it moves: it is inherited, so each change
         // restyles everything under it, and on the body that was the whole drawing.
         const liveX = `${clamp(timeToX(nowMs, makeScale(drawn.startMs, drawn.endMs)), 0, 100).toFixed(2)}%`;
-        for (const el of body.querySelectorAll<HTMLElement>('.tl-content[data-open]'))
-          if (el.style.getPropertyValue('--live-x') !== liveX) el.style.setProperty('--live-x', liveX);
+        for (const el of body.getElementsByClassName('tl-content') as HTMLCollectionOf<HTMLElement>)
+          if (el.hasAttribute('data-open') && el.style.getPropertyValue('--live-x') !== liveX) el.style.setProperty('--live-x', liveX);
       }
       const width = trackPxRef.current;
       const axisKey = `${view.startMs} ${view.endMs} ${width}`;
@@ -180,7 +187,8 @@ export function useTimelineFrame(
       if (t.live.current) {
         t.live.current.style.left = `${clamp(liveX, 0, 100)}%`;
         t.live.current.classList.toggle('live', live);
-        t.live.current.style.visibility = liveX < -0.5 || liveX > 100.5 ? 'hidden' : '';
+        // A held cursor is drawn by the playhead: one line, one label.
+        t.live.current.style.visibility = heldMs !== null || liveX < -0.5 || liveX > 100.5 ? 'hidden' : '';
       }
       if (t.liveLabel.current) {
         setText(t.liveLabel.current, formatMs(nowMs));
@@ -188,14 +196,18 @@ export function useTimelineFrame(
         t.liveLabel.current.classList.toggle('flip', liveX > 85);
       }
       if (t.playhead.current) {
-        const x = v.playheadMs === null ? -1 : timeToX(v.playheadMs, viewScale);
+        const x = heldMs === null ? -1 : timeToX(heldMs, viewScale);
         t.playhead.current.style.left = `${x}%`;
-        t.playhead.current.style.visibility = v.playheadMs === null || x < 0 || x > 100 ? 'hidden' : 'visible';
-        if (t.playheadLabel.current && v.playheadMs !== null) setText(t.playheadLabel.current, formatMs(v.playheadMs));
+        t.playhead.current.style.visibility = heldMs === null || x < 0 || x > 100 ? 'hidden' : 'visible';
+        if (t.playheadLabel.current && heldMs !== null) setText(t.playheadLabel.current, formatMs(heldMs));
       }
-      // A live run: the domain grows on round numbers ahead of the live edge.
-      if (live && needsNewHorizon(nowMs, v.bounds.endMs))
-        for (const run of runs) if (run.horizonMs < nextHorizon(nowMs)) useStore.getState().extendHorizon(run.runId, nextHorizon(nowMs));
+      // The domain grows on round numbers ahead of the live edge (or of a replay's cursor):
+      // React draws it again when this frame's clock gives another domain than the drawn one.
+      const endMs = domainEndAtRef.current(page);
+      if (endMs !== v.bounds.endMs && endMs !== staleAsked) {
+        staleAsked = endMs;
+        staleRef.current();
+      }
       // Mid-gesture, ask React for a new drawing only when a blank edge would show or the
       // drawing is stretched too far (at most every COMMIT_EVERY_MS); the rest redraws it exactly.
       if (v.window && mustRedrawNow(view, drawn) && page - lastCommitAsk > COMMIT_EVERY_MS) {
@@ -229,7 +241,7 @@ export function useTimelineFrame(
       }, SETTLE_MS);
     });
     const unsubscribeRuns = useStore.subscribe((s, prev) => {
-      if (s.runs !== prev.runs) schedule();
+      if (s.runs !== prev.runs || s.cursor !== prev.cursor) schedule();
     });
     draw();
     return () => {

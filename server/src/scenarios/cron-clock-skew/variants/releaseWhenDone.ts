@@ -11,6 +11,7 @@ export default defineVariant<CronJob>({
   correct: false,
   summary:
     "A textbook lock on the slot: token, lease, compare-and-delete. But the job takes 300 ms and node-2's clock is 1 s late: node-2 fires after node-1 released the lock, takes it, and bills the same slot again.",
+  figures: 'node-2\'s clock 1 s late, job 300 ms: runs of the slot 2 (should be 1)',
   source: import.meta.url,
   checkpoints: [AFTER_BATCH_ROW],
   expectedOtherwise: everyNodeFiresDuringTheJob,

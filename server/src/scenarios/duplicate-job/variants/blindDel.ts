@@ -8,6 +8,7 @@ export default defineVariant<NightlyJob>({
   correct: false,
   summary:
     'The lease expires while the first holder still works; a second container takes it; the first one finishes and its DEL removes the second one\'s lock, so a third gets in.',
+  figures: 'lease 1 s, work 1.5 s: max concurrent holders 2, e-mails 3',
   source: import.meta.url,
   expectedOtherwise: (params) => onlyOneContainer(params) ?? noneComesLater(params) ?? nobodyForTheDelToLetIn(params),
   // Half a second between worker-1's DEL and the end of worker-2's lease: a busy machine

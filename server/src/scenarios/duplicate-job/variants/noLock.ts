@@ -7,6 +7,7 @@ export default defineVariant<NightlyJob>({
   title: 'No lock',
   correct: false,
   summary: 'Every container runs the job, so every container sends the report.',
+  figures: 'e-mails sent 3 (should be 1)',
   source: import.meta.url,
   checkpoints: ['report-sent'],
   expectedOtherwise: (params) => onlyOneContainer(params) ?? oneLeftToSend(params),

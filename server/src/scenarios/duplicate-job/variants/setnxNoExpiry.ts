@@ -7,6 +7,7 @@ export default defineVariant<NightlyJob>({
   correct: false,
   summary:
     'The lock never expires. The holder dies before it sends the report; its key stays forever and every later run skips.',
+  figures: 'holder killed (SIGKILL) before sending: e-mails 0, lock TTL -1 (never expires)',
   source: import.meta.url,
   checkpoints: ['holding-lock', 'working', 'report-sent'],
   faults: [{ checkpoint: 'holding-lock', target: 'first', action: 'kill' }],

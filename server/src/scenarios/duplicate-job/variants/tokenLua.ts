@@ -11,6 +11,7 @@ export default defineVariant<NightlyJob>({
   correct: true,
   summary:
     'SET key token NX PX, losers skip, and the release deletes the key only while it still holds this worker\'s token.',
+  figures: 'e-mails 1, max concurrent holders 1',
   source: import.meta.url,
   expectedOtherwise: (params) => lockForgetsTheJob(params) ?? nobodyLeftToRetry(params) ?? secondLeaseLapses(params),
   checkpoints: ['working', 'report-sent'],

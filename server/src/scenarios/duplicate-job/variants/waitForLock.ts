@@ -12,6 +12,7 @@ export default defineVariant<NightlyJob>({
   correct: false,
   summary:
     'A correct lock, used for the wrong purpose: the losers queue up behind the holder and each runs the job when its turn comes. Every container still sends the report, one after another.',
+  figures: 'e-mails 3, one after another',
   source: import.meta.url,
   expectedOtherwise: (params) => onlyOneContainer(params) ?? oneLeftToSend(params),
   checkpoints: ['working', 'report-sent'],

@@ -10,6 +10,7 @@ export default defineVariant<StatementJob>({
   correct: true,
   summary:
     "The same watchdog, and the same expiry while worker-1's loop is blocked: two workers believe they hold the lease. But every grant carries a higher fence number and the row takes only a higher one, so worker-1's stale write is rejected.",
+  figures: '2 holders, stale writes accepted 0 (rejected 1)',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {

@@ -8,6 +8,7 @@ export default defineVariant<FailoverJob>({
   correct: true,
   summary:
     "The same failover and the same two holders, but every grant takes a higher fence number from a PostgreSQL counter, and the row takes a write only from a fence higher than its own. worker-1's stale write is rejected.",
+  figures: 'holders 2, stale writes accepted 0 (rejected 1), last writer worker-2',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {

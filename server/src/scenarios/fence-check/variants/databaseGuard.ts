@@ -7,6 +7,7 @@ export default defineVariant<CheckJob>({
   correct: true,
   summary:
     "The comparison is part of the write: PostgreSQL checks the fence and updates the row in one statement, under the row's lock. No stale write replaces a newer one, in any ordering.",
+  figures: 'orderings let through 0',
   source: import.meta.url,
   checkpoints: ['before-write'],
   async run(job) {

@@ -8,6 +8,7 @@ export default defineVariant<CheckJob>({
   correct: false,
   summary:
     "When granted, the holder registers its lease id with the row; the row takes writes carrying that id only. It refuses stale writes even before the new holder writes — but ids have no order, so a holder that registers late takes the row back.",
+  figures: 'orderings let through 1 (late registration)',
   source: import.meta.url,
   expectedOtherwise: wakesInLease,
   checkpoints: ['before-register', 'before-write'],

@@ -8,6 +8,7 @@ export default defineVariant<CheckJob>({
   correct: false,
   summary:
     "The application reads the row's fence and writes only with a higher one. The rule is right, but the check and the write are two steps: a new holder that writes between them is overwritten.",
+  figures: 'orderings let through 1 (the new write lands between check and write)',
   source: import.meta.url,
   expectedOtherwise: wakesInLease,
   checkpoints: ['before-write', 'between-check-and-write'],

@@ -8,6 +8,7 @@ export default defineVariant<CheckJob>({
   correct: false,
   summary:
     'The write carries its fence number and the row stores it, but nothing compares it. Every stale write that comes after the new holder\'s replaces it.',
+  figures: 'orderings let through 3 of 4',
   source: import.meta.url,
   expectedOtherwise: wakesInLease,
   checkpoints: [AFTER_GRANT, 'before-write'],

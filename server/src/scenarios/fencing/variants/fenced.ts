@@ -9,6 +9,7 @@ export default defineVariant<DocumentJob>({
   correct: true,
   summary:
     'Every grant of the lease comes with a higher fence number (INCR), and the row takes a write only from a fence higher than the one it holds. worker-1 still overlaps worker-2, but its stale write is rejected.',
+  figures: 'max concurrent holders 2, stale writes rejected 1, fence 2, last writer worker-2',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {

@@ -13,6 +13,7 @@ export default defineVariant<EntityJob>({
   correct: true,
   summary:
     "The lock key names the entity the job is about. Jobs of the same customer still wait for each other; jobs of different customers never do, so 5 run side by side.",
+  figures: 'most jobs at once 5, never two of one customer, wall time 800 ms',
   source: import.meta.url,
   async run(job) {
     const key = job.key(`${LOCK_KEY}:${job.entity}`); // lock what the job touches, nothing more

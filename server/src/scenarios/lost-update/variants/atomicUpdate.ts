@@ -7,6 +7,7 @@ export default defineVariant<Admin>({
   correct: true,
   summary:
     'The database subtracts the sale from the stock it holds at that moment, and refuses it in the same statement when it does not fit. What the admin read earlier no longer matters.',
+  figures: 'final stock 5',
   source: import.meta.url,
   checkpoints: ['sale-done'],
   async run(admin) {

@@ -7,6 +7,7 @@ export default defineVariant<Admin>({
   correct: true,
   summary:
     'Each admin locks the row as it reads it and keeps the lock until it commits. B\'s read waits in PostgreSQL until A has committed, so B reads 7, not 10.',
+  figures: 'final stock 5; the later admin waits on the row lock',
   source: import.meta.url,
   checkpoints: ['sale-done'],
   async run(admin) {

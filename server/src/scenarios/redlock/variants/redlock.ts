@@ -51,6 +51,8 @@ export default defineVariant<RedlockJob>({
   correct: false,
   summary:
     "worker-1 takes the lock on a majority of five independent Redis nodes, then its process stops. Every key expires; worker-2 takes a majority of its own and writes. worker-1 wakes up still believing it holds the lock, and its stale write lands.",
+  figures:
+    'five Redis nodes; worker-1 stopped 2.5 s holding all five; worker-2 takes a majority: holders 2, stale writes accepted 1 (a 1 s clock jump on node-3 in a split network gives two majorities with no pause at all)',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // A second majority needs three nodes free of worker-1's key: in a split, worker-2's three

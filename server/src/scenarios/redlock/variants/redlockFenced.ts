@@ -9,6 +9,7 @@ export default defineVariant<RedlockJob>({
   correct: true,
   summary:
     "The same Redlock and the same stall, but every grant takes a number from a PostgreSQL sequence and the row takes a write only from a number higher than the one it holds. Both workers still believe they hold the lock; worker-1's stale write is refused.",
+  figures: 'the same two holders; stale writes accepted 0 (refused by the row\'s fence)',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {

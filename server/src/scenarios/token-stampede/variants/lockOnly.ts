@@ -14,6 +14,7 @@ export default defineVariant<TokenService>({
   correct: false,
   summary:
     'Every request takes a Redis lock, refreshes, and releases it. Refreshes no longer overlap, but there is still one per request, each revoking the last, now one after another: slow, and only the last token works.',
+  figures: 'refresh calls 50, ok 1, failed 49 — serialised, ~7 s',
   source: import.meta.url,
   checkpoints: ['requests-answered'],
   expectedOtherwise: refreshPerRequestPasses,

@@ -9,6 +9,7 @@ export default defineVariant<TokenService>({
   correct: true,
   summary:
     'A background loop on every server, behind one Redis lock, refreshes the shared token when 80% of its life has passed; requests only read Redis. After the first one, no request waits for a refresh or ever sees an expired token.',
+  figures: '2 s token, 4 waves: refresh calls 3, ok 50, failed 0',
   source: import.meta.url,
   checkpoints: ['requests-answered'],
   defaults: { tokenTtlMs: 2000, waves: 4, waveGapMs: 1400 },

@@ -8,6 +8,7 @@ export default defineVariant<TokenService>({
   correct: false,
   summary:
     'Nothing keeps or shares the token: every request finds it expired and asks the provider for its own. Each new token revokes the one before, so only the last one issued works: at the defaults 50 refreshes, 1 request ok, 49 get a 401.',
+  figures: '50 requests over 3 servers: refresh calls 50, ok 1, failed (401) 49',
   source: import.meta.url,
   checkpoints: ['requests-answered'],
   expectedOtherwise: refreshPerRequestPasses,

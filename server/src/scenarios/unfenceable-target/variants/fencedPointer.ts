@@ -10,6 +10,7 @@ export default defineVariant<UploadJob>({
   correct: true,
   summary:
     "The files still cannot compare a number, so none is ever overwritten: each upload gets a name of its own, and readers follow a PostgreSQL row that moves only to a higher fence. worker-1's stale file is written, but nothing points at it.",
+  figures: 'write-once file per fence, a pointer row that only moves forward: readers get fence 2',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {

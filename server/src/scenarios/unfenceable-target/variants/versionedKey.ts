@@ -19,6 +19,7 @@ export default defineVariant<UploadJob>({
   correct: true,
   summary:
     "The report goes to a Redis key beside the fence it was written with, and a Lua script takes an upload only with a higher fence. worker-1's stale upload, fence 1, arrives after fence 2 and is refused.",
+  figures: 'the target compares the fence: stale upload refused, readers get fence 2',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {

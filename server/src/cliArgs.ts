@@ -1,0 +1,58 @@
+// The CLI's command line, read by node:util parseArgs as the tools' scripts read theirs: a
+// mistyped option, a missing value or a second scenario throws a UsageError with the reason,
+// which the CLI prints with the usage and answers with exit 2.
+import { parseArgs } from 'node:util';
+import { splitParam } from './commandLine.js';
+
+export const USAGE = `usage: npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
+       npm run scenario -- --list`;
+
+/** What the command line asks for; nothing checked against the catalog yet. */
+export interface CliArgs {
+  scenario?: string;
+  variant?: string;
+  params: Record<string, string>;
+  json: boolean;
+  list: boolean;
+  help: boolean;
+}
+
+/** Bad input on the command line: exit 2, with the reason and the usage. */
+export class UsageError extends Error {}
+
+const OPTIONS = {
+  variant: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  json: { type: 'boolean', default: false },
+  list: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** The CLI's arguments (without node and the script); throws a UsageError on bad input. */
+export function readCliArgs(argv: string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}': one scenario per run`);
+  const params: Record<string, string> = {};
+  for (const pair of values.param ?? []) {
+    try {
+      const [name, value] = splitParam(pair);
+      params[name] = value;
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  return {
+    ...(positionals[0] !== undefined ? { scenario: positionals[0] } : {}),
+    ...(values.variant !== undefined ? { variant: values.variant } : {}),
+    params,
+    json: values.json,
+    list: values.list,
+    help: values.help,
+  };
+}

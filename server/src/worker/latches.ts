@@ -1,0 +1,18 @@
+// The latches the run itself sets, by name. A scenario's choreography waits on them
+// (`ctx.waitFor`); the names are made here only, so the run that signals a latch and the
+// worker that waits for it cannot disagree on its spelling.
+
+/** Set when a worker's process has ended, however it ended (done, failed, killed). */
+export function doneLatch(workerId: string): string {
+  return `done:${workerId}`;
+}
+
+/** Set when the server observes a watched key (its name without the run's prefix) go from a value to no key. */
+export function keyGoneLatch(key: string): string {
+  return `key-gone:${key}`;
+}
+
+/** Set once the scenario's record of a watched key holding `value` is done (`onKeyObserved`). */
+export function keySeenLatch(key: string, value: string): string {
+  return `key-seen:${key}=${value}`;
+}

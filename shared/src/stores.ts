@@ -1,0 +1,15 @@
+// The names of racelab's own two stores, as a run's observations and the page's truth
+// lanes carry them. A scenario's lab names its own parts ("Redis node", "Sentinel").
+
+/** The run's Redis keys: every key-observed event is about this store. */
+export const REDIS_STORE = 'Redis';
+/** The run's PostgreSQL schema: the store of a row-observed event that names none. */
+export const POSTGRES_STORE = 'PostgreSQL';
+/** The stores every run has, whatever its lab. */
+export const CORE_STORES = [REDIS_STORE, POSTGRES_STORE] as const;
+export type CoreStore = (typeof CORE_STORES)[number];
+
+/** The store a row-observed event is about: the one it names, else PostgreSQL (runs recorded before stores were named). */
+export function storeOf(event: { store?: string | undefined }): string {
+  return event.store ?? POSTGRES_STORE;
+}
