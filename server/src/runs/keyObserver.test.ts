@@ -25,6 +25,10 @@ describe('key observer', () => {
     await sleep(500);
     await observer.stop();
     expect(seen.map((o) => o.value)).toEqual(['worker-1', null]);
+    // Each sample carries Redis's own clock of the read, in µs since the epoch.
+    const [set, gone] = seen.map((o) => o.redisTimeUs!);
+    expect(set).toBeGreaterThan(Date.UTC(2020, 0) * 1000);
+    expect(gone).toBeGreaterThan(set!);
   });
 
   it('reports a renewal to the same length, as a watchdog makes it', async () => {

@@ -10,9 +10,15 @@ export interface KeyObservation {
   value: string | null;
   /** As Redis reports it: -1 no expiry, -2 no key. */
   pttlMs: number;
+  /**
+   * Redis's own clock (TIME, µs since the epoch) when it read the key, in the same atomic
+   * step; absent for a key a notification reported gone. The host's wall clock.
+   */
+  redisTimeUs?: number;
 }
 
-// A string's value, a set's sorted members as "{a, b}", or another type's name; and the PTTL.
+// A string's value, a set's sorted members as "{a, b}", or another type's name; and the PTTL;
+// then Redis's TIME (seconds, microseconds) of the snapshot.
 const READ_KEYS = `
 local out = {}
 for i, key in ipairs(KEYS) do
@@ -27,6 +33,9 @@ for i, key in ipairs(KEYS) do
   out[2 * i - 1] = value
   out[2 * i] = redis.call('PTTL', key)
 end
+local now = redis.call('TIME')
+out[2 * #KEYS + 1] = now[1]
+out[2 * #KEYS + 2] = now[2]
 return out`;
 
 /** How often keys are sampled, in ms: without notifications, changes show this late at most. */
@@ -110,8 +119,10 @@ export class KeyObserver {
     const sentAt = performance.now();
     const replies = (await this.redis.eval(READ_KEYS, keys.length, ...keys)) as Array<string | null | number>;
     const when = { sentAt, receivedAt: performance.now() };
+    const redisTimeUs = Number(replies[2 * keys.length]) * 1_000_000 + Number(replies[2 * keys.length + 1]);
     this.keys.forEach((key, i) => {
-      this.report({ key, value: (replies[2 * i] as string | null) ?? null, pttlMs: Number(replies[2 * i + 1]) }, when);
+      const value = (replies[2 * i] as string | null) ?? null;
+      this.report({ key, value, pttlMs: Number(replies[2 * i + 1]), redisTimeUs }, when);
     });
   }
 

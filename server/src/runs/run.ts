@@ -25,7 +25,7 @@ import { createRunStores, type OwnedRunStores } from './runStores.js';
 import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
-import { keyGoneLatch } from '../worker/latches.js';
+import { keyGoneLatch, keySeenLatch } from '../worker/latches.js';
 
 export interface RunRequest {
   scenario: AnyScenario;
@@ -96,6 +96,8 @@ interface Underway {
   adopted: boolean;
   exits: Promise<void>[];
   observers: Array<{ stop(): Promise<void> }>;
+  /** The scenario's records of what the key observer saw (`onKeyObserved`), in order; rejects on the first failure. */
+  keysRecorded: Promise<void>;
 }
 
 export class Run {
@@ -192,7 +194,7 @@ export class Run {
     this.move('starting');
     this.services.running?.add(this);
     const signal = this.abort.signal;
-    const underway: Underway = { adopted: false, exits: [], observers: [] };
+    const underway: Underway = { adopted: false, exits: [], observers: [], keysRecorded: Promise.resolve() };
     // Every run ends: a deadline to start, then the scenario's deadline for its workers and measuring.
     let deadline = setTimeout(
       () => this.cancel(`the run could not start within ${START_DEADLINE_MS / 1000} s (the machine is too busy); try again`),
@@ -246,6 +248,12 @@ export class Run {
         (o, before) => {
           this.log.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
           if (before && before.value !== null && o.value === null) coordinator.signal(keyGoneLatch(o.key));
+          underway.keysRecorded = underway.keysRecorded
+            .then(() => scenario.onKeyObserved?.(stores, o, before))
+            .then(() => {
+              if (o.value !== null) coordinator.signal(keySeenLatch(o.key, o.value));
+            });
+          underway.keysRecorded.catch((error: unknown) => this.cancel(`could not record what Redis held: ${String(error)}`));
         },
         (error) => this.cancel(`Redis stopped answering during the run: ${error.message}`),
         this.services.keyspace,
@@ -286,6 +294,7 @@ export class Run {
       signal.throwIfAborted();
       this.move('ending');
       await abortable(Promise.all(underway.observers.map((o) => o.stop())), signal);
+      await abortable(underway.keysRecorded, signal); // the key observer's last sample included
       const metrics = await abortable(scenario.measure(stores, timed, info, fixture), signal);
       signal.throwIfAborted();
       const verdict = judge(scenario.expectations(params), metrics);
@@ -338,6 +347,7 @@ export class Run {
       const fixture = await underway.fixture?.catch(() => undefined);
       await Promise.all(underway.exits);
       await Promise.allSettled(underway.observers.map((o) => o.stop()));
+      await underway.keysRecorded.catch(() => undefined);
       await fixture?.close?.().catch((error: unknown) => this.logLine(`run ${this.id} fixture: ${String(error)}`));
       await stores?.cleanup().catch((error: unknown) => this.logLine(`cleanup of run ${this.id} failed: ${String(error)}`));
     };

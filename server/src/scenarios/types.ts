@@ -47,6 +47,18 @@ export interface WorkerContext {
   die(): Promise<never>;
 }
 
+/** What the server saw a watched key hold, read from its own Redis connection. */
+export interface KeyObserved {
+  /** The key's name, without the run's prefix. */
+  key: string;
+  value: string | null;
+  /**
+   * Redis's clock (TIME, µs since the epoch) when it read the value, in the same atomic
+   * step; absent when a notification reported the key gone. The host's wall clock.
+   */
+  redisTimeUs?: number;
+}
+
 /** What stores hold, by store name and then by lane name (see `Scenario.observe`). */
 export type Observed = Record<string, Record<string, string | null>>;
 
@@ -143,6 +155,13 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
    * its parts (`{ 'Redis node': { primary: 'dead (SIGKILL)' } }`). null: no row, no value.
    */
   observe?(stores: RunStores, fixture: Fixture): Promise<Observed>;
+  /**
+   * Server side: every change of a watched key the server observes (`before`: the previous
+   * one), one at a time and in order, all of them done before `measure`; evidence the
+   * workers cannot skip, e.g. each new holder of a lease is a grant. Once it is done for a
+   * value, the run sets the latch `key-seen:<key>=<value>`.
+   */
+  onKeyObserved?(stores: RunStores, now: KeyObserved, before: KeyObserved | undefined): Promise<void>;
   /** What the numbers should be for these parameters. */
   expectations(params: Params): Expectation[];
   /** Worker side: plays this worker's part with the chosen variant. */

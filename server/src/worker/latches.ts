@@ -11,3 +11,8 @@ export function doneLatch(workerId: string): string {
 export function keyGoneLatch(key: string): string {
   return `key-gone:${key}`;
 }
+
+/** Set once the scenario's record of a watched key holding `value` is done (`onKeyObserved`). */
+export function keySeenLatch(key: string, value: string): string {
+  return `key-seen:${key}=${value}`;
+}

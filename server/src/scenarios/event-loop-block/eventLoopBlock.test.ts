@@ -133,3 +133,15 @@ describe('event-loop-block judges writes by what reached the row, whatever the w
     expect(verdict).toBe('pass');
   });
 });
+
+describe('event-loop-block counts every grant from what Redis held, whatever the worker records', () => {
+  it("no-watchdog: worker-2 killed right after it took the lease: worker-1's write is still stale", async () => {
+    // worker-2 dies before any other line of its job: only the server's observer of the lock key knows it was granted.
+    const killAfterGrant = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
+    const { metrics, verdict, events } = await play(playground, 'event-loop-block', 'no-watchdog', {}, killAfterGrant);
+    expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
+    expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
+    expect(metrics).toEqual(staleLanded);
+    expect(verdict).toBe('fail');
+  });
+});

@@ -5,7 +5,7 @@
 // than the lease.
 import { defineScenario, intParam } from '../types.js';
 import { waitForFreeLease } from './choreography.js';
-import { ledgerMetrics } from '../kit/fencedLedger.js';
+import { ledgerMetrics, OBSERVED_GRANTS, recordGrantsOf } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 import { statementJob, type StatementJob } from './statementJob.js';
 import { createStatementTables, measureStatement, observeStatement } from './statementTable.js';
@@ -17,7 +17,7 @@ import watchdogFenced from './variants/watchdogFenced.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
-const metrics = ledgerMetrics('statements');
+const metrics = ledgerMetrics('statements', OBSERVED_GRANTS);
 
 export default defineScenario<StatementJob>({
   id: 'event-loop-block',
@@ -54,6 +54,9 @@ export default defineScenario<StatementJob>({
     await createStatementTables(stores);
     return {};
   },
+
+  // Every new holder of the lease, as the server sees it in Redis, is a grant: no worker records its own.
+  onKeyObserved: recordGrantsOf(LOCK_KEY),
 
   observe: async (stores) => ({ [POSTGRES_STORE]: await observeStatement(stores) }),
 

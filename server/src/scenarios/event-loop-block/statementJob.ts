@@ -3,7 +3,7 @@
 // signal, no SIGSTOP, the process is running flat out, and no timer of it can fire.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { recordGrant, writeRow } from '../kit/fencedLedger.js';
+import { grantOnRecord, writeRow } from '../kit/fencedLedger.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder } from './choreography.js';
@@ -18,7 +18,10 @@ export interface StatementJob extends WorkerContext {
   leaseMs: number;
   /** How often a watchdog renews the lease: a third of it. */
   renewEveryMs: number;
-  /** Records the grant of the lease; returns its number as PostgreSQL counts grants. */
+  /**
+   * Waits until the server has this worker's grant on record (the lock key's new value, seen
+   * from its own connection); returns its number in the order Redis granted the lease.
+   */
   enter(): Promise<number>;
   /** On worker-1: spins for blockMs without yielding, as a breakpoint or a huge JSON.parse would. */
   blockEventLoop(): void;
@@ -46,7 +49,7 @@ export function statementJob(ctx: WorkerContext): StatementJob {
     leaseMs,
     renewEveryMs: Math.max(1, Math.floor(leaseMs / 3)),
     async enter() {
-      const grant = await recordGrant(ctx);
+      const grant = await grantOnRecord(ctx, LOCK_KEY, token);
       ctx.signal(`granted:${ctx.workerId}`);
       return grant;
     },

@@ -1,5 +1,5 @@
 // The statement row the job writes, and the fenced ledger beside it (../kit/fencedLedger.ts):
-// the grants as PostgreSQL numbered them and the row's own log of every write that reached
+// the grants as the server saw them in Redis and the row's own log of every write that reached
 // it. What the verdict reads.
 import { createFencedLedger, measureFencedLedger } from '../kit/fencedLedger.js';
 import type { RunStores } from '../types.js';

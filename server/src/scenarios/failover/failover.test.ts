@@ -146,3 +146,15 @@ describe('failover judges writes by what reached the row, whatever the worker sa
     expect(verdict).toBe('fail');
   });
 });
+
+describe('failover counts every grant from what the nodes held, whatever the worker records', () => {
+  it('plain-lock: worker-2 killed right after the promoted replica granted it the lock: worker-1 still writes as one of two holders', async () => {
+    // worker-2 dies before any other line of its job: only the server, watching the lab's nodes, knows it was granted.
+    const kill = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
+    const { metrics, verdict, events } = await play(playground, 'failover', 'plain-lock', {}, kill);
+    expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
+    expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
+    expect(metrics).toEqual({ ...twoHolders, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
+  });
+});

@@ -4,7 +4,8 @@
 // so the verdict counts what the database did, not what workers said.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { recordGrant, writeRow } from '../kit/fencedLedger.js';
+import { writeRow } from '../kit/fencedLedger.js';
+import { grantSeen } from '../kit/nodeGrants.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { letNewerHoldersWriteFirst, startOutage } from './choreography.js';
@@ -21,7 +22,7 @@ export interface FailoverJob extends WorkerContext {
   leaseMs: number;
   /** How long WAIT may block, in ms. */
   waitTimeoutMs: number;
-  /** Starts the job under the lock: records the grant, numbered by PostgreSQL. */
+  /** Starts the job under the lock, once the server has its grant on record (seen on the nodes). */
   enter(): Promise<void>;
   /** Edits the document for workMs. */
   work(): Promise<void>;
@@ -53,8 +54,8 @@ export function failoverJob(ctx: WorkerContext, lockRedis: Redis): FailoverJob {
     leaseMs: deadlineMs(ctx.params),
     waitTimeoutMs: intParam(ctx.params, 'waitTimeoutMs'),
     async enter() {
-      // The order of grants as the lock service handed them out: what "stale" is measured against.
-      await recordGrant(ctx);
+      // The server records the grant it saw on the nodes; this waits for it (the fault plan may kill the worker first).
+      await grantSeen(ctx, token);
       await startOutage(ctx);
     },
     async work() {

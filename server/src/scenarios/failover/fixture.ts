@@ -2,6 +2,7 @@
 // the outage armed against it. It also reads the deployment's ground truth for the
 // timeline: each node's role and what it holds under the lock key, the primary Sentinel
 // names, and the replication bytes the slow link holds or lost.
+import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
 import type { Observed, RunFixture, RunStores } from '../types.js';
 import { startCluster, type Cluster, type RedisNode } from './cluster.js';
 import { LOCK_KEY, NODES, OUTAGE_OVER_KEY, OUTAGE_START_KEY } from './keys.js';
@@ -21,6 +22,8 @@ export interface FixtureOptions {
 export interface FailoverFixture extends RunFixture {
   shared: { sentinelPort: number };
   outcome(): OutageRecord;
+  /** The grants the server sees on the nodes, recorded in the run's grants table. */
+  grants: NodeGrants;
   /** What the lab holds now: each Redis node, whom Sentinel names as primary, the far link. */
   truth(): Promise<Observed>;
   close(): Promise<void>;
@@ -46,9 +49,13 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
     throw error;
   }
   const lockKey = stores.key(LOCK_KEY);
+  // A grant is a worker's token on any node: on the primary first, and replicas only copy it.
+  const watched = cluster.nodes.map((node) => ({ client: node.client, dead: () => node.dead }));
+  const grants = watchNodeGrants(stores, watched, lockKey, 1);
 
   return {
     shared: { sentinelPort: cluster.sentinelPort },
+    grants,
     outcome: () => outage.record(),
     async truth() {
       const nodes: Record<string, string> = {};
@@ -61,6 +68,7 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
       };
     },
     async close() {
+      await grants.stop().catch(() => undefined); // measure has said what went wrong
       await outage.stop();
       await cluster.close();
     },

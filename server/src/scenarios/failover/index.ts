@@ -2,7 +2,7 @@
 // lock on the primary; the primary dies before the replica Sentinel will promote has the
 // key; worker-2 takes the same lock on the promoted replica. Only the database can tell
 // worker-1's stale write from worker-2's.
-import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
+import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource } from '../kit/fencedLedger.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { waitForFailover } from './choreography.js';
 import { failoverJob, type FailoverJob } from './failoverJob.js';
@@ -18,7 +18,12 @@ import plainLock from './variants/plainLock.js';
 import waitReplica from './variants/waitReplica.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
-const metrics = ledgerMetrics('documents');
+/** How failover's grants are observed (../kit/nodeGrants.ts). */
+const NODE_GRANTS: GrantSource = {
+  stores: 'PostgreSQL and Redis',
+  text: "the grants the server saw on the lab's nodes (the first time any of them held a worker's token, read from the server's own connections, timed by the nodes' TIME)",
+};
+const metrics = ledgerMetrics('documents', NODE_GRANTS);
 
 export default defineScenario<FailoverJob, FailoverFixture>({
   id: 'failover',
@@ -104,6 +109,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   },
 
   async measure(stores, _params, _run, fixture) {
+    await fixture.grants.stop(); // every grant the server saw on the nodes, on record
     const truth = await measureFencedLedger(stores, 'documents');
     return {
       maxConcurrentHolders: truth.maxConcurrentHolders,

@@ -3,7 +3,7 @@
 // reaches it (../kit/fencedLedger.ts), so the verdict counts what the database did, not
 // what workers said.
 import { randomUUID } from 'node:crypto';
-import { recordGrant, writeRow } from '../kit/fencedLedger.js';
+import { grantOnRecord, writeRow } from '../kit/fencedLedger.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder } from './choreography.js';
@@ -17,7 +17,10 @@ export interface DocumentJob extends WorkerContext {
   token: string;
   /** Lease length in ms. */
   leaseMs: number;
-  /** Records the grant of the lease; returns its number as PostgreSQL counts grants. */
+  /**
+   * Waits until the server has this worker's grant on record (the lock key's new value, seen
+   * from its own connection); returns its number in the order Redis granted the lease.
+   */
   enter(): Promise<number>;
   /** On worker-1 the process is stopped for real here (SIGSTOP) for pauseMs, then continued. */
   pause(): Promise<void>;
@@ -44,7 +47,7 @@ export function documentJob(ctx: WorkerContext): DocumentJob {
     token,
     leaseMs: intParam(ctx.params, 'leaseMs'),
     async enter() {
-      const grant = await recordGrant(ctx);
+      const grant = await grantOnRecord(ctx, LOCK_KEY, token);
       ctx.signal(`granted:${ctx.workerId}`);
       return grant;
     },

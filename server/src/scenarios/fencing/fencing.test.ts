@@ -135,3 +135,23 @@ describe('fencing judges writes by what reached the row, whatever the worker say
     expect(verdict).toBe('fail');
   });
 });
+
+describe('fencing counts every grant from what Redis held, whatever the worker records', () => {
+  // worker-2 dies right after its SET NX took the lease, before any other line of its job:
+  // only the server's own observer of the lock key can know it was granted.
+  const killAfterGrant = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
+
+  it("lease-only: worker-2 killed right after it took the lease: worker-1's write is still stale", async () => {
+    const { metrics, verdict, events } = await play(playground, 'fencing', 'lease-only', {}, killAfterGrant);
+    expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
+    expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
+    expect(metrics).toEqual({ maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalFence: 1, finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
+  });
+
+  it("fenced: worker-2 killed before its fence reached the row: the row takes worker-1's stale write, and the verdict says so", async () => {
+    const { metrics, verdict } = await play(playground, 'fencing', 'fenced', {}, killAfterGrant);
+    expect(metrics).toEqual({ maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalFence: 1, finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
+  });
+});

@@ -4,7 +4,7 @@
 import { defineScenario, intParam } from '../types.js';
 import { waitForFreeLease } from './choreography.js';
 import { documentJob, type DocumentJob } from './documentJob.js';
-import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
+import { createFencedLedger, ledgerMetrics, OBSERVED_GRANTS, measureFencedLedger, recordGrantsOf } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 import bypassesTheFence from './mutants/bypassesTheFence.js';
 import fenceAfterTheStall from './mutants/fenceAfterTheStall.js';
@@ -14,7 +14,7 @@ import fenced from './variants/fenced.js';
 import leaseOnly from './variants/leaseOnly.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
-const metrics = ledgerMetrics('documents');
+const metrics = ledgerMetrics('documents', OBSERVED_GRANTS);
 
 export default defineScenario<DocumentJob>({
   id: 'fencing',
@@ -58,6 +58,9 @@ export default defineScenario<DocumentJob>({
     await createFencedLedger(stores, 'documents');
     return {};
   },
+
+  // Every new holder of the lease, as the server sees it in Redis, is a grant: no worker records its own.
+  onKeyObserved: recordGrantsOf(LOCK_KEY),
 
   async observe(stores) {
     const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');

@@ -1,11 +1,19 @@
 // The fenced ledger: the guarded row's own record of every write that reaches it, and the
-// lease's grants as PostgreSQL numbered them. A trigger the run's setup installs logs each
+// lease's grants as the server saw them. A trigger the run's setup installs logs each
 // UPDATE statement of the guarded table, whoever sends it and by whatever path, with the
 // sender (the session's application_name, set by the worker's runtime), whether it changed
-// the row, the writer and fence it wrote, and clock_timestamp(). The verdict reads this
-// log and the grants, never what a worker says it wrote.
+// the row, the writer and fence it wrote, and clock_timestamp(). The grants are what the
+// server's own observer of the lock key saw it hold: each new value is a grant to the
+// value's owner, numbered in the order Redis held them and timed by Redis's TIME in the
+// same read (the labs' own nodes: nodeGrants.ts). The verdict reads this log and the grants.
+// PostgreSQL's clock_timestamp() and Redis's TIME both read the host's wall clock, so the
+// two logs' times compare; the choreographies keep seconds between the acts that matter.
 import type { MetricSpec } from '@racelab/shared';
-import type { RunStores, WorkerContext } from '../types.js';
+import { keySeenLatch } from '../../worker/latches.js';
+import type { KeyObserved, RunStores, WorkerContext } from '../types.js';
+
+/** Checkpoint right after the lease was granted, before the worker does anything with it. */
+export const AFTER_GRANT = 'after-grant';
 
 /** Checkpoint right after a write reached PostgreSQL, before the worker says anything about it. */
 export const AFTER_WRITE = 'after-write';
@@ -21,11 +29,12 @@ export const SESSION_WORKER = `regexp_replace(current_setting('application_name'
  * columns and one row), with the statement-level trigger that fills it.
  */
 export async function createFencedLedger(stores: RunStores, table: string): Promise<void> {
-  // The lease service's grants in order; the grantee is the session that records it.
+  // The lease's grants in the order Redis held them (see recordGrantsOf); only the server writes here.
   await stores.sql(`create table grants (
     grant_no bigserial primary key,
-    worker text not null default ${SESSION_WORKER},
-    granted_at timestamptz not null default clock_timestamp())`);
+    worker text not null,
+    token text,
+    granted_at timestamptz not null)`);
   await stores.sql(`create table ${WRITES_TABLE} (
     id bigserial primary key,
     worker text not null,
@@ -46,9 +55,38 @@ export async function createFencedLedger(stores: RunStores, table: string): Prom
     referencing new table as changed for each statement execute function log_row_write()`);
 }
 
-/** Records this worker's grant of the lease; returns its number, PostgreSQL's order of grants. */
-export async function recordGrant(ctx: WorkerContext): Promise<number> {
-  const { rows } = await ctx.pg.query<{ grant_no: string }>('insert into grants default values returning grant_no');
+/**
+ * The scenario's `onKeyObserved` for the lease `lockKey` (unprefixed), whose values are
+ * "<worker>:<nonce>": logs each new value the server sees as a grant to that worker, at
+ * Redis's time of the read that saw it (a moment after the grant, never before). A renewal
+ * keeps the value and is no grant.
+ */
+export function recordGrantsOf(lockKey: string) {
+  return async (stores: RunStores, now: KeyObserved, before: KeyObserved | undefined): Promise<void> => {
+    if (now.key !== lockKey || now.value === null || now.redisTimeUs === undefined || now.value === before?.value) return;
+    await insertGrant(stores, now.value, now.redisTimeUs);
+  };
+}
+
+/** Logs a grant the server saw: to the owner of `token` ("<worker>:<nonce>"), at `redisTimeUs` (Redis's TIME, µs). */
+export async function insertGrant(stores: RunStores, token: string, redisTimeUs: number): Promise<void> {
+  await stores.sql(
+    `insert into grants (worker, token, granted_at)
+     values ($1, $2, timestamptz 'epoch' + $3::bigint * interval '1 microsecond')`,
+    [token.split(':')[0], token, redisTimeUs],
+  );
+}
+
+/**
+ * Waits until the server has the worker's grant (its `token` in `lockKey`, unprefixed) on
+ * record; returns the grant's number, the order Redis held the lease in. The fault plan
+ * may kill the worker first (AFTER_GRANT): the grant counts all the same. Waiting orders
+ * the worker's later writes after its grant's record.
+ */
+export async function grantOnRecord(ctx: WorkerContext, lockKey: string, token: string): Promise<number> {
+  await ctx.checkpoint(AFTER_GRANT);
+  await ctx.waitFor(keySeenLatch(lockKey, token));
+  const { rows } = await ctx.pg.query<{ grant_no: string }>('select max(grant_no) as grant_no from grants where token = $1', [token]);
   return Number(rows[0]!.grant_no);
 }
 
@@ -111,29 +149,41 @@ export async function measureFencedLedger(stores: RunStores, table: string, log 
   };
 }
 
+/** Where a scenario's grants come from, for its metrics' sources: the stores it reads them in, and how. */
+export interface GrantSource {
+  stores: string;
+  text: string;
+}
+
+/** The grants of recordGrantsOf. */
+export const OBSERVED_GRANTS: GrantSource = {
+  stores: 'PostgreSQL and Redis',
+  text: "the grants the server saw in Redis (each new holder of the lock key, timed by Redis's TIME)",
+};
+
 /** The ledger's metrics with how each is observed; `target` names the guarded row, e.g. "documents". */
-export function ledgerMetrics(target: string): Record<keyof LedgerTruth, MetricSpec> {
-  const log = `PostgreSQL: the trigger's log of every UPDATE of ${target} (sender from its session, clock_timestamp())`;
+export function ledgerMetrics(target: string, grants: GrantSource): Record<keyof LedgerTruth, MetricSpec> {
+  const log = `${grants.stores}: the trigger's log of every UPDATE of ${target} (sender from its session, clock_timestamp())`;
   return {
     maxConcurrentHolders: {
       name: 'maxConcurrentHolders',
       label: 'Max concurrent holders',
-      source: `${log}, against the grants PostgreSQL numbered: at each write, its sender plus the workers granted the lease after it`,
+      source: `${log}, against ${grants.text}: at each write, its sender plus the workers granted the lease after it`,
     },
     staleWritesAccepted: {
       name: 'staleWritesAccepted',
       label: 'Stale writes accepted',
-      source: `${log}: UPDATEs that changed the row after a newer grant than their sender's was numbered`,
+      source: `${log}: UPDATEs that changed the row after a newer grant than their sender's, against ${grants.text}`,
     },
     staleWritesRejected: {
       name: 'staleWritesRejected',
       label: 'Stale writes rejected',
-      source: `${log}: UPDATEs that matched no row, sent after a newer grant than their sender's was numbered`,
+      source: `${log}: UPDATEs that matched no row, sent after a newer grant than their sender's, against ${grants.text}`,
     },
     finalWriter: {
       name: 'finalWriter',
       label: 'Last writer in the row',
-      source: `${log}: the sender of the last UPDATE that changed the row`,
+      source: `PostgreSQL: the trigger's log of every UPDATE of ${target} (sender from its session, clock_timestamp()): the sender of the last UPDATE that changed the row`,
     },
     finalFence: { name: 'finalFence', label: 'Fence in the row', source: `PostgreSQL: the fence column of ${target} after the run` },
   };

@@ -5,21 +5,24 @@
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../../services/embeddedRedis.js';
 import type { StartedService } from '../../services/startedService.js';
-import type { RunFixture } from '../types.js';
+import type { RunFixture, RunStores } from '../types.js';
 import { startBlackhole, type Blackhole } from './blackhole.js';
 import { CLOCK_OFFSET_KEY, JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
+import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
 
 export interface Cluster extends RunFixture {
   shared: Record<string, string>;
   /** What each node holds for the lock right now, and the jumping node's clock offset. */
   observe(): Promise<Record<string, string>>;
+  /** The grants the server sees on the nodes, recorded in the run's grants table. */
+  grants: NodeGrants;
   close(): Promise<void>;
 }
 
 /** A worker id from a lock token ("worker-1:3f9c…" → "worker-1"). */
 const holderOf = (token: string | null): string => (token === null ? 'free' : token.split(':')[0]!);
 
-export async function startCluster(): Promise<Cluster> {
+export async function startCluster(stores: RunStores): Promise<Cluster> {
   const started: StartedService[] = [];
   let blackhole: Blackhole | undefined;
   const killAll = (): void => {
@@ -47,8 +50,12 @@ export async function startCluster(): Promise<Cluster> {
   const shared: Record<string, string> = { blackholeUrl: blackhole.url };
   started.forEach((node, i) => (shared[nodeUrlKey(i)] = node.url));
 
+  // A grant is a majority of the nodes holding one worker's token.
+  const grants = watchNodeGrants(stores, clients.map((client) => ({ client, dead: () => false })), LOCK_KEY, Math.floor(NODE_COUNT / 2) + 1);
+
   return {
     shared,
+    grants,
     async observe() {
       const locks = await Promise.all(clients.map((c) => c.get(LOCK_KEY)));
       const lanes: Record<string, string> = {};
@@ -58,6 +65,7 @@ export async function startCluster(): Promise<Cluster> {
       return lanes;
     },
     async close() {
+      await grants.stop().catch(() => undefined); // measure has said what went wrong
       for (const client of clients) client.disconnect();
       await blackhole?.close();
       await Promise.all(started.map((node) => node.stop()));

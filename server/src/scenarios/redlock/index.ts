@@ -4,7 +4,7 @@
 // clock jump on one node can give a second majority with no pause at all.
 import { defineScenario, intParam } from '../types.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { createFencedLedger, ledgerMetrics, measureFencedLedger } from '../kit/fencedLedger.js';
+import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
 import fenceAfterThePause from './mutants/fenceAfterThePause.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
@@ -14,7 +14,12 @@ import redlockFenced from './variants/redlockFenced.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
-const metrics = ledgerMetrics('documents');
+/** How redlock's grants are observed (../kit/nodeGrants.ts). */
+const MAJORITY_GRANTS: GrantSource = {
+  stores: 'PostgreSQL and Redis',
+  text: "the grants the server saw on the five nodes (the moment a majority of them held one worker's token, read from the server's own connections, timed by the nodes' TIME)",
+};
+const metrics = ledgerMetrics('documents', MAJORITY_GRANTS);
 
 export default defineScenario<RedlockJob, Cluster>({
   id: 'redlock',
@@ -72,7 +77,7 @@ export default defineScenario<RedlockJob, Cluster>({
     await stores.sql(`insert into documents (id, content, writer) values (1, 'first draft', 'nobody')`);
     await stores.sql('create sequence fences');
     await createFencedLedger(stores, 'documents');
-    return startCluster();
+    return startCluster(stores);
   },
 
   async observe(stores, cluster) {
@@ -82,7 +87,8 @@ export default defineScenario<RedlockJob, Cluster>({
     return { 'Redis node': await cluster.observe(), [POSTGRES_STORE]: { document } };
   },
 
-  async measure(stores) {
+  async measure(stores, _params, _run, cluster) {
+    await cluster.grants.stop(); // every grant the server saw on the nodes, on record
     const truth = await measureFencedLedger(stores, 'documents');
     return {
       maxConcurrentHolders: truth.maxConcurrentHolders,

@@ -148,3 +148,15 @@ describe('redlock judges writes by what reached the row, whatever the worker say
     expect(verdict).toBe('fail');
   });
 });
+
+describe('redlock counts every grant from what the nodes held, whatever the worker records', () => {
+  it('redlock: worker-2 killed right after it won its majority: worker-1 still writes as one of two holders', async () => {
+    // worker-2 dies before any other line of its job: only the server, watching the five nodes, knows it was granted.
+    const killAfterGrant = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
+    const { metrics, verdict, events } = await play(playground, 'redlock', 'redlock', {}, killAfterGrant);
+    expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
+    expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
+    expect(metrics).toEqual(stale);
+    expect(verdict).toBe('fail');
+  });
+});

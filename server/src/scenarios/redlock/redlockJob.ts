@@ -4,7 +4,8 @@
 // so the verdict counts what the database did, not what workers said.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { recordGrant, writeRow } from '../kit/fencedLedger.js';
+import { writeRow } from '../kit/fencedLedger.js';
+import { grantSeen } from '../kit/nodeGrants.js';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder, waitForFreeLock } from './choreography.js';
 import { jumpClock } from './clockJump.js';
@@ -32,7 +33,7 @@ export interface RedlockJob extends WorkerContext {
   token: string;
   /** Lock length in ms. */
   leaseMs: number;
-  /** Records the grant of the lock, numbered by PostgreSQL, where the verdict reads it. */
+  /** Waits until the server has seen this worker's majority on the nodes and put its grant on record. */
   enter(): Promise<void>;
   /** On worker-1 the process is stopped for real here (SIGSTOP) for pauseMs, then continued. */
   pause(): Promise<void>;
@@ -90,8 +91,8 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
     token,
     leaseMs: intParam(ctx.params, 'leaseMs'),
     async enter() {
-      // The grants in order: what "stale" is measured against.
-      await recordGrant(ctx);
+      // The server records the grant it saw on the nodes; this waits for it (the fault plan may kill the worker first).
+      await grantSeen(ctx, token);
       // Not worker-1's doing: the harness plays the jump right after the first grant, so it
       // strikes at the same point of every run.
       if (first && clockJumpMs > 0) await jumpClock(jumping, clockJumpMs);

@@ -2,7 +2,7 @@
 // is stopped for real (SIGSTOP) past its lease, and the report goes to a target that may
 // or may not compare the token. A file cannot: the stale upload wins, token and all.
 import { defineScenario, intParam } from '../types.js';
-import { createFencedLedger, measureFencedLedger, SESSION_WORKER } from '../kit/fencedLedger.js';
+import { createFencedLedger, measureFencedLedger, recordGrantsOf, SESSION_WORKER } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY, REFUSED_KEY, REPORT_FENCE_KEY } from './keys.js';
 import { waitForFreeLease } from './choreography.js';
 import { publishedReport, uploadsKept } from './publishedReport.js';
@@ -34,7 +34,7 @@ export default defineScenario<UploadJob, UploadFolder>({
       label: 'Max concurrent holders',
       reported: true,
       source:
-        'worker: the upload job logs each upload in PostgreSQL (a file and a Redis key keep no log of writes); at each, its sender plus the workers granted the lease after it (grants numbered by PostgreSQL)',
+        'worker: the upload job logs each upload in PostgreSQL (a file and a Redis key keep no log of writes); at each, its sender plus the workers granted the lease after it (grants: each new holder of the lock key, as the server saw it in Redis from its own connection)',
     },
     {
       name: 'staleWritesAccepted',
@@ -81,6 +81,9 @@ export default defineScenario<UploadJob, UploadFolder>({
       at timestamptz not null default clock_timestamp())`);
     return createUploadFolder(run.runId);
   },
+
+  // Every new holder of the lease, as the server sees it in Redis, is a grant: no worker records its own.
+  onKeyObserved: recordGrantsOf(LOCK_KEY),
 
   async observe(stores, folder) {
     const report = await publishedReport(stores, folder.shared.dir);

@@ -127,3 +127,15 @@ describe('unfenceable-target reads the verdict from the targets, whatever the wo
     expect(verdict).toBe('pass');
   });
 });
+
+describe('unfenceable-target counts every grant from what Redis held, whatever the worker records', () => {
+  it('file-with-token: worker-2 killed right after it took the lease: worker-1 still uploads as one of two holders', async () => {
+    // worker-2 dies before any other line of its job: only the server's observer of the lock key knows it was granted.
+    const killAfterGrant = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
+    const { metrics, verdict, events } = await play(playground, 'unfenceable-target', 'file-with-token', {}, killAfterGrant);
+    expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
+    expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
+    expect(metrics).toEqual(stale);
+    expect(verdict).toBe('fail');
+  });
+});

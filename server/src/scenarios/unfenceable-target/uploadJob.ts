@@ -5,7 +5,7 @@
 // log, so the job logs each upload (only the holders figure reads that log).
 import { randomUUID } from 'node:crypto';
 import { acquireWithFence } from '../kit/acquireWithFence.js';
-import { AFTER_WRITE, recordGrant } from '../kit/fencedLedger.js';
+import { AFTER_WRITE, grantOnRecord } from '../kit/fencedLedger.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder } from './choreography.js';
@@ -59,7 +59,7 @@ export function uploadJob(ctx: WorkerContext): UploadJob {
         return null;
       }
       ctx.emit({ type: 'lease-acquired', key: lockKey, ttlMs: leaseMs, fromMs: sent, token, fence });
-      await recordGrant(ctx);
+      await grantOnRecord(ctx, LOCK_KEY, token); // the server records the grant itself; this waits for it
       ctx.signal(`granted:${ctx.workerId}`);
       return fence;
     },

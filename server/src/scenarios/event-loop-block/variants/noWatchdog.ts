@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant, intParam } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
 
@@ -10,7 +10,7 @@ export default defineVariant<StatementJob>({
     "worker-1 takes a 1 s lease and then blocks its own event loop for 1.5 s. No signal stops it; it is busy. The lease expires, worker-2 takes it and writes, and worker-1's late write lands over worker-2's.",
   figures: 'lease 1 s, event loop blocked 1.5 s: 2 holders, stale writes accepted 1',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // worker-1 writes after its block and its work; within the lease, nobody else holds it yet.
   expectedOtherwise(params) {
     const [leaseMs, blockMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, 'blockMs'), intParam(params, 'workMs')];

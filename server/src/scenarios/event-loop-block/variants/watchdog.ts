@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { renewIfMine } from '../../kit/renewIfMine.js';
 import { defineVariant, intParam } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
@@ -11,7 +11,7 @@ export default defineVariant<StatementJob>({
     "A timer renews the lease every third of it, so long work keeps it. But the watchdog is a timer in the same event loop: while worker-1 blocks it for 1.5 s, it cannot fire, the 1 s lease expires, and the stale write lands anyway.",
   figures: 'the same: its timer cannot fire in a blocked loop',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // The block starts right after the lease is taken; if it ends inside the lease, the
   // watchdog's overdue tick renews it at once, and it keeps it for any length of work.
   expectedOtherwise(params) {

@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { acquireWithFence } from '../../kit/acquireWithFence.js';
 import { renewIfMine } from '../../kit/renewIfMine.js';
 import { defineVariant } from '../../types.js';
@@ -12,7 +12,7 @@ export default defineVariant<StatementJob>({
     "The same watchdog, and the same expiry while worker-1's loop is blocked: two workers believe they hold the lease. But every grant carries a higher fence number and the row takes only a higher one, so worker-1's stale write is rejected.",
   figures: '2 holders, stale writes accepted 0 (rejected 1)',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the request, not from its reply

@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant } from '../../types.js';
 import type { FailoverJob } from '../failoverJob.js';
 
@@ -10,7 +10,7 @@ export default defineVariant<FailoverJob>({
     "The same failover and the same two holders, but every grant takes a higher fence number from a PostgreSQL counter, and the row takes a write only from a fence higher than its own. worker-1's stale write is rejected.",
   figures: 'holders 2, stale writes accepted 0 (rejected 1), last writer worker-2',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the SET, not from after the fence below

@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { choiceParam, defineVariant } from '../../types.js';
 import type { FailoverJob } from '../failoverJob.js';
 
@@ -10,7 +10,7 @@ export default defineVariant<FailoverJob>({
     "worker-1 takes the lock on the primary, which answers OK before its replica has the key. The primary dies; Sentinel promotes the replica, worker-2 takes the same lock there, and worker-1's stale write lands over worker-2's.",
   figures: 'primary dies before the replica has the key; Sentinel promotes it: max concurrent holders 2, stale writes accepted 1',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // With no lag the promoted replica has the lock, so worker-2's SET NX is refused.
   expectedOtherwise: (params) =>
     choiceParam(params, 'lag') === 'none'

@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { choiceParam, defineVariant } from '../../types.js';
 import type { FailoverJob } from '../failoverJob.js';
 
@@ -10,7 +10,7 @@ export default defineVariant<FailoverJob>({
     "The lock is trusted only once WAIT says a replica has it. That stops a failover from losing it to a lagging replica, but not when the replica that confirmed it dies with the primary: Sentinel promotes the other one, and worker-2 takes the same lock.",
   figures: 'outage of the zone (primary and the replica that acknowledged WAIT): holders 2, stale writes accepted 1',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // It loses the lock only when the replica that confirmed it dies too and the promoted one lags.
   expectedOtherwise(params) {
     if (choiceParam(params, 'lag') === 'none') {

@@ -1,5 +1,5 @@
 import { acquireWithFence } from '../../kit/acquireWithFence.js';
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant } from '../../types.js';
 import type { DocumentJob } from '../documentJob.js';
 
@@ -11,7 +11,7 @@ export default defineVariant<DocumentJob>({
     'Every grant of the lease comes with a higher fence number (INCR), and the row takes a write only from a fence higher than the one it holds. worker-1 still overlaps worker-2, but its stale write is rejected.',
   figures: 'max concurrent holders 2, stale writes rejected 1, fence 2, last writer worker-2',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const sent = job.now(); // the lease counts from the request, not from its reply

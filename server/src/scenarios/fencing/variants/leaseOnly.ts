@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant, intParam } from '../../types.js';
 import type { DocumentJob } from '../documentJob.js';
 
@@ -10,7 +10,7 @@ export default defineVariant<DocumentJob>({
     "worker-1's process stops while it holds the lease; the lease expires and worker-2 takes it and writes. worker-1 wakes up still believing it holds the lease, and its stale write lands over worker-2's.",
   figures: '1 s lease, 2.5 s stall: max concurrent holders 2, stale writes accepted 1, last writer worker-1',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // worker-1 writes after its pause and its work; within the lease, nobody else holds it yet.
   expectedOtherwise(params) {
     const [leaseMs, pauseMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, 'pauseMs'), intParam(params, 'workMs')];

@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { choiceParam, defineVariant, intParam } from '../../types.js';
 import type { RedlockJob, RedlockNode } from '../redlockJob.js';
@@ -54,7 +54,7 @@ export default defineVariant<RedlockJob>({
   figures:
     'five Redis nodes; worker-1 stopped 2.5 s holding all five; worker-2 takes a majority: holders 2, stale writes accepted 1 (a 1 s clock jump on node-3 in a split network gives two majorities with no pause at all)',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // A second majority needs three nodes free of worker-1's key: in a split, worker-2's three
   // share only node-3 with worker-1, whose key a clock jump ends early; otherwise every key
   // lives the whole lease. worker-1 writes after its pause and its work.

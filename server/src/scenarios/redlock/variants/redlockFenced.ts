@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant } from '../../types.js';
 import type { RedlockJob } from '../redlockJob.js';
 import { acquireMajority, releaseAll } from './redlock.js';
@@ -11,7 +11,7 @@ export default defineVariant<RedlockJob>({
     "The same Redlock and the same stall, but every grant takes a number from a PostgreSQL sequence and the row takes a write only from a number higher than the one it holds. Both workers still believe they hold the lock; worker-1's stale write is refused.",
   figures: 'the same two holders; stale writes accepted 0 (refused by the row\'s fence)',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {
     job.emit({ type: 'lease-requested', key: job.lockKey });
     const lock = await acquireMajority(job); // the Redlock of the `redlock` variant

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant } from '../../types.js';
 import type { UploadJob } from '../uploadJob.js';
 
@@ -12,7 +12,7 @@ export default defineVariant<UploadJob>({
     "The files still cannot compare a number, so none is ever overwritten: each upload gets a name of its own, and readers follow a PostgreSQL row that moves only to a higher fence. worker-1's stale file is written, but nothing points at it.",
   figures: 'write-once file per fence, a pointer row that only moves forward: readers get fence 2',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {
     const fence = await job.acquire(); // the lease and a fence number, in one step
     if (fence === null) return;

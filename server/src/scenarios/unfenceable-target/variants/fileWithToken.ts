@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant, intParam } from '../../types.js';
 import { REPORT_FILE } from '../keys.js';
 import type { UploadJob } from '../uploadJob.js';
@@ -13,7 +13,7 @@ export default defineVariant<UploadJob>({
     "Each upload carries its fence number inside the report, but the target is a plain file: rename replaces whatever is there. worker-1 wakes up after worker-2 uploaded with fence 2, and its fence-1 upload wins.",
   figures: 'both hold fences (1, 2); the fence-1 file replaces the fence-2 file: readers get fence 1',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // worker-1 uploads after its pause and its work; within the lease, nobody else holds it yet.
   expectedOtherwise(params) {
     const [leaseMs, pauseMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, 'pauseMs'), intParam(params, 'workMs')];

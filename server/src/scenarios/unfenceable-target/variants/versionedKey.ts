@@ -1,4 +1,4 @@
-import { AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { defineVariant } from '../../types.js';
 import type { UploadJob } from '../uploadJob.js';
 
@@ -21,7 +21,7 @@ export default defineVariant<UploadJob>({
     "The report goes to a Redis key beside the fence it was written with, and a Lua script takes an upload only with a higher fence. worker-1's stale upload, fence 1, arrives after fence 2 and is refused.",
   figures: 'the target compares the fence: stale upload refused, readers get fence 2',
   source: import.meta.url,
-  checkpoints: [AFTER_WRITE],
+  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   async run(job) {
     const fence = await job.acquire(); // the lease and a fence number, in one step
     if (fence === null) return;

@@ -1,0 +1,99 @@
+// Grants the server sees on a lab's own Redis nodes, where the server's observer of the
+// main Redis does not look. It samples the lock key on each node from its own connections
+// every few ms (value and the node's TIME, in one atomic read; a sample that fails is
+// tried again, a node that died is left alone), and a worker's token is granted the first
+// time `quorum` nodes hold it: one node for a primary and its replicas, a majority for
+// Redlock. Each grant goes into the run's grants table (fencedLedger.ts) as it is seen,
+// and a marker in the run's keys tells the worker it is on record: the worker waits for
+// it before it acts (grantSeen), so its writes come after its grant's record. The nodes'
+// TIME and PostgreSQL's clock_timestamp() read the same host wall clock.
+import type { Redis } from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RunStores, WorkerContext } from '../types.js';
+import { AFTER_GRANT, insertGrant } from './fencedLedger.js';
+
+/** In the run's keys: set once the grant of the lock to this token is on record. */
+const grantSeenKey = (token: string): string => `grant-seen:${token}`;
+
+/** How often the server samples each node, and a worker looks for its marker, in ms. */
+const SAMPLE_MS = 5;
+const POLL_MS = 5;
+
+/** The node's TIME (seconds, microseconds) and the key's value, in one atomic read. */
+const READ_KEY = `
+local now = redis.call('TIME')
+return {now[1], now[2], redis.call('GET', KEYS[1])}`;
+
+export interface WatchedNode {
+  /** The server's own connection to the node. */
+  client: Redis;
+  /** True once the node is gone for good (killed by the lab): no use watching it again. */
+  dead(): boolean;
+}
+
+export interface NodeGrants {
+  /** Takes a last look at every node and waits until every grant seen is on record; throws what went wrong meanwhile. */
+  stop(): Promise<void>;
+}
+
+/** Starts watching `key` (as the nodes name it) on `nodes`; a token held by `quorum` of them is granted. */
+export function watchNodeGrants(stores: RunStores, nodes: WatchedNode[], key: string, quorum: number): NodeGrants {
+  const held: Array<string | null> = nodes.map(() => null);
+  const granted = new Set<string>(); // a token is granted once: each job takes its own
+  let recorded: Promise<void> = Promise.resolve();
+  let failure: Error | undefined;
+  let stopping = false;
+
+  const changed = (node: number, token: string | null, atUs: number): void => {
+    held[node] = token;
+    if (token === null || granted.has(token) || held.filter((v) => v === token).length < quorum) return;
+    granted.add(token);
+    recorded = recorded
+      .then(async () => {
+        await insertGrant(stores, token, atUs);
+        await stores.redis.set(stores.key(grantSeenKey(token)), '1');
+      })
+      .catch((error: unknown) => {
+        failure ??= error instanceof Error ? error : new Error(String(error));
+      });
+  };
+  const sample = async (node: number): Promise<void> => {
+    if (nodes[node]!.dead()) return;
+    try {
+      const [seconds, micros, value] = (await nodes[node]!.client.eval(READ_KEY, 1, key)) as [number, number, string | null];
+      changed(node, value ?? null, Number(seconds) * 1_000_000 + Number(micros));
+    } catch {
+      // A connection that broke (Sentinel drops a promoted replica's clients): the next sample tries again.
+    }
+  };
+  const loops = nodes.map(async (_, i) => {
+    while (!stopping && !nodes[i]!.dead()) {
+      await sample(i);
+      await sleep(SAMPLE_MS);
+    }
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        await Promise.all(loops);
+        await Promise.all(nodes.map((_, i) => sample(i))); // one last look
+        await recorded;
+      })();
+      return stopped.then(() => {
+        if (failure) throw new Error(`could not record the grants seen on the nodes: ${failure.message}`);
+      });
+    },
+  };
+}
+
+/**
+ * Worker side: waits until the server has this worker's grant (its `token`) on record. The
+ * fault plan may kill the worker first (AFTER_GRANT): the grant counts all the same.
+ */
+export async function grantSeen(ctx: WorkerContext, token: string): Promise<void> {
+  await ctx.checkpoint(AFTER_GRANT);
+  while ((await ctx.redis.get(ctx.key(grantSeenKey(token)))) === null) await ctx.sleep(POLL_MS);
+}
