@@ -1,0 +1,47 @@
+// One lint configuration for the whole tree (`npm run lint`). TypeScript files are linted
+// with type information from their own workspace's tsconfig, so each sees the same types
+// (and the same absence of DOM or Node types) that `npm run typecheck` does.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig([
+  globalIgnores([
+    '**/dist/',
+    '**/node_modules/',
+    'web/public/',
+    'web/src/model/fixtures/',
+    '**/test-results/',
+    '**/playwright-report/',
+    '.racelab/',
+  ]),
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        // The check configs include the test files, which the build configs leave out.
+        project: [
+          'shared/tsconfig.check.json',
+          'server/tsconfig.check.json',
+          'tools/tsconfig.check.json',
+          'web/tsconfig.json',
+          'e2e/tsconfig.json',
+        ],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    // Plain JavaScript and the root vitest config belong to no tsconfig: lint them without types.
+    files: ['**/*.{js,mjs,cjs}', 'vitest.config.ts'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended],
+  },
+]);
