@@ -62,7 +62,7 @@ const events: { [T in RunEventType]: Omit<EventOf<T>, 'seq' | 'atMs'> } = {
   },
   'run-failed': { type: 'run-failed', workerId: null, message: 'PostgreSQL went away' },
 };
-const runEvents = Object.values(events).map((e, seq) => ({ ...e, seq, atMs: seq * 1.5 }) as RunEvent);
+const runEvents = Object.values(events).map((e, seq) => ({ ...e, seq, atMs: seq * 1.5 }));
 
 const manifest: ScenarioManifest = {
   id: 'duplicate-job',
