@@ -27,7 +27,7 @@ export async function connectClient(url: string, options: { origin?: string; hea
   const waiters = new Set<() => void>();
   const refused: string[] = [];
   socket.on('message', (data) => {
-    const text = data.toString();
+    const text = (data as Buffer).toString(); // a client socket's default binaryType: one Buffer a message
     const parsed = parseServerMessage(text);
     if (!parsed.ok || !isDeepStrictEqual(parsed.message, JSON.parse(text))) {
       refused.push(parsed.ok ? `the schema changes a '${parsed.message.type}' message: ${text.slice(0, 300)}` : parsed.error);
