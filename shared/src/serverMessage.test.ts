@@ -2,7 +2,7 @@
 // through the shared schema unchanged: the schema takes what the server sends, no more.
 import { describe, expect, it } from 'vitest';
 import type { ScenarioManifest } from './catalog.js';
-import type { EventOf, RunEvent, RunEventType } from './events.js';
+import type { EventOf, RunEventType } from './events.js';
 import { parseServerMessage, type ServerMessage, type ServerMessageType } from './protocol.js';
 
 const w = 'worker-1';

@@ -23,8 +23,14 @@ export async function startServerProcess(env: NodeJS.ProcessEnv, started: ChildP
   const address = await new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
       const found = /playground on (http:\/\/\S+)/.exec(output)?.[1];
-      if (found) resolve(found), clearInterval(timer);
-      if (server.exitCode !== null) reject(new Error(`server exited: ${output}`)), clearInterval(timer);
+      if (found) {
+        resolve(found);
+        clearInterval(timer);
+      }
+      if (server.exitCode !== null) {
+        reject(new Error(`server exited: ${output}`));
+        clearInterval(timer);
+      }
     }, 20);
   });
   return { server, address, output: () => output };
