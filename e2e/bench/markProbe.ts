@@ -58,7 +58,7 @@ export function installMarkProbe(): void {
         for (const m of e.data.matchAll(NOTE)) received.set(Number(m[1] ?? m[2]), at);
       });
     }
-  } as typeof WebSocket;
+  };
 
   const seqOf = (id: string | undefined) => (id && /^mark-\d+$/.test(id) ? Number(id.slice(5)) : Number.NaN);
   const consider = (el: Element) => {

@@ -204,7 +204,7 @@ test('timeline at scale', async ({ browser, page, request }) => {
     // Keys go to the page, not to a control that has the focus (the zoom button, after its gesture).
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await gesture('zoom and pan (keys + → −)', async () => {
-      for (const key of [...Array(6).fill('+'), ...Array(12).fill('ArrowRight'), ...Array(6).fill('-')] as string[]) {
+      for (const key of [...Array<string>(6).fill('+'), ...Array<string>(12).fill('ArrowRight'), ...Array<string>(6).fill('-')]) {
         await page.keyboard.press(key);
         await page.waitForTimeout(30);
       }

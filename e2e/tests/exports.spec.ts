@@ -1,7 +1,7 @@
 // Exports from a run on the page: the recording (which opens again), a Perfetto / Chrome
 // trace, a Jepsen-style history, and the visible timeline as SVG and PNG.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Download, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { choose, openPlayground, runAndWait } from './racelab.js';
 
 async function download(page: Page, button: string): Promise<{ name: string; body: Buffer }> {
@@ -10,8 +10,7 @@ async function download(page: Page, button: string): Promise<{ name: string; bod
   if (!(await menu.isVisible())) await page.getByText('Export', { exact: true }).click();
   await expect(menu).toBeVisible();
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
-  const d = file as Download;
-  return { name: d.suggestedFilename(), body: await readFile((await d.path())!) };
+  return { name: file.suggestedFilename(), body: await readFile(await file.path()) };
 }
 
 test('a run exports to a recording, a Perfetto trace, a Jepsen history, SVG and PNG', async ({ page }) => {
@@ -21,7 +20,7 @@ test('a run exports to a recording, a Perfetto trace, a Jepsen history, SVG and 
 
   const trace = await download(page, 'Export Perfetto trace');
   expect(trace.name).toBe('racelab-fencing-lease-only.trace.json');
-  const events = JSON.parse(trace.body.toString()).traceEvents as { ph: string; name: string; cat?: string; ts?: number; dur?: number; args?: { name?: string } }[];
+  const { traceEvents: events } = JSON.parse(trace.body.toString()) as { traceEvents: { ph: string; name: string; cat?: string; ts?: number; dur?: number; args?: { name?: string } }[] };
   expect(events.find((e) => e.ph === 'M' && e.name === 'process_name')!.args!.name).toBe('fencing · lease-only (broken)');
   const lease = events.find((e) => e.ph === 'X' && e.cat === 'lease')!;
   expect(lease.name).toBe('lease lock:document');

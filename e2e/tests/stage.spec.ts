@@ -64,7 +64,7 @@ for (const viewport of [
           (e) => Array.from(e.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '') && e.getClientRects().length > 0,
         );
         // Glyphs inside round marks are symbols, not labels.
-        return texts.filter((e) => !e.closest('.glyph')).map((e) => ({ text: e.textContent!.trim().slice(0, 30), px: parseFloat(getComputedStyle(e).fontSize) }));
+        return texts.filter((e) => !e.closest('.glyph')).map((e) => ({ text: e.textContent.trim().slice(0, 30), px: parseFloat(getComputedStyle(e).fontSize) }));
       });
       expect(sizes.length).toBeGreaterThan(10);
       expect(sizes.filter((s) => s.px < 18)).toEqual([]);

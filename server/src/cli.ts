@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
     args = readCliArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${(error as Error).message}\n${USAGE}`);
+    console.error(`${error.message}\n${USAGE}`);
     return 2;
   }
   if (args.help) {

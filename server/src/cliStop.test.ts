@@ -24,7 +24,7 @@ describe('the CLI stopped with Ctrl-C', () => {
     // fencing lease-only: worker-1 is stopped (SIGSTOP) for pauseMs right after it takes the lease.
     const child = spawn(process.execPath, [cli, 'fencing', '--variant', 'lease-only', '--param', 'pauseMs=15000', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
-    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await until(() => childrenOf(child.pid!).some((c) => c.state === 'T'), 'a worker stopped in its stall', 60_000);
 

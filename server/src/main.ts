@@ -8,14 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { createAppServer } from './http/appServer.js';
 import { parseAllowedHosts } from './http/hosts.js';
 import { Playground } from './runs/playground.js';
-import { describeServices, findServices } from './services/index.js';
+import { describeServices, findServices, type Services } from './services/index.js';
 
 const port = Number(process.env.PORT ?? 7070);
 // An empty HOST is no choice at all: it would bind every interface.
 const host = process.env.HOST?.trim() || '127.0.0.1';
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-let services;
+let services: Services;
 try {
   services = await findServices({ exitHooks: false });
 } catch (error) {
@@ -55,7 +55,7 @@ async function stop(signal: string): Promise<void> {
     console.error(`racelab: stopping: ${playground.redact(String(error))}`);
     code = 1;
   }
-  await services!.stop().catch(() => (code = 1));
+  await services.stop().catch(() => (code = 1));
   process.exit(code);
 }
 process.on('SIGINT', () => void stop('SIGINT'));

@@ -15,6 +15,11 @@ const MAX_BYTES = 200 * 1024;
 
 const read = (file: string) => readFileSync(`${folder}${file}`, 'utf8');
 const index = JSON.parse(read('index.json')) as { file: string; title: string }[];
+/** A recording file as plain JSON, loose enough to be broken on purpose. */
+type RawRecording = { scenario: { id: string }; variant: string; events: Record<string, unknown>[] };
+const readRaw = (file: string) => JSON.parse(read(file)) as RawRecording;
+/** The last event of a raw recording (every shipped one has events). */
+const lastOf = (r: RawRecording) => r.events[r.events.length - 1]!;
 
 /** What is wrong with a shipped recording's content, in words; empty when nothing is. */
 function problemsOf(file: string, text: string, catalog: ScenarioManifest[]): string[] {
@@ -47,12 +52,12 @@ describe('shipped recordings', () => {
     const problems = Object.fromEntries(index.map(({ file }) => [file, problemsOf(file, read(file), manifests)]));
     expect(problems).toEqual(Object.fromEntries(index.map(({ file }) => [file, []])));
     // The title the page lists says the verdict the file holds.
-    for (const { file, title } of index) expect(title, file).toMatch(JSON.parse(read(file)).events.at(-1).verdict === 'pass' ? / — PASS$/ : / — FAIL$/);
+    for (const { file, title } of index) expect(title, file).toMatch(lastOf(readRaw(file)).verdict === 'pass' ? / — PASS$/ : / — FAIL$/);
   });
 
   it('every scenario in the catalog ships a broken and a correct run', async () => {
     const { manifests } = await loadCatalog();
-    const shipped = index.map(({ file }) => JSON.parse(read(file)) as { scenario: { id: string }; variant: string });
+    const shipped = index.map(({ file }) => readRaw(file));
     const kinds = (scenario: ScenarioManifest) =>
       [...new Set(shipped.filter((r) => r.scenario.id === scenario.id).map((r) => scenario.variants.find((v) => v.id === r.variant)?.correct))].sort();
     expect(Object.fromEntries(manifests.map((s) => [s.id, kinds(s)]))).toEqual(Object.fromEntries(manifests.map((s) => [s.id, [false, true]])));
@@ -60,8 +65,8 @@ describe('shipped recordings', () => {
 
   describe('a stale or wrong recording is caught', () => {
     const file = index[0]!.file;
-    const original = JSON.parse(read(file));
-    const edited = (edit: (recording: typeof original) => void): string => {
+    const original = readRaw(file);
+    const edited = (edit: (recording: RawRecording) => void): string => {
       const copy = structuredClone(original);
       edit(copy);
       return JSON.stringify(copy);
@@ -73,25 +78,25 @@ describe('shipped recordings', () => {
 
     it('a field the schema requires, missing', async () => {
       const { manifests } = await loadCatalog();
-      const noVerdict = edited((r) => delete r.events.at(-1).verdict);
+      const noVerdict = edited((r) => delete lastOf(r).verdict);
       expect(problemsOf(file, noVerdict, manifests)).toEqual([expect.stringMatching(/^not a racelab recording.*events\.\d+/)]);
-      const noSeq = edited((r) => delete r.events[0].seq);
+      const noSeq = edited((r) => delete r.events[0]!.seq);
       expect(problemsOf(file, noSeq, manifests)).toEqual([expect.stringMatching(/^not a racelab recording.*'events\.0/)]);
     });
 
     it('a run recorded before it carried its expected verdict', async () => {
-      const old = edited((r) => delete r.events.at(-1).expectedVerdict);
+      const old = edited((r) => delete lastOf(r).expectedVerdict);
       expect(problemsOf(file, old, (await loadCatalog()).manifests)).toEqual(['its run-finished has no expectedVerdict']);
     });
 
     it('a run that failed, or gave a verdict it should not', async () => {
       const { manifests } = await loadCatalog();
       const failed = edited((r) => {
-        const { seq, atMs, workerId } = r.events.at(-1);
+        const { seq, atMs, workerId } = lastOf(r);
         r.events[r.events.length - 1] = { type: 'run-failed', message: 'redis went away', seq, atMs, workerId };
       });
       expect(problemsOf(file, failed, manifests)).toEqual(['ends with run-failed, not run-finished']);
-      const flipped = edited((r) => (r.events.at(-1).verdict = r.events.at(-1).verdict === 'pass' ? 'fail' : 'pass'));
+      const flipped = edited((r) => (lastOf(r).verdict = lastOf(r).verdict === 'pass' ? 'fail' : 'pass'));
       expect(problemsOf(file, flipped, manifests)).toEqual([expect.stringMatching(/^verdict (pass|fail), expected (pass|fail)$/)]);
     });
 

@@ -2,7 +2,7 @@
 // through the shared schema unchanged: the schema takes what the server sends, no more.
 import { describe, expect, it } from 'vitest';
 import type { ScenarioManifest } from './catalog.js';
-import type { EventOf, RunEvent, RunEventType } from './events.js';
+import type { EventOf, RunEventType } from './events.js';
 import { parseServerMessage, type ServerMessage, type ServerMessageType } from './protocol.js';
 
 const w = 'worker-1';
@@ -62,7 +62,7 @@ const events: { [T in RunEventType]: Omit<EventOf<T>, 'seq' | 'atMs'> } = {
   },
   'run-failed': { type: 'run-failed', workerId: null, message: 'PostgreSQL went away' },
 };
-const runEvents = Object.values(events).map((e, seq) => ({ ...e, seq, atMs: seq * 1.5 }) as RunEvent);
+const runEvents = Object.values(events).map((e, seq) => ({ ...e, seq, atMs: seq * 1.5 }));
 
 const manifest: ScenarioManifest = {
   id: 'duplicate-job',

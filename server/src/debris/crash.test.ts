@@ -105,8 +105,8 @@ describe('a server killed mid-run', () => {
     const output = await new Promise<string>((resolve) => {
       const child = spawn(process.execPath, [clean], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let text = '';
-      child.stdout!.on('data', (d: Buffer) => (text += d.toString()));
-      child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
+      child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (text += d.toString()));
       child.once('exit', () => resolve(text));
     });
     expect(output).toMatch(/racelab clean: removed what earlier runs left: 1 run of a process that no longer runs, \d+ schemas?, \d+ Redis keys?, 1 process \(worker process \(pid \d+\)/);

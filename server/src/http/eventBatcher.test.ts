@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
 import { EventBatcher } from './eventBatcher.js';
 
-const note = (seq: number): RunEvent => ({ type: 'note', seq, atMs: seq, workerId: 'worker-1', text: `#${seq}` }) as RunEvent;
+const note = (seq: number): RunEvent => ({ type: 'note', seq, atMs: seq, workerId: 'worker-1', text: `#${seq}` });
 
 describe('EventBatcher', () => {
   let clock = 0;

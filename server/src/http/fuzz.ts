@@ -175,7 +175,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzReport> {
     const answers: ServerMessage[] = [];
     let wake: (() => void) | undefined;
     socket.on('message', (data) => {
-      const parsed = parseServerMessage(data.toString());
+      const parsed = parseServerMessage((data as Buffer).toString()); // a client socket's default binaryType: one Buffer a message
       if (!parsed.ok) {
         // The shared schema is the page's: a message it refuses is a wrong answer, whatever the frame.
         report.wrongCount++;

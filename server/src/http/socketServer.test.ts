@@ -114,7 +114,7 @@ describe('socket server', () => {
 
     const second = await connect();
     const frames: ServerMessage[] = [];
-    second.socket.on('message', (data) => frames.push(JSON.parse(String(data)) as ServerMessage));
+    second.socket.on('message', (data) => frames.push(JSON.parse((data as Buffer).toString()) as ServerMessage));
     await second.next((m) => m.type === 'hello');
     second.socket.send(JSON.stringify({ type: 'subscribe', runId, afterSeq: -1 }));
     await second.next(isEnd(runId));

@@ -84,12 +84,12 @@ describe('run life cycle', () => {
   it('cancelled while starting, during its stores: fails at once, then drops the schema made after the cancel', async () => {
     const held = gate();
     // The server's real pool, with its statements held until the gate opens.
-    const heldPool = Object.assign(Object.create(playground.pg) as pg.Pool, {
+    const heldPool: pg.Pool = Object.assign(Object.create(playground.pg) as pg.Pool, {
       query: async (...args: Parameters<pg.Pool['query']>) => {
         await held.pass();
         return (playground.pg.query as (...a: unknown[]) => unknown)(...args);
       },
-    }) as pg.Pool;
+    });
     const run = runOf(playground, 'duplicate-job', 'no-lock', { services: { pg: heldPool } });
     const outcome = run.start();
     await held.reached;
@@ -135,14 +135,14 @@ describe('run life cycle', () => {
   it('cancelled while starting, during the hand-out of its workers: fails at once, then kills the processes handed out late', async () => {
     const held = gate();
     const handedOut: ChildProcess[] = [];
-    const heldWorkers = Object.assign(Object.create(playground.pool) as WorkerPool, {
+    const heldWorkers: WorkerPool = Object.assign(Object.create(playground.pool) as WorkerPool, {
       take: async (count: number) => {
         const children = await playground.pool.take(count);
         handedOut.push(...children);
         await held.pass();
         return children;
       },
-    }) as WorkerPool;
+    });
     const run = runOf(playground, 'duplicate-job', 'no-lock', { services: { pool: heldWorkers } });
     const outcome = run.start();
     await held.reached;

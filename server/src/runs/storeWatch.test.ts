@@ -38,7 +38,10 @@ describe('a frozen Redis', () => {
           stoppedAt = performance.now();
           process.kill(redisPid, 'SIGSTOP');
         }
-        if (e.type === 'run-failed') (failedAt = performance.now()), resolve();
+        if (e.type === 'run-failed') {
+          failedAt = performance.now();
+          resolve();
+        }
       }),
     );
     const outcome = run.start();

@@ -21,7 +21,7 @@ const without =
     if (missing.includes(specifier)) {
       throw Object.assign(new Error(`Cannot find package '${specifier}' imported from server/src/services`), { code: 'ERR_MODULE_NOT_FOUND' });
     }
-    return import(specifier);
+    return import(specifier) as Promise<unknown>;
   };
 
 const closedPostgres = async (): Promise<string> => `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;

@@ -18,7 +18,7 @@ export async function probeRedis(url: string, timeoutMs = 1000): Promise<void> {
   });
   try {
     await client.connect();
-    const reply = await client.ping();
+    const reply: string = await client.ping(); // typed 'PONG', checked all the same
     if (reply !== 'PONG') throw new Error(`unexpected PING reply ${reply}`);
   } catch (err) {
     throw socketError ?? err;

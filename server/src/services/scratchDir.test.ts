@@ -11,7 +11,7 @@ import { makeScratchDir, reapOrphans, recordChild } from './scratchDir.js';
 
 // The pid of a process that has already exited and been reaped.
 function deadPid(): number {
-  return spawnSync(process.execPath, ['-e', '']).pid!;
+  return spawnSync(process.execPath, ['-e', '']).pid;
 }
 
 describe('reapOrphans', () => {

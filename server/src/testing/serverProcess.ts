@@ -18,13 +18,19 @@ export async function startServerProcess(env: NodeJS.ProcessEnv, started: ChildP
   const server = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(server);
   let output = '';
-  server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  server.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  server.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const address = await new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
       const found = /playground on (http:\/\/\S+)/.exec(output)?.[1];
-      if (found) resolve(found), clearInterval(timer);
-      if (server.exitCode !== null) reject(new Error(`server exited: ${output}`)), clearInterval(timer);
+      if (found) {
+        resolve(found);
+        clearInterval(timer);
+      }
+      if (server.exitCode !== null) {
+        reject(new Error(`server exited: ${output}`));
+        clearInterval(timer);
+      }
     }, 20);
   });
   return { server, address, output: () => output };

@@ -27,7 +27,7 @@ export async function connectClient(url: string, options: { origin?: string; hea
   const waiters = new Set<() => void>();
   const refused: string[] = [];
   socket.on('message', (data) => {
-    const text = data.toString();
+    const text = (data as Buffer).toString(); // a client socket's default binaryType: one Buffer a message
     const parsed = parseServerMessage(text);
     if (!parsed.ok || !isDeepStrictEqual(parsed.message, JSON.parse(text))) {
       refused.push(parsed.ok ? `the schema changes a '${parsed.message.type}' message: ${text.slice(0, 300)}` : parsed.error);
@@ -46,7 +46,7 @@ export async function connectClient(url: string, options: { origin?: string; hea
     new Promise((resolve, reject) => {
       const look = (): boolean => {
         if (refused.length > 0) {
-          waiters.delete(look as () => void);
+          waiters.delete(look);
           clearTimeout(timer);
           reject(new Error(`the server sent a message the protocol refuses: ${refused[0]}`));
           return true;
@@ -54,16 +54,16 @@ export async function connectClient(url: string, options: { origin?: string; hea
         const at = inbox.findIndex(match);
         if (at < 0) return false;
         const [found] = inbox.splice(at, 1);
-        waiters.delete(look as () => void);
+        waiters.delete(look);
         clearTimeout(timer);
         resolve(found!);
         return true;
       };
       const timer = setTimeout(() => {
-        waiters.delete(look as () => void);
+        waiters.delete(look);
         reject(new Error(`no matching message within ${timeoutMs} ms; last: ${JSON.stringify(inbox.slice(-3)).slice(0, 500)}`));
       }, timeoutMs);
-      if (!look()) waiters.add(look as () => void);
+      if (!look()) waiters.add(look);
     });
   return { socket, inbox, refused, next, send: (message) => socket.send(JSON.stringify(message)), closed };
 }

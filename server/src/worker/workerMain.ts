@@ -77,7 +77,8 @@ let handler: ((m: ToWorker) => void) | undefined;
 process.on('message', (message: ToWorker) => {
   if (message.kind !== 'plan') return handler?.(message);
   playing = true;
-  play(message.plan, (h) => (handler = h))
+  // Not awaited: the chain turns any failure into the 'finished' message the server waits for.
+  void play(message.plan, (h) => (handler = h))
     .then(
       (): FromWorker => ({ kind: 'finished' }),
       (error: unknown): FromWorker => ({

@@ -61,7 +61,7 @@ const contestants: Contestant[] = [
   {
     name: '@sesamecare-oss/redlock',
     make: (redis) => {
-      const redlock = new SesameRedlock([redis], { retryCount: 0, automaticExtensionThreshold: 0 } as never);
+      const redlock = new SesameRedlock([redis], { retryCount: 0, automaticExtensionThreshold: 0 });
       return async (key) => {
         const lock = await redlock.acquire([key], TTL_MS);
         await lock.release();

@@ -27,7 +27,7 @@ export class SocketClient {
     await new Promise<void>((resolve, reject) => {
       ws.once('error', reject);
       ws.on('message', function hello(data) {
-        if ((JSON.parse(data.toString()) as ServerMessage).type !== 'hello') return;
+        if ((JSON.parse((data as Buffer).toString()) as ServerMessage).type !== 'hello') return;
         ws.off('message', hello);
         resolve();
       });

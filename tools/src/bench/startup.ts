@@ -33,7 +33,7 @@ async function timeToPage(command: string[], env: NodeJS.ProcessEnv, timeoutMs =
     detached: true, // its own process group: npm, sh and node all get the Ctrl-C
   });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     for (;;) {

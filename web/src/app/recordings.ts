@@ -9,6 +9,12 @@ export interface ShippedRecording {
   title: string;
 }
 
+/** An entry of index.json that names a file the page may fetch, with its title. */
+function isShipped(x: unknown): x is ShippedRecording {
+  const entry = x as { file?: unknown; title?: unknown } | null; // anything JSON holds: only read, never trusted
+  return typeof entry?.file === 'string' && typeof entry.title === 'string' && !!safeRecordingName(entry.file);
+}
+
 const url = (path: string) => new URL(`recordings/${path}`, document.baseURI).toString();
 
 /** The list of shipped recordings; empty when there is none. */
@@ -18,7 +24,7 @@ export async function listShipped(): Promise<ShippedRecording[]> {
     if (!response.ok) return [];
     const list = (await response.json()) as unknown;
     if (!Array.isArray(list)) return [];
-    return list.filter((x): x is ShippedRecording => typeof x?.file === 'string' && typeof x?.title === 'string' && !!safeRecordingName(x.file));
+    return (list as unknown[]).filter(isShipped);
   } catch {
     return [];
   }

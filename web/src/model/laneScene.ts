@@ -85,7 +85,7 @@ export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, 
   const clustered = clusterInstants(marks, drawn, pxWidth, CLUSTER_PX);
   let majors: PlacedMark[] = [];
   let minors: PlacedMark[] = [];
-  let clusters: MarkCluster[] = [];
+  const clusters: MarkCluster[] = [];
   if (clustered) {
     for (const c of clustered) {
       if (c.items.length > 1) clusters.push(clusterOf(lane.workerId, c.items, scale));

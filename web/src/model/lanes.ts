@@ -1,6 +1,5 @@
 // One lane per worker: its leases, what it waited for, worked on, wrote, skipped, and what
 // happened to its process. Every shape carries the words a screen reader and a tooltip use.
-import type { RunEvent } from '@racelab/shared';
 import { deriveLeases, type Lease } from './leases.js';
 import { markOf, type Mark } from './marks.js';
 import { foldOnLog, memoOnLog, type EventLog } from './memo.js';

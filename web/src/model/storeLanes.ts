@@ -3,7 +3,6 @@
 // part of a scenario's own lab (a Redis node, Sentinel, the token provider), under its store.
 // Consecutive observations with the same value (and the same "expires or not") form a segment.
 import { POSTGRES_STORE, REDIS_STORE, storeOf } from '@racelab/shared';
-import type { Lease } from './leases.js';
 import { deriveLeases } from './leases.js';
 import { inOrder, memoOnLog, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';

@@ -2,7 +2,7 @@
 // lease ran out while it still acted, which writes landed or were refused and in which
 // order, and what the stores held at the end. Every rule reads event types only, so each
 // scenario gets its story from its events alone.
-import type { EventOf, RunEvent } from '@racelab/shared';
+import type { RunEvent } from '@racelab/shared';
 import { deriveOverlaps } from './holders.js';
 import { deriveLanes } from './lanes.js';
 import { deriveLeases, type Lease } from './leases.js';

@@ -13,7 +13,6 @@ const writeOf = (events: RunEvent[], line: StoryLine) => events.find((e) => `wri
 describe.each(Object.entries(runs))('the story of %s', (_id, events) => {
   const story = deriveStory(events);
   const finished = finishedOf(events);
-  const metrics = finished.metrics;
 
   it('tells damage exactly when the verdict is FAIL, and ends with what the stores counted', () => {
     const damage = story.filter((l) => l.tone === 'damage').map((l) => l.text);

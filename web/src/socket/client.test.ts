@@ -75,7 +75,7 @@ describe('socket client', () => {
     expect(h.store.getState().scenarioId).toBe('duplicate-job');
 
     expect(h.store.getState().startRun()).toBe(true);
-    const request = JSON.parse(h.socket().sent[0]!);
+    const request = JSON.parse(h.socket().sent[0]!) as { type: string; requestId: string };
     expect(request.type).toBe('start-run');
     h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-9', controlKey: 'c0ffee' });
     const events = blindDelRun();
@@ -99,7 +99,7 @@ describe('socket client', () => {
       h.socket().open();
       h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
       h.store.getState().startRun();
-      const request = JSON.parse(h.socket().sent[0]!);
+      const request = JSON.parse(h.socket().sent[0]!) as { type: string; requestId: string };
       h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-3', controlKey: 'c0ffee' });
       const [first, second] = blindDelRun();
       h.socket().receive({ type: 'run-events', runId: 'run-3', events: [first, { ...second, atMs: 'soon' }] });
@@ -136,7 +136,7 @@ describe('socket client', () => {
     h.socket().open();
     h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
     h.store.getState().startRun();
-    const request = JSON.parse(h.socket().sent[0]!);
+    const request = JSON.parse(h.socket().sent[0]!) as { type: string; requestId: string };
     h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-5', controlKey: 'abc123' });
     const events = blindDelRun();
     for (const event of events.slice(0, 6)) h.socket().receive({ type: 'run-event', runId: 'run-5', event });

@@ -45,7 +45,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
         faults: fitPlan(s.faults, variant).kept,
         speed: s.speed,
       };
-      if (!s.transport!(message)) return false;
+      if (!s.transport(message)) return false;
       pending.push({ requestId, scenario: scenario.id, variant: variant.id, slot: pending.length });
     }
     set({ pending, shown: [], runError: null, cursor: LIVE });
@@ -145,11 +145,11 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
     },
 
     runResumed(runId) {
-      set((s) => (s.runs[runId] ? { runs: { ...s.runs, [runId]: { ...s.runs[runId]!, lost: false } } } : {}));
+      set((s) => (s.runs[runId] ? { runs: { ...s.runs, [runId]: { ...s.runs[runId], lost: false } } } : {}));
     },
 
     runUnknown(runId) {
-      set((s) => (s.runs[runId] ? { runs: { ...s.runs, [runId]: { ...s.runs[runId]!, lost: true } } } : {}));
+      set((s) => (s.runs[runId] ? { runs: { ...s.runs, [runId]: { ...s.runs[runId], lost: true } } } : {}));
     },
 
     ...createRecordingActions(set, get),

@@ -37,7 +37,7 @@ export const selectHeldMs = (s: State): number | null => (s.cursor.mode === 'hel
 /** The replay clock is moving the cursor and some run on screen has events still ahead of it. */
 export const selectReplaying = (s: State): boolean => {
   const c = s.cursor;
-  return c.mode === 'replay' && s.shown.some((id) => !!s.runs[id] && c.atMs < logEndMs(s.runs[id]!.events));
+  return c.mode === 'replay' && s.shown.some((id) => !!s.runs[id] && c.atMs < logEndMs(s.runs[id].events));
 };
 
 /** The scenario a run belongs to: its recording's manifest, else the catalog's. */

@@ -29,7 +29,8 @@ async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => 
 let handler: ((m: ToWorker) => void) | undefined;
 process.on('message', (message: ToWorker) => {
   if (message.kind !== 'plan') return handler?.(message);
-  play(message.plan, (h) => (handler = h))
+  // Not awaited: the chain turns any failure into the 'finished' message the server waits for.
+  void play(message.plan, (h) => (handler = h))
     .then(
       (): FromWorker => ({ kind: 'finished' }),
       (error: unknown): FromWorker => ({ kind: 'finished', error: error instanceof Error ? error.message : String(error) }),

@@ -88,7 +88,9 @@ export function CodePanel() {
   // the variant), not for every batch of a live run's events.
   const key = stepsKey(steps);
   const workersKey = workers.join(' ');
-  // `key` and `workersKey` stand for `steps` and `workers` in the dependencies.
+  // `key` and `workersKey` stand for `steps` and `workers` in the dependencies; `pre` is only
+  // attached to the <pre>, not read.
+  // eslint-disable-next-line react-hooks/refs, react-hooks/exhaustive-deps
   const source = useMemo(() => (variant ? codeSource(variant.code, variant.id, steps, faults, workers, pre) : null), [variant, key, faults, workersKey]);
   if (!variant) return null;
   return (

@@ -42,6 +42,8 @@ export function TimelineView() {
   // The room after a run's end is laid out for the track's width, in steps of 100 px.
   const roomPx = Math.round(trackPx / 100) * 100;
   const domainEndAt = useCallback((pageNowMs: number) => timelineEndMs(ids, pageNowMs, roomPx), [ids, roomPx]);
+  // The domain at this render's clock; the frame loop asks for a render when it has moved on.
+  // eslint-disable-next-line react-hooks/purity
   const endMs = domainEndAt(performance.now());
   const bounds = useMemo(() => ({ startMs: 0, endMs }), [endMs]);
   const body = useRef<HTMLDivElement>(null);
@@ -55,6 +57,7 @@ export function TimelineView() {
   // The drawn window while zoomed in, with its width in px; null: the whole of the runs.
   const [zoomed, setZoomed] = useState<{ drawn: TimeWindow; px: number } | null>(null);
   const trackPxRef = useRef(trackPx);
+  // eslint-disable-next-line react-hooks/refs -- the latest width, for `commit` below
   trackPxRef.current = trackPx;
   const commit = useMemo(
     () => (drawn: TimeWindow) => {
@@ -68,6 +71,7 @@ export function TimelineView() {
   // A new run on screen starts whole; zoom and pan stay within what the runs span.
   useLayoutEffect(() => {
     viewStore.getState().reset();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- unzoomed before the new runs are painted
     setZoomed(null);
   }, [shownKey]);
   useLayoutEffect(() => viewStore.getState().setBounds(bounds), [bounds]);

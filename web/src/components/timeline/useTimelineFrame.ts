@@ -106,6 +106,9 @@ export function useTimelineFrame(
   /** Asks React to draw again: the domain at this frame's clock is not the one drawn. */
   onStale: () => void,
 ): void {
+  // The frame loop reads the latest arguments through these refs, written as React draws so
+  // a frame never works from older ones than the DOM shows.
+  /* eslint-disable react-hooks/refs */
   const committedRef = useRef(committed);
   committedRef.current = committed;
   const trackPxRef = useRef(trackPx);
@@ -118,6 +121,7 @@ export function useTimelineFrame(
   domainEndAtRef.current = domainEndAt;
   const staleRef = useRef(onStale);
   staleRef.current = onStale;
+  /* eslint-enable react-hooks/refs */
   const drawRef = useRef<() => void>(() => {});
 
   useEffect(() => {

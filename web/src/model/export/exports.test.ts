@@ -36,7 +36,7 @@ describe('Chrome trace', () => {
       [3, 900_000, 't'],
     ]);
     expect(trace.traceEvents.find((e) => e.cat === 'blind-delete')!.args!.label).toBe("worker-1 deleted worker-2's lock lock:nightly-report at 803 ms");
-    expect(JSON.parse(JSON.stringify(trace)).displayTimeUnit).toBe('ms');
+    expect((JSON.parse(JSON.stringify(trace)) as { displayTimeUnit: unknown }).displayTimeUnit).toBe('ms');
   });
 });
 

@@ -20,7 +20,7 @@ export default defineMutant<Admin>({
       return row;
     };
 
-    let { stock, version } = await read();
+    const { stock, version } = await read();
     await admin.think();
     for (let attempt = 1; stock >= admin.quantity; attempt++) {
       if (attempt > 1) admin.emit({ type: 'retry-scheduled', reason: `version changed: write again from v${version}` });
