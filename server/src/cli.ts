@@ -88,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
           { op: r.op, value: r.value, held: r.held, text: r.text },
         ]),
       );
+      const reportedByWorkers = manifest.metrics.filter((m) => m.reported).map((m) => m.name);
       const result = {
         runId: prepared.run.id,
         scenario: manifest.id,
@@ -100,6 +101,8 @@ async function main(argv: string[]): Promise<number> {
         expectedVerdict: expectedVerdict.verdict,
         ...(expectedVerdict.reason ? { expectedReason: expectedVerdict.reason } : {}),
         asExpected: outcome.status === 'finished' && outcome.verdict === expectedVerdict.verdict,
+        // Figures only a worker can give (the stores keep no record of them), by name.
+        ...(reportedByWorkers.length > 0 ? { reportedByWorkers } : {}),
         ...(outcome.status === 'failed' ? { error: outcome.message } : {}),
         events: prepared.run.events,
       };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judge, shouldBe, verdictLine, type Expectation } from './verdict.js';
+import { judge, metricText, shouldBe, verdictLine, type Expectation } from './verdict.js';
 
 const one: Expectation = { id: 'one-email', metric: 'emailsSent', op: 'eq', value: 1, text: '' };
 const notStuck: Expectation = { id: 'no-stuck', metric: 'ttl', op: 'ne', value: -1, text: '' };
@@ -27,5 +27,12 @@ describe('judge', () => {
     expect(verdictLine({ ...notStuck, actual: 5000 }, ttl)).toBe('Lock TTL after run (ms): 5000 — should not be -1 (no expiry)');
     expect(verdictLine({ ...one, actual: 3 }, { label: 'E-mails sent' })).toBe('E-mails sent: 3 — should be 1');
     expect(verdictLine({ ...one, actual: undefined }, undefined)).toBe('emailsSent: not measured — should be 1');
+  });
+
+  it('says so of a figure that only a worker can give', () => {
+    expect(metricText({ label: 'Max concurrent holders', reported: true }, 'maxConcurrentHolders', 2)).toBe(
+      'Max concurrent holders: 2 (reported by a worker)',
+    );
+    expect(metricText({ label: 'Max concurrent holders' }, 'maxConcurrentHolders', 2)).toBe('Max concurrent holders: 2');
   });
 });

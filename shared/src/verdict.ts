@@ -58,7 +58,12 @@ const opWords: Record<Expectation['op'], string> = {
 export interface MetricWords {
   label: string;
   meanings?: Record<string, string>;
+  /** Only a worker can give this figure: its words say so wherever it is shown. */
+  reported?: boolean;
 }
+
+/** Said after a figure that only a worker can give (the stores keep no record of it). */
+export const REPORTED_WORDS = ' (reported by a worker)';
 
 /** A value in words: "3", or "-1 (no expiry)" when the metric says what the code means. */
 export function valueText(metric: MetricWords | undefined, value: MetricValue | undefined): string {
@@ -72,9 +77,12 @@ export function shouldBe(e: Expectation, metric?: MetricWords): string {
   return `${opWords[e.op]}${valueText(metric, e.value)}`;
 }
 
-/** A metric and its value in words: "Max concurrent holders: 2"; its name when it has no label. */
+/**
+ * A metric and its value in words: "Max concurrent holders: 2"; its name when it has no
+ * label; "… (reported by a worker)" when only a worker can give it.
+ */
 export function metricText(metric: MetricWords | undefined, name: string, value: MetricValue | undefined): string {
-  return `${metric?.label ?? name}: ${valueText(metric, value)}`;
+  return `${metric?.label ?? name}: ${valueText(metric, value)}${metric?.reported ? REPORTED_WORDS : ''}`;
 }
 
 /**

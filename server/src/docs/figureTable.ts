@@ -1,7 +1,7 @@
 // The README's table "How each figure is observed", written from the scenarios' manifests:
 // each metric, the store it comes from and the mechanism, so the README cannot drift from
 // what the code measures. `npm run docs` writes it; a test fails when the README is stale.
-import type { ScenarioManifest } from '@racelab/shared';
+import { REPORTED_WORDS, type ScenarioManifest } from '@racelab/shared';
 import { cell, withSection, type SectionMarkers } from './readmeSection.js';
 
 export const FIGURES: SectionMarkers = {
@@ -18,7 +18,7 @@ export function figureTable(manifests: readonly ScenarioManifest[]): string {
       const source = metric.source ?? 'not said';
       const colon = source.indexOf(':');
       const [store, how] = colon > 0 ? [source.slice(0, colon), source.slice(colon + 1).trim()] : ['', source];
-      const reported = metric.reported ? ' (reported by a worker)' : '';
+      const reported = metric.reported ? REPORTED_WORDS : '';
       rows.push(`| ${i === 0 ? m.id : ''} | ${cell(metric.label)} | ${cell(store)}${reported} | ${cell(how)} |`);
     }
   }
