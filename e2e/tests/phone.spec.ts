@@ -1,5 +1,6 @@
 // On a 390 px phone the page is laid out 390 px wide: nothing is wider than the screen,
-// Run is in sight at load, and the timeline fits on one screen and pans inside its own box.
+// Run is in sight at load, a run brings the timeline into sight, and the timeline fits on
+// one screen and pans inside its own box.
 import { expect, test } from '@playwright/test';
 import { boxOf, expectInsideViewport, expectNoWiderThanViewport, timelineOf, verdictStatus } from './layout.js';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
@@ -16,7 +17,8 @@ test('390 px wide, Run in sight, the timeline inside the screen and panning in i
 
   const timeline = timelineOf(page);
   await expect(verdictStatus(page)).toHaveText('Running…');
-  await timeline.scrollIntoViewIfNeeded();
+  // The run brings the stage into sight: the race, not the form, with no scrolling by hand.
+  await expect(timeline.getByRole('group', { name: 'worker-1', exact: true })).toBeInViewport();
   await expect(timeline.getByRole('group', { name: 'worker-2', exact: true })).toBeVisible();
   const during = await boxOf(timeline);
   await expect(verdictStatus(page)).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });

@@ -5,6 +5,7 @@
 // verdict arrives. With no server the page still opens recorded runs.
 import { useEffect } from 'react';
 import { useShortcuts } from '../app/useShortcuts.js';
+import { useStageInSightOnRun } from '../app/stageInSight.js';
 import { useStore } from '../store/index.js';
 import { selectScenario } from '../store/selectors.js';
 import { ConnectionStatus } from './ConnectionStatus.js';
@@ -56,6 +57,7 @@ export function App() {
   const notice = useStore((s) => s.notice);
   useShortcuts();
   useDocumentLook();
+  useStageInSightOnRun();
   return (
     <>
       {!presenter && (
