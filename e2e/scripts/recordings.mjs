@@ -11,7 +11,7 @@
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRecording, parseRecording } from '@racelab/shared';
+import { createRecording, MAX_SHIPPED_RECORDING_BYTES as MAX_BYTES, parseRecording } from '@racelab/shared';
 import { startServerProcess } from '../../server/dist/testing/serverProcess.js';
 import { connectClient, isEnd } from '../../server/dist/testing/wsClient.js';
 
@@ -27,8 +27,6 @@ const PREFERRED = {
 };
 /** Parameters other than the defaults, for a scenario whose default run is too large to ship; named in the title. */
 const PARAMS = {};
-/** Largest file we ship, in bytes. */
-const MAX_BYTES = 200 * 1024;
 /** A run that takes longer than this is stuck, in ms. */
 const RUN_TIMEOUT_MS = 180_000;
 

@@ -6,12 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseRecording, type ScenarioManifest } from '@racelab/shared';
+import { MAX_SHIPPED_RECORDING_BYTES as MAX_BYTES, parseRecording, type ScenarioManifest } from '@racelab/shared';
 import { loadCatalog } from './scenarios/registry.js';
 
 const folder = fileURLToPath(new URL('../../web/public/recordings/', import.meta.url));
-/** The cap the recording script holds each file to, in bytes. */
-const MAX_BYTES = 200 * 1024;
 
 const read = (file: string) => readFileSync(`${folder}${file}`, 'utf8');
 const index = JSON.parse(read('index.json')) as { file: string; title: string }[];

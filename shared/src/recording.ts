@@ -7,6 +7,8 @@ import { describeIssue, runEventSchema } from './protocol.js';
 
 export const RECORDING_FORMAT = 'racelab-run';
 export const RECORDING_VERSION = 1;
+/** Largest recording racelab ships with the page, in bytes (`npm run recordings` holds each file to it). */
+export const MAX_SHIPPED_RECORDING_BYTES = 200 * 1024;
 
 const RecordingSchema = z.object({
   format: z.literal(RECORDING_FORMAT),
