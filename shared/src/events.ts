@@ -4,9 +4,10 @@
 // host-wide monotonic clock every process shares.
 import { z } from 'zod';
 import { FaultRule } from './faultRule.js';
+import { ExpectationResult, Metrics, MetricValue, VerdictWord } from './verdict.js';
 
 const key = z.string().min(1).max(300);
-const value = z.union([z.string().max(2000), z.number()]);
+const value = MetricValue;
 
 /** Facts a worker reports about itself through its one `emit`. */
 export const workerEventBodies = [
@@ -127,21 +128,11 @@ export const serverEventBodies = [
   }),
   z.object({
     type: z.literal('run-finished'),
-    metrics: z.record(z.string(), value),
-    expectations: z.array(
-      z.object({
-        id: z.string(),
-        metric: z.string(),
-        op: z.enum(['eq', 'ne', 'lte', 'gte']),
-        value,
-        text: z.string(),
-        actual: value.optional(),
-        held: z.boolean(),
-      }),
-    ),
-    verdict: z.enum(['pass', 'fail']),
+    metrics: Metrics,
+    expectations: z.array(ExpectationResult),
+    verdict: VerdictWord,
     /** The verdict expected at the run's parameters, and why when it is not its variant's kind's; absent in older recordings. */
-    expectedVerdict: z.enum(['pass', 'fail']).optional(),
+    expectedVerdict: VerdictWord.optional(),
     expectedReason: z.string().max(500).optional(),
   }),
   z.object({ type: z.literal('run-failed'), message: z.string() }),
@@ -176,7 +167,7 @@ export const RunEvent = z.discriminatedUnion(
   ],
 );
 
-type Stamp = { seq: number; atMs: number; workerId: string | null };
+type Stamp = z.infer<z.ZodObject<typeof stamp>>;
 type AnyBody = z.infer<(typeof workerEventBodies)[number]> | z.infer<(typeof serverEventBodies)[number]>;
 
 /** One fact on a run's timeline. */

@@ -1,27 +1,32 @@
 // A run's verdict: metrics measured from the stores, checked against what they should be.
 import { z } from 'zod';
 
-export type MetricValue = number | string;
-export type Metrics = Record<string, MetricValue>;
+/** A measured figure: a count, a time, or a code in words. */
+export const MetricValue = z.union([z.string().max(2000), z.number()]);
+export type MetricValue = z.infer<typeof MetricValue>;
+export const Metrics = z.record(z.string(), MetricValue);
+export type Metrics = z.infer<typeof Metrics>;
 
 /** One invariant of a scenario, instantiated for a run's parameters. */
-export interface Expectation {
+export const Expectation = z.object({
   /** Stable id, e.g. "one-email". */
-  id: string;
-  metric: string;
-  op: 'eq' | 'ne' | 'lte' | 'gte';
-  value: MetricValue;
+  id: z.string(),
+  metric: z.string(),
+  op: z.enum(['eq', 'ne', 'lte', 'gte']),
+  value: MetricValue,
   /** The invariant in plain words, e.g. "exactly one report e-mail is sent". */
-  text: string;
-}
+  text: z.string(),
+});
+export type Expectation = z.infer<typeof Expectation>;
 
-export interface ExpectationResult extends Expectation {
-  actual: MetricValue | undefined;
-  held: boolean;
-}
+/** An invariant checked: what the stores gave (absent: the metric was not measured) and whether it held. */
+export const ExpectationResult = Expectation.extend({ actual: MetricValue.optional(), held: z.boolean() });
+export type ExpectationResult = z.infer<typeof ExpectationResult>;
+
+export const VerdictWord = z.enum(['pass', 'fail']);
 
 export interface Verdict {
-  verdict: 'pass' | 'fail';
+  verdict: z.infer<typeof VerdictWord>;
   results: ExpectationResult[];
 }
 
@@ -99,7 +104,7 @@ export function verdictLine(e: Expectation & { actual?: MetricValue | undefined 
  * e.g. a lease shorter than the work; a broken one with no race to lose).
  */
 export const ExpectedVerdict = z.object({
-  verdict: z.enum(['pass', 'fail']),
+  verdict: VerdictWord,
   /** Why this run is expected to give the other verdict than its kind's, in one line. */
   reason: z.string().optional(),
 });
