@@ -3,7 +3,7 @@
 // between page and server by the test (a route in the middle of the WebSocket), at a
 // moment the server's own messages choose: once the lock's holder has started its work.
 import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
-import { eventsOf, type ServerMessage } from '@racelab/shared';
+import { eventsOf, readServerMessage } from '@racelab/shared';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
 
 /** Sits between the page and the server's socket: can cut it, and hold the page's reconnects back. */
@@ -18,7 +18,7 @@ async function middle(page: Page) {
     current = { page: ws, server };
     server.onMessage((message) => {
       if (current?.page === ws && !holding) ws.send(message);
-      const events = eventsOf(JSON.parse(String(message)) as ServerMessage);
+      const events = eventsOf(readServerMessage(String(message)));
       if (events.some((e) => e.type === 'work-started')) onWorkStarted?.();
       if (events.some((e) => e.type === 'run-finished' || e.type === 'run-failed')) onRunEnded?.();
     });

@@ -6,13 +6,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MAX_SHIPPED_RECORDING_BYTES as MAX_BYTES, parseRecording, type ScenarioManifest } from '@racelab/shared';
+import { MAX_SHIPPED_RECORDING_BYTES as MAX_BYTES, parseRecording, ShippedRecordingIndex, type ScenarioManifest } from '@racelab/shared';
 import { loadCatalog } from './scenarios/registry.js';
 
 const folder = fileURLToPath(new URL('../../web/public/recordings/', import.meta.url));
 
 const read = (file: string) => readFileSync(`${folder}${file}`, 'utf8');
-const index = JSON.parse(read('index.json')) as { file: string; title: string }[];
+const index = ShippedRecordingIndex.parse(JSON.parse(read('index.json')));
 /** A recording file as plain JSON, loose enough to be broken on purpose. */
 type RawRecording = { scenario: { id: string }; variant: string; events: Record<string, unknown>[] };
 const readRaw = (file: string) => JSON.parse(read(file)) as RawRecording;

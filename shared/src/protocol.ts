@@ -114,6 +114,13 @@ export function parseServerMessage(text: string): ParsedServerMessage {
   return { ok: false, error: `invalid server message${type}${describeIssue(result.error)}` };
 }
 
+/** Parses a server message where a mismatch is a bug to stop at (tools, tests): throws saying what is wrong. */
+export function readServerMessage(text: string): ServerMessage {
+  const parsed = parseServerMessage(text);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.message;
+}
+
 /** The run events a server message carries: one, several (in order) or none. */
 export function eventsOf(message: ServerMessage): RunEvent[] {
   return message.type === 'run-event' ? [message.event] : message.type === 'run-events' ? message.events : [];

@@ -22,6 +22,10 @@ const RecordingSchema = z.object({
 /** A recorded run: a manifest and the event log, as the file holds them. */
 export type Recording = z.infer<typeof RecordingSchema>;
 
+/** The list of recordings shipped with the page (recordings/index.json): each file with its title. */
+export const ShippedRecordingIndex = z.array(z.object({ file: z.string().max(200), title: z.string().max(300) }));
+export type ShippedRecording = z.infer<typeof ShippedRecordingIndex>[number];
+
 /** Builds the file content of a recorded run. */
 export function createRecording(scenario: ScenarioManifest, variant: string, events: RunEvent[], recordedAt: Date): Recording {
   return { format: RECORDING_FORMAT, version: RECORDING_VERSION, recordedAt: recordedAt.toISOString(), scenario, variant, events };

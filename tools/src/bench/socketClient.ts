@@ -1,6 +1,6 @@
 // A page's side of the WebSocket, for the benchmarks that drive the real server: start a
 // run and time it from the start-run frame to its first worker event and its verdict.
-import { eventsOf, type RunEvent, type ServerMessage } from '@racelab/shared';
+import { eventsOf, readServerMessage, type RunEvent } from '@racelab/shared';
 import { WebSocket } from 'ws';
 
 /** Events only the server appends for a worker; anything else a worker emitted itself. */
@@ -27,7 +27,7 @@ export class SocketClient {
     await new Promise<void>((resolve, reject) => {
       ws.once('error', reject);
       ws.on('message', function hello(data) {
-        if ((JSON.parse((data as Buffer).toString()) as ServerMessage).type !== 'hello') return;
+        if (readServerMessage((data as Buffer).toString()).type !== 'hello') return;
         ws.off('message', hello);
         resolve();
       });
@@ -52,7 +52,7 @@ export class SocketClient {
         else resolve(result!);
       };
       const onMessage = (data: Buffer) => {
-        const m = JSON.parse(data.toString()) as ServerMessage;
+        const m = readServerMessage(data.toString());
         if (m.type === 'run-accepted' && m.requestId === requestId) runId = m.runId;
         else if (m.type === 'run-rejected' && m.requestId === requestId) done(new Error(m.error));
         else if ((m.type === 'run-event' || m.type === 'run-events') && m.runId === runId) {

@@ -1,19 +1,8 @@
 // Recorded runs shipped with the page (web/public/recordings) and files the user opens:
 // parsed with the shared format, shown in the page with no server behind it.
-import { parseRecording } from '@racelab/shared';
+import { parseRecording, ShippedRecordingIndex, type ShippedRecording } from '@racelab/shared';
 import { safeRecordingName } from '../model/urlState.js';
 import type { AppStore } from '../store/index.js';
-
-export interface ShippedRecording {
-  file: string;
-  title: string;
-}
-
-/** An entry of index.json that names a file the page may fetch, with its title. */
-function isShipped(x: unknown): x is ShippedRecording {
-  const entry = x as { file?: unknown; title?: unknown } | null; // anything JSON holds: only read, never trusted
-  return typeof entry?.file === 'string' && typeof entry.title === 'string' && !!safeRecordingName(entry.file);
-}
 
 const url = (path: string) => new URL(`recordings/${path}`, document.baseURI).toString();
 
@@ -22,9 +11,9 @@ export async function listShipped(): Promise<ShippedRecording[]> {
   try {
     const response = await fetch(url('index.json'));
     if (!response.ok) return [];
-    const list = (await response.json()) as unknown;
-    if (!Array.isArray(list)) return [];
-    return (list as unknown[]).filter(isShipped);
+    const list = ShippedRecordingIndex.safeParse(await response.json());
+    // Only names the page may fetch: a file in the recordings folder, nothing above it.
+    return list.success ? list.data.filter((entry) => safeRecordingName(entry.file)) : [];
   } catch {
     return [];
   }

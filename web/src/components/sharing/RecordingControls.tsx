@@ -1,7 +1,8 @@
 // Recorded runs: open a file, open one shipped with the page, replay what is on screen.
 // None of it needs the server, Redis or PostgreSQL: a talk survives bad Wi-Fi.
 import { useEffect, useRef, useState } from 'react';
-import { listShipped, openRecordingText, openShipped, type ShippedRecording } from '../../app/recordings.js';
+import type { ShippedRecording } from '@racelab/shared';
+import { listShipped, openRecordingText, openShipped } from '../../app/recordings.js';
 import { replayShown } from '../../replay/player.js';
 import { useStore } from '../../store/index.js';
 import { selectCurrentRunId, selectRunInProgress } from '../../store/selectors.js';
