@@ -2,7 +2,7 @@
 // definition as default) and builds the manifests the page renders. Adding a scenario
 // touches its folder only.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, join, sep } from 'node:path';
+import { basename, delimiter, dirname, extname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expectedVerdict, resolveParams, type ExpectedVerdict, type Params, type ScenarioManifest } from '@racelab/shared';
 import type { MutantDefinition, ScenarioDefinition, VariantDefinition } from './types.js';
@@ -101,25 +101,38 @@ function bareManifestOf(scenario: AnyScenario): ScenarioManifest {
   };
 }
 
+/**
+ * The folders that hold scenario folders: racelab's own, then those RACELAB_SCENARIOS names
+ * (separated as PATH is), e.g. a talk's own scenario kept outside the repository, or a
+ * test's fixture. Worker processes inherit the variable, so they load the same folders.
+ */
+function scenarioRoots(): string[] {
+  return [here, ...(process.env.RACELAB_SCENARIOS ?? '').split(delimiter).filter(Boolean)];
+}
+
+/** The index module of every scenario folder under `root`, by folder name. */
+function scenarioIndexes(root: string): string[] {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .flatMap((folder) => ['index.js', 'index.ts'].map((f) => join(root, folder, f)).find(existsSync) ?? []);
+}
+
 let loading: Promise<Catalog> | undefined;
 
 /** Loads every scenario folder once per process. */
 export function loadCatalog(): Promise<Catalog> {
   loading ??= (async () => {
     const scenarios = new Map<string, AnyScenario>();
-    const folders = readdirSync(here, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-      .sort();
-    for (const folder of folders) {
-      const index = ['index.js', 'index.ts'].map((f) => join(here, folder, f)).find(existsSync);
-      if (!index) continue;
+    for (const index of scenarioRoots().flatMap(scenarioIndexes)) {
       try {
         const module = (await import(pathToFileURL(index).href)) as { default: AnyScenario };
+        if (scenarios.has(module.default.id)) throw new Error(`a scenario '${module.default.id}' is already loaded`);
         scenarios.set(module.default.id, module.default);
       } catch (error) {
         // One broken folder must not take every other scenario down with it.
-        console.error(`racelab: scenario folder '${folder}' did not load: ${String(error)}`);
+        console.error(`racelab: scenario folder '${basename(dirname(index))}' did not load: ${String(error)}`);
       }
     }
     const ordered = [...scenarios.values()].sort((a, b) => a.teachingOrder - b.teachingOrder);
