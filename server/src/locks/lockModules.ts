@@ -10,8 +10,9 @@ import redisSemaphoreRedlockMutex from './libraries/redisSemaphoreRedlockMutex.j
 import redlock from './libraries/redlock.js';
 import sesamecareRedlock from './libraries/sesamecareRedlock.js';
 
-/** The environment variable that names a lock module of your own (an absolute path). */
-export const LOCK_MODULE_ENV = 'RACELAB_LOCK_MODULE';
+import { LOCK_MODULE_ENV } from './lockEnv.js';
+
+export { LOCK_MODULE_ENV };
 
 /** The variant id of a lock module of your own. */
 export const OWN_LOCK_ID = 'your-lock';
