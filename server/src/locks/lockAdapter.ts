@@ -55,5 +55,5 @@ export interface LockModule<Handle = unknown> {
 
 /** Identity function that gives a lock module its types. */
 export function defineLock<Handle>(module: LockModule<Handle>): LockModule {
-  return module as LockModule;
+  return module;
 }
