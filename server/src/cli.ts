@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 // The command line for people and CI:
 //   npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
+//   racelab check --lock ./my-lock.mjs [--json]   (scorecard/check.ts)
 // Exit 0 when the run completed (whatever its verdict), 2 on bad input, 1 when the
 // services could not be reached or the run itself failed.
 import {
@@ -20,6 +22,7 @@ import { expectedOf, findVariant, loadCatalog } from './scenarios/registry.js';
 import { findServices } from './services/index.js';
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'check') return (await import('./scorecard/check.js')).check(argv.slice(1));
   let args: CliArgs;
   try {
     args = readCliArgs(argv);

@@ -42,6 +42,8 @@ export const VariantManifest = z.object({
   summary: z.string(),
   /** The variant's source code as shown beside the timeline. */
   code: z.string(),
+  /** A variant that runs an npm lock library, at the version racelab pins: the page lists these apart. */
+  library: z.object({ name: z.string(), version: z.string() }).optional(),
   /** Parameter values this variant's demonstration needs, over the scenario's defaults. */
   defaults: Params,
   /** Faults the demonstration applies unless the caller gives its own plan. */

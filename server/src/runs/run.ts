@@ -26,6 +26,7 @@ import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
 import { keyGoneLatch, keySeenLatch } from '../worker/latches.js';
+import { scenarioKey, storedKey } from '../scenarios/keyAliases.js';
 
 export interface RunRequest {
   scenario: AnyScenario;
@@ -216,7 +217,9 @@ export class Run {
         statementTimeoutMs: runStatementTimeoutMs(deadlineMs),
         onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
       });
-      const stores = await abortable(underway.stores, signal);
+      const owned = await abortable(underway.stores, signal);
+      // A library variant's lock lives where the library puts it: the scenario reads it there.
+      const stores = { ...owned, key: (name: string) => owned.key(storedKey(variant.keyAliases, name)) };
       underway.fixture = scenario.setup(stores, timed, info);
       const fixture = await abortable(underway.fixture, signal);
       underway.children = this.services.pool.take(workerIds.length).catch((error: unknown) => {
@@ -244,8 +247,10 @@ export class Run {
       const observer = new KeyObserver(
         this.services.redis,
         stores.keyPrefix,
-        scenario.watchedKeys(timed, info),
-        (o, before) => {
+        scenario.watchedKeys(timed, info).map((name) => storedKey(variant.keyAliases, name)),
+        (stored, storedBefore) => {
+          const o = { ...stored, key: scenarioKey(variant.keyAliases, stored.key) };
+          const before = storedBefore && { ...storedBefore, key: o.key };
           this.log.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
           if (before && before.value !== null && o.value === null) coordinator.signal(keyGoneLatch(o.key));
           underway.keysRecorded = underway.keysRecorded

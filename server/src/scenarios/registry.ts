@@ -96,6 +96,7 @@ function bareManifestOf(scenario: AnyScenario): ScenarioManifest {
       code: codeOf(sourcePath(v.source)),
       defaults: v.defaults ?? {},
       faults: v.faults ?? [],
+      ...(v.library ? { library: v.library } : {}),
       checkpoints: v.checkpoints ?? [],
     })),
   };

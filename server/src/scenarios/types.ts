@@ -102,6 +102,14 @@ export interface VariantDefinition<Job> {
   source: string;
   defaults?: Params;
   faults?: FaultRule[];
+  /** The npm library this variant runs, at its pinned version (../locks/): a library variant. */
+  library?: { name: string; version: string };
+  /**
+   * Where this variant's lock really lives, for a library that names its key its own way:
+   * the scenario's key name → the stored one (both without the run's prefix). The run
+   * watches and measures the stored key under the scenario's name.
+   */
+  keyAliases?: Record<string, string>;
   checkpoints?: string[];
   /**
    * Where this variant is expected to give the other verdict than its kind's (a correct

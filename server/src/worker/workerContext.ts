@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { WorkerEventBody } from '@racelab/shared';
 import { msSince, sleepAtLeast } from '../time/clock.js';
 import type { WorkerContext } from '../scenarios/types.js';
+import { storedKey } from '../scenarios/keyAliases.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 
 type Send = (message: FromWorker) => void;
@@ -14,6 +15,7 @@ export function createWorkerContext(
   redis: Redis,
   client: pg.Client,
   send: Send,
+  keyAliases?: Record<string, string>,
 ): { ctx: WorkerContext; onMessage(message: ToWorker): void } {
   const startNs = BigInt(plan.runStartNs);
   const pending = new Map<number, (name: string) => void>();
@@ -41,7 +43,7 @@ export function createWorkerContext(
     shared: plan.shared,
     redis,
     pg: client,
-    key: (name) => plan.keyPrefix + name,
+    key: (name) => plan.keyPrefix + storedKey(keyAliases, name),
     emit: (event) =>
       send({ kind: 'event', event: { ...stripPrefix(event), atMs: msSince(startNs), workerId: plan.workerId } }),
     now: () => msSince(startNs),

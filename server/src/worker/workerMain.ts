@@ -68,7 +68,7 @@ async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => 
   if (!/^[a-z0-9_]+$/.test(plan.schema) || !/^[a-z0-9-]+$/.test(plan.workerId)) throw new Error('bad plan');
   await client.query(`set search_path to ${plan.schema}`);
   await client.query(`set application_name to 'racelab-worker ${plan.schema} ${plan.workerId}'`);
-  const { ctx, onMessage } = createWorkerContext(plan, redis, client, send);
+  const { ctx, onMessage } = createWorkerContext(plan, redis, client, send, variant.keyAliases);
   feed(onMessage);
   await scenario.work(ctx, variant);
 }

@@ -17,6 +17,7 @@ import setnxNoExpiry from './variants/setnxNoExpiry.js';
 import setnxThenExpire from './variants/setnxThenExpire.js';
 import tokenLua from './variants/tokenLua.js';
 import waitForLock from './variants/waitForLock.js';
+import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 export default defineScenario<NightlyJob>({
@@ -68,7 +69,7 @@ export default defineScenario<NightlyJob>({
       source: 'Redis: largest PTTL of the lock keys after the run, rounded up to whole seconds (-1 if any has no expiry)',
     },
   ],
-  variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory],
+  variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory, ...LIBRARY_VARIANTS],
   mutants: [tokenLuaWithoutNx, pgAdvisoryXactLock, tokenLuaPlainDel, tokenLuaConstantToken, tokenLuaGetThenDel, tokenLuaReleaseOnlyOnSuccess],
   // More containers, all trying while the first holds the lock; and two containers that
   // arrive one after the other. Both keep each variant's own timing: with more containers

@@ -1,0 +1,39 @@
+// The README's lock-library scorecard: written by `npm run docs` from docs/scorecard.json,
+// which `npm run scorecard` measures; a cell links to its run's recording on the page.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Scorecard } from '../scorecard/scorecard.js';
+import { cell, withSection } from './readmeSection.js';
+
+const MARKERS = {
+  name: 'scorecard',
+  start: '<!-- scorecard: written by `npm run docs` from docs/scorecard.json; do not edit by hand -->',
+  end: '<!-- end of scorecard -->',
+};
+
+/** The checked-in scorecard (docs/scorecard.json). */
+export function readScorecard(): Scorecard {
+  return JSON.parse(readFileSync(fileURLToPath(new URL('../../../docs/scorecard.json', import.meta.url)), 'utf8')) as Scorecard;
+}
+
+/** The matrix as a Markdown table (lock × fault), then one line per fault on how it is run. */
+export function scorecardTable(card: Scorecard): string {
+  const header = `| library | version | ${card.faults.map((f) => f.title).join(' | ')} |`;
+  const rule = `|---|---|${card.faults.map(() => '---').join('|')}|`;
+  const rows = card.locks.map((lock) => {
+    const cells = card.faults.map((fault) => {
+      const c = card.cells.find((x) => x.lock === lock.id && x.fault === fault.id);
+      if (!c) return '';
+      const word = c.byDesign ? `${c.verdict} (as with any lease)` : c.verdict;
+      return c.recording ? `[${word}](web/public/recordings/scorecard/${c.recording})` : word;
+    });
+    return `| \`${lock.name}\` | ${lock.version} | ${cells.map(cell).join(' | ')} |`;
+  });
+  const mappings = card.faults.map((f) => `- **${f.title}**: ${cell(f.mapping)}.`);
+  return [header, rule, ...rows, '', ...mappings].join('\n');
+}
+
+/** The README with its scorecard section written anew. */
+export function withScorecard(readme: string, card: Scorecard): string {
+  return withSection(readme, MARKERS, scorecardTable(card));
+}

@@ -1,0 +1,59 @@
+// The one interface every lock runs behind: the npm libraries racelab pits against its
+// faults (./libraries/), and a module of your own (`racelab check --lock ./my-lock.mjs`).
+// A module exports `create(connections)` (or a default object with it) that returns a
+// LockAdapter; it may also export `name`, `version` and `redisKey`.
+import type { Redis } from 'ioredis';
+
+/** Where an adapter finds the stores, inside one worker process of one run. */
+export interface LockConnections {
+  /**
+   * An ioredis connection of this worker, scoped to the run: it prefixes every key with
+   * the run's prefix, so `acquire('lock:x')` stores the lock at the run's own key.
+   */
+  redis: Redis;
+  /** The run's key prefix, for a client of your own (`new Redis(redisUrl, { keyPrefix })`). */
+  keyPrefix: string;
+  redisUrl: string;
+  /** PostgreSQL, for a lock kept there; name it with `keyPrefix` too, to stay in the run. */
+  databaseUrl: string;
+}
+
+/** A lock as the scenarios use it; `Handle` is whatever the lock needs to release it. */
+export interface LockAdapter<Handle = unknown> {
+  /** Tries once to take the lock `key` for `ttlMs`; the handle when taken, null when another holds it. */
+  acquire(key: string, ttlMs: number): Promise<Handle | null>;
+  /** Gives the lock back; a lock already lost is no error. */
+  release(handle: Handle): Promise<void>;
+  /** Pushes the lock's expiry out by `ttlMs`, when the lock can. */
+  extend?(handle: Handle, ttlMs: number): Promise<void>;
+  /** The grant's fencing token, a number that grows with every grant, when the lock gives one. */
+  fence?(handle: Handle): number;
+  /** Closes what `create` opened. */
+  close?(): Promise<void>;
+}
+
+/** A lock module: how to make its adapter, and what it is. */
+export interface LockModule<Handle = unknown> {
+  /** The library's name as npm spells it, or the module's own. */
+  name: string;
+  /** The exact version racelab runs it at ('local' for a module of your own). */
+  version: string;
+  /** The variant's id on the page: kebab-case. */
+  id: string;
+  /** One line: what the lock is and what it promises. */
+  summary: string;
+  /** Does the lock renew itself while its holder runs (a watchdog)? */
+  renews: boolean;
+  /** Does a grant come with a fencing token? */
+  fences: boolean;
+  /** Where in the run's key space the lock lives for `key`, when the library adds a prefix of its own; null: not in Redis. */
+  redisKey(key: string): string | null;
+  /** The module's own URL (import.meta.url): the page shows its code. */
+  source: string;
+  create(connections: LockConnections): LockAdapter<Handle> | Promise<LockAdapter<Handle>>;
+}
+
+/** Identity function that gives a lock module its types. */
+export function defineLock<Handle>(module: LockModule<Handle>): LockModule {
+  return module;
+}

@@ -1,0 +1,57 @@
+// `racelab check --lock` on the two examples, in real worker processes against the real
+// stores: the naive SET NX + DEL fails its release after expiry and exits 1; the fenced
+// lock exits 0. And the README's scorecard section is the one docs/scorecard.json gives.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { readScorecard, withScorecard } from '../docs/scorecardTable.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+async function check(example: string): Promise<{ code: number; result: { passed: boolean; cells: { fault: string; verdict: string }[] } }> {
+  try {
+    const { stdout } = await promisify(execFile)('node', [cli, 'check', '--lock', `examples/locks/${example}`, '--json'], { cwd: root });
+    return { code: 0, result: JSON.parse(stdout) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, result: JSON.parse(failed.stdout) };
+  }
+}
+
+describe('racelab check --lock', () => {
+  it('reports the naive SET NX + DEL lock: its release after expiry lets a third container in; exit 1', async () => {
+    const { code, result } = await check('naive-setnx.mjs');
+    expect(code).toBe(1);
+    expect(result.passed).toBe(false);
+    expect(result.cells.find((c) => c.fault === 'release-after-expiry')?.verdict).toBe('duplicate work');
+    expect(result.cells.find((c) => c.fault === 'holder-killed')?.verdict).toBe('correct');
+  }, 60_000);
+
+  it('passes the fenced lock: exit 0', async () => {
+    const { code, result } = await check('fenced.mjs');
+    expect(code).toBe(0);
+    expect(result.cells.map((c) => [c.fault, c.verdict])).toEqual([
+      ['stall-past-lease', 'duplicate work'],
+      ['release-after-expiry', 'correct'],
+      ['holder-killed', 'correct'],
+    ]);
+  }, 60_000);
+
+  it('refuses a missing module with exit 2', async () => {
+    const { code } = await promisify(execFile)('node', [cli, 'check', '--lock', 'examples/locks/none.mjs'], { cwd: root }).then(
+      () => ({ code: 0 }),
+      (error: { code: number }) => ({ code: error.code }),
+    );
+    expect(code).toBe(2);
+  });
+});
+
+describe("the README's scorecard", () => {
+  it('is the one docs/scorecard.json gives (npm run docs writes it)', () => {
+    const readme = readFileSync(`${root}README.md`, 'utf8');
+    expect(withScorecard(readme, readScorecard())).toBe(readme);
+  });
+});
