@@ -220,7 +220,7 @@ export class Run {
         onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
       });
       const stores = await abortable(underway.stores, signal);
-      if (needs) underway.lab = startRunLab(workerIds, needs, this.services.pool.storeUrls);
+      if (needs) underway.lab = startRunLab(workerIds, needs, this.services.pool.storeUrls, this.services.pool.labMechanisms);
       const lab = underway.lab && (await abortable(underway.lab, signal));
       const info = {
         runId: this.id,
@@ -229,7 +229,7 @@ export class Run {
       };
       underway.fixture = scenario.setup(stores, timed, info);
       const fixture = await abortable(underway.fixture, signal);
-      underway.children = (lab ? this.services.pool.takeFresh(lab.launches) : this.services.pool.take(workerIds.length)).catch((error: unknown) => {
+      underway.children = (lab?.launches.some((l) => l.wrap || l.env) ? this.services.pool.takeFresh(lab.launches) : this.services.pool.take(workerIds.length)).catch((error: unknown) => {
         throw new Error(`could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`);
       });
       const children = await abortable(underway.children, signal);

@@ -6,6 +6,7 @@ import { sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { own } from '../debris/ownedProcesses.js';
+import { labMechanisms, type LabMechanisms } from '../labnet/mechanisms.js';
 import type { FromWorker } from '../worker/ipc.js';
 
 // Always the built JavaScript: forking through a TypeScript loader costs ~360 ms a process,
@@ -22,6 +23,8 @@ export interface WorkerPoolOptions {
   size: number;
   /** Worker entry script; the built workerMain.js by default. */
   entry?: string;
+  /** What the machine gives runs that start workers as lab hosts (takeFresh); looked at once when absent. */
+  labMechanisms?: LabMechanisms;
   /** Every line a worker writes to stderr goes through it to the server's stderr. */
   redact?: (text: string) => string;
 }
@@ -106,6 +109,11 @@ export class WorkerPool {
   /** The store URLs the pool's processes connect to. */
   get storeUrls(): { redisUrl: string; databaseUrl: string } {
     return { redisUrl: this.options.redisUrl, databaseUrl: this.options.databaseUrl };
+  }
+
+  /** What the machine gives runs whose workers start as lab hosts (see runs/runLab.ts). */
+  get labMechanisms(): LabMechanisms {
+    return this.options.labMechanisms ?? labMechanisms();
   }
 
   /** Processes currently alive (idle or in a run). */
