@@ -14,6 +14,7 @@ import {
   type ExpectedVerdict,
   type MetricSpec,
   type RunEvent,
+  faultsOf,
 } from '@racelab/shared';
 import { catalogListing } from './catalogListing.js';
 import { readCliArgs, USAGE, UsageError, type CliArgs } from './cliArgs.js';
@@ -107,6 +108,8 @@ async function main(argv: string[]): Promise<number> {
         // Figures only a worker can give (the stores keep no record of them), by name.
         ...(reportedByWorkers.length > 0 ? { reportedByWorkers } : {}),
         ...(outcome.status === 'failed' ? { error: outcome.message } : {}),
+        // Each fault with the mechanism that played it: the kernel's, libfaketime, a signal, or an imitation.
+        faults: faultsOf(prepared.run.events),
         events: prepared.run.events,
       };
       process.stdout.write(`${JSON.stringify(result)}\n`);

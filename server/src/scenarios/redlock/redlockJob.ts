@@ -9,7 +9,8 @@ import { grantSeen } from '../kit/nodeGrants.js';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder, waitForFreeLock } from './choreography.js';
 import { jumpClock } from './clockJump.js';
-import { JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
+import { MECHANISM } from '../../labnet/mechanisms.js';
+import { JUMPING_NODE, linkHostKey, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY } from './keys.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { neverSilent, silentFor } from './silence.js';
 
@@ -62,12 +63,20 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
   const index = ctx.workerIds.indexOf(ctx.workerId);
   const reach = asReach(choiceParam(ctx.params, 'reach'));
   const reachable = reachableNodes(reach, index);
-  const url = (i: number): string => String(ctx.shared[nodeUrlKey(i)]);
+  // On a lab host, every node is reached over this worker's own link (cluster.ts).
+  const linkHost = ctx.shared[linkHostKey(ctx.workerId)];
+  const url = (i: number): string => {
+    const node = new URL(String(ctx.shared[nodeUrlKey(i)]));
+    if (linkHost !== undefined) node.hostname = String(linkHost);
+    return node.toString();
+  };
+  const kernelCut = ctx.shared[PARTITION_KEY] === MECHANISM.nftables;
   const nodes: RedlockNode[] = Array.from({ length: NODE_COUNT }, (_, i) => {
     const inReach = reachable.includes(i);
     return {
       name: nodeName(i),
-      redis: connect(inReach ? url(i) : String(ctx.shared.blackholeUrl)),
+      // Out of reach: the node itself behind the kernel's cut, or the blackhole.
+      redis: connect(inReach || kernelCut ? url(i) : String(ctx.shared.blackholeUrl)),
       silence: inReach ? neverSilent : silentFor,
     };
   });
