@@ -22,7 +22,7 @@ describe('codeOf: the code the page shows for a variant', () => {
 
   it('also shows the kit files a kit file imports, after it', () => {
     const code = codeOf(source('./event-loop-block/variants/watchdog.ts'));
-    const kitHeaders = code.match(/^\/\/ ── scenarios\/kit\/\w+\.ts, imported above ──$/gm) ?? [];
+    const kitHeaders: string[] = code.match(/^\/\/ ── scenarios\/kit\/\w+\.ts, imported above ──$/gm) ?? [];
     // watchdog.ts renews with renewIfMine.ts: the Lua it runs is on the page too, once.
     expect(kitHeaders.indexOf('// ── scenarios/kit/renewIfMine.ts, imported above ──')).toBeGreaterThan(
       kitHeaders.indexOf('// ── scenarios/kit/watchdog.ts, imported above ──'),

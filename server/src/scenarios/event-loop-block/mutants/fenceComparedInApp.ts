@@ -1,6 +1,7 @@
 // watchdog-fenced, with the fence compared in application code: the worker reads the row's
 // fence and compares it in JavaScript as it takes the lease, then writes without the guard.
 // The block falls between the check and the write, and the newer fence arrives in that gap.
+import { fenceReadFirst } from '../../kit/fenceReadFirst.js';
 import { mutantOf } from '../../types.js';
 import watchdogFenced from '../variants/watchdogFenced.js';
 import noFenceGuard from './noFenceGuard.js';
@@ -13,15 +14,8 @@ export default mutantOf(watchdogFenced, {
   summary: "worker-1 checks the row's fence (0 < 1: fine), blocks its loop, and writes without the guard after worker-2 wrote fence 2.",
   source: import.meta.url,
   steps: {
-    async acquire(job) {
-      const grant = await watchdogFenced.steps.acquire(job);
-      if (!grant) return null;
-      // The mistake: the check is a read, and the write that follows (unguarded) does not repeat it.
-      const { rows } = await job.pg.query<{ fence: number }>('select fence from statements where id = 1');
-      if (rows[0]!.fence < grant.fence) return grant;
-      await job.release();
-      return null;
-    },
+    // The mistake: the check is a read, and the write that follows (unguarded) does not repeat it.
+    acquire: fenceReadFirst(watchdogFenced.steps.acquire, 'statements', (job) => job.release()),
     write: noFenceGuard.steps.write,
   },
 });

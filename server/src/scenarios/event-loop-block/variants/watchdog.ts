@@ -1,5 +1,6 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
+import { takeLease } from '../../kit/takeLease.js';
 import { startWatchdog } from '../../kit/watchdog.js';
 import { defineVariant, intParam } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
@@ -23,11 +24,7 @@ export default defineVariant<StatementJob>({
   async run(job) {
     await holdLease(
       job,
-      async () => {
-        const fromMs = job.now(); // the lease counts from the SET, not from its reply
-        const ok = await job.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-        return ok === 'OK' ? { ttlMs: job.leaseMs, fromMs } : job.skip();
-      },
+      () => takeLease(job, job.redis, job.skip),
       async (_lease, grant) => {
         // The watchdog: renew the lease every third of it while the job runs — when the loop lets it.
         const stopWatchdog = startWatchdog(job, job.renewEveryMs);

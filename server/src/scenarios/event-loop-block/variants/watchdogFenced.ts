@@ -1,4 +1,4 @@
-import { acquireWithFence } from '../../kit/acquireWithFence.js';
+import { takeWithFence } from '../../kit/acquireWithFence.js';
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
 import { reportWrite } from '../../kit/reportWrite.js';
@@ -16,12 +16,8 @@ export default defineSteppedVariant<StatementJob, StatementSteps>({
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   steps: {
-    async acquire(job) {
-      const fromMs = job.now(); // the lease counts from the request, not from its reply
-      // The lease and its fence number in one atomic step: later grants get higher numbers.
-      const fence = await acquireWithFence(job.redis, job.lockKey, job.fenceKey, job.token, job.leaseMs);
-      return fence === null ? job.skip() : { ttlMs: job.leaseMs, fromMs, fence };
-    },
+    // The lease and its fence number in one atomic step: numbers follow the order of grants.
+    acquire: takeWithFence,
     // The database is the judge: a write from an older grant than the last one it took updates nothing.
     write: (job, content, fence) =>
       job.write('update statements set content = $1, fence = $2, writer = $3 where id = 1 and fence < $2', [content, fence, job.workerId]),

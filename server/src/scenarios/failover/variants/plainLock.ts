@@ -1,5 +1,6 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
+import { takeLease } from '../../kit/takeLease.js';
 import { choiceParam, defineVariant } from '../../types.js';
 import type { FailoverJob } from '../failoverJob.js';
 
@@ -28,12 +29,8 @@ export default defineVariant<FailoverJob>({
   async run(job) {
     await holdLease(
       job,
-      async () => {
-        const fromMs = job.now(); // the lease counts from the SET, not from its reply
-        // The primary answers OK once it has the key; replication to the replica follows later.
-        const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-        return ok === 'OK' ? { ttlMs: job.leaseMs, fromMs } : job.denied();
-      },
+      // The primary answers OK once it has the key; replication to the replica follows later.
+      () => takeLease(job, job.lockRedis, job.denied),
       () => writeTrustingTheLock(job),
     );
   },

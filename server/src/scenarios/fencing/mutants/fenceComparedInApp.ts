@@ -1,6 +1,7 @@
 // fenced, with the fence compared in application code: the worker reads the row's fence,
 // compares it in JavaScript as it takes the lease, then writes without the guard. The stall
 // falls between the check and the write, and the row's newer fence arrives in that gap.
+import { fenceReadFirst } from '../../kit/fenceReadFirst.js';
 import { mutantOf } from '../../types.js';
 import fenced from '../variants/fenced.js';
 import noFenceGuard from './noFenceGuard.js';
@@ -13,15 +14,8 @@ export default mutantOf(fenced, {
   summary: "worker-1 checks the row's fence (0 < 1: fine), its process stops, worker-2 writes fence 2, and worker-1's unguarded write lands.",
   source: import.meta.url,
   steps: {
-    async acquire(job) {
-      const grant = await fenced.steps.acquire(job);
-      if (!grant) return null;
-      // The mistake: the check is a read, and the write that follows (unguarded) does not repeat it.
-      const { rows } = await job.pg.query<{ fence: number }>('select fence from documents where id = 1');
-      if (rows[0]!.fence < grant.fence) return grant;
-      await job.release();
-      return null;
-    },
+    // The mistake: the check is a read, and the write that follows (unguarded) does not repeat it.
+    acquire: fenceReadFirst(fenced.steps.acquire, 'documents', (job) => job.release()),
     write: noFenceGuard.steps.write,
   },
 });

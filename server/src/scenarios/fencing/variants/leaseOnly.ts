@@ -1,5 +1,6 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
+import { takeLease } from '../../kit/takeLease.js';
 import { defineVariant, intParam } from '../../types.js';
 import type { DocumentJob } from '../documentJob.js';
 
@@ -21,11 +22,7 @@ export default defineVariant<DocumentJob>({
   async run(job) {
     await holdLease(
       job,
-      async () => {
-        const fromMs = job.now(); // the lease counts from the SET, not from its reply
-        const ok = await job.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-        return ok === 'OK' ? { ttlMs: job.leaseMs, fromMs } : job.skip();
-      },
+      () => takeLease(job, job.redis, job.skip),
       // The lease's grant number, as the server saw it: written into the row, never compared.
       async (_lease, grant) => {
         await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration

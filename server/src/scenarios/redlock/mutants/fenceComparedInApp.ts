@@ -1,6 +1,7 @@
 // redlock-fenced, with the fence compared in application code: the worker reads the row's
 // fence and compares it in JavaScript as it takes the lock, before its pause, then writes
 // without the guard.
+import { fenceReadFirst } from '../../kit/fenceReadFirst.js';
 import { mutantOf } from '../../types.js';
 import redlockFenced from '../variants/redlockFenced.js';
 import { releaseAll } from '../variants/redlock.js';
@@ -14,15 +15,8 @@ export default mutantOf(redlockFenced, {
   summary: "worker-1 checks the row's fence (0 < 1: fine), stops, and writes without the guard after worker-2 wrote fence 2.",
   source: import.meta.url,
   steps: {
-    async acquire(job) {
-      const grant = await redlockFenced.steps.acquire(job);
-      if (!grant) return null;
-      // The mistake: the check is a read, and the write that follows (unguarded) does not repeat it.
-      const { rows } = await job.pg.query<{ fence: number }>('select fence from documents where id = 1');
-      if (rows[0]!.fence < grant.fence) return grant;
-      await releaseAll(job);
-      return null;
-    },
+    // The mistake: the check is a read, and the write that follows (unguarded) does not repeat it.
+    acquire: fenceReadFirst(redlockFenced.steps.acquire, 'documents', releaseAll),
     write: noFenceGuard.steps.write,
   },
 });
