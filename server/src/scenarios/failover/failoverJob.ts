@@ -37,10 +37,10 @@ export interface FailoverJob extends WorkerContext {
   skip(reason: string): Promise<null>;
 }
 
-/** The step of wait-replica that its mutant replaces: taking the lock, trusted or not. */
+/** The step of wait-replica that its mutant replaces: whether WAIT's reply makes the lock safe to trust. */
 export interface LockSteps {
-  /** Takes the lock; null (after saying so) when it is not this worker's to trust. */
-  acquire(job: FailoverJob): Promise<Grant | null>;
+  /** `acked`: the replicas WAIT says have the lock. */
+  trusts(acked: number): boolean;
 }
 
 /** The steps of pg-fence that its mutants replace. */

@@ -13,15 +13,5 @@ export default mutantOf(waitReplica, {
     "WAIT times out with 0 replicas (the only one sits behind the slow link), but worker-1 trusts its lock anyway. The primary dies, Sentinel promotes the replica without the key, worker-2 takes the same lock, and worker-1's stale write lands.",
   source: import.meta.url,
   checkpoints: [AFTER_WRITE],
-  steps: {
-    async acquire(job) {
-      const fromMs = job.now(); // the lease counts from the SET, not from after the WAIT below
-      const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-      if (ok !== 'OK') return job.denied();
-      const acked = await job.lockRedis.wait(1, job.waitTimeoutMs);
-      job.emit({ type: 'note', text: `WAIT 1 ${job.waitTimeoutMs}: ${acked} replica(s) acknowledged the lock` });
-      // The mistake: no `if (acked < 1)` — the lock is trusted whatever WAIT answered.
-      return { ttlMs: job.leaseMs, fromMs };
-    },
-  },
+  steps: { trusts: () => true }, // the mistake: WAIT's reply is never read, the lock trusted whatever it answered
 });

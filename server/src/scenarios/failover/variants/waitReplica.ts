@@ -1,5 +1,6 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
+import { takeLease } from '../../kit/takeLease.js';
 import { choiceParam, defineSteppedVariant } from '../../types.js';
 import type { FailoverJob, LockSteps } from '../failoverJob.js';
 import { writeTrustingTheLock } from './plainLock.js';
@@ -25,22 +26,24 @@ export default defineSteppedVariant<FailoverJob, LockSteps>({
   },
   defaults: { outage: 'zone' },
   steps: {
-    async acquire(job) {
-      const fromMs = job.now(); // the lease counts from the SET, not from after the WAIT below
-      const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-      if (ok !== 'OK') return job.denied();
-      // Blocks until 1 replica has acknowledged every write of this connection, or the timeout passes.
-      const acked = await job.lockRedis.wait(1, job.waitTimeoutMs);
-      job.emit({ type: 'note', text: `WAIT 1 ${job.waitTimeoutMs}: ${acked} replica(s) acknowledged the lock` });
-      if (acked < 1) {
+    // Only a lock a replica has acknowledged survives a failover: the one WAIT must confirm.
+    trusts: (acked) => acked >= 1,
+  },
+  async run(job, { trusts }) {
+    await holdLease(
+      job,
+      async () => {
+        const grant = await takeLease(job, job.lockRedis, job.denied);
+        if (!grant) return null;
+        // Blocks until 1 replica has acknowledged every write of this connection, or the timeout passes.
+        const acked = await job.lockRedis.wait(1, job.waitTimeoutMs);
+        job.emit({ type: 'note', text: `WAIT 1 ${job.waitTimeoutMs}: ${acked} replica(s) acknowledged the lock` });
+        if (trusts(acked)) return grant;
         // Only the primary has the key: a failover now would lose it. Do not trust the lock.
         job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
         return job.skip('no replica confirmed the lock');
-      }
-      return { ttlMs: job.leaseMs, fromMs };
-    },
-  },
-  async run(job, { acquire }) {
-    await holdLease(job, () => acquire(job), () => writeTrustingTheLock(job));
+      },
+      () => writeTrustingTheLock(job),
+    );
   },
 });
