@@ -216,6 +216,50 @@ export function defineVariant<Job>(definition: VariantDefinition<Job>): VariantD
   return definition;
 }
 
+/**
+ * A variant told as named steps: `run` is handed `steps`, so that a mutant can be the same
+ * variant with one step replaced (mutantOf), and the mutant's file shows only its mistake.
+ */
+export interface SteppedVariant<Job, Steps> extends VariantDefinition<Job> {
+  steps: Steps;
+  run(job: Job, steps?: Steps): Promise<void>;
+}
+
+/** Gives a variant told as named steps its types; its `run` plays its own steps. */
+export function defineSteppedVariant<Job, Steps>(
+  definition: Omit<VariantDefinition<Job>, 'run'> & { steps: Steps; run(job: Job, steps: Steps): Promise<void> },
+): SteppedVariant<Job, Steps> {
+  return { ...definition, run: (job, steps = definition.steps) => definition.run(job, steps) };
+}
+
+/** What a mutant says of itself when it is its variant with some steps replaced. */
+export type MutantSteps<Job, Steps> = Omit<MutantDefinition<Job>, 'correct' | 'of' | 'run' | 'figures' | 'expectedOtherwise'> & {
+  steps: Partial<Steps>;
+};
+
+/**
+ * A near-miss written as the variant it mutates with `mutant.steps` in place of the
+ * variant's own: same run, same checkpoints, defaults and faults unless the mutant says
+ * otherwise, no figures and no excuses (a mutant is expected to fail).
+ */
+export function mutantOf<Job, Steps>(
+  variant: SteppedVariant<Job, Steps>,
+  mutant: MutantSteps<Job, Steps>,
+): MutantDefinition<Job> & { steps: Steps } {
+  const { steps: replaced, ...own } = mutant;
+  const steps = { ...variant.steps, ...replaced };
+  return {
+    checkpoints: variant.checkpoints,
+    defaults: variant.defaults,
+    faults: variant.faults,
+    ...own,
+    of: variant.id,
+    correct: false,
+    steps,
+    run: (job) => variant.run(job, steps),
+  };
+}
+
 /** A number parameter, already validated by the manifest's bounds. */
 export function intParam(params: Params, name: string): number {
   const value = params[name];

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { writeRow } from '../kit/fencedLedger.js';
+import type { Grant } from '../kit/holdLease.js';
 import { grantSeen } from '../kit/nodeGrants.js';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder, waitForFreeLock } from './choreography.js';
@@ -42,7 +43,16 @@ export interface RedlockJob extends WorkerContext {
   work(): Promise<void>;
   /** Runs the update once newer holders have written; returns the rows updated. */
   write(sql: string, values: unknown[]): Promise<number>;
-  skip(reason: string): Promise<void>;
+  /** Reports that no lock was taken, and why; resolves to null, the grant this worker did not get. */
+  skip(reason: string): Promise<null>;
+}
+
+/** The steps of redlock-fenced that its mutants replace. */
+export interface RedlockSteps {
+  /** Takes the lock on a majority and its fence number; null (after saying so) when there is none. */
+  acquire(job: RedlockJob): Promise<(Grant & { fence: number }) | null>;
+  /** Writes the row with this content and fence; returns the rows updated. */
+  write(job: RedlockJob, content: string, fence: number): Promise<number>;
 }
 
 export interface RedlockHarness {
@@ -122,6 +132,7 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
     async skip(reason) {
       ctx.emit({ type: 'lease-denied', key: LOCK_KEY, heldBy: null });
       ctx.emit({ type: 'job-skipped', reason });
+      return null;
     },
   };
 
