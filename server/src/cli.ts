@@ -20,7 +20,7 @@ import { catalogListing } from './catalogListing.js';
 import { readCliArgs, USAGE, UsageError, type CliArgs } from './cliArgs.js';
 import { Playground } from './runs/playground.js';
 import { expectedOf, findVariant, loadCatalog } from './scenarios/registry.js';
-import { findServices } from './services/index.js';
+import { servicesOrSay } from './services/index.js';
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'check') return (await import('./scorecard/check.js')).check(argv.slice(1));
@@ -61,13 +61,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  let services;
-  try {
-    services = await findServices();
-  } catch (error) {
-    console.error(`racelab: could not reach the services: ${(error as Error).message}`);
-    return 1;
-  }
+  const services = await servicesOrSay();
+  if (!services) return 1;
   const playground = await Playground.open({ ...services, poolSize: 0 });
   // Ctrl-C: the run is cancelled and cleans up after itself (no key or schema left behind).
   let stoppedBy: NodeJS.Signals | null = null;

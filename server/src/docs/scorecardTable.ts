@@ -24,7 +24,9 @@ export function scorecardTable(card: Scorecard): string {
     const cells = card.faults.map((fault) => {
       const c = card.cells.find((x) => x.lock === lock.id && x.fault === fault.id);
       if (!c) return '';
-      const word = c.byDesign ? `${c.verdict} (as with any lease)` : c.verdict;
+      // What every lock of its kind gives there, in fair words: never "broken" for what it never promised.
+      const fair = c.verdict === 'stale write accepted' ? 'no fence: prevents duplicate work, does not prevent damage' : 'as with any lease';
+      const word = c.byDesign ? `${c.verdict} (${fair})` : c.verdict;
       return c.recording ? `[${word}](web/public/recordings/scorecard/${c.recording})` : word;
     });
     return `| \`${lock.name}\` | ${lock.version} | ${cells.map(cell).join(' | ')} |`;
