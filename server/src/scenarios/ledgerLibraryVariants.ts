@@ -8,15 +8,14 @@ import type { LockModule } from '../locks/lockAdapter.js';
 import { LOCKS } from '../locks/lockModules.js';
 import { openLock } from '../locks/openLock.js';
 import { AFTER_GRANT, AFTER_WRITE, claimLeaseValue, grantOnRecord, writeRow } from './kit/fencedLedger.js';
+import type { LeaseOfJob } from './kit/leaseOfJob.js';
 import { giveBackLibraryLock, libraryFrame, lockPlace, takeLibraryLock } from './libraryLock.js';
 import type { Params } from '@racelab/shared';
 import { defineVariant, type VariantDefinition, type WorkerContext } from './types.js';
 
 /** What a lease-handover lab's job offers a library variant. */
-export interface HandoverJob extends WorkerContext {
+export interface HandoverJob extends WorkerContext, Pick<LeaseOfJob, 'work' | 'skip'> {
   leaseMs: number;
-  work(): Promise<void>;
-  skip(): Promise<void>;
 }
 
 export interface HandoverLab<Job extends HandoverJob> {
@@ -46,7 +45,10 @@ export function handoverLibraryVariant<Job extends HandoverJob>(lab: HandoverLab
       const place = lockPlace(job, module, lab.lockKey);
       try {
         const grant = await takeLibraryLock(job, lock, place, job.leaseMs);
-        if (grant === null) return await job.skip();
+        if (grant === null) {
+          await job.skip();
+          return;
+        }
         await claimLeaseValue(job, grant.value);
         const grantNo = await grantOnRecord(job, lab.lockKey, grant.value);
         job.signal(`granted:${job.workerId}`);
