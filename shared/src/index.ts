@@ -6,3 +6,4 @@ export * from './stores.js';
 export * from './verdict.js';
 export * from './recording.js';
 export * from './random.js';
+export * from './scorecard.js';
