@@ -47,6 +47,7 @@ export function startUrlSync(store: AppStore, location: Location = window.locati
     });
   }
   let written = location.search;
+  let moved = false; // something was shown or the scorecard toggled: the link follows from then on
   const sync = (s: State) => {
     if (!restored && s.catalog) {
       restored = true;
@@ -54,7 +55,8 @@ export function startUrlSync(store: AppStore, location: Location = window.locati
       return; // applySetup calls back here with the restored state
     }
     // Nothing to say yet: keep the link as it came (the scorecard opens or closes with no catalog too).
-    if (!restored && s.shown.length === 0 && s.scorecard === (initial.scorecard ?? false)) return;
+    if (!restored && !moved && s.shown.length === 0 && s.scorecard === (initial.scorecard ?? false)) return;
+    moved = true;
     const search = writeSetup(setupOf(s));
     if (search === written) return;
     written = search;
