@@ -44,3 +44,34 @@ export async function expectNoWiderThanViewport(page: Page): Promise<void> {
 
 export const timelineOf = (page: Page) => page.getByRole('region', { name: 'Timeline' });
 export const verdictStatus = (page: Page) => page.getByRole('region', { name: 'Verdict' }).getByRole('status');
+
+/**
+ * Every lane of the timeline (workers, holders, what the stores held) lies wholly inside
+ * the viewport and inside the timeline's own box: nothing scrolls inside the timeline.
+ * Returns how many lanes there were.
+ */
+export async function expectLanesFit(page: Page): Promise<number> {
+  const timeline = await boxOf(timelineOf(page));
+  const lanes = timelineOf(page).locator('.tl-row[role="group"]');
+  const count = await lanes.count();
+  for (let i = 0; i < count; i++) {
+    const lane = lanes.nth(i);
+    const name = await lane.getAttribute('aria-label');
+    const box = await expectInsideViewport(page, lane);
+    expect(box.y, `${name} below the timeline's top`).toBeGreaterThanOrEqual(timeline.y - 0.5);
+    expect(box.y + box.height, `${name} above the timeline's bottom`).toBeLessThanOrEqual(timeline.y + timeline.height + 0.5);
+  }
+  return count;
+}
+
+/** Each verdict box shows all it holds: its content is no taller than the box. */
+export async function expectVerdictsFit(page: Page): Promise<void> {
+  const boxes = page.getByRole('region', { name: /^Verdict/ });
+  const count = await boxes.count();
+  expect(count).toBeGreaterThan(0);
+  for (let i = 0; i < count; i++) {
+    const box = boxes.nth(i);
+    const { scroll, client, name } = await box.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight, name: el.getAttribute('aria-label') ?? '' }));
+    expect(scroll, `${name}: content ${scroll} px in a box of ${client} px`).toBeLessThanOrEqual(client);
+  }
+}

@@ -1,6 +1,7 @@
 // Presenting: shortcuts for everything, listed on ?; presenter mode in large type; a light
 // and a dark theme; scenario and variant switched and runs started from the keyboard.
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { documentSize, expectLanesFit, expectVerdictsFit, verdictStatus } from './layout.js';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
 
 test('? lists the shortcuts; Esc closes the list', async ({ page }) => {
@@ -55,4 +56,61 @@ test('presenter mode, themes, and a whole demo from the keyboard', async ({ page
 
   await body.press('p');
   await expect(scenario).toBeVisible();
+});
+
+interface Recorded {
+  file: string;
+  lanes: number;
+  expectations: number;
+}
+
+/**
+ * The shipped recordings (a broken and a correct variant of every scenario in the catalog)
+ * with how many lanes the timeline draws for each (a lane per worker, the holders row when a
+ * lease was taken, one per key or row a store held) and how many expectations its verdict has.
+ */
+async function recordings(request: APIRequestContext): Promise<Recorded[]> {
+  const index = (await (await request.get('/recordings/index.json')).json()) as { file: string }[];
+  return Promise.all(
+    index.map(async ({ file }) => {
+      const { events } = (await (await request.get(`/recordings/${file}`)).json()) as { events: { type: string; [k: string]: unknown }[] };
+      const workers = new Set(events.map((e) => e.workerId).filter((w) => typeof w === 'string'));
+      const stores = new Set(events.filter((e) => e.type === 'key-observed' || e.type === 'row-observed').map((e) => `${e.type} ${String(e.store)} ${String(e.key ?? e.target)}`));
+      const holders = events.some((e) => e.type === 'lease-acquired') ? 1 : 0;
+      const finished = events.find((e) => e.type === 'run-finished') as { expectations: unknown[] } | undefined;
+      return { file, lanes: workers.size + holders + stores.size, expectations: finished?.expectations.length ?? 0 };
+    }),
+  );
+}
+
+test.describe('presenter mode with the most on stage, at 1920×1080', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+
+  test('the recording with the most lanes and the one with the most expectations fit: no lane and no verdict scrolls', async ({ page, request }) => {
+    const all = await recordings(request);
+    const most = (by: (r: Recorded) => number) => all.reduce((a, b) => (by(b) > by(a) ? b : a));
+    for (const r of new Set([most((x) => x.lanes), most((x) => x.expectations)])) {
+      await page.goto(`/?replay=${r.file}&presenter=1`);
+      await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/);
+      await expect(page.getByRole('list', { name: 'Numbers' }).getByRole('listitem')).toHaveCount(r.expectations);
+      const size = await documentSize(page);
+      expect(size.height, r.file).toBeLessThanOrEqual(size.vh);
+      expect(await expectLanesFit(page), r.file).toBeGreaterThanOrEqual(r.lanes);
+      await expectVerdictsFit(page);
+    }
+  });
+});
+
+test.describe('presenter mode at 1280×720, the talk\'s scenario', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('fencing with its two expectations: every lane in sight, the verdict box does not scroll', async ({ page }) => {
+    for (const file of ['fencing-lease-only.json', 'fencing-fenced.json']) {
+      await page.goto(`/?replay=${file}&presenter=1`);
+      await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/);
+      await expect(page.getByRole('list', { name: 'Numbers' }).getByRole('listitem')).toHaveCount(2);
+      expect(await expectLanesFit(page)).toBeGreaterThanOrEqual(5);
+      await expectVerdictsFit(page);
+    }
+  });
 });

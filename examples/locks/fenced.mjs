@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 
 export const name = 'token + compare-and-delete + fence';
+// Each grant's fence() is a number the data layer can compare: the scorecard's stale write is rejected with it.
+export const fences = true;
 
 // Deletes the lock only while it still holds this holder's token: one atomic step in Redis.
 const RELEASE_IF_MINE = `

@@ -14,12 +14,13 @@ import {
   type ExpectedVerdict,
   type MetricSpec,
   type RunEvent,
+  faultsOf,
 } from '@racelab/shared';
 import { catalogListing } from './catalogListing.js';
 import { readCliArgs, USAGE, UsageError, type CliArgs } from './cliArgs.js';
 import { Playground } from './runs/playground.js';
 import { expectedOf, findVariant, loadCatalog } from './scenarios/registry.js';
-import { findServices } from './services/index.js';
+import { servicesOrSay } from './services/index.js';
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'check') return (await import('./scorecard/check.js')).check(argv.slice(1));
@@ -60,13 +61,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  let services;
-  try {
-    services = await findServices();
-  } catch (error) {
-    console.error(`racelab: could not reach the services: ${(error as Error).message}`);
-    return 1;
-  }
+  const services = await servicesOrSay();
+  if (!services) return 1;
   const playground = await Playground.open({ ...services, poolSize: 0 });
   // Ctrl-C: the run is cancelled and cleans up after itself (no key or schema left behind).
   let stoppedBy: NodeJS.Signals | null = null;
@@ -107,6 +103,8 @@ async function main(argv: string[]): Promise<number> {
         // Figures only a worker can give (the stores keep no record of them), by name.
         ...(reportedByWorkers.length > 0 ? { reportedByWorkers } : {}),
         ...(outcome.status === 'failed' ? { error: outcome.message } : {}),
+        // Each fault with the mechanism that played it: the kernel's, libfaketime, a signal, or an imitation.
+        faults: faultsOf(prepared.run.events),
         events: prepared.run.events,
       };
       process.stdout.write(`${JSON.stringify(result)}\n`);

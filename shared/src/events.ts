@@ -8,6 +8,8 @@ import { ExpectationResult, Metrics, MetricValue, VerdictWord } from './verdict.
 
 const key = z.string().min(1).max(300);
 const value = MetricValue;
+/** The network and clock faults a lab stages (see fault-staged). */
+const StagedFaultKind = z.enum(['partition', 'clock-skew', 'clock-jump', 'slow-link']);
 
 /** Facts a worker reports about itself through its one `emit`. */
 export const workerEventBodies = [
@@ -46,7 +48,13 @@ export const workerEventBodies = [
    * The worker's own clock reads offsetMs off the clock of `reference` (a worker id);
    * negative: behind it. Reported when the worker acts by its clock.
    */
-  z.object({ type: z.literal('clock-skewed'), offsetMs: z.number(), reference: z.string().min(1).max(40) }),
+  z.object({
+    type: z.literal('clock-skewed'),
+    offsetMs: z.number(),
+    reference: z.string().min(1).max(40),
+    /** How the clock is off: "libfaketime" (the process's own wall clock moved) or "simulated clock"; absent in older recordings. */
+    mechanism: z.string().max(60).optional(),
+  }),
   z.object({
     type: z.literal('write-accepted'),
     target: z.string().max(200),
@@ -135,8 +143,27 @@ export const serverEventBodies = [
     expectedVerdict: VerdictWord.optional(),
     expectedReason: z.string().max(500).optional(),
   }),
+  /**
+   * A network or clock fault the run's lab arranged, and the mechanism that plays it: a
+   * partition by the kernel ("kernel nftables drop", "kernel link down") or by a proxy, a
+   * clock moved by libfaketime or simulated. workerId: the worker it strikes, or null.
+   */
+  z.object({
+    type: z.literal('fault-staged'),
+    fault: StagedFaultKind,
+    target: z.string().max(200),
+    mechanism: z.string().max(60),
+  }),
   z.object({ type: z.literal('run-failed'), message: z.string() }),
 ] as const;
+
+/** A fault-staged event as the lab declares it, before the run logs it. */
+export interface StagedFault {
+  fault: z.infer<typeof StagedFaultKind>;
+  target: string;
+  mechanism: string;
+  workerId?: string;
+}
 
 const stamp = {
   /** Ordinal assigned by the server as the event is appended to the run's log. */

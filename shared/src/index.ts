@@ -6,4 +6,5 @@ export * from './stores.js';
 export * from './verdict.js';
 export * from './recording.js';
 export * from './random.js';
+export * from './faultMechanism.js';
 export * from './scorecard.js';

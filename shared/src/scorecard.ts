@@ -32,6 +32,15 @@ export const Scorecard = z.object({
 });
 export type Scorecard = z.infer<typeof Scorecard>;
 
+/** What a lease promises, said wherever a cell shows what every lock of its kind gives. */
+export const LEASE_PROMISE = 'prevents duplicate work, does not prevent damage';
+
+/** A cell's verdict in fair words: what every lock of its kind gives says so, and is never called broken. */
+export function cellWords(cell: ScorecardCell): string {
+  if (!cell.byDesign) return cell.verdict;
+  return `${cell.verdict} (${cell.verdict === 'stale write accepted' ? `no fence: ${LEASE_PROMISE}` : 'as with any lease'})`;
+}
+
 /** The folder of the cells' recordings, under the page's recordings folder. */
 export const SCORECARD_RECORDINGS = 'scorecard';
 

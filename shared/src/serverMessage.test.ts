@@ -19,7 +19,7 @@ const events: { [T in RunEventType]: Omit<EventOf<T>, 'seq' | 'atMs'> } = {
   'work-finished': { type: 'work-finished', workerId: w, label: 'report' },
   'event-loop-blocked': { type: 'event-loop-blocked', workerId: w, task: 'parse the export' },
   'event-loop-unblocked': { type: 'event-loop-unblocked', workerId: w, task: 'parse the export', blockedMs: 1500 },
-  'clock-skewed': { type: 'clock-skewed', workerId: 'node-2', offsetMs: -1000, reference: 'node-1' },
+  'clock-skewed': { type: 'clock-skewed', workerId: 'node-2', offsetMs: -1000, reference: 'node-1', mechanism: 'libfaketime' },
   'write-accepted': { type: 'write-accepted', workerId: w, target: 'emails', value: 'report', fence: 2 },
   'write-rejected': { type: 'write-rejected', workerId: w, target: 'file', value: 3, fence: 1, reason: 'stale fence' },
   'job-skipped': { type: 'job-skipped', workerId: w, reason: 'lock held' },
@@ -60,6 +60,7 @@ const events: { [T in RunEventType]: Omit<EventOf<T>, 'seq' | 'atMs'> } = {
     expectedVerdict: 'fail',
     expectedReason: 'no lock',
   },
+  'fault-staged': { type: 'fault-staged', workerId: 'worker-1', fault: 'partition', target: 'worker-1 ↔ node-4', mechanism: 'kernel nftables drop' },
   'run-failed': { type: 'run-failed', workerId: null, message: 'PostgreSQL went away' },
 };
 const runEvents = Object.values(events).map((e, seq) => ({ ...e, seq, atMs: seq * 1.5 }));

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { isSameProcess } from '../services/pids.js';
 import { reapOrphans } from '../services/scratchDir.js';
+import { sweepNamespaces } from './namespaces.js';
 import { reapOwnedProcesses } from './ownedProcesses.js';
 import { ensureRegistry, isLiveHere, registeredRuns, THIS_PROCESS, unregister, type RegisteredRun } from './runRegistry.js';
 
@@ -16,6 +17,8 @@ export interface Swept {
   keys: number;
   runs: number;
   processes: string[];
+  /** Network namespaces of lab hosts (with their links) whose server no longer runs. */
+  namespaces: string[];
 }
 
 const RUN_SCHEMA = /^run_([a-f0-9]{10})$/;
@@ -42,8 +45,10 @@ async function deleteKeys(redis: Redis, match: string, keep: (key: string) => bo
 
 /** Sweeps the stores and the machine; each part on its own, so one store down spares the other. */
 export async function sweepDebris(redis: Redis, pool: pg.Pool): Promise<Swept> {
-  const swept: Swept = { schemas: 0, keys: 0, runs: 0, processes: [] };
+  const swept: Swept = { schemas: 0, keys: 0, runs: 0, processes: [], namespaces: [] };
   swept.processes = await reapOwnedProcesses();
+  // After the processes: a namespace is deleted for good once nothing runs in it.
+  swept.namespaces = await sweepNamespaces();
   await reapOrphans().catch(() => 0);
   await ensureRegistry(pool);
 
@@ -100,6 +105,7 @@ export function sweptWords(swept: Swept): string | null {
     count(swept.schemas, 'schema', 'schemas'),
     count(swept.keys, 'Redis key', 'Redis keys'),
     swept.processes.length > 0 ? `${count(swept.processes.length, 'process', 'processes')} (${swept.processes.join('; ')})` : '',
+    swept.namespaces.length > 0 ? `${count(swept.namespaces.length, 'network namespace', 'network namespaces')} (${swept.namespaces.join(', ')})` : '',
   ].filter(Boolean);
   return parts.length > 0 ? `removed what earlier runs left: ${parts.join(', ')}` : null;
 }

@@ -2,7 +2,7 @@
 // which `npm run scorecard` measures; a cell links to its run's recording on the page.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Scorecard } from '@racelab/shared';
+import { cellWords, Scorecard } from '@racelab/shared';
 import { cell, withSection } from './readmeSection.js';
 
 const MARKERS = {
@@ -24,7 +24,8 @@ export function scorecardTable(card: Scorecard): string {
     const cells = card.faults.map((fault) => {
       const c = card.cells.find((x) => x.lock === lock.id && x.fault === fault.id);
       if (!c) return '';
-      const word = c.byDesign ? `${c.verdict} (as with any lease)` : c.verdict;
+      // What every lock of its kind gives there, in fair words: never "broken" for what it never promised.
+      const word = cellWords(c);
       return c.recording ? `[${word}](web/public/recordings/scorecard/${c.recording})` : word;
     });
     return `| \`${lock.name}\` | ${lock.version} | ${cells.map(cell).join(' | ')} |`;

@@ -26,6 +26,12 @@ export interface LockAdapter<Handle = unknown> {
   release(handle: Handle): Promise<void>;
   /** Pushes the lock's expiry out by `ttlMs`, when the lock can. */
   extend?(handle: Handle, ttlMs: number): Promise<void>;
+  /**
+   * The value this grant stored at the lock's key, when the library tells it: the scenarios
+   * that follow a lease's grants match it against what Redis holds (without it, they read the
+   * key right after the grant).
+   */
+  value?(handle: Handle): string;
   /** The grant's fencing token, a number that grows with every grant, when the lock gives one. */
   fence?(handle: Handle): number;
   /** Closes what `create` opened. */

@@ -5,6 +5,7 @@ import { basename, isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LockAdapter, LockConnections, LockModule } from './lockAdapter.js';
 import advisoryLock from './libraries/advisoryLock.js';
+import microfleetIoredisLock from './libraries/microfleetIoredisLock.js';
 import redisSemaphoreMutex from './libraries/redisSemaphoreMutex.js';
 import redisSemaphoreRedlockMutex from './libraries/redisSemaphoreRedlockMutex.js';
 import redlock from './libraries/redlock.js';
@@ -18,7 +19,7 @@ export { LOCK_MODULE_ENV };
 export const OWN_LOCK_ID = 'your-lock';
 
 /** The npm libraries, in the order the page and the scorecard list them. */
-export const LIBRARY_LOCKS: LockModule[] = [redlock, sesamecareRedlock, redisSemaphoreMutex, redisSemaphoreRedlockMutex, advisoryLock];
+export const LIBRARY_LOCKS: LockModule[] = [redlock, sesamecareRedlock, redisSemaphoreMutex, redisSemaphoreRedlockMutex, microfleetIoredisLock, advisoryLock];
 
 interface OwnModule {
   create?: (connections: LockConnections) => LockAdapter | Promise<LockAdapter>;
@@ -26,6 +27,7 @@ interface OwnModule {
   version?: string;
   redisKey?: (key: string) => string | null;
   renews?: boolean;
+  fences?: boolean;
   default?: OwnModule;
 }
 
@@ -44,7 +46,7 @@ export async function loadOwnLock(path: string): Promise<LockModule> {
     id: OWN_LOCK_ID,
     summary: `Your lock from ${basename(path)}, behind the same interface as the libraries.`,
     renews: own?.renews ?? false,
-    fences: false,
+    fences: own?.fences ?? false,
     redisKey: own?.redisKey ?? ((key) => key),
     source: pathToFileURL(path).href,
     create: (connections) => create.call(own, connections),

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { resolveParams, unknownScenario, unknownVariant, type FaultRule } from '@racelab/shared';
 import { sweepDebris, sweptWords } from '../debris/sweep.js';
+import type { LabMechanisms } from '../labnet/mechanisms.js';
 import { findVariant, loadCatalog, type Catalog } from '../scenarios/registry.js';
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
@@ -22,6 +23,8 @@ export interface PlaygroundOptions {
   statementTimeoutMs?: number;
   /** The command timeout of the server's own Redis connection, in ms (SERVER_REDIS_COMMAND_TIMEOUT_MS unless a test says). */
   redisCommandTimeoutMs?: number;
+  /** The real network and clock mechanisms runs may use; the machine's (labnet/mechanisms.ts) unless a test forces the fallback. */
+  labMechanisms?: LabMechanisms;
 }
 
 export interface StartRequest {
@@ -157,6 +160,7 @@ export class Playground {
       databaseUrl: options.databaseUrl,
       size: options.poolSize ?? 4,
       redact,
+      labMechanisms: options.labMechanisms,
     });
     const spare = new SpareConnection({ connectionString: options.databaseUrl });
     spare.refill();

@@ -22,6 +22,7 @@ import { RunLog, type EventBody } from './runLog.js';
 import { killAndWait, RunProcesses } from './runProcesses.js';
 import { isOver, transition, type RunStatus } from './runStatus.js';
 import { createRunStores, type OwnedRunStores } from './runStores.js';
+import { startRunLab, type RunLab } from './runLab.js';
 import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
@@ -91,6 +92,8 @@ export type RunOutcome =
 /** What a run's start set going: cleaned up at the end, whether or not the run waited for it. */
 interface Underway {
   stores?: Promise<OwnedRunStores>;
+  /** The lab hosts of a scenario with network or clock faults (runLab.ts). */
+  lab?: Promise<RunLab>;
   fixture?: Promise<RunFixture>;
   /** The pool's processes, until the run adopts them (from then on `RunProcesses` kills them). */
   children?: Promise<ChildProcess[]>;
@@ -208,7 +211,7 @@ export class Run {
       const timed = scaleDurations(scenario.params, params, speed);
       const faults = scaleFaults(this.request.faults ?? variant.faults ?? [], speed);
       const workerIds = scenario.workers(params);
-      const info = { runId: this.id, date: new Date().toISOString().slice(0, 10) };
+      const needs = scenario.lab?.(timed);
       const deadlineMs = this.request.deadlineMs ?? scenario.deadlineMs(timed);
 
       underway.stores = createRunStores(this.services.redis, this.services.pg, this.id, {
@@ -220,9 +223,16 @@ export class Run {
       const owned = await abortable(underway.stores, signal);
       // A library variant's lock lives where the library puts it: the scenario reads it there.
       const stores = { ...owned, key: (name: string) => owned.key(storedKey(variant.keyAliases, name)) };
+      if (needs) underway.lab = startRunLab(workerIds, needs, this.services.pool.storeUrls, this.services.pool.labMechanisms);
+      const lab = underway.lab && (await abortable(underway.lab, signal));
+      const info = {
+        runId: this.id,
+        date: new Date().toISOString().slice(0, 10),
+        ...(lab && Object.keys(lab.hosts).length > 0 ? { hosts: lab.hosts } : {}),
+      };
       underway.fixture = scenario.setup(stores, timed, info);
       const fixture = await abortable(underway.fixture, signal);
-      underway.children = this.services.pool.take(workerIds.length).catch((error: unknown) => {
+      underway.children = (lab?.launches.some((l) => l.wrap || l.env) ? this.services.pool.takeFresh(lab.launches) : this.services.pool.take(workerIds.length)).catch((error: unknown) => {
         throw new Error(`could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`);
       });
       const children = await abortable(underway.children, signal);
@@ -244,6 +254,10 @@ export class Run {
         speed,
         faults: this.request.faults ?? variant.faults ?? [],
       });
+      // The network and clock faults the lab arranged, each with the mechanism that plays it.
+      for (const { workerId, ...fault } of [...(lab?.faults ?? []), ...(fixture?.faults ?? [])]) {
+        this.log.append(workerId ?? null, { type: 'fault-staged', ...fault });
+      }
       const observer = new KeyObserver(
         this.services.redis,
         stores.keyPrefix,
@@ -288,7 +302,7 @@ export class Run {
           keyPrefix: stores.keyPrefix,
           schema: stores.schema,
           faults,
-          shared: fixture?.shared ?? {},
+          shared: { ...lab?.shared, ...fixture?.shared },
         };
         underway.exits.push(this.processes.drive(children[i]!, plan, coordinator));
       });
@@ -354,6 +368,9 @@ export class Run {
       await Promise.allSettled(underway.observers.map((o) => o.stop()));
       await underway.keysRecorded.catch(() => undefined);
       await fixture?.close?.().catch((error: unknown) => this.logLine(`run ${this.id} fixture: ${String(error)}`));
+      // Once its processes are gone: a namespace is deleted for good only when nothing runs in it.
+      const lab = await underway.lab?.catch(() => undefined);
+      await lab?.close().catch((error: unknown) => this.logLine(`run ${this.id} lab hosts: ${String(error)}`));
       await stores?.cleanup().catch((error: unknown) => this.logLine(`cleanup of run ${this.id} failed: ${String(error)}`));
     };
     let budget: NodeJS.Timeout | undefined;

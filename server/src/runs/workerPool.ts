@@ -1,11 +1,12 @@
 // A warm pool of worker processes: forked from built JavaScript, connected to Redis and
 // PostgreSQL and with every scenario loaded before a run asks for them. Each process
 // serves one run and exits, so a run never inherits another's state (or its SIGSTOP).
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { own } from '../debris/ownedProcesses.js';
+import { labMechanisms, type LabMechanisms } from '../labnet/mechanisms.js';
 import type { FromWorker } from '../worker/ipc.js';
 
 // Always the built JavaScript: forking through a TypeScript loader costs ~360 ms a process,
@@ -22,8 +23,26 @@ export interface WorkerPoolOptions {
   size: number;
   /** Worker entry script; the built workerMain.js by default. */
   entry?: string;
+  /** What the machine gives runs that start workers as lab hosts (takeFresh); looked at once when absent. */
+  labMechanisms?: LabMechanisms;
   /** Every line a worker writes to stderr goes through it to the server's stderr. */
   redact?: (text: string) => string;
+}
+
+/**
+ * How a process made for one run only starts, where a warm one will not do: inside a lab
+ * host's network namespace (`wrap`, e.g. `ip netns exec …`, which execs in place, so the pid
+ * and the IPC channel are the worker's), with its stores reached another way, or with a
+ * preloaded library (libfaketime) in its environment.
+ */
+export interface WorkerLaunch {
+  /** The command line that runs the given one (node and the entry) where it must run. */
+  wrap?: (argv: string[]) => string[];
+  /** Replaces the pool's store URLs for this process. */
+  redisUrl?: string;
+  databaseUrl?: string;
+  /** Added to the process's environment. */
+  env?: Record<string, string>;
 }
 
 /** Waits before forking again after a worker failed to start (a store is down), in ms: doubles up to the last. */
@@ -66,9 +85,35 @@ export class WorkerPool {
     return [...warm, ...cold];
   }
 
+  /**
+   * Starts one fresh process per launch, for a run that needs them made its way (see
+   * WorkerLaunch); the warm processes stay for the runs that need none. All or nothing.
+   */
+  async takeFresh(launches: WorkerLaunch[]): Promise<ChildProcess[]> {
+    await Promise.allSettled([...this.refilling]);
+    if (this.closed) throw new Error('worker pool is closed');
+    const spawned = await Promise.allSettled(launches.map((launch) => this.spawn(launch)));
+    const failed = spawned.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) {
+      for (const s of spawned) if (s.status === 'fulfilled') s.value.kill('SIGKILL');
+      throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+    }
+    return spawned.map((s) => (s as PromiseFulfilledResult<ChildProcess>).value);
+  }
+
   /** Forks what the pool lacks to be warm again: after a run, when its CPU is free. */
   replenish(): void {
     this.refill();
+  }
+
+  /** The store URLs the pool's processes connect to. */
+  get storeUrls(): { redisUrl: string; databaseUrl: string } {
+    return { redisUrl: this.options.redisUrl, databaseUrl: this.options.databaseUrl };
+  }
+
+  /** What the machine gives runs whose workers start as lab hosts (see runs/runLab.ts). */
+  get labMechanisms(): LabMechanisms {
+    return this.options.labMechanisms ?? labMechanisms();
   }
 
   /** Processes currently alive (idle or in a run). */
@@ -131,15 +176,22 @@ export class WorkerPool {
     return this.options.redact ? this.options.redact(text) : text;
   }
 
-  private spawn(): Promise<ChildProcess> {
-    const child = fork(this.options.entry ?? defaultEntry, [], {
-      env: {
-        ...process.env,
-        RACELAB_REDIS_URL: this.options.redisUrl,
-        RACELAB_DATABASE_URL: this.options.databaseUrl,
-      },
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-    });
+  private spawn(launch: WorkerLaunch = {}): Promise<ChildProcess> {
+    const entry = this.options.entry ?? defaultEntry;
+    const env = {
+      ...process.env,
+      RACELAB_REDIS_URL: launch.redisUrl ?? this.options.redisUrl,
+      RACELAB_DATABASE_URL: launch.databaseUrl ?? this.options.databaseUrl,
+      ...launch.env,
+    };
+    const stdio: ['ignore', 'inherit', 'pipe', 'ipc'] = ['ignore', 'inherit', 'pipe', 'ipc'];
+    let child: ChildProcess;
+    if (launch.wrap) {
+      const [command, ...args] = launch.wrap([process.execPath, ...process.execArgv, entry]);
+      child = spawn(command!, args, { env, stdio });
+    } else {
+      child = fork(entry, [], { env, stdio });
+    }
     own(child, 'worker process'); // stopped by the next start if this server dies without doing it
     // A worker's complaints reach the server's stderr line by line, without any secret.
     createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${this.redact(line)}\n`));

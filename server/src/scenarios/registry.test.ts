@@ -20,6 +20,17 @@ describe('codeOf: the code the page shows for a variant', () => {
     expect(code).toContain(readFileSync(source('./kit/releaseIfMine.ts'), 'utf8'));
   });
 
+  it('also shows the kit files a kit file imports, after it', () => {
+    const code = codeOf(source('./event-loop-block/variants/watchdog.ts'));
+    const kitHeaders: string[] = code.match(/^\/\/ ── scenarios\/kit\/\w+\.ts, imported above ──$/gm) ?? [];
+    // watchdog.ts renews with renewIfMine.ts: the Lua it runs is on the page too, once.
+    expect(kitHeaders.indexOf('// ── scenarios/kit/renewIfMine.ts, imported above ──')).toBeGreaterThan(
+      kitHeaders.indexOf('// ── scenarios/kit/watchdog.ts, imported above ──'),
+    );
+    expect(kitHeaders.filter((h) => h.includes('renewIfMine'))).toHaveLength(1);
+    expect(code).toContain(readFileSync(source('./kit/renewIfMine.ts'), 'utf8'));
+  });
+
   it('is the file alone when it imports nothing from the kit', () => {
     const file = source('./duplicate-job/variants/noLock.ts');
     expect(codeOf(file)).toBe(readFileSync(file, 'utf8'));

@@ -27,23 +27,28 @@ function sourcePath(moduleUrl: string): string {
 
 // An import of the kit, as a variant writes it: `from '../../kit/releaseIfMine.js'`.
 const KIT_IMPORT = /from '((?:\.\.\/)+kit\/\w+)\.js'/g;
+// An import of one kit file by another: `from './renewIfMine.js'`.
+const KIT_SIBLING_IMPORT = /from '\.\/(\w+)\.js'/g;
 
 /**
- * A variant's code as the page shows it: its own file, then each kit file it imports, so
- * the reader sees every line of the mechanics it runs (the variant's own lines come first:
- * its anchors and line numbers are unchanged).
+ * A variant's code as the page shows it: its own file, then each kit file it imports (and
+ * each kit file those import), once each, so the reader sees every line of the mechanics
+ * it runs (the variant's own lines come first: its anchors and line numbers are unchanged).
  */
 export function codeOf(file: string): string {
   const own = readFileSync(file, 'utf8');
   const ext = extname(file);
-  const kits = [...new Set([...own.matchAll(KIT_IMPORT)].map((m) => m[1]!))];
-  return [
-    own,
-    ...kits.map((rel) => {
-      const kitFile = join(dirname(file), `${rel}${ext}`);
-      return `// ── scenarios/kit/${basename(kitFile)}, imported above ──\n${readFileSync(kitFile, 'utf8')}`;
-    }),
-  ].join('\n');
+  const kits: string[] = [...new Set([...own.matchAll(KIT_IMPORT)].map((m) => join(dirname(file), `${m[1]!}${ext}`)))];
+  const texts = new Map<string, string>();
+  for (let i = 0; i < kits.length; i++) {
+    const text = readFileSync(kits[i]!, 'utf8');
+    texts.set(kits[i]!, text);
+    for (const m of text.matchAll(KIT_SIBLING_IMPORT)) {
+      const sibling = join(dirname(kits[i]!), `${m[1]!}${ext}`);
+      if (!kits.includes(sibling)) kits.push(sibling);
+    }
+  }
+  return [own, ...kits.map((kitFile) => `// ── scenarios/kit/${basename(kitFile)}, imported above ──\n${texts.get(kitFile)!}`)].join('\n');
 }
 
 function readExplanation(scenarioUrl: string): string {

@@ -10,7 +10,9 @@ import type {
   Params,
   ParamSpec,
   WorkerEventBody,
+  StagedFault,
 } from '@racelab/shared';
+import type { LabHost } from '../labnet/labHost.js';
 
 /** What a variant's code gets inside its worker process. */
 export interface WorkerContext {
@@ -66,6 +68,8 @@ export type Observed = Record<string, Record<string, string | null>>;
 export interface RunFixture {
   /** Values every worker of the run receives as `ctx.shared`. */
   shared?: Record<string, string | number>;
+  /** The network and clock faults the setup arranged, each with the mechanism that plays it (logged as `fault-staged`). */
+  faults?: StagedFault[];
   /** Stops whatever setup started; called once the run has been measured. */
   close?(): Promise<void>;
 }
@@ -85,6 +89,16 @@ export interface RunInfo {
   runId: string;
   /** The run's date (UTC, YYYY-MM-DD). */
   date: string;
+  /** Each worker's lab host, by worker id, when the run's workers run in network namespaces (see `lab`). */
+  hosts?: Record<string, LabHost>;
+}
+
+/** What a run's workers need of the machine, for a scenario with network or clock faults (../labnet/). */
+export interface LabNeeds {
+  /** Each worker runs as a host of its own (a network namespace, a link to the host) where the machine allows. */
+  network: boolean;
+  /** Each worker's wall clock against the host's, in ms (negative: behind), in worker order: moved by libfaketime where installed. */
+  clockOffsetsMs?: number[];
 }
 
 export interface VariantDefinition<Job> {
@@ -149,6 +163,8 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   mutants?: MutantDefinition<Job>[];
   /** Worker ids of a run with these parameters. */
   workers(params: Params): string[];
+  /** What the workers need of the machine; absent: warm pooled processes, as every other scenario. */
+  lab?(params: Params): LabNeeds;
   /** Redis keys (names, without the run prefix) whose contents the timeline shows. */
   watchedKeys(params: Params, run: RunInfo): string[];
   /** Longest a healthy run may take, in ms; past it the run is failed and its workers killed. */
@@ -198,6 +214,50 @@ export function defineMutant<Job>(definition: Omit<MutantDefinition<Job>, 'corre
 /** Identity function that gives a variant definition its types. */
 export function defineVariant<Job>(definition: VariantDefinition<Job>): VariantDefinition<Job> {
   return definition;
+}
+
+/**
+ * A variant told as named steps: `run` is handed `steps`, so that a mutant can be the same
+ * variant with one step replaced (mutantOf), and the mutant's file shows only its mistake.
+ */
+export interface SteppedVariant<Job, Steps> extends VariantDefinition<Job> {
+  steps: Steps;
+  run(job: Job, steps?: Steps): Promise<void>;
+}
+
+/** Gives a variant told as named steps its types; its `run` plays its own steps. */
+export function defineSteppedVariant<Job, Steps>(
+  definition: Omit<VariantDefinition<Job>, 'run'> & { steps: Steps; run(job: Job, steps: Steps): Promise<void> },
+): SteppedVariant<Job, Steps> {
+  return { ...definition, run: (job, steps = definition.steps) => definition.run(job, steps) };
+}
+
+/** What a mutant says of itself when it is its variant with some steps replaced. */
+export type MutantSteps<Job, Steps> = Omit<MutantDefinition<Job>, 'correct' | 'of' | 'run' | 'figures' | 'expectedOtherwise'> & {
+  steps: Partial<Steps>;
+};
+
+/**
+ * A near-miss written as the variant it mutates with `mutant.steps` in place of the
+ * variant's own: same run, same checkpoints, defaults and faults unless the mutant says
+ * otherwise, no figures and no excuses (a mutant is expected to fail).
+ */
+export function mutantOf<Job, Steps>(
+  variant: SteppedVariant<Job, Steps>,
+  mutant: MutantSteps<Job, Steps>,
+): MutantDefinition<Job> & { steps: Steps } {
+  const { steps: replaced, ...own } = mutant;
+  const steps = { ...variant.steps, ...replaced };
+  return {
+    checkpoints: variant.checkpoints,
+    defaults: variant.defaults,
+    faults: variant.faults,
+    ...own,
+    of: variant.id,
+    correct: false,
+    steps,
+    run: (job) => variant.run(job, steps),
+  };
 }
 
 /** A number parameter, already validated by the manifest's bounds. */

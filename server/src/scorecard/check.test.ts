@@ -11,7 +11,7 @@ import { readScorecard, withScorecard } from '../docs/scorecardTable.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-async function check(example: string): Promise<{ code: number; result: { passed: boolean; cells: { fault: string; verdict: string }[] } }> {
+async function check(example: string): Promise<{ code: number; result: { passed: boolean; cells: { fault: string; verdict: string; byDesign?: boolean; metrics?: Record<string, unknown> }[] } }> {
   try {
     const { stdout } = await promisify(execFile)('node', [cli, 'check', '--lock', `examples/locks/${example}`, '--json'], { cwd: root });
     return { code: 0, result: JSON.parse(stdout) };
@@ -28,6 +28,8 @@ describe('racelab check --lock', () => {
     expect(result.passed).toBe(false);
     expect(result.cells.find((c) => c.fault === 'release-after-expiry')?.verdict).toBe('duplicate work');
     expect(result.cells.find((c) => c.fault === 'holder-killed')?.verdict).toBe('correct');
+    // No fence: its stale write lands, reported as what any lease gives, not as its failure.
+    expect(result.cells.find((c) => c.fault === 'stale-write')).toMatchObject({ verdict: 'stale write accepted', byDesign: true });
   }, 60_000);
 
   it('passes the fenced lock: exit 0', async () => {
@@ -36,8 +38,11 @@ describe('racelab check --lock', () => {
     expect(result.cells.map((c) => [c.fault, c.verdict])).toEqual([
       ['stall-past-lease', 'duplicate work'],
       ['release-after-expiry', 'correct'],
+      ['stale-write', 'correct'], // its fence reached the row, which rejected the stale write
+      ['renewal-starved', 'does not apply'],
       ['holder-killed', 'correct'],
     ]);
+    expect(result.cells.find((c) => c.fault === 'stale-write')?.metrics).toMatchObject({ staleWritesRejected: 1, staleWritesAccepted: 0 });
   }, 60_000);
 
   it('refuses a missing module with exit 2', async () => {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { findServices } from '../services/index.js';
+import { servicesOrSay } from '../services/index.js';
 
 export const CHECK_USAGE = 'usage: racelab check --lock <module.mjs> [--json]   (npm run check -- --lock <module.mjs>)';
 
@@ -32,13 +32,8 @@ export async function check(argv: string[], cwd = process.cwd()): Promise<number
   const own = LOCKS.find((l) => l.id === OWN_LOCK_ID);
   if (!own) throw new Error(`${LOCK_MODULE_ENV} was set but no lock of your own was loaded`);
 
-  let services;
-  try {
-    services = await findServices();
-  } catch (error) {
-    console.error(`racelab: could not reach the services: ${(error as Error).message}`);
-    return 1;
-  }
+  const services = await servicesOrSay();
+  if (!services) return 1;
   const { Playground } = await import('../runs/playground.js');
   const { SCORECARD_FAULTS } = await import('./faults.js');
   const { allHandled, cellHandled, runScorecard } = await import('./scorecard.js');

@@ -1,6 +1,6 @@
-// The faults the scorecard runs every lock against: each one a duplicate-job run with a
-// declared set of parameters and a fault plan, and how the run's metrics (counted from the
-// stores) read as a verdict word. A lock is never called broken for what it never promised.
+// The faults the scorecard runs every lock against: each one a run of a scenario's library
+// variant with a declared set of parameters and a fault plan, and how the run's metrics
+// (counted from the stores) read as a verdict word. A lock is never called broken for what it never promised.
 import type { CellVerdict, FaultRule, Metrics, Params } from '@racelab/shared';
 import type { LockModule } from '../locks/lockAdapter.js';
 
@@ -36,6 +36,23 @@ const STALL_PLAN: FaultRule[] = [{ checkpoint: 'working', target: 'worker-1', ac
 const PREVENTS_WORK_NOT_DAMAGE =
   'a lease prevents duplicate work, not damage: see the fencing scenario for what stops a stale write';
 
+/** A lock kept elsewhere than in Redis with an expiry (advisory-lock: a PostgreSQL session) never passes on while its holder lives. */
+const NO_EXPIRY = (lock: LockModule): string | null =>
+  lock.redisKey('lock') === null ? 'the lock has no expiry: a stopped holder keeps it, so no lease passes on and nothing is stale' : null;
+
+/** A lab where worker-1's lease passes on while it cannot run, and it writes after: the row's log says what landed. */
+function classifyStaleWrite(metrics: Metrics, lock: LockModule, why: string): Classified {
+  const [accepted, rejected] = [num(metrics, 'staleWritesAccepted'), num(metrics, 'staleWritesRejected')];
+  if (accepted > 0) {
+    return lock.fences
+      ? { verdict: 'stale write accepted', note: `${accepted} stale write landed though the lock gives a fence: the write did not carry it to the row` }
+      : { verdict: 'stale write accepted', byDesign: true, note: `${accepted} stale write landed: ${why}; the lock gives no fence, so it prevents duplicate work, does not prevent damage (see the fencing scenario)` };
+  }
+  if (rejected > 0) return { verdict: 'correct', note: `the stale write was rejected by the row: its fence was older than the one the row held (${why})` };
+  return { verdict: 'correct', note: 'no write landed from a worker whose lease had passed on: the lease outlived the fault' };
+}
+
+/** The faults, in the scorecard's column order; `racelab check` runs the same list. */
 export const SCORECARD_FAULTS: ScorecardFault[] = [
   {
     id: 'stall-past-lease',
@@ -72,6 +89,27 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
       }
       return { verdict: 'correct', note: `e-mails ${emails}: the stale holder's release left the next holder's lock alone; the third container skipped` };
     },
+  },
+  {
+    id: 'stale-write',
+    title: 'Holder stalls past its lease, then writes',
+    mapping: "fencing at its defaults: worker-1 takes a 1 s lease and is stopped (SIGSTOP) 2.5 s; worker-2 takes the lease and writes; worker-1 wakes and writes, with the lock's fence when it gives one",
+    scenario: 'fencing',
+    params: { leaseMs: 1000, pauseMs: 2500, workMs: 300 },
+    faults: [],
+    doesNotApply: NO_EXPIRY,
+    classify: (metrics, lock) => classifyStaleWrite(metrics, lock, 'its lease expired while its process was stopped'),
+  },
+  {
+    id: 'renewal-starved',
+    title: 'Renewal starved by a blocked event loop',
+    mapping: "event-loop-block at its defaults: worker-1 takes a 1 s lease and blocks its event loop 1.5 s, so the library's renewal timer cannot fire; worker-2 takes the lease and writes, then worker-1",
+    scenario: 'event-loop-block',
+    params: { leaseMs: 1000, blockMs: 1500, workMs: 800 },
+    faults: [],
+    doesNotApply: (lock) => NO_EXPIRY(lock) ?? (lock.renews ? null : 'the lock does not renew itself: there is no renewal to starve'),
+    classify: (metrics, lock) =>
+      classifyStaleWrite(metrics, lock, 'a renewal timer runs in the blocked loop, as every in-process renewal does, and could not fire before the lease expired'),
   },
   {
     id: 'holder-killed',

@@ -2,3 +2,4 @@ export { findServices, DEFAULT_REDIS_URL, DEFAULT_DATABASE_URL } from './findSer
 export type { Services, ServiceSource, FindServicesOptions } from './findServices.js';
 export { describeServices } from './describeServices.js';
 export { redactUrl } from './redactUrl.js';
+export { servicesOrSay } from './servicesOrSay.js';

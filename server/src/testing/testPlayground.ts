@@ -1,16 +1,17 @@
 // Opens a playground on the real Redis and PostgreSQL for integration tests, and runs a
 // scenario variant to its verdict.
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
-import { Playground } from '../runs/playground.js';
+import { Playground, type PlaygroundOptions } from '../runs/playground.js';
 import type { Run, RunOutcome } from '../runs/run.js';
 import type { FaultRule, RunEvent } from '@racelab/shared';
 
 /** A playground on REDIS_URL / DATABASE_URL, or the local defaults. */
-export function openTestPlayground(poolSize = 2): Promise<Playground> {
+export function openTestPlayground(poolSize = 2, options: Pick<PlaygroundOptions, 'labMechanisms'> = {}): Promise<Playground> {
   return Playground.open({
     redisUrl: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
     databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
     poolSize,
+    ...options,
   });
 }
 

@@ -37,6 +37,9 @@ export interface Lane {
   died: boolean;
   /** The worker's own clock against the others', when the run is about clocks ("clock 1000 ms behind node-1"). */
   clock: string | null;
+  /** The kinds of its spans and of its marks: what the legend needs, without a walk over every shape. */
+  spanKinds: ReadonlySet<SpanKind>;
+  markKinds: ReadonlySet<Mark['kind']>;
 }
 
 const at = (ms: number) => `at ${formatMs(ms)}`;
@@ -47,7 +50,11 @@ interface OpenSpan {
 }
 
 /** A lane as the fold builds it; its leases and index come at the finish. */
-type LaneDraft = Omit<Lane, 'index' | 'leases' | 'clock'> & { hasDeath: boolean };
+type LaneDraft = Omit<Lane, 'index' | 'leases' | 'clock' | 'spanKinds' | 'markKinds'> & {
+  hasDeath: boolean;
+  spanKinds: Set<SpanKind>;
+  markKinds: Set<Mark['kind']>;
+};
 
 interface LanesState {
   lanes: Map<string, LaneDraft>;
@@ -82,10 +89,15 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     const w = e.workerId;
     if (w === null) return;
     let lane = lanes.get(w);
-    if (!lane) lanes.set(w, (lane = { workerId: w, pid: null, spans: [], marks: [], fate: null, died: false, hasDeath: false }));
+    if (!lane)
+      lanes.set(w, (lane = { workerId: w, pid: null, spans: [], marks: [], fate: null, died: false, hasDeath: false, spanKinds: new Set(), markKinds: new Set() }));
+    const pushSpan = (span: Span) => {
+      lane.spans.push(span);
+      lane.spanKinds.add(span.kind);
+    };
     const startSpan = (kind: SpanKind, key: string, label: string, details: string[] = []) => {
       const span: Span = { id: `${kind}-${e.seq}`, kind, startMs: e.atMs, endMs: null, label, details };
-      lane.spans.push(span);
+      pushSpan(span);
       open.set(openKey(w, kind, key), { span, key });
       return span;
     };
@@ -130,7 +142,7 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
         break;
       case 'call-finished': {
         const startMs = Math.max(0, e.atMs - e.durationMs);
-        lane.spans.push({
+        pushSpan({
           id: `call-${e.seq}`,
           kind: 'call',
           startMs,
@@ -198,6 +210,7 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     const body = markOf(e, w, e.type === 'lease-released' ? leasesByRelease(events).get(e.seq) : undefined);
     if (!body) return;
     lane.marks.push({ id: `mark-${e.seq}`, atMs: e.atMs, ...body });
+    lane.markKinds.add(body.kind);
     if (body.kind === 'death') lane.hasDeath = true;
   },
 
@@ -220,6 +233,8 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
         marks: lane ? lane.marks.slice() : [],
         fate: lane?.fate ?? null,
         died: lane?.died ?? false,
+        spanKinds: new Set(lane?.spanKinds),
+        markKinds: new Set(lane?.markKinds),
       };
     });
   },

@@ -52,7 +52,15 @@ function skewWords({ offsetMs, reference }: ClockSkew): string {
 
 /** The mark of a worker's own clock, drawn large: the clock is what the scenario is about. */
 function clockMark(w: string, atMs: number, skew: ClockSkew): Omit<Mark, 'id' | 'atMs'> {
-  return { kind: 'clock', major: true, tag: null, caption: `clock ${skewWords(skew)}`, label: `${w}'s clock is ${skewWords(skew)} ${at(atMs)}`, details: [] };
+  const how = skew.mechanism ?? null;
+  return {
+    kind: 'clock',
+    major: true,
+    tag: null,
+    caption: `clock ${skewWords(skew)}`,
+    label: `${w}'s clock is ${skewWords(skew)}${how ? ` (${how})` : ''} ${at(atMs)}`,
+    details: how ? [`clock: ${how}`] : [],
+  };
 }
 
 /** The mark an event draws in its worker's lane, or null when it draws none. */
@@ -152,6 +160,16 @@ export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<M
       };
     case 'clock-skewed':
       return clockMark(w, e.atMs, e);
+    case 'fault-staged':
+      // Which mechanism plays the fault, in the words the CLI's JSON uses: "partition: kernel nftables drop".
+      return {
+        kind: 'note',
+        major: false,
+        tag: null,
+        caption: `${e.fault}: ${e.mechanism}`,
+        label: `${w} ${e.fault} ${e.target}, by ${e.mechanism} ${at(e.atMs)}`,
+        details: [`${e.fault}: ${e.mechanism}`],
+      };
     case 'note': {
       const oldClock = oldClockNote(e.text);
       if (oldClock) return clockMark(w, e.atMs, oldClock);

@@ -5,7 +5,7 @@
 import type { EventOf } from '@racelab/shared';
 
 /** A worker's clock against another's, as `clock-skewed` carries it. */
-export type ClockSkew = Pick<EventOf<'clock-skewed'>, 'offsetMs' | 'reference'>;
+export type ClockSkew = Pick<EventOf<'clock-skewed'>, 'offsetMs' | 'reference' | 'mechanism'>;
 
 const OLD_BLOCK_LABEL = /^(.*?):? event loop (?:is )?blocked$/i;
 const OLD_CLOCK_NOTE = /clock is (\d+(?:\.\d+)?) ms (behind|ahead of) ([\w-]+?)'s/;

@@ -26,6 +26,7 @@ export default defineLock({
       async release(mutex) {
         await mutex.release();
       },
+      value: (mutex) => mutex.identifier,
     };
   },
 });

@@ -25,6 +25,7 @@ export default defineLock({
       async release(mutex) {
         await mutex.release();
       },
+      value: (mutex) => mutex.identifier,
     };
   },
 });

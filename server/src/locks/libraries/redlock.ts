@@ -27,6 +27,7 @@ export default defineLock({
       async release(lock) {
         await lock.unlock().catch(() => undefined); // a lock that expired is no error here
       },
+      value: (lock) => lock.value,
       async extend(lock, ttlMs) {
         await lock.extend(ttlMs);
       },

@@ -4,6 +4,7 @@ declare module 'redlock' {
   namespace Redlock {
     class LockError extends Error {}
     interface Lock {
+      value: string;
       unlock(): Promise<void>;
       extend(ttlMs: number): Promise<Lock>;
     }

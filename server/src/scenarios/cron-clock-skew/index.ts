@@ -7,13 +7,14 @@ import { createBatchRuns, mostRunsAtOnce, observeBatchRuns, runsPerSlot } from '
 import { agreeOnSlotStart, settleExpiringLock, waitForEarlierNodes } from './choreography.js';
 import { cronJob, type CronJob } from './cronJob.js';
 import { LOCK_KEY, slotName } from './keys.js';
-import { nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
+import { clockOffsetsMs, nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
 import deletedWhenDone from './mutants/deletedWhenDone.js';
 import leaseForTheJob from './mutants/leaseForTheJob.js';
 import setWithoutNx from './mutants/setWithoutNx.js';
 import lockPerSlot from './variants/lockPerSlot.js';
 import releaseWhenDone from './variants/releaseWhenDone.js';
 import { POSTGRES_STORE } from '@racelab/shared';
+import { MECHANISM } from '../../labnet/mechanisms.js';
 
 export default defineScenario<CronJob>({
   id: 'cron-clock-skew',
@@ -44,6 +45,8 @@ export default defineScenario<CronJob>({
   ],
 
   workers: nodeIds,
+  // Each node's own wall clock is moved (libfaketime) where the machine has it.
+  lab: (params) => ({ network: false, clockOffsetsMs: clockOffsetsMs(params) }),
   watchedKeys: () => [`${LOCK_KEY}:${slotName(0)}`],
   deadlineMs: (params) =>
     15_000 + (intParam(params, 'nodes') - 1) * intParam(params, 'skewMs') + intParam(params, 'nodes') * intParam(params, 'jobMs'),
@@ -66,7 +69,8 @@ export default defineScenario<CronJob>({
 
   async work(ctx, variant) {
     const index = ctx.workerIds.indexOf(ctx.workerId);
-    const clock = nodeClock(ctx.params, index);
+    const mechanism = String(ctx.shared.clockMechanism ?? MECHANISM.simulatedClock);
+    const clock = nodeClock(ctx.params, index, mechanism === MECHANISM.faketime);
     // This node fires when its own clock reaches the start of slot 0, and runs the batch for
     // that slot: the one it was scheduled for, however late the machine lets it wake.
     const slot = 0;
@@ -79,7 +83,7 @@ export default defineScenario<CronJob>({
     if (slotAt(schedule, clock.now()) !== slot)
       throw new Error(`${ctx.workerId} reached the lock only after its slot had ended by its own clock: the machine is too busy for a ${schedule.slotMs} ms slot; run it again`);
     ctx.emit({ type: 'job-fired' });
-    if (clock.behindMs > 0) ctx.emit({ type: 'clock-skewed', offsetMs: -clock.behindMs, reference: ctx.workerIds[0]! });
+    if (clock.behindMs > 0) ctx.emit({ type: 'clock-skewed', offsetMs: -clock.behindMs, reference: ctx.workerIds[0]!, mechanism });
     await variant.run(cronJob(ctx, index, clock, schedule, slot, variant.checkpoints));
   },
 });

@@ -1,7 +1,7 @@
 // The cron schedule and the nodes' clocks. Every node runs the same schedule ("once per
 // slot, at the slot's start") by its own clock, and node-k's clock is (k-1) × skewMs
-// behind node-1's, so node-k fires (k-1) × skewMs late in real time. Only the clock is
-// simulated; the processes, the lock and the rows are real.
+// behind node-1's, so node-k fires (k-1) × skewMs late in real time. Where libfaketime is
+// installed the node's own wall clock is moved; elsewhere only the clock is simulated.
 import type { Params } from '@racelab/shared';
 import { intParam } from '../types.js';
 
@@ -23,9 +23,16 @@ export function nodeIds(params: Params): string[] {
   return Array.from({ length: intParam(params, 'nodes') }, (_, i) => `node-${i + 1}`);
 }
 
-export function nodeClock(params: Params, nodeIndex: number): NodeClock {
+/** Each node's clock against the host's, in ms, in node order (node-1's is the true one). */
+export const clockOffsetsMs = (params: Params): number[] => nodeIds(params).map((_, i) => -fireAtMs(params, i));
+
+/**
+ * `moved`: the process's own wall clock is already behind (libfaketime, see ../../runs/runLab.ts),
+ * so Date.now() reads the node's time as a badly synced host would; otherwise the skew is taken off here.
+ */
+export function nodeClock(params: Params, nodeIndex: number, moved: boolean): NodeClock {
   const behindMs = nodeIndex * intParam(params, 'skewMs');
-  return { behindMs, now: () => Date.now() - behindMs };
+  return { behindMs, now: moved ? () => Date.now() : () => Date.now() - behindMs };
 }
 
 export const slotAt = (schedule: Schedule, clockMs: number): number =>

@@ -35,6 +35,15 @@ export interface NightlyJob extends WorkerContext {
   queue(key: string): Promise<void>;
 }
 
+/** The steps of token-lua that its mutants replace: the lock's value, taking it, releasing it. */
+export interface LockSteps {
+  token(job: NightlyJob): string;
+  /** SET the lock `key` to `token` for the lease; 'OK' when taken. */
+  take(job: NightlyJob, key: string, token: string): Promise<'OK' | null>;
+  /** Deletes the lock if it is this holder's; returns the keys deleted. */
+  release(job: NightlyJob, key: string, token: string): Promise<number>;
+}
+
 /** Gives a worker context the nightly job's own operations. */
 export function nightlyJob(ctx: WorkerContext): NightlyJob {
   const workMs = intParam(ctx.params, 'workMs');

@@ -14,6 +14,7 @@ import noFenceGuard from './mutants/noFenceGuard.js';
 import noWatchdog from './variants/noWatchdog.js';
 import watchdog from './variants/watchdog.js';
 import watchdogFenced from './variants/watchdogFenced.js';
+import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
@@ -37,7 +38,7 @@ export default defineScenario<StatementJob>({
     metrics.staleWritesRejected,
     metrics.finalWriter,
   ],
-  variants: [noWatchdog, watchdog, watchdogFenced],
+  variants: [noWatchdog, watchdog, watchdogFenced, ...LIBRARY_VARIANTS],
   mutants: [noFenceGuard, fenceComparedInApp],
   // A block well inside the lease (the watchdog keeps it); and a short lease with a long block.
   stabilityParams: [

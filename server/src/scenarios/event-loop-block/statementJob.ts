@@ -4,12 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { grantOnRecord, writeRow } from '../kit/fencedLedger.js';
-import { releaseIfMine } from '../kit/releaseIfMine.js';
+import type { Grant } from '../kit/holdLease.js';
+import { leaseOfJob, type LeaseOfJob } from '../kit/leaseOfJob.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder } from './choreography.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 
-export interface StatementJob extends WorkerContext {
+/** `work` prepares the statement for workMs (awaits: the event loop is free meanwhile). */
+export interface StatementJob extends WorkerContext, LeaseOfJob {
   lockKey: string;
   fenceKey: string;
   /** This worker's own lease value. */
@@ -25,13 +27,16 @@ export interface StatementJob extends WorkerContext {
   enter(): Promise<number>;
   /** On worker-1: spins for blockMs without yielding, as a breakpoint or a huge JSON.parse would. */
   blockEventLoop(): void;
-  /** Prepares the statement for workMs (awaits: the event loop is free meanwhile). */
-  work(): Promise<void>;
   /** Runs the update ($1 content, $2 fence, $3 writer) once newer holders have written; returns the rows updated. */
   write(sql: string, values: [content: string, fence: number, writer: string]): Promise<number>;
-  /** Releases the lease if it is still this worker's; returns the keys Redis deleted. */
-  release(): Promise<number>;
-  skip(): Promise<void>;
+}
+
+/** The steps of the fenced variant that its mutants replace. */
+export interface StatementSteps {
+  /** Takes the lease with its fence number; null (after saying so) when another holds it. */
+  acquire(job: StatementJob): Promise<(Grant & { fence: number }) | null>;
+  /** Writes the row with this content and fence; returns the rows updated. */
+  write(job: StatementJob, content: string, fence: number): Promise<number>;
 }
 
 export function statementJob(ctx: WorkerContext): StatementJob {
@@ -65,21 +70,10 @@ export function statementJob(ctx: WorkerContext): StatementJob {
       // On the run's clock, rounded as the stamps are.
       ctx.emit({ type: 'event-loop-unblocked', task, blockedMs: Math.round((ctx.now() - fromMs) * 1e3) / 1e3 });
     },
-    async work() {
-      ctx.emit({ type: 'work-started', label: 'prepare the statement' });
-      await ctx.sleep(workMs);
-      ctx.emit({ type: 'work-finished', label: 'prepare the statement' });
-    },
+    ...leaseOfJob(ctx, ctx.redis, lockKey, token, { label: 'prepare the statement', workMs }),
     async write(sql, values) {
       await keepWriteOrder(ctx, token);
       return writeRow(ctx, sql, values);
-    },
-    async release() {
-      return releaseIfMine(ctx.redis, lockKey, token);
-    },
-    async skip() {
-      ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await ctx.redis.get(lockKey) });
-      ctx.emit({ type: 'job-skipped', reason: 'another worker holds the lease' });
     },
   };
 }

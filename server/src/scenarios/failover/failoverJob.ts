@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { writeRow } from '../kit/fencedLedger.js';
+import type { Grant } from '../kit/holdLease.js';
 import { grantSeen } from '../kit/nodeGrants.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
@@ -30,10 +31,24 @@ export interface FailoverJob extends WorkerContext {
   write(sql: string, values: unknown[]): Promise<number>;
   /** Releases the lock if it is still this worker's; returns the keys deleted. */
   release(): Promise<number>;
-  /** Reports that the lock is taken, by whom, and that this worker skips the job. */
-  denied(): Promise<void>;
-  /** Reports that this worker does not run the job, and why. */
-  skip(reason: string): Promise<void>;
+  /** Reports that the lock is taken, by whom, and that this worker skips the job; resolves to null, no grant. */
+  denied(): Promise<null>;
+  /** Reports that this worker does not run the job, and why; resolves to null, no grant. */
+  skip(reason: string): Promise<null>;
+}
+
+/** The step of wait-replica that its mutant replaces: whether WAIT's reply makes the lock safe to trust. */
+export interface LockSteps {
+  /** `acked`: the replicas WAIT says have the lock. */
+  trusts(acked: number): boolean;
+}
+
+/** The steps of pg-fence that its mutants replace. */
+export interface FencedSteps {
+  /** Takes the lock and a fence number; null (after saying so) when another holds it. */
+  acquire(job: FailoverJob): Promise<(Grant & { fence: number }) | null>;
+  /** Writes the row with this content and fence; returns the rows updated. */
+  write(job: FailoverJob, content: string, fence: number): Promise<number>;
 }
 
 /** Gives a worker context the document job's own operations. */
@@ -41,9 +56,10 @@ export function failoverJob(ctx: WorkerContext, lockRedis: Redis): FailoverJob {
   const workMs = intParam(ctx.params, 'workMs');
   const lockKey = ctx.key(LOCK_KEY);
   const token = `${ctx.workerId}:${randomUUID().slice(0, 8)}`;
-  const skip = async (reason: string): Promise<void> => {
+  const skip = async (reason: string): Promise<null> => {
     ctx.emit({ type: 'job-skipped', reason });
     await startOutage(ctx);
+    return null;
   };
 
   return {
@@ -72,7 +88,7 @@ export function failoverJob(ctx: WorkerContext, lockRedis: Redis): FailoverJob {
     },
     async denied() {
       ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await lockRedis.get(lockKey) });
-      await skip('another worker holds the lock');
+      return skip('another worker holds the lock');
     },
     skip,
   };

@@ -2,6 +2,7 @@
 // the outage armed against it. It also reads the deployment's ground truth for the
 // timeline: each node's role and what it holds under the lock key, the primary Sentinel
 // names, and the replication bytes the slow link holds or lost.
+import { MECHANISM } from '../../labnet/mechanisms.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
 import type { Observed, RunFixture, RunStores } from '../types.js';
 import { startCluster, type Cluster, type RedisNode } from './cluster.js';
@@ -55,6 +56,8 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
 
   return {
     shared: { sentinelPort: cluster.sentinelPort },
+    // The slow link is a lag longer than the run: the lab's own proxy holds the bytes (replicationLink.ts).
+    faults: options.lag === 'slow' ? [{ fault: 'slow-link', target: 'primary → far replica', mechanism: MECHANISM.proxy }] : [],
     grants,
     outcome: () => outage.record(),
     async truth() {

@@ -46,6 +46,13 @@ export interface CheckJob extends WorkerContext {
   refuse(reason: string): Promise<void>;
   /** Releases the lease if it is still this worker's. */
   release(): Promise<void>;
+  /** Takes the lease, does `work` with it and releases it if still this worker's; skips when another holds it. */
+  holding(work: (lease: Lease) => Promise<void>): Promise<void>;
+}
+
+/** A fence-check variant's one step of its own: the check and the write of the row, under its lease. */
+export interface CheckSteps {
+  write(job: CheckJob, lease: Lease): Promise<unknown>;
 }
 
 /** Gives a worker context the job of one ordering; `steps` are the variant's checkpoints. */
@@ -62,7 +69,7 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
   const log = (accepted: boolean) =>
     ctx.pg.query('insert into attempts (ordering, worker, fence, accepted) values ($1, $2, $3, $4)', [o.id, ctx.workerId, leaseFence, accepted]);
 
-  return {
+  const job: CheckJob = {
     ...ctx,
     doc: o.id,
     content: `draft by ${ctx.workerId}`,
@@ -131,5 +138,15 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
       const deleted = await releaseIfMine(ctx.redis, lock, token);
       ctx.emit({ type: 'lease-released', key: lock, deleted }); // 0 when it had passed on
     },
+    async holding(work) {
+      const lease = await job.acquire(); // the lease and a fence number, in one step
+      if (!lease) return;
+      try {
+        await work(lease);
+      } finally {
+        await job.release();
+      }
+    },
   };
+  return job;
 }

@@ -4,12 +4,14 @@
 // what workers said.
 import { randomUUID } from 'node:crypto';
 import { grantOnRecord, writeRow } from '../kit/fencedLedger.js';
-import { releaseIfMine } from '../kit/releaseIfMine.js';
+import type { Grant } from '../kit/holdLease.js';
+import { leaseOfJob, type LeaseOfJob } from '../kit/leaseOfJob.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder } from './choreography.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 
-export interface DocumentJob extends WorkerContext {
+/** `work` edits the document for workMs. */
+export interface DocumentJob extends WorkerContext, LeaseOfJob {
   /** The run's Redis keys of the lease and of the fence counter. */
   lockKey: string;
   fenceKey: string;
@@ -24,13 +26,16 @@ export interface DocumentJob extends WorkerContext {
   enter(): Promise<number>;
   /** On worker-1 the process is stopped for real here (SIGSTOP) for pauseMs, then continued. */
   pause(): Promise<void>;
-  /** Edits the document for workMs. */
-  work(): Promise<void>;
   /** Runs the update ($1 content, $2 fence, $3 writer) once newer holders have written; returns the rows updated. */
   write(sql: string, values: [content: string, fence: number, writer: string]): Promise<number>;
-  /** Releases the lease if it is still this worker's; returns the keys Redis deleted. */
-  release(): Promise<number>;
-  skip(): Promise<void>;
+}
+
+/** The steps of the fenced variant that its mutants replace. */
+export interface DocumentSteps {
+  /** Takes the lease with its fence number; null (after saying so) when another holds it. */
+  acquire(job: DocumentJob): Promise<(Grant & { fence: number }) | null>;
+  /** Writes the row with this content and fence; returns the rows updated. */
+  write(job: DocumentJob, content: string, fence: number): Promise<number>;
 }
 
 /** Gives a worker context the document job's own operations. */
@@ -54,21 +59,10 @@ export function documentJob(ctx: WorkerContext): DocumentJob {
     async pause() {
       if (ctx.workerId === ctx.workerIds[0] && pauseMs > 0) await ctx.stall(pauseMs);
     },
-    async work() {
-      ctx.emit({ type: 'work-started', label: 'edit the document' });
-      await ctx.sleep(workMs);
-      ctx.emit({ type: 'work-finished', label: 'edit the document' });
-    },
+    ...leaseOfJob(ctx, ctx.redis, lockKey, token, { label: 'edit the document', workMs }),
     async write(sql, values) {
       await keepWriteOrder(ctx, token);
       return writeRow(ctx, sql, values);
-    },
-    async release() {
-      return releaseIfMine(ctx.redis, lockKey, token);
-    },
-    async skip() {
-      ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await ctx.redis.get(lockKey) });
-      ctx.emit({ type: 'job-skipped', reason: 'another worker holds the lease' });
     },
   };
 }

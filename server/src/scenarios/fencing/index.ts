@@ -12,6 +12,7 @@ import fenceComparedInApp from './mutants/fenceComparedInApp.js';
 import noFenceGuard from './mutants/noFenceGuard.js';
 import fenced from './variants/fenced.js';
 import leaseOnly from './variants/leaseOnly.js';
+import { LIBRARY_VARIANTS } from './libraryVariants.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
 const metrics = ledgerMetrics('documents', OBSERVED_GRANTS);
@@ -35,7 +36,7 @@ export default defineScenario<DocumentJob>({
     metrics.finalFence,
     metrics.finalWriter,
   ],
-  variants: [leaseOnly, fenced],
+  variants: [leaseOnly, fenced, ...LIBRARY_VARIANTS],
   mutants: [noFenceGuard, fenceComparedInApp, fenceAfterTheStall, bypassesTheFence],
   // A lease far shorter than the pause, and a longer lease with a longer pause and work.
   stabilityParams: [

@@ -19,3 +19,22 @@ export async function acquireWithFence(
 ): Promise<number | null> {
   return (await redis.eval(ACQUIRE_WITH_FENCE, 2, lockKey, fenceKey, token, leaseMs)) as number | null;
 }
+
+/** What taking a fenced lease needs of a job: its lease, its fence counter, and how it says it did not get it. */
+export interface FencedLeaseJob {
+  redis: Redis;
+  now(): number;
+  lockKey: string;
+  fenceKey: string;
+  token: string;
+  leaseMs: number;
+  /** Reports the lease held by another; resolves to null. */
+  skip(): Promise<null>;
+}
+
+/** The lease and its fence number as a grant, counted from when the request was sent; null (said so) when another holds it. */
+export async function takeWithFence(job: FencedLeaseJob): Promise<{ ttlMs: number; fromMs: number; fence: number } | null> {
+  const fromMs = job.now(); // the lease counts from the request, not from its reply
+  const fence = await acquireWithFence(job.redis, job.lockKey, job.fenceKey, job.token, job.leaseMs);
+  return fence === null ? job.skip() : { ttlMs: job.leaseMs, fromMs, fence };
+}

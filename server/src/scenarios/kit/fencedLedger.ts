@@ -21,6 +21,9 @@ export const AFTER_WRITE = 'after-write';
 /** The table of the log, one row per UPDATE statement (by `worker`: the sender). */
 export const WRITES_TABLE = 'row_writes';
 
+/** Which worker took which value of a library's lock: filed by the holder (claimLeaseValue). */
+export const LEASE_VALUES_TABLE = 'lease_values';
+
 /** The sender as the worker's runtime named its session: "racelab-worker <schema> <worker>". */
 export const SESSION_WORKER = `regexp_replace(current_setting('application_name'), '^.* ', '')`;
 
@@ -35,6 +38,13 @@ export async function createFencedLedger(stores: RunStores, table: string): Prom
     worker text not null,
     token text,
     granted_at timestamptz not null)`);
+  // A lock library writes a random value of its own, not "<worker>:<nonce>": its holder
+  // files the value it was granted here, under its session's name (set by the worker's
+  // runtime, not the variant), and measureFencedLedger gives the grant of that value to it.
+  await stores.sql(`create table ${LEASE_VALUES_TABLE} (
+    id bigserial primary key,
+    value text not null,
+    worker text not null default ${SESSION_WORKER})`);
   await stores.sql(`create table ${WRITES_TABLE} (
     id bigserial primary key,
     worker text not null,
@@ -91,6 +101,15 @@ export async function grantOnRecord(ctx: WorkerContext, lockKey: string, token: 
 }
 
 /**
+ * Files `value`, what a lock library stored at the lease's key for this worker's grant, as
+ * this worker's (by its session's name): the one figure of the ledger a worker reports. Redis
+ * still says when the value was granted and in which order; this says only whose it was.
+ */
+export async function claimLeaseValue(ctx: WorkerContext, value: string): Promise<void> {
+  await ctx.pg.query(`insert into ${LEASE_VALUES_TABLE} (value) values ($1)`, [value]);
+}
+
+/**
  * Sends one UPDATE of the guarded row; returns the rows it changed. A fault plan may kill
  * the worker right after it, before any word of it: the log has it already.
  */
@@ -120,6 +139,13 @@ export interface LedgerTruth {
  * target no trigger can watch.
  */
 export async function measureFencedLedger(stores: RunStores, table: string, log = WRITES_TABLE): Promise<LedgerTruth> {
+  // Grants of a library's values go to the workers that filed them (claimLeaseValue): the
+  // n-th grant of a value to its n-th filer, for a lock that stores one value for all.
+  await stores.sql(`update grants g set worker = v.worker
+    from (select grant_no, token, row_number() over (partition by token order by grant_no) as n from grants) o
+    join (select value, worker, row_number() over (partition by value order by id) as n from ${LEASE_VALUES_TABLE}) v
+      on v.value = o.token and v.n = o.n
+    where o.grant_no = g.grant_no`);
   // "Newer": grants to other workers, numbered after the sender's own latest grant (none: 0),
   // and issued before the write ran. Any such grant makes the write stale.
   const { rows } = await stores.sql<{ accepted: number; rejected: number; holders: number; grants: number; writer: string | null }>(

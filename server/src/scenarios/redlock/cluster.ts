@@ -1,17 +1,28 @@
 // The run's Redlock cluster: five independent redis-servers (no replication, nothing
-// shared) and one blackhole for the nodes a partition puts out of reach. Started by the
+// shared) and the partition of a split. Where the workers run as lab hosts (../../labnet/),
+// each node listens on every worker's link too, and a node out of a worker's reach is cut
+// in the kernel: an nftables rule in that worker's namespace drops what it sends to the
+// node, so its connection hangs as across a real partition, while the server's own
+// connections (127.0.0.1) answer. Elsewhere a worker connects to one blackhole instead (a
+// proxy that never answers). Either way the staged faults name the mechanism. Started by the
 // scenario's setup, stopped by close(); if this process exits first, nothing is left
 // running (and a SIGKILLed server's leftovers are reaped by the next one).
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../../services/embeddedRedis.js';
 import type { StartedService } from '../../services/startedService.js';
+import type { StagedFault } from '@racelab/shared';
+import { MECHANISM, labMechanisms } from '../../labnet/mechanisms.js';
+import type { LabHost } from '../../labnet/labHost.js';
 import type { RunFixture, RunStores } from '../types.js';
 import { startBlackhole, type Blackhole } from './blackhole.js';
-import { CLOCK_OFFSET_KEY, JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
+import { CLOCK_OFFSET_KEY, JUMPING_NODE, linkHostKey, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY } from './keys.js';
+import type { Reach } from './reach.js';
+import { reachableNodes } from './reach.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
 
 export interface Cluster extends RunFixture {
   shared: Record<string, string>;
+  faults: StagedFault[];
   /** What each node holds for the lock right now, and the jumping node's clock offset. */
   observe(): Promise<Record<string, string>>;
   /** The grants the server sees on the nodes, recorded in the run's grants table. */
@@ -22,7 +33,18 @@ export interface Cluster extends RunFixture {
 /** A worker id from a lock token ("worker-1:3f9c…" → "worker-1"). */
 const holderOf = (token: string | null): string => (token === null ? 'free' : token.split(':')[0]!);
 
-export async function startCluster(stores: RunStores): Promise<Cluster> {
+export interface ClusterNetwork {
+  reach: Reach;
+  /** The workers in order, and their lab hosts when they run as such. */
+  workerIds: string[];
+  hosts?: Record<string, LabHost>;
+  /** Node-3's clock jump, in ms (0: none). */
+  clockJumpMs: number;
+}
+
+export async function startCluster(stores: RunStores, network: ClusterNetwork): Promise<Cluster> {
+  const hosts = network.hosts ? network.workerIds.map((id) => network.hosts![id]!) : [];
+  const bindLinks = hosts.length > 0 ? ['--bind', '127.0.0.1', ...hosts.map((h) => h.hostAddress), '--protected-mode', 'no'] : [];
   const started: StartedService[] = [];
   let blackhole: Blackhole | undefined;
   const killAll = (): void => {
@@ -30,7 +52,7 @@ export async function startCluster(stores: RunStores): Promise<Cluster> {
   };
   process.on('exit', killAll);
   try {
-    const results = await Promise.allSettled(Array.from({ length: NODE_COUNT }, () => startEmbeddedRedis()));
+    const results = await Promise.allSettled(Array.from({ length: NODE_COUNT }, () => startEmbeddedRedis({ args: bindLinks })));
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
@@ -49,12 +71,32 @@ export async function startCluster(stores: RunStores): Promise<Cluster> {
   });
   const shared: Record<string, string> = { blackholeUrl: blackhole.url };
   started.forEach((node, i) => (shared[nodeUrlKey(i)] = node.url));
+  // The split: in the kernel where the workers are hosts and nft is there, else the blackhole.
+  const kernel = hosts.length > 0 && labMechanisms().nftables;
+  shared[PARTITION_KEY] = kernel ? MECHANISM.nftables : MECHANISM.proxy;
+  const faults: StagedFault[] = [];
+  for (const [k, workerId] of network.workerIds.entries()) {
+    const host = hosts[k];
+    if (host) shared[linkHostKey(workerId)] = host.hostAddress;
+    for (let i = 0; i < NODE_COUNT; i++) {
+      if (reachableNodes(network.reach, k).includes(i)) continue;
+      if (kernel) await host!.drop(host!.hostAddress, Number(new URL(started[i]!.url).port));
+      faults.push({ fault: 'partition', target: `${workerId} ↔ ${nodeName(i)}`, mechanism: shared[PARTITION_KEY], workerId });
+    }
+  }
+  // Redis keeps its expiries on its own clock, and a redis-server does not start under
+  // libfaketime (its allocator reads the clock before the library is ready): the jump is
+  // played on the node's expiries (clockJump.ts), and says so.
+  if (network.clockJumpMs > 0) {
+    faults.push({ fault: 'clock-jump', target: `${nodeName(JUMPING_NODE)} +${network.clockJumpMs} ms`, mechanism: MECHANISM.simulatedExpiry });
+  }
 
   // A grant is a majority of the nodes holding one worker's token.
   const grants = watchNodeGrants(stores, clients.map((client) => ({ client, dead: () => false })), LOCK_KEY, Math.floor(NODE_COUNT / 2) + 1);
 
   return {
     shared,
+    faults,
     grants,
     async observe() {
       const locks = await Promise.all(clients.map((c) => c.get(LOCK_KEY)));

@@ -2,7 +2,8 @@
 // lock on a majority and its process is stopped for real (SIGSTOP); every key expires,
 // worker-2 takes a majority of its own and writes; worker-1 wakes up and writes too. A
 // clock jump on one node can give a second majority with no pause at all.
-import { defineScenario, intParam } from '../types.js';
+import { choiceParam, defineScenario, intParam } from '../types.js';
+import { asReach } from './reach.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
@@ -64,11 +65,13 @@ export default defineScenario<RedlockJob, Cluster>({
   ],
 
   workers: () => WORKERS,
+  // Each worker a host of its own, so that a split is a partition in the kernel.
+  lab: () => ({ network: true }),
   watchedKeys: () => [],
   deadlineMs: (params) =>
     20_000 + intParam(params, 'pauseMs') + 2 * intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
-  async setup(stores) {
+  async setup(stores, params, run) {
     await stores.sql(`create table documents (
       id int primary key,
       content text not null,
@@ -77,7 +80,12 @@ export default defineScenario<RedlockJob, Cluster>({
     await stores.sql(`insert into documents (id, content, writer) values (1, 'first draft', 'nobody')`);
     await stores.sql('create sequence fences');
     await createFencedLedger(stores, 'documents');
-    return startCluster(stores);
+    return startCluster(stores, {
+      reach: asReach(choiceParam(params, 'reach')),
+      workerIds: WORKERS,
+      hosts: run.hosts,
+      clockJumpMs: intParam(params, 'clockJumpMs'),
+    });
   },
 
   async observe(stores, cluster) {

@@ -12,6 +12,10 @@ export const CLOCK_OFFSET_KEY = 'clock:offset-ms';
 /** On the deciding node: names the worker that found its lock still there just before it wrote. */
 export const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
 
+/** The `shared` entry that says how a split is played: "kernel nftables drop" or "proxy" (the blackhole). */
+export const PARTITION_KEY = 'partition';
+/** The `shared` entry with the host address of a worker's lab link, where it reaches the nodes; absent on the host's own network. */
+export const linkHostKey = (workerId: string): string => `linkHost:${workerId}`;
 /** "node-1" … "node-5" for indices 0 … 4. */
 export const nodeName = (index: number): string => `node-${index + 1}`;
 

@@ -5,11 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { writeRow } from '../kit/fencedLedger.js';
+import type { Grant } from '../kit/holdLease.js';
 import { grantSeen } from '../kit/nodeGrants.js';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder, waitForFreeLock } from './choreography.js';
 import { jumpClock } from './clockJump.js';
-import { JUMPING_NODE, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey } from './keys.js';
+import { MECHANISM } from '../../labnet/mechanisms.js';
+import { JUMPING_NODE, linkHostKey, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY } from './keys.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { neverSilent, silentFor } from './silence.js';
 
@@ -41,7 +43,16 @@ export interface RedlockJob extends WorkerContext {
   work(): Promise<void>;
   /** Runs the update once newer holders have written; returns the rows updated. */
   write(sql: string, values: unknown[]): Promise<number>;
-  skip(reason: string): Promise<void>;
+  /** Reports that no lock was taken, and why; resolves to null, the grant this worker did not get. */
+  skip(reason: string): Promise<null>;
+}
+
+/** The steps of redlock-fenced that its mutants replace. */
+export interface RedlockSteps {
+  /** Takes the lock on a majority and its fence number; null (after saying so) when there is none. */
+  acquire(job: RedlockJob): Promise<(Grant & { fence: number }) | null>;
+  /** Writes the row with this content and fence; returns the rows updated. */
+  write(job: RedlockJob, content: string, fence: number): Promise<number>;
 }
 
 export interface RedlockHarness {
@@ -62,12 +73,20 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
   const index = ctx.workerIds.indexOf(ctx.workerId);
   const reach = asReach(choiceParam(ctx.params, 'reach'));
   const reachable = reachableNodes(reach, index);
-  const url = (i: number): string => String(ctx.shared[nodeUrlKey(i)]);
+  // On a lab host, every node is reached over this worker's own link (cluster.ts).
+  const linkHost = ctx.shared[linkHostKey(ctx.workerId)];
+  const url = (i: number): string => {
+    const node = new URL(String(ctx.shared[nodeUrlKey(i)]));
+    if (linkHost !== undefined) node.hostname = String(linkHost);
+    return node.toString();
+  };
+  const kernelCut = ctx.shared[PARTITION_KEY] === MECHANISM.nftables;
   const nodes: RedlockNode[] = Array.from({ length: NODE_COUNT }, (_, i) => {
     const inReach = reachable.includes(i);
     return {
       name: nodeName(i),
-      redis: connect(inReach ? url(i) : String(ctx.shared.blackholeUrl)),
+      // Out of reach: the node itself behind the kernel's cut, or the blackhole.
+      redis: connect(inReach || kernelCut ? url(i) : String(ctx.shared.blackholeUrl)),
       silence: inReach ? neverSilent : silentFor,
     };
   });
@@ -113,6 +132,7 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
     async skip(reason) {
       ctx.emit({ type: 'lease-denied', key: LOCK_KEY, heldBy: null });
       ctx.emit({ type: 'job-skipped', reason });
+      return null;
     },
   };
 

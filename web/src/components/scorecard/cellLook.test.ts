@@ -21,6 +21,7 @@ describe('a scorecard cell in words', () => {
     ]);
     expect(looks[1]).toMatchObject({ words: 'duplicate work (as with any lease)', fair: FAIR_WORDS });
     expect(looks.filter((l) => l.fair)).toHaveLength(1);
+    expect(cellLook(cell({ verdict: 'stale write accepted', byDesign: true })).words).toBe(`stale write accepted (no fence: ${FAIR_WORDS})`);
     // The same word without byDesign is a fault of the lock: never softened.
     expect(cellLook(cell({ verdict: 'duplicate work' }))).toEqual({ tone: 'failed', icon: 'cross', words: 'duplicate work' });
   });

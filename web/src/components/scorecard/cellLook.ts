@@ -1,6 +1,6 @@
 // How a scorecard cell reads: its word, a tone (colour) and an icon, so that colour is never
 // the only sign; and the fair words for what every lease gives under a stall.
-import { formatParam, type ScorecardCell } from '@racelab/shared';
+import { cellWords, formatParam, LEASE_PROMISE, type ScorecardCell } from '@racelab/shared';
 import { ruleWords } from '../../model/faultPlan.js';
 import type { IconName } from '../../model/icons.js';
 
@@ -16,7 +16,7 @@ export interface CellLook {
 }
 
 /** What a lease promises, said wherever a cell shows what every lease gives. */
-export const FAIR_WORDS = 'prevents duplicate work, does not prevent damage';
+export const FAIR_WORDS = LEASE_PROMISE;
 
 /** The scenario that shows why a lease alone lets a stale write land, and its shipped recording. */
 export const WHY_LEASES_NEED_FENCING = { scenario: 'fencing', variant: 'lease-only', recording: 'fencing-lease-only.json' } as const;
@@ -24,8 +24,8 @@ export const WHY_LEASES_NEED_FENCING = { scenario: 'fencing', variant: 'lease-on
 export function cellLook(cell: ScorecardCell): CellLook {
   if (cell.verdict === 'correct') return { tone: 'correct', icon: 'check', words: 'correct' };
   if (cell.verdict === 'does not apply') return { tone: 'not-applicable', icon: 'ban', words: 'does not apply' };
-  if (cell.byDesign) return { tone: 'by-design', icon: 'warning', words: `${cell.verdict} (as with any lease)`, fair: FAIR_WORDS };
-  return { tone: 'failed', icon: 'cross', words: cell.verdict };
+  if (cell.byDesign) return { tone: 'by-design', icon: 'warning', words: cellWords(cell), fair: FAIR_WORDS };
+  return { tone: 'failed', icon: 'cross', words: cellWords(cell) };
 }
 
 /** The parameters and fault plan a cell was seen at, in words: "workers 3 · leaseMs 2000 …; worker-1 stalls 2500 ms (SIGSTOP) at working". */

@@ -39,8 +39,8 @@ export function usedShapes(lanes: Lane[], overlaps: number, truth = false): Set<
   for (const lane of lanes) {
     if (lane.leases.length > 0) used.add('lease');
     if (lane.leases.some((l) => l.zombie && !l.zombie.pending)) used.add('zombie');
-    for (const s of lane.spans) used.add(s.kind === 'call' ? 'work' : s.kind);
-    for (const m of lane.marks) used.add(m.kind);
+    for (const kind of lane.spanKinds) used.add(kind === 'call' ? 'work' : kind);
+    for (const kind of lane.markKinds) used.add(kind);
   }
   if (overlaps > 0) used.add('overlap');
   return used;

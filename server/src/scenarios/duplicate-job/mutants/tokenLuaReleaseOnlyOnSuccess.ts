@@ -1,10 +1,9 @@
 // token-lua with its release after the job instead of in `finally`: a job that throws
 // keeps the lock, and every container that comes before the lease lapses skips.
-import { randomUUID } from 'node:crypto';
-import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { defineMutant } from '../../types.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
 import { FAIL_INSIDE_THE_LEASE } from '../declaredSets.js';
+import tokenLua from '../variants/tokenLua.js';
 
 export default defineMutant<NightlyJob>({
   id: 'token-lua-release-only-on-success',
@@ -16,17 +15,14 @@ export default defineMutant<NightlyJob>({
   source: import.meta.url,
   checkpoints: ['working', 'report-sent'],
   async run(job) {
-    // One lock per report and night: another entity or another date never waits on this one.
+    const { token: tokenOf, take, release } = tokenLua.steps;
     const key = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);
-    const token = `${job.workerId}:${randomUUID()}`;
+    const token = tokenOf(job);
     job.emit({ type: 'lease-requested', key });
-    const sent = job.now(); // the lease counts from the SET, not from its reply
-    const ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') return job.skip(key);
+    const sent = job.now();
+    if ((await take(job, key, token)) !== 'OK') return job.skip(key);
     job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent, token });
-
     await job.sendReport(); // the mistake: no try/finally, so a throw skips the release below
-    const deleted = await releaseIfMine(job.redis, key, token);
-    job.emit({ type: 'lease-released', key, deleted }); // 0 when the lease had passed to another
+    job.emit({ type: 'lease-released', key, deleted: await release(job, key, token) });
   },
 });

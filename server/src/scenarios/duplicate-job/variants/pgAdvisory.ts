@@ -1,8 +1,13 @@
-import { defineVariant } from '../../types.js';
+import { defineSteppedVariant } from '../../types.js';
 import { lockForgetsTheJob, nobodyLeftToRetry } from '../expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from '../nightlyJob.js';
 
-export default defineVariant<NightlyJob>({
+/** The step of pg-advisory that its mutant replaces: trying the lock by its name. */
+export interface AdvisorySteps {
+  tryLock(job: NightlyJob, name: string): Promise<boolean>;
+}
+
+export default defineSteppedVariant<NightlyJob, AdvisorySteps>({
   id: 'pg-advisory',
   title: 'PostgreSQL advisory lock',
   correct: true,
@@ -12,16 +17,18 @@ export default defineVariant<NightlyJob>({
   source: import.meta.url,
   expectedOtherwise: (params) => lockForgetsTheJob(params) ?? nobodyLeftToRetry(params),
   checkpoints: ['working', 'report-sent'],
-  async run(job) {
+  steps: {
+    async tryLock(job, name) {
+      const { rows } = await job.pg.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [name]);
+      return rows[0]?.locked === true;
+    },
+  },
+  async run(job, { tryLock }) {
     // Advisory locks are database-wide: the name carries the run, the report and the night.
     const name = job.key(`${LOCK_KEY}:${job.entity}:${job.date}`);
     const shown = `pg_advisory(${LOCK_KEY}:${job.entity}:${job.date})`;
     job.emit({ type: 'lease-requested', key: shown });
-    const { rows } = await job.pg.query<{ locked: boolean }>(
-      'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
-      [name],
-    );
-    if (!rows[0]?.locked) return job.skip(shown, null);
+    if (!(await tryLock(job, name))) return job.skip(shown, null);
     job.emit({ type: 'lease-acquired', key: shown, ttlMs: null }); // no expiry: held until unlock or session end
 
     try {

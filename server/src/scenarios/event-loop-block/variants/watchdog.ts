@@ -1,5 +1,7 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
-import { renewIfMine } from '../../kit/renewIfMine.js';
+import { holdLease } from '../../kit/holdLease.js';
+import { takeLease } from '../../kit/takeLease.js';
+import { startWatchdog } from '../../kit/watchdog.js';
 import { defineVariant, intParam } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
 
@@ -20,38 +22,22 @@ export default defineVariant<StatementJob>({
     return `the block (${blockMs} ms) ends inside the lease (${leaseMs} ms): the watchdog renews it as soon as the loop is free`;
   },
   async run(job) {
-    job.emit({ type: 'lease-requested', key: job.lockKey });
-    const sent = job.now(); // the lease counts from the SET, not from its reply
-    const ok = await job.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') return job.skip();
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token });
-    // The watchdog: renew the lease every third of it while the job runs — when the loop lets it.
-    const watchdog = setInterval(() => {
-      const renewSent = job.now();
-      void renewIfMine(job.redis, job.lockKey, job.token, job.leaseMs).then((renewed) => {
-        if (renewed) {
-          job.emit({ type: 'lease-expiry-set', key: job.lockKey, ttlMs: job.leaseMs, fromMs: renewSent }); // renewed
-          return;
+    await holdLease(
+      job,
+      () => takeLease(job, job.redis, job.skip),
+      async (_lease, grant) => {
+        // The watchdog: renew the lease every third of it while the job runs — when the loop lets it.
+        const stopWatchdog = startWatchdog(job, job.renewEveryMs);
+        try {
+          job.blockEventLoop(); // worker-1: a long synchronous task — no timer fires, the watchdog's included
+          await job.work();
+          const content = `statement by ${job.workerId}`;
+          await job.write('update statements set content = $1, fence = $2, writer = $3 where id = 1', [content, grant, job.workerId]);
+          job.emit({ type: 'write-accepted', target: 'statement', value: content, fence: grant });
+        } finally {
+          stopWatchdog();
         }
-        clearInterval(watchdog); // too late: the lease expired while the loop was blocked
-        job.emit({ type: 'note', text: 'watchdog: the lease was gone when it could renew it' });
-      });
-    }, job.renewEveryMs);
-    const grant = await job.enter();
-
-    try {
-      job.blockEventLoop(); // worker-1: a long synchronous task — no timer fires, the watchdog's included
-      await job.work();
-      const content = `statement by ${job.workerId}`;
-      await job.write('update statements set content = $1, fence = $2, writer = $3 where id = 1', [
-        content,
-        grant,
-        job.workerId,
-      ]);
-      job.emit({ type: 'write-accepted', target: 'statement', value: content, fence: grant });
-    } finally {
-      clearInterval(watchdog);
-      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
-    }
+      },
+    );
   },
 });

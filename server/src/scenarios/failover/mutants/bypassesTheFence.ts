@@ -2,42 +2,21 @@
 // autosave of the draft goes straight from the (stale) worker to the table, unguarded.
 // (Before, not after: the fenced UPDATE is what tells the older holder its turn has come,
 // so the newer holder's autosave never lands after the older one's.)
-import { defineMutant } from '../../types.js';
-import type { FailoverJob } from '../failoverJob.js';
+import { mutantOf } from '../../types.js';
+import pgFence from '../variants/pgFence.js';
 
-export default defineMutant<FailoverJob>({
+export default mutantOf(pgFence, {
   id: 'bypasses-the-fence',
-  of: 'pg-fence',
   mistake: "a second UPDATE of the same row (an autosave of the content) goes straight to the table, without the guard",
   failsAt: {},
   title: "A write around the fence",
   summary: "worker-1's plain UPDATE of its draft lands, and then its fenced write is refused: the row's trigger logs the stale one that landed.",
   source: import.meta.url,
-  async run(job) {
-    job.emit({ type: 'lease-requested', key: job.lockKey });
-    const sent = job.now(); // the lease counts from the SET, not from after the fence below
-    const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') return job.denied();
-    // The counter lives in PostgreSQL, which does not fail over with Redis: each grant gets a higher number.
-    const { rows } = await job.pg.query<{ n: number }>("update fences set n = n + 1 where name = 'document' returning n");
-    const fence = rows[0]!.n;
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token, fence });
-    await job.enter();
-
-    try {
-      await job.work();
-      const content = `draft by ${job.workerId}`;
+  steps: {
+    async write(job, content, fence) {
       // The mistake: the autosave goes by a path the fence does not guard, and nothing is said of it.
       await job.pg.query('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
-      // The database is the judge: a write from an older grant than the last one it took updates nothing.
-      const updated = await job.write(
-        'update documents set content = $1, writer = $2, fence = $3 where id = 1 and fence < $3',
-        [content, job.workerId, fence],
-      );
-      if (updated === 1) job.emit({ type: 'write-accepted', target: 'document', value: content, fence });
-      else job.emit({ type: 'write-rejected', target: 'document', value: content, fence, reason: 'the row holds a newer fence' });
-    } finally {
-      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
-    }
+      return pgFence.steps.write(job, content, fence);
+    },
   },
 });

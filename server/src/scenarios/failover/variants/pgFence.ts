@@ -1,8 +1,10 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
-import { defineVariant } from '../../types.js';
-import type { FailoverJob } from '../failoverJob.js';
+import { holdLease } from '../../kit/holdLease.js';
+import { reportWrite } from '../../kit/reportWrite.js';
+import { defineSteppedVariant } from '../../types.js';
+import type { FailoverJob, FencedSteps } from '../failoverJob.js';
 
-export default defineVariant<FailoverJob>({
+export default defineSteppedVariant<FailoverJob, FencedSteps>({
   id: 'pg-fence',
   title: 'Fence number from PostgreSQL, checked by the row',
   correct: true,
@@ -11,29 +13,24 @@ export default defineVariant<FailoverJob>({
   figures: 'holders 2, stale writes accepted 0 (rejected 1), last writer worker-2',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
-  async run(job) {
-    job.emit({ type: 'lease-requested', key: job.lockKey });
-    const sent = job.now(); // the lease counts from the SET, not from after the fence below
-    const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') return job.denied();
-    // The counter lives in PostgreSQL, which does not fail over with Redis: each grant gets a higher number.
-    const { rows } = await job.pg.query<{ n: number }>("update fences set n = n + 1 where name = 'document' returning n");
-    const fence = rows[0]!.n;
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token, fence });
-    await job.enter();
-
-    try {
+  steps: {
+    async acquire(job) {
+      const fromMs = job.now(); // the lease counts from the SET, not from after the fence below
+      const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
+      if (ok !== 'OK') return job.denied();
+      // The counter lives in PostgreSQL, which does not fail over with Redis: each grant gets a higher number.
+      const { rows } = await job.pg.query<{ n: number }>("update fences set n = n + 1 where name = 'document' returning n");
+      return { ttlMs: job.leaseMs, fromMs, fence: rows[0]!.n };
+    },
+    // The database is the judge: a write from an older grant than the last one it took updates nothing.
+    write: (job, content, fence) =>
+      job.write('update documents set content = $1, writer = $2, fence = $3 where id = 1 and fence < $3', [content, job.workerId, fence]),
+  },
+  async run(job, { acquire, write }) {
+    await holdLease(job, () => acquire(job), async ({ fence }) => {
       await job.work();
       const content = `draft by ${job.workerId}`;
-      // The database is the judge: a write from an older grant than the last one it took updates nothing.
-      const updated = await job.write(
-        'update documents set content = $1, writer = $2, fence = $3 where id = 1 and fence < $3',
-        [content, job.workerId, fence],
-      );
-      if (updated === 1) job.emit({ type: 'write-accepted', target: 'document', value: content, fence });
-      else job.emit({ type: 'write-rejected', target: 'document', value: content, fence, reason: 'the row holds a newer fence' });
-    } finally {
-      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
-    }
+      reportWrite(job, await write(job, content, fence), 'document', content, fence);
+    });
   },
 });

@@ -1,6 +1,16 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { holdLease } from '../../kit/holdLease.js';
+import { takeLease } from '../../kit/takeLease.js';
 import { choiceParam, defineVariant } from '../../types.js';
 import type { FailoverJob } from '../failoverJob.js';
+
+/** The lock is all this write relies on: it always lands. */
+export async function writeTrustingTheLock(job: FailoverJob): Promise<void> {
+  await job.work();
+  const content = `draft by ${job.workerId}`;
+  await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
+  job.emit({ type: 'write-accepted', target: 'document', value: content });
+}
 
 export default defineVariant<FailoverJob>({
   id: 'plain-lock',
@@ -17,22 +27,11 @@ export default defineVariant<FailoverJob>({
       ? 'no replication lag: the promoted replica has the lock when the primary dies, so worker-2 is refused and there is one holder'
       : null,
   async run(job) {
-    job.emit({ type: 'lease-requested', key: job.lockKey });
-    const sent = job.now(); // the lease counts from the SET, not from its reply
-    // The primary answers OK once it has the key; replication to the replica follows later.
-    const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') return job.denied();
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token });
-    await job.enter();
-
-    try {
-      await job.work();
-      const content = `draft by ${job.workerId}`;
-      // The lock is all this write relies on: it always lands.
-      await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
-      job.emit({ type: 'write-accepted', target: 'document', value: content });
-    } finally {
-      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() }); // 0 when it had passed on
-    }
+    await holdLease(
+      job,
+      // The primary answers OK once it has the key; replication to the replica follows later.
+      () => takeLease(job, job.lockRedis, job.denied),
+      () => writeTrustingTheLock(job),
+    );
   },
 });

@@ -1,8 +1,11 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
-import { choiceParam, defineVariant } from '../../types.js';
-import type { FailoverJob } from '../failoverJob.js';
+import { holdLease } from '../../kit/holdLease.js';
+import { takeLease } from '../../kit/takeLease.js';
+import { choiceParam, defineSteppedVariant } from '../../types.js';
+import type { FailoverJob, LockSteps } from '../failoverJob.js';
+import { writeTrustingTheLock } from './plainLock.js';
 
-export default defineVariant<FailoverJob>({
+export default defineSteppedVariant<FailoverJob, LockSteps>({
   id: 'wait-replica',
   title: 'SET NX PX, then WAIT for a replica',
   correct: false,
@@ -22,29 +25,25 @@ export default defineVariant<FailoverJob>({
     return null;
   },
   defaults: { outage: 'zone' },
-  async run(job) {
-    job.emit({ type: 'lease-requested', key: job.lockKey });
-    const sent = job.now(); // the lease counts from the SET, not from after the WAIT below
-    const ok = await job.lockRedis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') return job.denied();
-    // Blocks until 1 replica has acknowledged every write of this connection, or the timeout passes.
-    const acked = await job.lockRedis.wait(1, job.waitTimeoutMs);
-    job.emit({ type: 'note', text: `WAIT 1 ${job.waitTimeoutMs}: ${acked} replica(s) acknowledged the lock` });
-    if (acked < 1) {
-      // Only the primary has the key: a failover now would lose it. Do not trust the lock.
-      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
-      return job.skip('no replica confirmed the lock');
-    }
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token });
-    await job.enter();
-
-    try {
-      await job.work();
-      const content = `draft by ${job.workerId}`;
-      await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
-      job.emit({ type: 'write-accepted', target: 'document', value: content });
-    } finally {
-      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
-    }
+  steps: {
+    // Only a lock a replica has acknowledged survives a failover: the one WAIT must confirm.
+    trusts: (acked) => acked >= 1,
+  },
+  async run(job, { trusts }) {
+    await holdLease(
+      job,
+      async () => {
+        const grant = await takeLease(job, job.lockRedis, job.denied);
+        if (!grant) return null;
+        // Blocks until 1 replica has acknowledged every write of this connection, or the timeout passes.
+        const acked = await job.lockRedis.wait(1, job.waitTimeoutMs);
+        job.emit({ type: 'note', text: `WAIT 1 ${job.waitTimeoutMs}: ${acked} replica(s) acknowledged the lock` });
+        if (trusts(acked)) return grant;
+        // Only the primary has the key: a failover now would lose it. Do not trust the lock.
+        job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() });
+        return job.skip('no replica confirmed the lock');
+      },
+      () => writeTrustingTheLock(job),
+    );
   },
 });

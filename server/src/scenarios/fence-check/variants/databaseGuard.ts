@@ -1,7 +1,7 @@
-import { defineVariant } from '../../types.js';
-import type { CheckJob } from '../checkJob.js';
+import { defineSteppedVariant } from '../../types.js';
+import type { CheckJob, CheckSteps } from '../checkJob.js';
 
-export default defineVariant<CheckJob>({
+export default defineSteppedVariant<CheckJob, CheckSteps>({
   id: 'database-guard',
   title: "Fence compared in the update's WHERE",
   correct: true,
@@ -10,20 +10,15 @@ export default defineVariant<CheckJob>({
   figures: 'orderings let through 0',
   source: import.meta.url,
   checkpoints: ['before-write'],
-  async run(job) {
-    const lease = await job.acquire(); // the lease and a fence number, in one step
-    if (!lease) return;
-    try {
+  steps: {
+    // Check and write in one statement: nothing can come between them.
+    write: (job, lease) =>
+      job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4 and fence < $3', [job.content, job.workerId, lease.fence, job.doc]),
+  },
+  async run(job, { write }) {
+    await job.holding(async (lease) => {
       await job.checkpoint('before-write');
-      // Check and write in one statement: nothing can come between them.
-      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4 and fence < $3', [
-        job.content,
-        job.workerId,
-        lease.fence,
-        job.doc,
-      ]);
-    } finally {
-      await job.release();
-    }
+      await write(job, lease);
+    });
   },
 });

@@ -13,9 +13,7 @@ export default defineVariant<CheckJob>({
   expectedOtherwise: wakesInLease,
   checkpoints: ['before-register', 'before-write'],
   async run(job) {
-    const lease = await job.acquire(); // the lease and a fence number, in one step
-    if (!lease) return;
-    try {
+    await job.holding(async (lease) => {
       await job.checkpoint('before-register');
       // Tell the storage who holds the lease now. Whoever registers last is "now".
       await job.pg.query('update documents set lease_id = $1 where id = $2', [lease.id, job.doc]);
@@ -25,8 +23,6 @@ export default defineVariant<CheckJob>({
         'update documents set content = $1, writer = $2, fence = $3 where id = $4 and lease_id = $5',
         [job.content, job.workerId, lease.fence, job.doc, lease.id],
       );
-    } finally {
-      await job.release();
-    }
+    });
   },
 });

@@ -1,6 +1,17 @@
 import { defineVariant } from '../../types.js';
-import type { CheckJob } from '../checkJob.js';
+import type { CheckJob, Lease } from '../checkJob.js';
 import { wakesInLease } from '../wakesInLease.js';
+
+/** Reads the row's fence, refuses unless the lease's is higher, then writes: two steps. */
+export async function checkThenWrite(job: CheckJob, lease: Lease): Promise<void> {
+  const { rows } = await job.pg.query<{ fence: number }>('select fence from documents where id = $1', [job.doc]);
+  const stored = rows[0]!.fence;
+  job.emit({ type: 'value-read', target: job.doc, value: stored, version: stored });
+  if (lease.fence <= stored) return await job.refuse(`the row holds fence ${stored}`);
+  await job.checkpoint('between-check-and-write');
+  // The check is behind us: this update trusts it, whatever happened since.
+  await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', [job.content, job.workerId, lease.fence, job.doc]);
+}
 
 export default defineVariant<CheckJob>({
   id: 'greater-than-in-app',
@@ -13,24 +24,9 @@ export default defineVariant<CheckJob>({
   expectedOtherwise: wakesInLease,
   checkpoints: ['before-write', 'between-check-and-write'],
   async run(job) {
-    const lease = await job.acquire(); // the lease and a fence number, in one step
-    if (!lease) return;
-    try {
+    await job.holding(async (lease) => {
       await job.checkpoint('before-write');
-      const { rows } = await job.pg.query<{ fence: number }>('select fence from documents where id = $1', [job.doc]);
-      const stored = rows[0]!.fence;
-      job.emit({ type: 'value-read', target: job.doc, value: stored, version: stored });
-      if (lease.fence <= stored) return await job.refuse(`the row holds fence ${stored}`);
-      await job.checkpoint('between-check-and-write');
-      // The check is behind us: this update trusts it, whatever happened since.
-      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', [
-        job.content,
-        job.workerId,
-        lease.fence,
-        job.doc,
-      ]);
-    } finally {
-      await job.release();
-    }
+      await checkThenWrite(job, lease);
+    });
   },
 });

@@ -13,19 +13,10 @@ export default defineVariant<CheckJob>({
   expectedOtherwise: wakesInLease,
   checkpoints: [AFTER_GRANT, 'before-write'],
   async run(job) {
-    const lease = await job.acquire(); // the lease and a fence number, in one step
-    if (!lease) return;
-    try {
+    await job.holding(async (lease) => {
       await job.checkpoint('before-write');
       // The fence is stored with the write, and the row even goes back to an older one.
-      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', [
-        job.content,
-        job.workerId,
-        lease.fence,
-        job.doc,
-      ]);
-    } finally {
-      await job.release();
-    }
+      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', [job.content, job.workerId, lease.fence, job.doc]);
+    });
   },
 });

@@ -1,4 +1,6 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { holdLease } from '../../kit/holdLease.js';
+import { takeLease } from '../../kit/takeLease.js';
 import { defineVariant, intParam } from '../../types.js';
 import type { DocumentJob } from '../documentJob.js';
 
@@ -18,26 +20,18 @@ export default defineVariant<DocumentJob>({
     return `worker-1's pause and work (${pauseMs} + ${workMs} ms) end inside its lease (${leaseMs} ms): it writes before the lease can pass on, so nothing is stale`;
   },
   async run(job) {
-    job.emit({ type: 'lease-requested', key: job.lockKey });
-    const sent = job.now(); // the lease counts from the SET, not from its reply
-    const ok = await job.redis.set(job.lockKey, job.token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') return job.skip();
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: job.leaseMs, fromMs: sent, token: job.token });
-    const grant = await job.enter(); // the lease's grant number: written into the row, never compared
-
-    try {
-      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
-      await job.work();
-      const content = `draft by ${job.workerId}`;
-      // Nothing tells this write that the lease has passed to someone else: it always lands.
-      await job.write('update documents set content = $1, fence = $2, writer = $3 where id = 1', [
-        content,
-        grant,
-        job.workerId,
-      ]);
-      job.emit({ type: 'write-accepted', target: 'document', value: content, fence: grant });
-    } finally {
-      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await job.release() }); // 0 when it had passed on
-    }
+    await holdLease(
+      job,
+      () => takeLease(job, job.redis, job.skip),
+      // The lease's grant number, as the server saw it: written into the row, never compared.
+      async (_lease, grant) => {
+        await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+        await job.work();
+        const content = `draft by ${job.workerId}`;
+        // Nothing tells this write that the lease has passed to someone else: it always lands.
+        await job.write('update documents set content = $1, fence = $2, writer = $3 where id = 1', [content, grant, job.workerId]);
+        job.emit({ type: 'write-accepted', target: 'document', value: content, fence: grant });
+      },
+    );
   },
 });

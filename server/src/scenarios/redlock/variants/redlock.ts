@@ -1,4 +1,5 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
+import { holdLease, type Grant } from '../../kit/holdLease.js';
 import { releaseIfMine } from '../../kit/releaseIfMine.js';
 import { choiceParam, defineVariant, intParam } from '../../types.js';
 import type { RedlockJob, RedlockNode } from '../redlockJob.js';
@@ -45,6 +46,15 @@ export async function releaseAll(job: RedlockJob): Promise<number> {
   return replies.reduce<number>((sum, deleted) => sum + Number(deleted ?? 0), 0);
 }
 
+/** The lock as a grant: its validity from the end of the asking; null (said so) without a majority. */
+export async function takeMajority(job: RedlockJob): Promise<Grant | null> {
+  const lock = await acquireMajority(job);
+  return lock ? { ttlMs: lock.validityMs, fromMs: lock.fromMs } : job.skip('no majority of the nodes took the lock');
+}
+
+/** The job, its lock released on every node. */
+export const heldOnTheNodes = (job: RedlockJob) => ({ ...job, release: () => releaseAll(job) });
+
 export default defineVariant<RedlockJob>({
   id: 'redlock',
   title: 'Redlock over five nodes, unconditional write',
@@ -72,21 +82,13 @@ export default defineVariant<RedlockJob>({
     return `worker-1's pause and work (${pauseMs} + ${workMs} ms) end before that: ${until}, so nothing is stale`;
   },
   async run(job) {
-    job.emit({ type: 'lease-requested', key: job.lockKey });
-    const lock = await acquireMajority(job);
-    if (!lock) return job.skip('no majority of the nodes took the lock');
-    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs: lock.validityMs, fromMs: lock.fromMs, token: job.token });
-    await job.enter();
-
-    try {
+    await holdLease(heldOnTheNodes(job), () => takeMajority(job), async () => {
       await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
       await job.work();
       const content = `draft by ${job.workerId}`;
       // A majority said yes, so the write goes ahead: nothing here can tell it is too late.
       await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
       job.emit({ type: 'write-accepted', target: 'document', value: content });
-    } finally {
-      job.emit({ type: 'lease-released', key: job.lockKey, deleted: await releaseAll(job) });
-    }
+    });
   },
 });

@@ -1,0 +1,126 @@
+// A lab host's partition is the kernel's: from inside the namespace a connection to the cut
+// address hangs until its own timeout, while the server's own connection to the same Redis
+// answers; the link healed, it answers again. And a namespace whose server was SIGKILLed is
+// gone after the next sweep, while a live server's are left alone.
+import { execFileSync, spawn } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { racelabNamespaces, sweepNamespaces } from '../debris/namespaces.js';
+import { startEmbeddedRedis } from '../services/embeddedRedis.js';
+import type { StartedService } from '../services/startedService.js';
+import { createLabHost, type LabHost } from './labHost.js';
+import { detectLabMechanisms } from './mechanisms.js';
+
+const mechanisms = detectLabMechanisms();
+const asRoot = process.platform === 'linux' && process.getuid?.() === 0;
+
+/** A Redis PING sent from inside `host`'s namespace: 'PONG', 'timeout' after `timeoutMs`, or the error's code. */
+function pingFrom(host: LabHost, address: string, port: number, timeoutMs: number): Promise<string> {
+  const script = `const s = require('net').connect(${port}, '${address}');
+s.setTimeout(${timeoutMs}, () => { console.log('timeout'); process.exit(0); });
+s.on('connect', () => s.write('PING\\r\\n'));
+s.on('data', (d) => { console.log(d.toString().trim().replace('+', '')); process.exit(0); });
+s.on('error', (e) => { console.log(e.code); process.exit(0); });`;
+  const [command, ...args] = host.wrap([process.execPath, '-e', script]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', () => resolve(out.trim()));
+  });
+}
+
+describe('what the machine gives the labs', () => {
+  it('as root on Linux, namespaces and libfaketime are found; forced off, none is, and it says why', () => {
+    if (asRoot) {
+      expect(mechanisms.namespaces).toBe(true);
+      expect(mechanisms.faketime).toMatch(/libfaketime\.so\.1$/);
+    } else {
+      expect(mechanisms.namespaces).toBe(false);
+    }
+    const off = detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' });
+    expect(off).toEqual({ namespaces: false, nftables: false, faketime: null, why: ['RACELAB_REAL_FAULTS=off'] });
+  });
+});
+
+describe.runIf(mechanisms.namespaces)('a lab host', () => {
+  let host: LabHost;
+  let node: StartedService;
+  let port: number;
+  let own: Redis;
+  beforeAll(async () => {
+    host = await createLabHost('worker-1');
+    // Bound to the server's loopback and to the host end of the lab link.
+    node = await startEmbeddedRedis({ args: ['--bind', '127.0.0.1', host.hostAddress, '--protected-mode', 'no'] });
+    port = Number(new URL(node.url).port);
+    own = new Redis(node.url, { maxRetriesPerRequest: 0 });
+  });
+  afterAll(async () => {
+    own?.disconnect();
+    await node?.stop();
+    await host?.close();
+  });
+
+  it('reaches the host over its link, and an nftables drop makes the connection hang while the server\'s own answers', async () => {
+    expect(await pingFrom(host, host.hostAddress, port, 2000)).toBe('PONG');
+    // 127.0.0.1 inside the namespace is the namespace's own loopback: no Redis there.
+    expect(await pingFrom(host, '127.0.0.1', port, 2000)).toBe('ECONNREFUSED');
+    if (mechanisms.nftables) {
+      await host.drop(host.hostAddress, port);
+      expect(await pingFrom(host, host.hostAddress, port, 700)).toBe('timeout');
+      expect(await own.ping()).toBe('PONG');
+    }
+  });
+
+  it('a link set down hangs every connection of the host; set up again, it answers', async () => {
+    const other = await createLabHost('worker-2');
+    const node2 = await startEmbeddedRedis({ args: ['--bind', '127.0.0.1', other.hostAddress, '--protected-mode', 'no'] });
+    const own2 = new Redis(node2.url, { maxRetriesPerRequest: 0 });
+    try {
+      const port2 = Number(new URL(node2.url).port);
+      expect(await pingFrom(other, other.hostAddress, port, 2000)).toBe('ECONNREFUSED'); // node-1 listens on worker-1's link only
+      expect(await pingFrom(other, other.hostAddress, port2, 2000)).toBe('PONG');
+      await other.setLink(false);
+      expect(await pingFrom(other, other.hostAddress, port2, 700)).toBe('timeout');
+      expect(await own2.ping()).toBe('PONG');
+      await other.setLink(true);
+      expect(await pingFrom(other, other.hostAddress, port2, 2000)).toBe('PONG');
+    } finally {
+      own2.disconnect();
+      await node2.stop();
+      await other.close();
+    }
+  });
+
+  it('leaves nothing once closed: no namespace, no link', async () => {
+    const short = await createLabHost('worker-3');
+    await short.close();
+    expect(await racelabNamespaces()).not.toContain(short.namespace);
+    expect(execFileSync('ip', ['-o', 'link', 'show']).toString()).not.toContain(`${short.hostLink}@`);
+  });
+});
+
+describe.runIf(mechanisms.namespaces)('the start-up sweep', () => {
+  it('deletes the namespaces of a racelab process killed with SIGKILL, and only those', async () => {
+    const mine = await createLabHost('kept');
+    // A process of its own creates a lab host and is killed before it can remove it.
+    const labHostModule = new URL('./labHost.js', import.meta.url).href.replace('/src/', '/dist/');
+    const script = `const { createLabHost } = await import(${JSON.stringify(labHostModule)});
+const host = await createLabHost('left');
+console.log(host.namespace);
+setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const left = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    expect(await racelabNamespaces()).toContain(left);
+    const swept = await sweepNamespaces();
+    expect(swept).toContain(left);
+    expect(swept).not.toContain(mine.namespace);
+    expect(await racelabNamespaces()).toContain(mine.namespace);
+    await mine.close();
+    expect(await racelabNamespaces()).not.toContain(mine.namespace);
+  });
+});

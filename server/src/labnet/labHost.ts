@@ -1,0 +1,132 @@
+// A lab host: one network namespace of this server's, linked to the host by a veth pair
+// with an address at each end (a /30 under LAB_PREFIX). A worker run inside it reaches the
+// host only over that link; a partition is the kernel's: the host end set down (every
+// connection of the host hangs), or an nftables rule inside the namespace that drops what
+// it sends to one address and port (one pair cut, the rest linked). The veth's host end is
+// created with its peer already in the namespace, so deleting the namespace takes both:
+// nothing of a lab host is left outside its namespace, and the start-up sweep
+// (debris/namespaces.ts) needs to find namespaces only.
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { THIS_PROCESS } from '../debris/runRegistry.js';
+
+const run = promisify(execFile);
+
+/** Every address of a lab link is under this /16 (a private range, only ever on links this server made). */
+export const LAB_PREFIX = '10.213';
+/** The namespaces this server creates: racelab-<pid>-<start ticks>-<n>; the sweep reads the owner from the name. */
+export const NAMESPACE_PREFIX = 'racelab-';
+const OWNER = `${THIS_PROCESS.pid}-${THIS_PROCESS.ticks ?? 'x'}`;
+/** The link's end inside every namespace. */
+const INNER_LINK = 'lab0';
+
+export interface LabHost {
+  /** What it stands for: a worker id, a node's name. */
+  name: string;
+  namespace: string;
+  /** The host end's address: where the host's services for this lab host listen. */
+  hostAddress: string;
+  /** The namespace end's address. */
+  address: string;
+  /** The host end of the veth pair. */
+  hostLink: string;
+  /** The command line that runs `argv` inside the namespace (`ip netns exec` execs in place: same pid, same stdio and IPC). */
+  wrap(argv: string[]): string[];
+  /** Drops, in the kernel, whatever this host sends to `address` (on `port`, when given): a connection there hangs. */
+  drop(address: string, port?: number): Promise<void>;
+  /** Sets the host end of the link down (`up` false) or up again. */
+  setLink(up: boolean): Promise<void>;
+  /** Deletes the namespace and with it the link; processes inside must be gone. */
+  close(): Promise<void>;
+}
+
+let created = 0;
+// One allocation at a time in this process: two runs starting together never pick one block.
+let allocating: Promise<unknown> = Promise.resolve();
+
+/** Runs a command with `input` on its stdin; throws with its stderr when it fails. */
+async function runWithInput(argv: string[], input: string): Promise<void> {
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.on('error', () => undefined); // a command that exits early reports its own failure
+  child.stdin.end(input);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`${argv.join(' ')} failed: ${stderr.trim() || `exit ${code}`}`);
+}
+
+/** `ip` with these arguments, or with a batch of commands on its stdin. */
+const ip = (args: string[], batch?: string): Promise<void> =>
+  runWithInput(['ip', ...args, ...(batch === undefined ? [] : ['-batch', '-'])], batch ?? '');
+
+/** The /30 blocks of LAB_PREFIX in use on this machine's host side, by index. */
+async function usedBlocks(): Promise<Set<number>> {
+  const { stdout } = await run('ip', ['-4', '-o', 'addr', 'show']);
+  const used = new Set<number>();
+  for (const match of stdout.matchAll(new RegExp(`inet ${LAB_PREFIX.replace('.', '\\.')}\\.(\\d+)\\.(\\d+)/`, 'g'))) {
+    used.add(Number(match[1]) * 64 + Math.floor(Number(match[2]) / 4));
+  }
+  return used;
+}
+
+const blockAddress = (block: number, host: 1 | 2): string => `${LAB_PREFIX}.${Math.floor(block / 64)}.${(block % 64) * 4 + host}`;
+
+/** Creates a lab host named `name`; throws (leaving nothing) when the kernel refuses. */
+export function createLabHost(name: string): Promise<LabHost> {
+  const creating = allocating.then(async () => {
+    const n = created++;
+    const namespace = `${NAMESPACE_PREFIX}${OWNER}-${n}`;
+    // Interface names have 15 characters at most: "rl", the pid in base 36, the host's number.
+    const hostLink = `rl${THIS_PROCESS.pid.toString(36)}h${n.toString(36)}`.slice(0, 15);
+    const used = await usedBlocks();
+    let block = 1;
+    while (used.has(block)) block++;
+    if (block >= 64 * 256) throw new Error(`no free lab address under ${LAB_PREFIX}.0.0/16`);
+    const hostAddress = blockAddress(block, 1);
+    const address = blockAddress(block, 2);
+    try {
+      await ip([], `netns add ${namespace}\nlink add ${hostLink} type veth peer name ${INNER_LINK} netns ${namespace}\naddr add ${hostAddress}/30 dev ${hostLink}\nlink set ${hostLink} up\n`);
+      await ip(['-n', namespace], `addr add ${address}/30 dev ${INNER_LINK}\nlink set ${INNER_LINK} up\nlink set lo up\n`);
+    } catch (error) {
+      await ip(['netns', 'delete', namespace]).catch(() => undefined);
+      throw error;
+    }
+    return labHost(name, namespace, hostLink, hostAddress, address);
+  });
+  allocating = creating.catch(() => undefined);
+  return creating;
+}
+
+function labHost(name: string, namespace: string, hostLink: string, hostAddress: string, address: string): LabHost {
+  let tableMade = false;
+  let closing: Promise<void> | undefined;
+  return {
+    name,
+    namespace,
+    hostAddress,
+    address,
+    hostLink,
+    wrap: (argv) => ['ip', 'netns', 'exec', namespace, ...argv],
+    async drop(target, port) {
+      const lines = tableMade
+        ? []
+        : ['add table inet racelab', 'add chain inet racelab out { type filter hook output priority 0 ; }'];
+      tableMade = true;
+      lines.push(`add rule inet racelab out ip daddr ${target}${port === undefined ? '' : ` tcp dport ${port}`} drop`);
+      await runWithInput(['ip', 'netns', 'exec', namespace, 'nft', '-f', '-'], `${lines.join('\n')}\n`);
+    },
+    async setLink(up) {
+      await ip(['link', 'set', hostLink, up ? 'up' : 'down']);
+    },
+    close() {
+      // The link first, at once (a deleted namespace frees its links only later, in the kernel's own time).
+      closing ??= ip(['link', 'delete', hostLink])
+        .catch(() => undefined)
+        .then(() => ip(['netns', 'delete', namespace]));
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// Which real mechanisms this machine gives the labs, found once at first use. As root on
+// Linux, with `ip` able to make a network namespace, a lab's workers and nodes run as hosts
+// of their own and a partition is the kernel's (a link down, or an nftables rule where `nft`
+// is installed); with libfaketime installed, a worker's wall clock is really moved. Anywhere
+// else every lab keeps its in-process imitation (a proxy, an adjusted expiry) and says so.
+// RACELAB_REAL_FAULTS=off forces the imitations (the fallback's tests; a machine where the
+// real ones misbehave).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+export interface LabMechanisms {
+  /** Workers and lab nodes may run in network namespaces of their own. */
+  namespaces: boolean;
+  /** `nft` works inside a namespace: one pair of hosts can be cut while the rest stay linked. */
+  nftables: boolean;
+  /** The libfaketime library to preload, when there is one. */
+  faketime: string | null;
+  /** Why a real mechanism is not used, in words, for the log and the docs. */
+  why: string[];
+}
+
+/** What a fault's `mechanism` says: the words the page and the CLI's JSON show. */
+export const MECHANISM = {
+  nftables: 'kernel nftables drop',
+  linkDown: 'kernel link down',
+  proxy: 'proxy',
+  faketime: 'libfaketime',
+  simulatedExpiry: 'simulated expiry',
+  simulatedClock: 'simulated clock',
+} as const;
+
+/** Where Debian and others put libfaketime: searched, not assumed (the multiarch folder varies). */
+const LIBRARY_ROOTS = ['/usr/lib', '/usr/lib64', '/usr/local/lib', '/lib'];
+const LIBRARY = 'libfaketime.so.1';
+
+/** Finds libfaketime's library under the usual library folders, one level of subfolders deep (a multiarch folder, then faketime/). */
+export function findFaketimeLibrary(roots: string[] = LIBRARY_ROOTS): string | null {
+  for (const root of roots) {
+    const candidates = [path.join(root, 'faketime', LIBRARY), path.join(root, LIBRARY)];
+    try {
+      for (const sub of readdirSync(root)) candidates.push(path.join(root, sub, 'faketime', LIBRARY));
+    } catch {
+      continue;
+    }
+    const found = candidates.find((file) => existsSync(file));
+    if (found) return found;
+  }
+  return null;
+}
+
+function works(command: string, args: string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore', timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Looks at the machine: no cache, for tests and the first use. */
+export function detectLabMechanisms(env: NodeJS.ProcessEnv = process.env): LabMechanisms {
+  const why: string[] = [];
+  const forcedOff = env.RACELAB_REAL_FAULTS === 'off';
+  if (forcedOff) why.push('RACELAB_REAL_FAULTS=off');
+  let namespaces = false;
+  if (!forcedOff) {
+    if (process.platform !== 'linux') why.push('not Linux');
+    else if (process.getuid?.() !== 0) why.push('not root');
+    else if (!works('ip', ['netns', 'list'])) why.push('`ip netns` does not work');
+    else namespaces = true;
+  }
+  const nftables = namespaces && works('nft', ['--version']);
+  if (namespaces && !nftables) why.push('`nft` is not installed (a partition cuts a whole link)');
+  const faketime = forcedOff ? null : findFaketimeLibrary();
+  if (!forcedOff && !faketime) why.push('libfaketime is not installed');
+  return { namespaces, nftables, faketime, why };
+}
+
+let found: LabMechanisms | undefined;
+
+/** The machine's mechanisms, looked at once per process. */
+export function labMechanisms(): LabMechanisms {
+  found ??= detectLabMechanisms();
+  return found;
+}

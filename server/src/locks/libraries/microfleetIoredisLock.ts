@@ -1,0 +1,35 @@
+// @microfleet/ioredis-lock 6.0.1: SET NX PX with a random UUID per Lock object, released
+// and extended by compare-and-act scripts. No renewal of its own, no fencing token.
+import { createLock, LockAcquisitionError, type Lock } from '@microfleet/ioredis-lock';
+import { defineLock } from '../lockAdapter.js';
+
+export default defineLock<Lock>({
+  name: '@microfleet/ioredis-lock',
+  version: '6.0.1',
+  id: 'lib-microfleet-ioredis-lock',
+  summary: 'ioredis-lock: SET NX PX with a random UUID, release by compare-and-delete, extend by compare-and-expire; no renewal, no fence.',
+  renews: false,
+  fences: false,
+  redisKey: (key) => key,
+  source: import.meta.url,
+  create({ redis }) {
+    return {
+      async acquire(key, ttlMs) {
+        // retries 0: one try, and a container that does not get the lock skips the job.
+        const lock = createLock(redis, { timeout: ttlMs, retries: 0 });
+        try {
+          return await lock.acquire(key);
+        } catch (error) {
+          if (error instanceof LockAcquisitionError) return null; // another holds it
+          throw error;
+        }
+      },
+      async release(lock) {
+        await lock.release().catch(() => undefined); // a lock that expired is no error here
+      },
+      async extend(lock, ttlMs) {
+        await lock.extend(ttlMs);
+      },
+    };
+  },
+});

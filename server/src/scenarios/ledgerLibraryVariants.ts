@@ -1,0 +1,77 @@
+// The lease-handover labs with a real lock library (fencing: the holder's process is
+// stopped past its lease; event-loop-block: it blocks its own event loop, so a renewal
+// timer cannot fire): one variant per lock module that keeps a lease in Redis, built here
+// for both. The holder files the value the library stored (claimLeaseValue), so the grants
+// the server saw in Redis go to the right worker; the write uses the lock's fence when it
+// gives one, and is unconditional when it does not, as a user of that library would write it.
+import type { LockModule } from '../locks/lockAdapter.js';
+import { LOCKS } from '../locks/lockModules.js';
+import { openLock } from '../locks/openLock.js';
+import { AFTER_GRANT, AFTER_WRITE, claimLeaseValue, grantOnRecord, writeRow } from './kit/fencedLedger.js';
+import { giveBackLibraryLock, libraryFrame, lockPlace, takeLibraryLock } from './libraryLock.js';
+import type { Params } from '@racelab/shared';
+import { defineVariant, type VariantDefinition, type WorkerContext } from './types.js';
+
+/** What a lease-handover lab's job offers a library variant. */
+export interface HandoverJob extends WorkerContext {
+  leaseMs: number;
+  work(): Promise<void>;
+  skip(): Promise<void>;
+}
+
+export interface HandoverLab<Job extends HandoverJob> {
+  /** The lease's key name (unprefixed). */
+  lockKey: string;
+  /** The guarded table (one row, id 1, with content, fence and writer) and its name on the timeline. */
+  table: string;
+  target: string;
+  /** The fault between the grant and the work: worker-1's stall or block. */
+  hold(job: Job): Promise<void> | void;
+  /** The lab's choreography before a write (leaseHandover's keepWriteOrder). */
+  keepWriteOrder(ctx: WorkerContext, token: string): Promise<void>;
+  /** Why `module` is expected to pass at `params` though it has no fence (null: it is expected to fail). */
+  passesWithoutFence(module: LockModule, params: Params): string | null;
+}
+
+/** The variant of a lease-handover lab that runs `module`'s lock around the job. */
+export function handoverLibraryVariant<Job extends HandoverJob>(lab: HandoverLab<Job>, module: LockModule): VariantDefinition<Job> {
+  return defineVariant<Job>({
+    ...libraryFrame(module, lab.lockKey),
+    correct: module.fences,
+    figures: module.fences ? 'stale writes rejected 1, last writer worker-2' : 'stale writes accepted 1, last writer worker-1',
+    checkpoints: [AFTER_GRANT, AFTER_WRITE],
+    expectedOtherwise: (params) => (module.fences ? null : lab.passesWithoutFence(module, params)),
+    async run(job) {
+      const { lock, close } = await openLock(module, job);
+      const place = lockPlace(job, module, lab.lockKey);
+      try {
+        const grant = await takeLibraryLock(job, lock, place, job.leaseMs);
+        if (grant === null) return await job.skip();
+        await claimLeaseValue(job, grant.value);
+        const grantNo = await grantOnRecord(job, lab.lockKey, grant.value);
+        job.signal(`granted:${job.workerId}`);
+        try {
+          await lab.hold(job);
+          await job.work();
+          const content = `${lab.target} by ${job.workerId}`;
+          await lab.keepWriteOrder(job, grant.value);
+          // With a fence the row is the judge; without one, nothing tells this write the lease has passed on.
+          const guard = grant.fence === undefined ? '' : ' and fence < $2';
+          const fence = grant.fence ?? grantNo;
+          const sql = `update ${lab.table} set content = $1, fence = $2, writer = $3 where id = 1${guard}`;
+          if ((await writeRow(job, sql, [content, fence, job.workerId])) === 1) job.emit({ type: 'write-accepted', target: lab.target, value: content, fence });
+          else job.emit({ type: 'write-rejected', target: lab.target, value: content, fence, reason: 'the row holds a newer fence' });
+        } finally {
+          await giveBackLibraryLock(job, lock, grant, place);
+        }
+      } finally {
+        await close();
+      }
+    },
+  });
+}
+
+/** A lab's library variants: every lock module that keeps an expiring lease in Redis. */
+export function handoverLibraryVariants<Job extends HandoverJob>(lab: HandoverLab<Job>): VariantDefinition<Job>[] {
+  return LOCKS.filter((m) => m.redisKey(lab.lockKey) !== null).map((m) => handoverLibraryVariant(lab, m));
+}

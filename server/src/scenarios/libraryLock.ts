@@ -1,0 +1,66 @@
+// What every scenario's library variants share: take a lock module's lock around a job and
+// give it back, with the timeline's lease events, and the variant's frame (title, the
+// library's name and version, where its key lives). Each scenario builds its variants from
+// these with one function (duplicate-job/libraryVariants.ts, ledgerLibraryVariants.ts).
+import type { LockAdapter, LockModule } from '../locks/lockAdapter.js';
+import type { VariantDefinition, WorkerContext } from './types.js';
+
+export interface LibraryGrant {
+  handle: unknown;
+  /** What the grant stored at the lock's key: the library's word for it, or what Redis held right after. */
+  value: string;
+  fence?: number;
+}
+
+/** The parts of a library variant every scenario gives the same way. */
+export function libraryFrame(module: LockModule, lockKey: string): Pick<VariantDefinition<never>, 'id' | 'title' | 'summary' | 'source' | 'library' | 'keyAliases'> {
+  const stored = module.redisKey(lockKey);
+  return {
+    id: module.id,
+    title: `${module.name} ${module.version}`,
+    summary: module.summary,
+    source: module.source,
+    library: { name: module.name, version: module.version },
+    ...(stored && stored !== lockKey ? { keyAliases: { [lockKey]: stored } } : {}),
+  };
+}
+
+/** The lock modules that keep their lock in Redis, with an expiry: those whose lease can pass on. */
+/** Where a library variant's lock lives: the scenario's key name, as the timeline shows it, and whether Redis holds it. */
+export interface LockPlace {
+  /** The scenario's key name (unprefixed; the variant's keyAliases say where the library stores it). */
+  lockKey: string;
+  /** The key as the timeline names it. */
+  shownKey: string;
+  /** False for a lock kept elsewhere (PostgreSQL): no key to read, no expiry. */
+  inRedis: boolean;
+}
+
+/** Where `module` keeps the lock `lockKey` of this run. */
+export function lockPlace(ctx: WorkerContext, module: LockModule, lockKey: string): LockPlace {
+  const inRedis = module.redisKey(lockKey) !== null;
+  return { lockKey, shownKey: inRedis ? ctx.key(lockKey) : `${module.name}(${lockKey})`, inRedis };
+}
+
+/** Tries once to take the lock for `leaseMs`; reports the request and the grant; null when another holds it. */
+export async function takeLibraryLock(ctx: WorkerContext, lock: LockAdapter, place: LockPlace, leaseMs: number): Promise<LibraryGrant | null> {
+  ctx.emit({ type: 'lease-requested', key: place.shownKey });
+  const sent = ctx.now(); // the lease counts from the request, not from its reply
+  const handle = await lock.acquire(place.lockKey, leaseMs);
+  if (handle === null) return null;
+  const fence = lock.fence?.(handle);
+  // The library's word for its value; else what the key holds right after the grant (its own: it was just taken).
+  const value = lock.value?.(handle) ?? (place.inRedis ? await ctx.redis.get(ctx.key(place.lockKey)) : null) ?? place.shownKey;
+  const ttlMs = place.inRedis ? leaseMs : null;
+  ctx.emit({ type: 'lease-acquired', key: place.shownKey, ttlMs, fromMs: sent, token: value, ...(fence === undefined ? {} : { fence }) });
+  return { handle, value, ...(fence === undefined ? {} : { fence }) };
+}
+
+/** Releases a grant with the library and reports what Redis shows the release did (1: it removed the key it found). */
+export async function giveBackLibraryLock(ctx: WorkerContext, lock: LockAdapter, grant: LibraryGrant, place: LockPlace): Promise<void> {
+  const read = async () => (place.inRedis ? await ctx.redis.get(ctx.key(place.lockKey)) : null);
+  const before = await read();
+  await lock.release(grant.handle);
+  const after = await read();
+  ctx.emit({ type: 'lease-released', key: place.shownKey, deleted: before !== null && after === null ? 1 : 0 });
+}
