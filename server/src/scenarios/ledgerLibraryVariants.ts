@@ -16,7 +16,7 @@ import { defineVariant, type VariantDefinition, type WorkerContext } from './typ
 export interface HandoverJob extends WorkerContext {
   leaseMs: number;
   work(): Promise<void>;
-  skip(): Promise<void>;
+  skip(): Promise<unknown>;
 }
 
 export interface HandoverLab<Job extends HandoverJob> {
