@@ -46,7 +46,10 @@ export function handoverLibraryVariant<Job extends HandoverJob>(lab: HandoverLab
       const place = lockPlace(job, module, lab.lockKey);
       try {
         const grant = await takeLibraryLock(job, lock, place, job.leaseMs);
-        if (grant === null) return await job.skip();
+        if (grant === null) {
+          await job.skip();
+          return;
+        }
         await claimLeaseValue(job, grant.value);
         const grantNo = await grantOnRecord(job, lab.lockKey, grant.value);
         job.signal(`granted:${job.workerId}`);
