@@ -56,7 +56,7 @@ test.describe('the scorecard view, with no server', () => {
     page.on('websocket', (ws) => sockets.push(ws.url()));
     await page.goto(`${server.url}/?scorecard=1`);
     const table = page.getByRole('table', { name: 'Lock libraries (rows) under each fault (columns)' });
-    for (const fault of card.faults) await expect(table.getByRole('columnheader', { name: fault.title })).toBeVisible();
+    for (const fault of card.faults) await expect(table.getByRole('columnheader', { name: `${fault.title} ${fault.mapping}`, exact: true })).toBeVisible();
     for (const lock of card.locks) {
       // Its name and its version head the row.
       const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: `${lock.name} ${lock.version}` }) });

@@ -35,10 +35,16 @@ export type Scorecard = z.infer<typeof Scorecard>;
 /** What a lease promises, said wherever a cell shows what every lock of its kind gives. */
 export const LEASE_PROMISE = 'prevents duplicate work, does not prevent damage';
 
+/** What every lock of its kind gives, in fair words ("as with any lease"); null for a cell held against its lock. */
+export function fairWords(cell: ScorecardCell): string | null {
+  if (!cell.byDesign) return null;
+  return cell.verdict === 'stale write accepted' ? `no fence: ${LEASE_PROMISE}` : 'as with any lease';
+}
+
 /** A cell's verdict in fair words: what every lock of its kind gives says so, and is never called broken. */
 export function cellWords(cell: ScorecardCell): string {
-  if (!cell.byDesign) return cell.verdict;
-  return `${cell.verdict} (${cell.verdict === 'stale write accepted' ? `no fence: ${LEASE_PROMISE}` : 'as with any lease'})`;
+  const fair = fairWords(cell);
+  return fair ? `${cell.verdict} (${fair})` : cell.verdict;
 }
 
 /** The folder of the cells' recordings, under the page's recordings folder. */

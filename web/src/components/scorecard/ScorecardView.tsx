@@ -45,7 +45,7 @@ function Cell({ cell, lockName, faultTitle }: { cell: ScorecardCell | undefined;
       </span>
       {look.fair && (
         <span className="sc-fair">
-          A lease {look.fair}: <a href={whyScenarioHref}>the {WHY.scenario} scenario</a> shows why (<a href={whyRecordingHref}>recorded run</a>).
+          {look.fair} — why: <a href={whyScenarioHref}>the {WHY.scenario} scenario</a> (<a href={whyRecordingHref}>recorded</a>)
         </span>
       )}
       <span className="sc-note">{cell.note}</span>

@@ -19,9 +19,9 @@ describe('a scorecard cell in words', () => {
       ['failed', 'cross'],
       ['not-applicable', 'ban'],
     ]);
-    expect(looks[1]).toMatchObject({ words: 'duplicate work (as with any lease)', fair: FAIR_WORDS });
+    expect(looks[1]).toMatchObject({ words: 'duplicate work', fair: `as with any lease: a lease ${FAIR_WORDS}` });
     expect(looks.filter((l) => l.fair)).toHaveLength(1);
-    expect(cellLook(cell({ verdict: 'stale write accepted', byDesign: true })).words).toBe(`stale write accepted (no fence: ${FAIR_WORDS})`);
+    expect(cellLook(cell({ verdict: 'stale write accepted', byDesign: true }))).toMatchObject({ words: 'stale write accepted', fair: `no fence: ${FAIR_WORDS}` });
     // The same word without byDesign is a fault of the lock: never softened.
     expect(cellLook(cell({ verdict: 'duplicate work' }))).toEqual({ tone: 'failed', icon: 'cross', words: 'duplicate work' });
   });

@@ -1,6 +1,6 @@
 // How a scorecard cell reads: its word, a tone (colour) and an icon, so that colour is never
 // the only sign; and the fair words for what every lease gives under a stall.
-import { cellWords, formatParam, LEASE_PROMISE, type ScorecardCell } from '@racelab/shared';
+import { fairWords, formatParam, LEASE_PROMISE, type ScorecardCell } from '@racelab/shared';
 import { ruleWords } from '../../model/faultPlan.js';
 import type { IconName } from '../../model/icons.js';
 
@@ -9,9 +9,9 @@ export type CellTone = 'correct' | 'by-design' | 'failed' | 'not-applicable';
 export interface CellLook {
   tone: CellTone;
   icon: IconName;
-  /** The verdict word, as the README's table has it. */
+  /** The verdict word. */
   words: string;
-  /** For what any lock of its kind gives: what it does and does not promise. */
+  /** For what any lock of its kind gives, the README's fair words and what a lease promises. */
   fair?: string;
 }
 
@@ -24,8 +24,9 @@ export const WHY_LEASES_NEED_FENCING = { scenario: 'fencing', variant: 'lease-on
 export function cellLook(cell: ScorecardCell): CellLook {
   if (cell.verdict === 'correct') return { tone: 'correct', icon: 'check', words: 'correct' };
   if (cell.verdict === 'does not apply') return { tone: 'not-applicable', icon: 'ban', words: 'does not apply' };
-  if (cell.byDesign) return { tone: 'by-design', icon: 'warning', words: cellWords(cell), fair: FAIR_WORDS };
-  return { tone: 'failed', icon: 'cross', words: cellWords(cell) };
+  const fair = fairWords(cell);
+  if (fair) return { tone: 'by-design', icon: 'warning', words: cell.verdict, fair: fair.includes(LEASE_PROMISE) ? fair : `${fair}: a lease ${LEASE_PROMISE}` };
+  return { tone: 'failed', icon: 'cross', words: cell.verdict };
 }
 
 /** The parameters and fault plan a cell was seen at, in words: "workers 3 · leaseMs 2000 …; worker-1 stalls 2500 ms (SIGSTOP) at working". */
