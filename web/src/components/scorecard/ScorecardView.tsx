@@ -1,7 +1,7 @@
 // The lock libraries' scorecard: a table of locks × faults, each cell its verdict in words,
 // colour and icon, the fair words, the parameters it was seen at, and a button that replays
 // its run on the page (a shipped recording: no server). Shown in place of the playground.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import { cellAt, type Scorecard, type ScorecardCell } from '@racelab/shared';
 import { loadScorecard, openCell } from '../../app/scorecard.js';
 import { useStore } from '../../store/index.js';
@@ -66,7 +66,8 @@ function Cell({ cell, lockName, faultTitle }: { cell: ScorecardCell | undefined;
 function Matrix({ card }: { card: Scorecard }) {
   return (
     <div className="sc-scroll" role="region" aria-label="Scorecard: locks × faults" tabIndex={0}>
-      <table className="sc-table">
+      {/* Each fault column keeps a readable width: the box scrolls sideways where the screen has not the room. */}
+      <table className="sc-table" style={{ '--faults': card.faults.length } as CSSProperties}>
         <caption className="sc-caption">Lock libraries (rows) under each fault (columns)</caption>
         <thead>
           <tr>
@@ -126,7 +127,7 @@ export function ScorecardView() {
         </button>
       </div>
       <p className="sc-lead">
-        Real npm lock libraries run as variants of duplicate-job, in real worker processes against the real Redis and PostgreSQL; every verdict is
+        Real npm lock libraries run as variants of racelab’s scenarios, in real worker processes against the real Redis and PostgreSQL; every verdict is
         read from the stores. A lease {FAIR_WORDS}: no library is faulted for
         what no lease can promise. Each cell replays its run here, with no server.
       </p>
