@@ -2,7 +2,7 @@
 // is stopped for real (SIGSTOP) past its lease, and the report goes to a target that may
 // or may not compare the token. A file cannot: the stale upload wins, token and all.
 import { defineScenario, intParam } from '../types.js';
-import { createFencedLedger, measureFencedLedger, recordGrantsOf, SESSION_WORKER } from '../kit/fencedLedger.js';
+import { createFencedLedger, measureFencedLedger, recordGrantsOf, SESSION_WORKER, noStaleWrite, lastHolderWins } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY, REFUSED_KEY, REPORT_FENCE_KEY } from './keys.js';
 import { waitForFreeLease } from './choreography.js';
 import { publishedReport, uploadsKept } from './publishedReport.js';
@@ -114,20 +114,8 @@ export default defineScenario<UploadJob, UploadFolder>({
 
   // worker-2 is always granted the lease after worker-1, with the higher fence.
   expectations: () => [
-    {
-      id: 'no-stale-write',
-      metric: 'staleWritesAccepted',
-      op: 'eq',
-      value: 0,
-      text: 'no upload is taken from a worker whose lease had already passed to another',
-    },
-    {
-      id: 'last-holder-wins',
-      metric: 'finalWriter',
-      op: 'eq',
-      value: WORKERS[1]!,
-      text: 'readers get the report of worker-2, the last worker granted the lease',
-    },
+    noStaleWrite('no upload is taken from a worker whose lease had already passed to another'),
+    lastHolderWins(WORKERS[1]!, 'readers get the report of worker-2, the last worker granted the lease'),
   ],
 
   async work(ctx, variant) {
