@@ -4,7 +4,7 @@
 import type { Lane, Mark, Span } from './lanes.js';
 import type { Lease } from './leases.js';
 import { markExtent, stackMarks, type PlacedMark } from './layout.js';
-import { anyOpen, clusterInstants, cullInstants, thinIntervals, type Thinned } from './lod.js';
+import { anyOpen, clusterInstants, MARK_BUDGET, cullInstants, thinIntervals, type Thinned } from './lod.js';
 import { formatMs, makeScale, timeToX, type TimeScale } from './timeScale.js';
 import type { TruthSegment } from './truth.js';
 import type { TimeWindow } from './viewport.js';
@@ -77,12 +77,16 @@ function clusterOf(workerId: string, marks: Mark[], scale: TimeScale): MarkClust
   };
 }
 
-/** The scene of a lane in `drawn` (the committed window), `pxWidth` pixels wide. */
-export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, pxWidth: number): LaneScene {
+/**
+ * The scene of a lane in `drawn` (the committed window), `pxWidth` pixels wide. `reachMs`:
+ * while the run is in progress, where its facts reach (its marks' rate decides their level
+ * of detail); null once it has finished.
+ */
+export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, pxWidth: number, reachMs: number | null = null): LaneScene {
   const scale = makeScale(drawn.startMs, drawn.endMs);
   const slackMs = ((CLUSTER_PX / Math.max(1, pxWidth)) * (drawn.endMs - drawn.startMs)) / 2;
   const marks = cullInstants(lane.marks, drawn, slackMs);
-  const clustered = clusterInstants(marks, drawn, pxWidth, CLUSTER_PX);
+  const clustered = clusterInstants(marks, drawn, pxWidth, CLUSTER_PX, MARK_BUDGET, reachMs);
   let majors: PlacedMark[] = [];
   let minors: PlacedMark[] = [];
   const clusters: MarkCluster[] = [];

@@ -25,10 +25,12 @@ interface Props {
   pxWidth: number;
   /** The run's id while its workers can take live faults; null otherwise. */
   faultsFor: string | null;
+  /** While the run is in progress, where its facts reach (see laneScene); null once finished. */
+  reachMs: number | null;
 }
 
-export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor }: Props) {
-  const scene = useMemo(() => laneScene(lane, truth, drawn, pxWidth), [lane, truth, drawn, pxWidth]);
+export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs }: Props) {
+  const scene = useMemo(() => laneScene(lane, truth, drawn, pxWidth, reachMs), [lane, truth, drawn, pxWidth, reachMs]);
   const { scale } = scene;
   const owner = lane.workerId;
   return (
