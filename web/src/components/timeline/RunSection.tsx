@@ -63,8 +63,16 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
         <WorkerLane key={lane.workerId} lane={lane} truth={truth.get(lane.workerId) ?? NO_TRUTH} drawn={drawn} pxWidth={pxWidth} faultsFor={faultsFor} reachMs={reachMs} />
       ))}
       {lanes.some((l) => l.leases.length > 0) && <OverlapRow spans={overlaps} scale={scale} drawn={drawn} pxWidth={pxWidth} />}
-      {storeLanes.map((k) => (
-        <StoreLane key={`${k.store}:${k.name}`} lane={k} scale={scale} drawn={drawn} pxWidth={pxWidth} workers={summary.workers} />
+      {storeLanes.map((k, i) => (
+        <StoreLane
+          key={`${k.store}:${k.name}`}
+          lane={k}
+          scale={scale}
+          drawn={drawn}
+          pxWidth={pxWidth}
+          workers={summary.workers}
+          sameStoreAbove={storeLanes[i - 1]?.store === k.store}
+        />
       ))}
     </div>
   );
