@@ -34,6 +34,8 @@ export interface LabHost {
   wrap(argv: string[]): string[];
   /** Drops, in the kernel, whatever this host sends to `address` (on `port`, when given): a connection there hangs. */
   drop(address: string, port?: number): Promise<void>;
+  /** Drops, in the kernel, whatever reaches this host from `address`'s `port`: what that service sends never arrives, what it is sent still does. */
+  dropFrom(address: string, port: number): Promise<void>;
   /** Sets the host end of the link down (`up` false) or up again. */
   setLink(up: boolean): Promise<void>;
   /** Deletes the namespace and with it the link; processes inside must be gone. */
@@ -103,6 +105,19 @@ export function createLabHost(name: string): Promise<LabHost> {
 function labHost(name: string, namespace: string, hostLink: string, hostAddress: string, address: string): LabHost {
   let tableMade = false;
   let closing: Promise<void> | undefined;
+  // One table of racelab's in the namespace, a chain for what it sends and one for what it receives.
+  const rule = async (chain: 'out' | 'in', text: string): Promise<void> => {
+    const lines = tableMade
+      ? []
+      : [
+          'add table inet racelab',
+          'add chain inet racelab out { type filter hook output priority 0 ; }',
+          'add chain inet racelab in { type filter hook input priority 0 ; }',
+        ];
+    tableMade = true;
+    lines.push(`add rule inet racelab ${chain} ${text}`);
+    await runWithInput(['ip', 'netns', 'exec', namespace, 'nft', '-f', '-'], `${lines.join('\n')}\n`);
+  };
   return {
     name,
     namespace,
@@ -110,13 +125,11 @@ function labHost(name: string, namespace: string, hostLink: string, hostAddress:
     address,
     hostLink,
     wrap: (argv) => ['ip', 'netns', 'exec', namespace, ...argv],
-    async drop(target, port) {
-      const lines = tableMade
-        ? []
-        : ['add table inet racelab', 'add chain inet racelab out { type filter hook output priority 0 ; }'];
-      tableMade = true;
-      lines.push(`add rule inet racelab out ip daddr ${target}${port === undefined ? '' : ` tcp dport ${port}`} drop`);
-      await runWithInput(['ip', 'netns', 'exec', namespace, 'nft', '-f', '-'], `${lines.join('\n')}\n`);
+    drop(target, port) {
+      return rule('out', `ip daddr ${target}${port === undefined ? '' : ` tcp dport ${port}`} drop`);
+    },
+    dropFrom(source, port) {
+      return rule('in', `ip saddr ${source} tcp sport ${port} drop`);
     },
     async setLink(up) {
       await ip(['link', 'set', hostLink, up ? 'up' : 'down']);
