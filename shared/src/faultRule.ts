@@ -2,12 +2,18 @@
 // of what a fault does, for the page, the server, the CLI and recorded runs alike.
 import { z } from 'zod';
 
-/** What a planned fault does at its checkpoint: SIGKILL the process, or SIGSTOP it for `ms`. */
-export const PlannedFaultAction = z.enum(['kill', 'stall']);
+/**
+ * What a planned fault does at its checkpoint: SIGKILL the process, SIGSTOP it for `ms`, or
+ * partition it (its lab host's link set down) for `ms`, or to the run's end without `ms`.
+ */
+export const PlannedFaultAction = z.enum(['kill', 'stall', 'partition']);
 export type PlannedFaultAction = z.infer<typeof PlannedFaultAction>;
 
-/** What the page may do to a live worker process: SIGSTOP, SIGCONT or SIGKILL it. */
-export const LiveFaultAction = z.enum(['pause', 'resume', 'kill']);
+/**
+ * What the page may do to a live worker: SIGSTOP, SIGCONT or SIGKILL its process; or, when it
+ * runs as a lab host of its own, cut its link (partition) and set it up again (heal).
+ */
+export const LiveFaultAction = z.enum(['pause', 'resume', 'kill', 'partition', 'heal']);
 export type LiveFaultAction = z.infer<typeof LiveFaultAction>;
 
 /** Longest stall a plan may ask for, in ms, before the run's time scale stretches it. */
@@ -24,7 +30,7 @@ export const FaultRule = z.strictObject({
   /** "first" is the first worker to reach the checkpoint; otherwise a worker id. */
   target: z.string().min(1).max(40),
   action: PlannedFaultAction,
-  /** Only for stall: how long the process stays stopped, in ms. */
+  /** For stall: how long the process stays stopped, in ms; for partition: how long the link stays down. */
   ms: z.number().int().min(0).optional(),
 });
 export type FaultRule = z.infer<typeof FaultRule>;
@@ -32,5 +38,5 @@ export type FaultRule = z.infer<typeof FaultRule>;
 /** A fault rule as a page or the CLI may ask for it: a stall of at most MAX_STALL_MS. */
 export const PlannedFault = FaultRule.refine((rule) => rule.ms === undefined || rule.ms <= MAX_STALL_MS, {
   path: ['ms'],
-  message: `a stall lasts at most ${MAX_STALL_MS} ms`,
+  message: `a stall or a partition lasts at most ${MAX_STALL_MS} ms`,
 });

@@ -42,7 +42,9 @@ const events: { [T in RunEventType]: Omit<EventOf<T>, 'seq' | 'atMs'> } = {
     faults: [
       { checkpoint: 'holding-lock', target: 'first', action: 'kill' },
       { checkpoint: 'working', target: w, action: 'stall', ms: 120_000 },
+      { checkpoint: 'working', target: 'worker-2', action: 'partition', ms: 500 },
     ],
+    hosts: ['worker-2'],
   },
   'worker-started': { type: 'worker-started', workerId: w, pid: 4242 },
   'process-paused': { type: 'process-paused', workerId: w, plannedMs: null },

@@ -17,6 +17,10 @@ import { commandLine } from '../services/pids.js';
 import { childrenOf, processState } from '../testing/processTable.js';
 import { startServerProcess, type ServerProcess } from '../testing/serverProcess.js';
 import { OWNED_DIR } from './ownedProcesses.js';
+import { execFileSync } from 'node:child_process';
+import { detectLabMechanisms, MECHANISM } from '../labnet/mechanisms.js';
+import { NAMESPACE_PREFIX } from '../labnet/labHost.js';
+import { racelabNamespaces } from './namespaces.js';
 
 const clean = fileURLToPath(new URL('../../dist/clean.js', import.meta.url));
 const servers: ChildProcess[] = [];
@@ -112,5 +116,41 @@ describe('a server killed mid-run', () => {
     expect(output).toMatch(/racelab clean: removed what earlier runs left: 1 run of a process that no longer runs, \d+ schemas?, \d+ Redis keys?, 1 process \(worker process \(pid \d+\)/);
     expect(await leftovers(redis, pool, stalled.runId)).toEqual({ keys: [], schema: false });
     expect(workers.filter(alive)).toEqual([]);
+  }, 120_000);
+
+  it('with lab hosts: its namespaces, their links and its libfaketime workers are gone after the next start', async () => {
+    const real = detectLabMechanisms();
+    const first = await startServer();
+    const serverPid = first.server.pid!;
+    // Redlock's split (the workers in namespaces, cut by nftables), worker-1 stopped in its pause; cron-clock-skew's late nodes under libfaketime.
+    const split = await startRun(first.address, 'redlock', 'redlock', 'process-paused', { reach: 'split', pauseMs: 10_000, leaseMs: 2000 });
+    const late = await startRun(first.address, 'cron-clock-skew', 'release-when-done', 'clock-skewed', { skewMs: 6000 }); // node-2 waits 6 s to fire
+    const staged = events(split.client).filter((e) => e.type === 'fault-staged').map((e) => e.type === 'fault-staged' && e.mechanism);
+    const namespaces = (await racelabNamespaces()).filter((n) => n.startsWith(`${NAMESPACE_PREFIX}${serverPid}-`));
+    const links = (): string[] =>
+      execFileSync('ip', ['-o', 'link', 'show']).toString().split('\n').filter((line) => namespaces.some((n) => line.includes(`link-netns ${n}`)));
+    const faked = workerPids(events(late.client)).filter((pid) => alive(pid) && /libfaketime/.test(readFileSync(`/proc/${pid}/environ`, 'utf8')));
+    if (real.namespaces) {
+      expect(namespaces).toHaveLength(2);
+      expect(links()).toHaveLength(2);
+      expect(new Set(staged)).toEqual(new Set([real.nftables ? MECHANISM.nftables : MECHANISM.proxy]));
+    } else {
+      expect(namespaces).toEqual([]);
+      expect(new Set(staged)).toEqual(new Set([MECHANISM.proxy]));
+    }
+    expect(faked.length > 0).toBe(real.faketime !== null);
+
+    first.server.kill('SIGKILL');
+    await new Promise((resolve) => first.server.once('exit', resolve));
+    expect((await racelabNamespaces()).filter((n) => namespaces.includes(n))).toEqual(namespaces);
+
+    const second = await startServer();
+    expect(await racelabNamespaces()).toEqual(expect.not.arrayContaining(namespaces.length > 0 ? namespaces : ['none']));
+    expect(links()).toEqual([]);
+    await until(() => !faked.some(alive), 'every faked worker gone', 5000).catch(() => undefined);
+    expect(faked.filter(alive)).toEqual([]);
+    for (const run of [split, late]) expect(await leftovers(redis, pool, run.runId)).toEqual({ keys: [], schema: false });
+    second.server.kill('SIGINT');
+    await new Promise((resolve) => second.server.once('exit', resolve));
   }, 120_000);
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { racelabNamespaces, sweepNamespaces } from '../debris/namespaces.js';
 import { startEmbeddedRedis } from '../services/embeddedRedis.js';
 import type { StartedService } from '../services/startedService.js';
+import { startRunLab } from '../runs/runLab.js';
 import { createLabHost, type LabHost } from './labHost.js';
 import { detectLabMechanisms } from './mechanisms.js';
 
@@ -44,7 +45,31 @@ describe('what the machine gives the labs', () => {
   });
 });
 
-describe.runIf(mechanisms.namespaces)('a lab host', () => {
+// The fallback runs on every machine (forced off here); where the machine gives no
+// namespaces, the tests of real hosts are replaced by one that shows none can be made: no
+// test is ever skipped.
+describe('a run\'s lab without namespaces', () => {
+  it('makes no host and says why; the sweep finds nothing of it to delete', async () => {
+    const off = detectLabMechanisms({ RACELAB_REAL_FAULTS: 'off' });
+    const lab = await startRunLab(['worker-1'], { network: true, nodes: ['far replica'] }, { redisUrl: 'redis://127.0.0.1:6379', databaseUrl: 'postgres://127.0.0.1/x' }, off);
+    expect(lab.hosts).toEqual({});
+    expect(lab.launches).toEqual([{}]);
+    await lab.close();
+    expect((await sweepNamespaces()).filter((n) => n.startsWith(`racelab-${process.pid}-`))).toEqual([]);
+  });
+});
+
+if (!mechanisms.namespaces) {
+  describe('a lab host, on a machine without namespaces', () => {
+    it('cannot be made: the kernel refuses, and nothing is left', async () => {
+      expect(mechanisms.why.length).toBeGreaterThan(0);
+      await expect(createLabHost('worker-1')).rejects.toThrow();
+      expect((await racelabNamespaces()).filter((n) => n.startsWith(`racelab-${process.pid}-`))).toEqual([]);
+    });
+  });
+}
+
+if (mechanisms.namespaces) describe('a lab host', () => {
   let host: LabHost;
   let node: StartedService;
   let port: number;
@@ -71,6 +96,45 @@ describe.runIf(mechanisms.namespaces)('a lab host', () => {
       expect(await pingFrom(host, host.hostAddress, port, 700)).toBe('timeout');
       expect(await own.ping()).toBe('PONG');
     }
+  });
+
+  it('a dropFrom loses what one service sends to the host, and nothing else', async () => {
+    const other = await createLabHost('far replica');
+    const node2 = await startEmbeddedRedis({ args: ['--bind', '127.0.0.1', other.hostAddress, '--protected-mode', 'no'] });
+    const own2 = new Redis(node2.url, { maxRetriesPerRequest: 0 });
+    try {
+      const port2 = Number(new URL(node2.url).port);
+      expect(await pingFrom(other, other.hostAddress, port2, 2000)).toBe('PONG');
+      await other.dropFrom(other.hostAddress, port2);
+      // Its answers (even the handshake's) never arrive; the server's own connection answers.
+      expect(await pingFrom(other, other.hostAddress, port2, 700)).toBe('timeout');
+      expect(await own2.ping()).toBe('PONG');
+      // Another service on the same host address still reaches the namespace.
+      expect(await pingFrom(other, other.hostAddress, Number(new URL(node.url).port), 2000)).toBe('ECONNREFUSED');
+    } finally {
+      own2.disconnect();
+      await node2.stop();
+      await other.close();
+    }
+  });
+
+  it('two processes creating hosts at once never share an address block', async () => {
+    const labHostModule = new URL('./labHost.js', import.meta.url).href.replace('/src/', '/dist/');
+    const script = `const { createLabHost } = await import(${JSON.stringify(labHostModule)});
+const hosts = [];
+for (let i = 0; i < 3; i++) hosts.push(await createLabHost('h' + i));
+console.log(JSON.stringify(hosts.map((h) => h.hostAddress)));
+process.stdin.resume();
+process.stdin.on('end', async () => { for (const h of hosts) await h.close(); process.exit(0); });`;
+    // Each keeps its hosts until told to close them: both sets exist at once.
+    const children = [0, 1].map(() => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] }));
+    const made = await Promise.all(
+      children.map((child) => new Promise<string[]>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as string[])))),
+    );
+    const exited = children.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+    for (const child of children) child.stdin.end();
+    expect(await Promise.all(exited)).toEqual([0, 0]);
+    expect(new Set(made.flat()).size).toBe(6);
   });
 
   it('a link set down hangs every connection of the host; set up again, it answers', async () => {
@@ -101,8 +165,13 @@ describe.runIf(mechanisms.namespaces)('a lab host', () => {
   });
 });
 
-describe.runIf(mechanisms.namespaces)('the start-up sweep', () => {
-  it('deletes the namespaces of a racelab process killed with SIGKILL, and only those', async () => {
+describe('the start-up sweep', () => {
+  it('deletes the namespaces of a racelab process killed with SIGKILL, and only those (none where there are none)', async () => {
+    if (!mechanisms.namespaces) {
+      await expect(createLabHost('kept')).rejects.toThrow(/netns add/);
+      expect(await sweepNamespaces()).toEqual([]);
+      return;
+    }
     const mine = await createLabHost('kept');
     // A process of its own creates a lab host and is killed before it can remove it.
     const labHostModule = new URL('./labHost.js', import.meta.url).href.replace('/src/', '/dist/');

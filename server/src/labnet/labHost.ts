@@ -34,6 +34,8 @@ export interface LabHost {
   wrap(argv: string[]): string[];
   /** Drops, in the kernel, whatever this host sends to `address` (on `port`, when given): a connection there hangs. */
   drop(address: string, port?: number): Promise<void>;
+  /** Drops, in the kernel, whatever reaches this host from `address`'s `port`: what that service sends never arrives, what it is sent still does. */
+  dropFrom(address: string, port: number): Promise<void>;
   /** Sets the host end of the link down (`up` false) or up again. */
   setLink(up: boolean): Promise<void>;
   /** Deletes the namespace and with it the link; processes inside must be gone. */
@@ -74,27 +76,35 @@ async function usedBlocks(): Promise<Set<number>> {
 
 const blockAddress = (block: number, host: 1 | 2): string => `${LAB_PREFIX}.${Math.floor(block / 64)}.${(block % 64) * 4 + host}`;
 
-/** Creates a lab host named `name`; throws (leaving nothing) when the kernel refuses. */
+/** The host end's name carries its block: two servers that pick one block at once cannot both create it. */
+const blockLink = (block: number): string => `rlab${block.toString(36)}`;
+
+/**
+ * Creates a lab host named `name`; throws (leaving nothing) when the kernel refuses. The
+ * block is claimed by creating its link: the kernel lets one `link add` of a name succeed,
+ * so a server that lost the race to another (or to anything else on the machine) gets
+ * "File exists" and takes the next free block.
+ */
 export function createLabHost(name: string): Promise<LabHost> {
   const creating = allocating.then(async () => {
     const n = created++;
     const namespace = `${NAMESPACE_PREFIX}${OWNER}-${n}`;
-    // Interface names have 15 characters at most: "rl", the pid in base 36, the host's number.
-    const hostLink = `rl${THIS_PROCESS.pid.toString(36)}h${n.toString(36)}`.slice(0, 15);
     const used = await usedBlocks();
-    let block = 1;
-    while (used.has(block)) block++;
-    if (block >= 64 * 256) throw new Error(`no free lab address under ${LAB_PREFIX}.0.0/16`);
-    const hostAddress = blockAddress(block, 1);
-    const address = blockAddress(block, 2);
-    try {
-      await ip([], `netns add ${namespace}\nlink add ${hostLink} type veth peer name ${INNER_LINK} netns ${namespace}\naddr add ${hostAddress}/30 dev ${hostLink}\nlink set ${hostLink} up\n`);
-      await ip(['-n', namespace], `addr add ${address}/30 dev ${INNER_LINK}\nlink set ${INNER_LINK} up\nlink set lo up\n`);
-    } catch (error) {
-      await ip(['netns', 'delete', namespace]).catch(() => undefined);
-      throw error;
+    for (let block = 1; block < 64 * 256; block++) {
+      if (used.has(block)) continue;
+      const hostLink = blockLink(block);
+      const hostAddress = blockAddress(block, 1);
+      const address = blockAddress(block, 2);
+      try {
+        await ip([], `netns add ${namespace}\nlink add ${hostLink} type veth peer name ${INNER_LINK} netns ${namespace}\naddr add ${hostAddress}/30 dev ${hostLink}\nlink set ${hostLink} up\n`);
+        await ip(['-n', namespace], `addr add ${address}/30 dev ${INNER_LINK}\nlink set ${INNER_LINK} up\nlink set lo up\n`);
+        return labHost(name, namespace, hostLink, hostAddress, address);
+      } catch (error) {
+        await ip(['netns', 'delete', namespace]).catch(() => undefined);
+        if (!/file exists/i.test(String(error))) throw error;
+      }
     }
-    return labHost(name, namespace, hostLink, hostAddress, address);
+    throw new Error(`no free lab address under ${LAB_PREFIX}.0.0/16`);
   });
   allocating = creating.catch(() => undefined);
   return creating;
@@ -103,6 +113,19 @@ export function createLabHost(name: string): Promise<LabHost> {
 function labHost(name: string, namespace: string, hostLink: string, hostAddress: string, address: string): LabHost {
   let tableMade = false;
   let closing: Promise<void> | undefined;
+  // One table of racelab's in the namespace, a chain for what it sends and one for what it receives.
+  const rule = async (chain: 'out' | 'in', text: string): Promise<void> => {
+    const lines = tableMade
+      ? []
+      : [
+          'add table inet racelab',
+          'add chain inet racelab out { type filter hook output priority 0 ; }',
+          'add chain inet racelab in { type filter hook input priority 0 ; }',
+        ];
+    tableMade = true;
+    lines.push(`add rule inet racelab ${chain} ${text}`);
+    await runWithInput(['ip', 'netns', 'exec', namespace, 'nft', '-f', '-'], `${lines.join('\n')}\n`);
+  };
   return {
     name,
     namespace,
@@ -110,13 +133,11 @@ function labHost(name: string, namespace: string, hostLink: string, hostAddress:
     address,
     hostLink,
     wrap: (argv) => ['ip', 'netns', 'exec', namespace, ...argv],
-    async drop(target, port) {
-      const lines = tableMade
-        ? []
-        : ['add table inet racelab', 'add chain inet racelab out { type filter hook output priority 0 ; }'];
-      tableMade = true;
-      lines.push(`add rule inet racelab out ip daddr ${target}${port === undefined ? '' : ` tcp dport ${port}`} drop`);
-      await runWithInput(['ip', 'netns', 'exec', namespace, 'nft', '-f', '-'], `${lines.join('\n')}\n`);
+    drop(target, port) {
+      return rule('out', `ip daddr ${target}${port === undefined ? '' : ` tcp dport ${port}`} drop`);
+    },
+    dropFrom(source, port) {
+      return rule('in', `ip saddr ${source} tcp sport ${port} drop`);
     },
     async setLink(up) {
       await ip(['link', 'set', hostLink, up ? 'up' : 'down']);

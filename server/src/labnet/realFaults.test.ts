@@ -71,8 +71,18 @@ describe('cron-clock-skew: the late clocks', () => {
 });
 
 describe('failover: the slow link', () => {
-  it('is the lab\'s proxy on every machine (netem is not used yet), and says so', async () => {
-    const played = await asExpected(fallback, 'failover', 'plain-lock');
-    expect(mechanisms(played.events)).toEqual([['slow-link', MECHANISM.proxy]]);
+  it('holds the primary\'s bytes in the kernel where the far replica is a host, in the proxy when forced off: the same verdicts', async () => {
+    const kernel = real.namespaces && real.nftables ? MECHANISM.nftables : MECHANISM.proxy;
+    const onMachine = await asExpected(machine, 'failover', 'plain-lock');
+    expect(mechanisms(onMachine.events)).toEqual([['slow-link', kernel]]);
+    const imitated = await asExpected(fallback, 'failover', 'plain-lock');
+    expect(mechanisms(imitated.events)).toEqual([['slow-link', MECHANISM.proxy]]);
+    expect(imitated.metrics).toEqual(onMachine.metrics);
+    // Either way the bytes the primary sent after the hold died with it.
+    for (const played of [onMachine, imitated]) {
+      const link = eventsOf(played.events, 'row-observed').filter((e) => e.target === 'link to the far replica');
+      expect(link.at(-1)?.value).toMatch(/^cut · [1-9]\d* bytes never arrived$/);
+    }
+    expect(await mine()).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import type { LabMechanisms } from '../labnet/mechanisms.js';
 import { findVariant, loadCatalog, type Catalog } from '../scenarios/registry.js';
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
+import { notAHost } from './linkFaults.js';
 import { Run } from './run.js';
 import { StoreWatch } from './storeWatch.js';
 import { scaleDurations } from './timeScale.js';
@@ -197,6 +198,10 @@ export class Playground {
       }
       if (fault.action === 'stall' && fault.ms === undefined) {
         return { ok: false, error: `a stall at '${fault.checkpoint}' needs its length in ms` };
+      }
+      // A partition cuts a lab host's link: only a scenario whose workers are hosts, on a machine with namespaces.
+      if (fault.action === 'partition' && !(scenario.lab?.(params.params).network && this.pool.labMechanisms.namespaces)) {
+        return { ok: false, error: `a partition at '${fault.checkpoint}': ${notAHost(fault.target === 'first' ? 'the first worker' : fault.target)}` };
       }
     }
     const run = new Run(

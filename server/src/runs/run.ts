@@ -23,6 +23,7 @@ import { killAndWait, RunProcesses } from './runProcesses.js';
 import { isOver, transition, type RunStatus } from './runStatus.js';
 import { createRunStores, type OwnedRunStores } from './runStores.js';
 import { startRunLab, type RunLab } from './runLab.js';
+import { LinkFaults } from './linkFaults.js';
 import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
@@ -115,6 +116,11 @@ export class Run {
   private readonly processes = new RunProcesses({
     append: (workerId, body, atMs) => this.log.append(workerId, body, atMs),
     cancel: (reason) => this.cancel(reason),
+    partition: (workerId, ms) => this.links.partition(workerId, ms),
+  });
+  private readonly links = new LinkFaults({
+    staged: (workerId, fault) => this.log.append(workerId, { type: 'fault-staged', ...fault }),
+    logLine: (line) => this.logLine(`run ${this.id}: ${line}`),
   });
   private readonly abort = new AbortController();
 
@@ -182,10 +188,13 @@ export class Run {
     this.processes.killAll();
   }
 
-  /** A fault from the page on one worker's real process; returns an error when it cannot apply. */
+  /** A fault from the page on one worker's real process or its link; returns an error when it cannot apply. */
   fault(workerId: string, action: LiveFaultAction): string | undefined {
     if (this.done) return 'the run has ended';
-    return this.processes.fault(workerId, action);
+    if (action !== 'partition' && action !== 'heal') return this.processes.fault(workerId, action);
+    if (!this.request.scenario.workers(this.request.params).includes(workerId)) return `no worker '${workerId}' in this run`;
+    if (this.status !== 'running') return `the run is ${this.status}: a partition applies while it runs`;
+    return action === 'partition' ? this.links.partition(workerId) : this.links.heal(workerId);
   }
 
   /** Plays the run to its end and returns its outcome; never throws once started. */
@@ -225,6 +234,7 @@ export class Run {
       const stores = { ...owned, key: (name: string) => owned.key(storedKey(variant.keyAliases, name)) };
       if (needs) underway.lab = startRunLab(workerIds, needs, this.services.pool.storeUrls, this.services.pool.labMechanisms);
       const lab = underway.lab && (await abortable(underway.lab, signal));
+      if (lab) this.links.useHosts(lab.hosts, workerIds);
       const info = {
         runId: this.id,
         date: new Date().toISOString().slice(0, 10),
@@ -253,6 +263,7 @@ export class Run {
         workers: workerIds,
         speed,
         faults: this.request.faults ?? variant.faults ?? [],
+        hosts: this.links.partitionable,
       });
       // The network and clock faults the lab arranged, each with the mechanism that plays it.
       for (const { workerId, ...fault } of [...(lab?.faults ?? []), ...(fixture?.faults ?? [])]) {
@@ -334,6 +345,7 @@ export class Run {
       return { status: 'failed', message };
     } finally {
       clearTimeout(deadline);
+      this.links.end();
       this.processes.killAll();
       await this.cleanUpWithin(underway, CLEANUP_BUDGET_MS);
       this.settle();

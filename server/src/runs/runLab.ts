@@ -12,7 +12,7 @@ import type { LabNeeds } from '../scenarios/types.js';
 import type { WorkerLaunch } from './workerPool.js';
 
 export interface RunLab {
-  /** Each worker's lab host, by worker id; empty when the workers run on the host's own network. */
+  /** Each worker's lab host by worker id, and each lab node's by name; empty when they run on the host's own network. */
   hosts: Record<string, LabHost>;
   /** How each worker's process starts, in worker order. */
   launches: WorkerLaunch[];
@@ -58,6 +58,9 @@ export async function startRunLab(
         relays.push(redis, pg);
         launches[i] = { wrap: host.wrap, redisUrl: throughRelay(stores.redisUrl, redis), databaseUrl: throughRelay(stores.databaseUrl, pg) };
       }
+    }
+    if (needs.nodes && mechanisms.namespaces && mechanisms.nftables) {
+      for (const name of needs.nodes) hosts[name] = await createLabHost(name);
     }
     const faults: StagedFault[] = [];
     const offsets = needs.clockOffsetsMs;

@@ -16,6 +16,8 @@ export interface ProcessHost {
   append(workerId: string | null, body: EventBody, atMs?: number): void;
   /** Ends the run with this reason. */
   cancel(reason: string): void;
+  /** Cuts a worker's link (for `ms`, or to the run's end); returns an error when it cannot. */
+  partition(workerId: string, ms?: number): string | undefined;
 }
 
 /** SIGKILLs a process and resolves once it has exited. */
@@ -115,7 +117,7 @@ export class RunProcesses {
   }
 
   /** A fault from the page on one worker's real process; returns an error when it cannot apply. */
-  fault(workerId: string, action: LiveFaultAction): string | undefined {
+  fault(workerId: string, action: Exclude<LiveFaultAction, 'partition' | 'heal'>): string | undefined {
     const child = this.children.get(workerId);
     if (!child) return `no worker '${workerId}' in this run`;
     if (this.exited.has(workerId)) return `${workerId} has already exited`;
@@ -158,6 +160,12 @@ export class RunProcesses {
   /** Applies a fault to a real process: SIGSTOP then SIGCONT, or SIGKILL. */
   private strike(child: ChildProcess, workerId: string, fault: FaultRule | undefined, resume: () => void): void {
     if (!fault) return resume();
+    if (fault.action === 'partition') {
+      // The process goes on at once; its connections hang until the link is healed.
+      const error = this.host.partition(workerId, fault.ms);
+      if (error) return this.host.cancel(`the plan's partition at '${fault.checkpoint}' cannot be played: ${error}`);
+      return resume();
+    }
     if (fault.action === 'kill') {
       this.host.append(workerId, { type: 'process-killed', signal: 'SIGKILL' });
       this.expectedExit.add(workerId);

@@ -89,7 +89,7 @@ export interface RunInfo {
   runId: string;
   /** The run's date (UTC, YYYY-MM-DD). */
   date: string;
-  /** Each worker's lab host, by worker id, when the run's workers run in network namespaces (see `lab`). */
+  /** Each worker's lab host by worker id, and each lab node's by its name, when the run's lab has hosts (see `lab`). */
   hosts?: Record<string, LabHost>;
 }
 
@@ -99,6 +99,12 @@ export interface LabNeeds {
   network: boolean;
   /** Each worker's wall clock against the host's, in ms (negative: behind), in worker order: moved by libfaketime where installed. */
   clockOffsetsMs?: number[];
+  /**
+   * Lab nodes (not workers) that run as hosts of their own, by name, where the machine has
+   * namespaces and nftables: the scenario starts its node inside and cuts one direction of
+   * one connection with `dropFrom` (a link down would cut every connection of the node).
+   */
+  nodes?: string[];
 }
 
 export interface VariantDefinition<Job> {

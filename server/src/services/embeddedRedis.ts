@@ -16,6 +16,10 @@ export interface EmbeddedRedisOptions {
   timeoutMs?: number;
   /** Extra redis-server arguments, e.g. ['--replicaof', '127.0.0.1', '6379'] for the labs' replicas. */
   args?: string[];
+  /** Runs the server through this command line (a lab host's `ip netns exec`; the pid stays the server's). */
+  wrap?: (argv: string[]) => string[];
+  /** The address it is reached at, for its URL and the readiness probe; default 127.0.0.1. */
+  host?: string;
 }
 
 /** Starts a throwaway redis-server on a free 127.0.0.1 port in a scratch dir (no persistence). */
@@ -28,8 +32,8 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
     // The free port can be taken between our check and redis' bind; a retry covers that race.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const child = await spawnRedis(command, port, dir, logFile, options.args ?? []);
-      const url = `redis://127.0.0.1:${port}`;
+      const child = await spawnRedis(command, port, dir, logFile, options);
+      const url = `redis://${options.host ?? '127.0.0.1'}:${port}`;
       const failure = await waitUntilReady(child, url, timeoutMs);
       if (!failure) {
         await recordChild(dir, child.pid!);
@@ -46,10 +50,11 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   }
 }
 
-function spawnRedis(command: string, port: number, dir: string, logFile: string, extra: string[]): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', logFile, ...extra];
+function spawnRedis(command: string, port: number, dir: string, logFile: string, options: EmbeddedRedisOptions): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', logFile, ...(options.args ?? [])];
+  const [file, ...argv] = options.wrap ? options.wrap([command, ...args]) : [command, ...args];
   // Logs go to a file so no pipe can fill up and stall redis.
-  const child = spawn(command, args, { stdio: 'ignore' });
+  const child = spawn(file!, argv, { stdio: 'ignore' });
   return new Promise((resolve, reject) => {
     child.once('spawn', () => resolve(child));
     // Kept for the child's lifetime: a later 'error' (e.g. a failed kill) must not go unhandled.

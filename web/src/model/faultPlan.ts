@@ -1,9 +1,9 @@
 // Fault plans: breakpoints at a variant's checkpoints, in words and as URL text.
 import type { FaultRule, VariantManifest } from '@racelab/shared';
 
-/** "between-setnx-and-expire:first:kill", "working:worker-2:stall:500". */
+/** "between-setnx-and-expire:first:kill", "working:worker-2:stall:500", "after-grant:worker-2:partition:2000". */
 export function formatRule(rule: FaultRule): string {
-  return [rule.checkpoint, rule.target, rule.action, ...(rule.action === 'stall' ? [String(rule.ms ?? 0)] : [])].join(':');
+  return [rule.checkpoint, rule.target, rule.action, ...(rule.action !== 'kill' ? [String(rule.ms ?? 0)] : [])].join(':');
 }
 
 /** The rule a piece of URL text describes, or null when it is not one. */
@@ -11,7 +11,7 @@ export function parseRule(text: string): FaultRule | null {
   const [checkpoint, target, action, ms, ...rest] = text.split(':');
   if (!checkpoint || !target || rest.length > 0) return null;
   if (action === 'kill' && ms === undefined) return { checkpoint, target, action };
-  if (action === 'stall' && ms !== undefined && /^\d{1,5}$/.test(ms)) return { checkpoint, target, action, ms: Number(ms) };
+  if ((action === 'stall' || action === 'partition') && ms !== undefined && /^\d{1,5}$/.test(ms)) return { checkpoint, target, action, ms: Number(ms) };
   return null;
 }
 
@@ -33,7 +33,12 @@ export function samePlan(a: FaultRule[], b: FaultRule[]): boolean {
 /** "worker-2 stalls 500 ms at working", "the first worker there is killed at holding-lock". */
 export function ruleWords(rule: FaultRule): string {
   const who = rule.target === 'first' ? 'the first worker there' : rule.target;
-  const what = rule.action === 'kill' ? 'is killed (SIGKILL)' : `stalls ${rule.ms ?? 0} ms (SIGSTOP)`;
+  const what =
+    rule.action === 'kill'
+      ? 'is killed (SIGKILL)'
+      : rule.action === 'partition'
+        ? `is partitioned ${rule.ms ?? 0} ms (its link down)`
+        : `stalls ${rule.ms ?? 0} ms (SIGSTOP)`;
   return `${who} ${what} at ${rule.checkpoint}`;
 }
 

@@ -13,6 +13,8 @@ describe('fault plans', () => {
     expect(parsePlan('between-setnx-and-expire:first:kill,working:worker-2:stall:500')).toEqual(rules);
     expect(parsePlan('')).toEqual([]);
     expect(parseRule('working:first:stall')).toBeNull();
+    expect(parseRule('after-grant:worker-2:partition:2000')).toEqual({ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 2000 });
+    expect(formatRule({ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 2000 })).toBe('after-grant:worker-2:partition:2000');
     expect(parseRule('working:first:explode')).toBeNull();
     expect(parsePlan('working:first:kill,nope')).toBeNull();
     expect(samePlan(rules, [...rules])).toBe(true);
@@ -23,6 +25,9 @@ describe('fault plans', () => {
       'the first worker there is killed (SIGKILL) at holding-lock',
     );
     expect(ruleWords({ checkpoint: 'working', target: 'worker-2', action: 'stall', ms: 500 })).toBe('worker-2 stalls 500 ms (SIGSTOP) at working');
+    expect(ruleWords({ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 2000 })).toBe(
+      'worker-2 is partitioned 2000 ms (its link down) at after-grant',
+    );
   });
 
   it('keeps the rules another variant can take', () => {

@@ -1,12 +1,17 @@
 // The run's own Redis deployment, all real processes: a primary; a far replica behind the
 // lab's replication link (another zone, a network that may be slow); a second far replica that copies
 // the first, so a promoted far replica still has a replica of its own; with outage "zone",
-// a near replica beside the primary; and one Sentinel watching the primary.
+// a near replica beside the primary; and one Sentinel watching the primary. Where the run's
+// lab gives the far replica a host of its own (a network namespace), it runs there and its
+// link is the kernel's (kernelLink.ts); elsewhere the far replica connects through the lab's
+// proxy (replicationLink.ts).
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../../services/embeddedRedis.js';
 import type { StartedService } from '../../services/startedService.js';
 import { NODES, SENTINEL_NAME } from './keys.js';
-import { startReplicationLink, type ReplicationLink } from './replicationLink.js';
+import type { LabHost } from '../../labnet/labHost.js';
+import { kernelLink } from './kernelLink.js';
+import { proxyLink, type FarLink } from './replicationLink.js';
 import { startSentinel, type SentinelProcess } from './sentinel.js';
 import { replicationInfo, waitUntil } from './redisInfo.js';
 
@@ -17,6 +22,8 @@ export interface ClusterOptions {
   slowLink: boolean;
   downAfterMs: number;
   failoverTimeoutMs: number;
+  /** The far replica's lab host, where the machine gives one: the far replica runs inside, the link is the kernel's. */
+  farHost?: LabHost;
 }
 
 export interface RedisNode {
@@ -31,7 +38,7 @@ export interface RedisNode {
 export interface Cluster {
   nodes: RedisNode[];
   far: RedisNode;
-  link: ReplicationLink;
+  link: FarLink;
   sentinelPort: number;
   /** Kills these nodes for real (SIGKILL), all at once. */
   kill(names: string[]): void;
@@ -53,12 +60,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const closeAll = async (): Promise<void> => {
     await Promise.all(closers.splice(0).reverse().map((close) => close().catch(() => undefined)));
   };
-  const startNode = async (name: string, args: string[]): Promise<RedisNode> => {
-    const service = await startEmbeddedRedis({ args: [...NO_SYNC_DELAY, ...args] });
+  const startNode = async (name: string, args: string[], host?: LabHost): Promise<RedisNode> => {
+    // Inside its lab host, a node listens on its end of the link: the host reaches it there.
+    const inside = host ? { wrap: host.wrap, host: host.address } : {};
+    const service = await startEmbeddedRedis({ args: [...NO_SYNC_DELAY, ...args, ...(host ? ['--bind', host.address] : [])], ...inside });
     closers.push(() => service.stop());
-    const port = Number(new URL(service.url).port);
+    const { hostname, port: portText } = new URL(service.url);
+    const port = Number(portText);
     // Reconnects by itself: Sentinel drops every client of the replica it promotes.
-    const client = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 20, lazyConnect: true });
+    const client = new Redis(port, hostname, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 20, lazyConnect: true });
     client.on('error', () => undefined);
     closers.push(async () => client.disconnect());
     await client.connect();
@@ -66,15 +76,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     nodes.push(node);
     return node;
   };
-  const replicaOf = (port: number): string[] => ['--replicaof', '127.0.0.1', String(port)];
+  const replicaOf = (port: number, host = '127.0.0.1'): string[] => ['--replicaof', host, String(port)];
+  const farHost = options.farHost;
+  // With the far replica in a namespace, the primary and the far replica's own replica listen on the host's end of its link too.
+  const onLink = farHost ? ['--bind', '127.0.0.1', farHost.hostAddress, '--protected-mode', 'no'] : [];
 
   try {
-    const primary = await startNode(NODES.primary, []);
-    const link = await startReplicationLink(primary.port);
+    const primary = await startNode(NODES.primary, onLink);
+    const link = farHost ? kernelLink(farHost, primary, () => nodes.find((n) => n.name === NODES.far)) : await proxyLink(primary.port);
     closers.push(() => link.close());
     const near = options.withNearReplica ? await startNode(NODES.near, replicaOf(primary.port)) : null;
-    const far = await startNode(NODES.far, replicaOf(link.port));
-    await startNode(NODES.far2, replicaOf(far.port)); // a promoted far replica keeps a replica
+    const far = await startNode(NODES.far, [...replicaOf(link.target.port, link.target.host), '--protected-mode', 'no'], farHost);
+    await startNode(NODES.far2, [...replicaOf(far.port, new URL(far.service.url).hostname), ...onLink]); // a promoted far replica keeps a replica
 
     // Every replica has a write made just now before the link starts holding bytes: the
     // replication stream flows end to end (a primary starts it only on a replica's first ACK).
@@ -87,7 +100,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const marks = await Promise.all(nodes.map((n) => n.client.get(SYNC_MARK_KEY)));
       return marks.every((m) => m === 'in sync');
     });
-    if (options.slowLink) link.hold();
+    if (options.slowLink) await link.hold();
 
     const sentinel: SentinelProcess = await startSentinel({
       name: SENTINEL_NAME,

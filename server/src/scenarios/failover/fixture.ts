@@ -2,7 +2,7 @@
 // the outage armed against it. It also reads the deployment's ground truth for the
 // timeline: each node's role and what it holds under the lock key, the primary Sentinel
 // names, and the replication bytes the slow link holds or lost.
-import { MECHANISM } from '../../labnet/mechanisms.js';
+import type { LabHost } from '../../labnet/labHost.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
 import type { Observed, RunFixture, RunStores } from '../types.js';
 import { startCluster, type Cluster, type RedisNode } from './cluster.js';
@@ -18,6 +18,8 @@ export interface FixtureOptions {
   failoverTimeoutMs: number;
   /** Longest the failover may take before the run is failed, in ms. */
   promotionTimeoutMs: number;
+  /** The far replica's lab host, where the run's lab made one. */
+  farHost?: LabHost;
 }
 
 export interface FailoverFixture extends RunFixture {
@@ -37,6 +39,7 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
     slowLink: options.lag === 'slow',
     downAfterMs: options.downAfterMs,
     failoverTimeoutMs: options.failoverTimeoutMs,
+    ...(options.farHost ? { farHost: options.farHost } : {}),
   });
   let outage: Outage;
   try {
@@ -56,8 +59,8 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
 
   return {
     shared: { sentinelPort: cluster.sentinelPort },
-    // The slow link is a lag longer than the run: the lab's own proxy holds the bytes (replicationLink.ts).
-    faults: options.lag === 'slow' ? [{ fault: 'slow-link', target: 'primary → far replica', mechanism: MECHANISM.proxy }] : [],
+    // The slow link is a lag longer than the run: the kernel drops the primary's bytes (kernelLink.ts), or the lab's proxy holds them (replicationLink.ts).
+    faults: options.lag === 'slow' ? [{ fault: 'slow-link', target: 'primary → far replica', mechanism: cluster.link.mechanism }] : [],
     grants,
     outcome: () => outage.record(),
     async truth() {
@@ -67,7 +70,7 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
       return {
         'Redis node': nodes,
         Sentinel: { 'names as primary': named },
-        Network: { 'link to the far replica': describeLink(cluster, options.lag) },
+        Network: { 'link to the far replica': await describeLink(cluster, options.lag) },
       };
     },
     async close() {
@@ -89,8 +92,8 @@ async function describeNode(node: RedisNode, lockKey: string): Promise<string> {
   }
 }
 
-function describeLink(cluster: Cluster, lag: FixtureOptions['lag']): string {
-  const lost = cluster.link.lostBytes();
+async function describeLink(cluster: Cluster, lag: FixtureOptions['lag']): Promise<string> {
+  const { held, lost } = await cluster.link.bytes();
   if (lost > 0) return `cut · ${lost} bytes never arrived`;
-  return lag === 'slow' ? `slow · ${cluster.link.heldBytes()} bytes on the way` : 'no lag · passes every byte';
+  return lag === 'slow' ? `slow · ${held} bytes on the way` : 'no lag · passes every byte';
 }

@@ -10,6 +10,7 @@ import { failoverJob, type FailoverJob } from './failoverJob.js';
 import { startFailoverFixture, type FailoverFixture } from './fixture.js';
 import { connectThroughSentinel } from './lockClient.js';
 import { deadlineMs } from './timing.js';
+import { NODES } from './keys.js';
 import bypassesTheFence from './mutants/bypassesTheFence.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
 import noFenceGuard from './mutants/noFenceGuard.js';
@@ -78,10 +79,12 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   stabilityParams: [{ outage: 'zone' }, { lag: 'none', workMs: 600 }, { outage: 'primary' }],
 
   workers: () => ['worker-1', 'worker-2'],
+  // The far replica a host of its own, so that the slow link is held in the kernel.
+  lab: (params) => ({ network: false, ...(choiceParam(params, 'lag') === 'slow' ? { nodes: [NODES.far] } : {}) }),
   watchedKeys: () => [],
   deadlineMs,
 
-  async setup(stores, params) {
+  async setup(stores, params, run) {
     await stores.sql(`create table documents (
       id int primary key,
       content text not null,
@@ -100,6 +103,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
       // replica points at the lab's link) once failover-timeout has passed: never within a run.
       failoverTimeoutMs: 2 * deadlineMs(params),
       promotionTimeoutMs: 15_000 + 3 * downAfterMs,
+      ...(run.hosts?.[NODES.far] ? { farHost: run.hosts[NODES.far] } : {}),
     });
   },
 

@@ -67,6 +67,7 @@ export function armOutage(cluster: Cluster, control: Redis, keys: OutageKeys, pl
         return Number(copied) >= Number(written);
       }, stopping.signal);
     }
+    await cluster.link.primaryDying();
     const killedAt = performance.now();
     cluster.kill(plan.victims);
     const replicaHadKey = (await cluster.far.client.get(keys.lock)) !== null;

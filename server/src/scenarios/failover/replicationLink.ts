@@ -4,6 +4,22 @@
 // the proxy — a link slower than the run. When the primary dies, what the link still
 // holds is lost with it, as bytes in flight are when a machine goes down.
 import net from 'node:net';
+import { MECHANISM } from '../../labnet/mechanisms.js';
+
+/** The network between the primary and the far replica, whichever mechanism plays it (this proxy, or kernelLink.ts). */
+export interface FarLink {
+  /** What plays the link's lag: the words of the fault's `mechanism`. */
+  mechanism: string;
+  /** Where the far replica connects to reach the primary. */
+  target: { host: string; port: number };
+  /** From now on, the primary's bytes stay on the way instead of reaching the far replica. */
+  hold(): Promise<void>;
+  /** The primary is about to be killed: what the link holds now is lost with it. */
+  primaryDying(): Promise<void>;
+  /** Bytes of the primary's replication stream held on the way now, and lost with a dead primary. */
+  bytes(): Promise<{ held: number; lost: number }>;
+  close(): Promise<void>;
+}
 
 export interface ReplicationLink {
   /** Where the replica connects instead of the primary. */
@@ -66,5 +82,18 @@ export async function startReplicationLink(targetPort: number): Promise<Replicat
       }
       return new Promise((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** The proxy as the far replica's link, where the machine gives no namespace or no nftables. */
+export async function proxyLink(primaryPort: number): Promise<FarLink> {
+  const link = await startReplicationLink(primaryPort);
+  return {
+    mechanism: MECHANISM.proxy,
+    target: { host: '127.0.0.1', port: link.port },
+    hold: async () => link.hold(),
+    primaryDying: async () => undefined, // the proxy sees the primary's connection end, and counts
+    bytes: async () => ({ held: link.heldBytes(), lost: link.lostBytes() }),
+    close: () => link.close(),
   };
 }

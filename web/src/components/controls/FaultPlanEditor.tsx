@@ -45,16 +45,21 @@ function RuleRow({ rule, index, checkpoints, roster, onChange, onRemove }: {
           aria-label={`Breakpoint ${n} action`}
           value={rule.action}
           onChange={(e) =>
-            onChange(e.target.value === 'kill' ? { checkpoint: rule.checkpoint, target: rule.target, action: 'kill' } : { ...rule, action: 'stall', ms: rule.ms ?? 500 })
+            onChange(
+              e.target.value === 'kill'
+                ? { checkpoint: rule.checkpoint, target: rule.target, action: 'kill' }
+                : { ...rule, action: e.target.value === 'partition' ? 'partition' : 'stall', ms: rule.ms ?? 500 },
+            )
           }
         >
           <option value="kill">dies (SIGKILL)</option>
           <option value="stall">stalls (SIGSTOP)</option>
+          <option value="partition">is partitioned (link down; workers that are lab hosts)</option>
         </select>
-        {rule.action === 'stall' && (
+        {rule.action !== 'kill' && (
           <input
             type="number"
-            aria-label={`Breakpoint ${n} stall (ms)`}
+            aria-label={`Breakpoint ${n} ${rule.action} (ms)`}
             min={0}
             max={60000}
             step={50}

@@ -1,5 +1,6 @@
 // Live faults on a worker's real process, in its lane: pause (SIGSTOP) / resume (SIGCONT)
-// and kill (SIGKILL). Shown while the run is in progress; the server answers with events.
+// and kill (SIGKILL); for a worker that runs as a lab host of its own, partition / heal (its
+// link set down in the kernel). Shown while the run is in progress; the server answers with events.
 // Each lane's pair is a toolbar; all of them together are one Tab stop (useRovingMarks).
 import { useLayoutEffect, useRef, type RefObject } from 'react';
 import { Icon } from '../icons/Icon.js';
@@ -25,8 +26,25 @@ function useFocusKeptOnRemoval(ref: RefObject<HTMLElement | null>): void {
   }, [ref]);
 }
 
+/** The run's run-started says which workers are lab hosts; their last partition event says whether the link is cut now. */
+function useLink(runId: string, workerId: string): 'none' | 'up' | 'cut' {
+  return useStore((s) => {
+    const events = s.runs[runId]?.events ?? [];
+    const started = events.find((e) => e.type === 'run-started');
+    if (!started || started.type !== 'run-started' || !started.hosts.includes(workerId)) return 'none';
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!;
+      if (e.type === 'fault-staged' && e.workerId === workerId && (e.fault === 'partition' || e.fault === 'partition-healed')) {
+        return e.fault === 'partition' && e.target.startsWith(`${workerId}'s link`) ? 'cut' : 'up';
+      }
+    }
+    return 'up';
+  });
+}
+
 function FaultToolbar({ runId, lane }: { runId: string; lane: Lane }) {
   const sendFault = useStore((s) => s.sendFault);
+  const link = useLink(runId, lane.workerId);
   const ref = useRef<HTMLSpanElement>(null);
   useFocusKeptOnRemoval(ref);
   const paused = lane.spans.some((s) => s.kind === 'stall' && s.byPage && s.endMs === null);
@@ -52,6 +70,18 @@ function FaultToolbar({ runId, lane }: { runId: string; lane: Lane }) {
       >
         <Icon name="skull" /> kill
       </button>
+      {link !== 'none' && (
+        <button
+          type="button"
+          tabIndex={-1}
+          className={`fault-btn${link === 'cut' ? ' on' : ''}`}
+          aria-label={`${link === 'cut' ? 'Heal' : 'Partition'} ${lane.workerId}`}
+          title={link === 'cut' ? 'Link up: its connections flow again' : 'Link down in the kernel: every connection of this worker hangs'}
+          onClick={() => sendFault(runId, lane.workerId, link === 'cut' ? 'heal' : 'partition')}
+        >
+          {link === 'cut' ? 'heal' : 'partition'}
+        </button>
+      )}
     </span>
   );
 }
