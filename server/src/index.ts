@@ -9,6 +9,7 @@ export const serverMain = fileURLToPath(new URL('./main.js', import.meta.url));
 export { intOption, readOptions, splitParam } from './commandLine.js';
 export { createAppServer } from './http/appServer.js';
 export { Playground, type StartRequest, type Started } from './runs/playground.js';
+export { deleteKeys } from './runs/deleteKeys.js';
 export { Run } from './runs/run.js';
 export { WorkerPool } from './runs/workerPool.js';
 export { expectedOf, loadCatalog, manifestOf } from './scenarios/registry.js';

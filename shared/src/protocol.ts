@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { ScenarioManifest } from './catalog.js';
 import { RunEvent } from './events.js';
 import { LiveFaultAction, PlannedFault } from './faultRule.js';
+import { parseJsonBy } from './parseJson.js';
+
+export { describeIssue } from './parseJson.js';
 
 /** Largest frame the server accepts from a page, in bytes. */
 export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
@@ -101,17 +104,14 @@ export type ParsedServerMessage = { ok: true; message: ServerMessage } | { ok: f
 
 /** Parses one text frame from the server; the error names the field that was wrong and why. */
 export function parseServerMessage(text: string): ParsedServerMessage {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, error: 'message is not valid JSON' };
-  }
-  const result = ServerMessage.safeParse(json);
-  if (result.success) return { ok: true, message: result.data };
-  const named = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
-  const type = typeof named === 'string' ? ` '${named.slice(0, 40)}'` : '';
-  return { ok: false, error: `invalid server message${type}${describeIssue(result.error)}` };
+  const parsed = parseJsonBy(ServerMessage, text, {
+    notJson: () => 'message is not valid JSON',
+    invalid: (json) => {
+      const named = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
+      return `invalid server message${typeof named === 'string' ? ` '${named.slice(0, 40)}'` : ''}`;
+    },
+  });
+  return parsed.ok ? { ok: true, message: parsed.value } : parsed;
 }
 
 /** Parses a server message where a mismatch is a bug to stop at (tools, tests): throws saying what is wrong. */
@@ -140,25 +140,19 @@ class ForbiddenKey extends Error {}
 
 /** Parses one text frame from a page; the error names what was wrong with it. */
 export function parseClientMessage(text: string): ParsedClientMessage {
-  let json: unknown;
-  try {
+  const parsed = parseJsonBy(
+    ClientMessage,
+    text,
+    {
+      notJson: (error) => (error instanceof ForbiddenKey ? `invalid message: ${error.message}` : 'message is not valid JSON'),
+      invalid: () => 'invalid message',
+    },
     // Refused, not dropped: a schema would quietly leave '__proto__' out of the parameters.
-    json = JSON.parse(text, (key, value: unknown) => {
+    (key, value) => {
       if (FORBIDDEN_KEYS.includes(key)) throw new ForbiddenKey(forbiddenKey(key));
       return value;
-    });
-  } catch (error) {
-    if (error instanceof ForbiddenKey) return { ok: false, error: `invalid message: ${error.message}` };
-    return { ok: false, error: 'message is not valid JSON' };
-  }
-  const result = ClientMessage.safeParse(json);
-  if (result.success) return { ok: true, message: result.data };
-  return { ok: false, error: `invalid message${describeIssue(result.error)}` };
+    },
+  );
+  return parsed.ok ? { ok: true, message: parsed.value } : parsed;
 }
 
-/** The first problem zod found, as " at 'path': message", for error replies. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` at '${issue.path.join('.')}'` : '';
-  return `${where}: ${issue?.message ?? 'unknown problem'}`;
-}

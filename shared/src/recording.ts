@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { ScenarioManifest } from './catalog.js';
 import type { RunEvent } from './events.js';
-import { describeIssue, runEventSchema } from './protocol.js';
+import { parseJsonBy } from './parseJson.js';
+import { runEventSchema } from './protocol.js';
 
 export const RECORDING_FORMAT = 'racelab-run';
 export const RECORDING_VERSION = 1;
@@ -35,13 +36,6 @@ export type ParsedRecording = { ok: true; recording: Recording } | { ok: false; 
 
 /** Parses a recorded run's file content; the error says what is wrong with it. */
 export function parseRecording(text: string): ParsedRecording {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { ok: false, error: 'the file is not JSON' };
-  }
-  const result = RecordingSchema.safeParse(json);
-  if (!result.success) return { ok: false, error: `not a racelab recording${describeIssue(result.error)}` };
-  return { ok: true, recording: result.data };
+  const parsed = parseJsonBy(RecordingSchema, text, { notJson: () => 'the file is not JSON', invalid: () => 'not a racelab recording' });
+  return parsed.ok ? { ok: true, recording: parsed.value } : parsed;
 }

@@ -5,6 +5,7 @@
 // every start, every minute while serving, and by `npm run clean`.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
+import { deleteKeys } from '../runs/deleteKeys.js';
 import { isSameProcess } from '../services/pids.js';
 import { reapOrphans } from '../services/scratchDir.js';
 import { sweepNamespaces } from './namespaces.js';
@@ -29,18 +30,6 @@ function isDebris(run: RegisteredRun): boolean {
   if (run.host !== THIS_PROCESS.host) return false; // another machine's: not ours to judge
   if (run.pid === THIS_PROCESS.pid && run.ticks === THIS_PROCESS.ticks) return !isLiveHere(run.runId);
   return !isSameProcess(run.pid, run.ticks);
-}
-
-async function deleteKeys(redis: Redis, match: string, keep: (key: string) => boolean = () => false): Promise<number> {
-  let deleted = 0;
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
-    const gone = keys.filter((k) => !keep(k));
-    if (gone.length > 0) deleted += await redis.del(...gone);
-    cursor = next;
-  } while (cursor !== '0');
-  return deleted;
 }
 
 /** Sweeps the stores and the machine; each part on its own, so one store down spares the other. */

@@ -4,6 +4,7 @@
 // the TTL current and covers a Redis that does not notify.
 import type { Redis } from 'ioredis';
 import type { KeyspaceEvents } from './keyspaceEvents.js';
+import { SamplingLoop } from './samplingLoop.js';
 
 export interface KeyObservation {
   key: string;
@@ -52,13 +53,10 @@ const PTTL_ROUNDING_MS = 1;
 
 export class KeyObserver {
   private readonly last = new Map<string, KeyObservation & Partial<Sampled>>();
-  private running = true;
-  private readonly loop: Promise<void>;
+  private readonly sampling: SamplingLoop;
   // Samples and notifications are applied one at a time, in the order they came.
   private queue: Promise<void> = Promise.resolve();
   private readonly unlisten: () => void;
-  /** Ends the pause between samples at once: stopping does not wait out a sampling period. */
-  private wake: () => void = () => undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -69,15 +67,13 @@ export class KeyObserver {
     notifications?: KeyspaceEvents | null,
   ) {
     this.unlisten = notifications?.listen(prefix, (key, event) => this.notified(key, event)) ?? (() => undefined);
-    this.loop = this.run();
+    this.sampling = new SamplingLoop(SAMPLE_EVERY_MS, () => this.serial(() => this.sample()), onError);
   }
 
   /** Takes one last sample and stops. */
   async stop(): Promise<void> {
-    this.running = false;
     this.unlisten();
-    this.wake();
-    await this.loop;
+    await this.sampling.stop();
     await this.serial(() => this.sample()).catch(() => undefined);
   }
 
@@ -88,28 +84,12 @@ export class KeyObserver {
   }
 
   private notified(key: string, event: string): void {
-    if (!this.running || !this.keys.includes(key)) return;
+    if (!this.sampling.running || !this.keys.includes(key)) return;
     // A key that is gone is known to be gone; after any other change, ask Redis what it holds.
     const gone = event === 'del' || event === 'expired' || event === 'evicted';
     void this.serial(async () => (gone ? this.report({ key, value: null, pttlMs: -2 }) : this.sample())).catch(
       (error: unknown) => this.onError(error instanceof Error ? error : new Error(String(error))),
     );
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        await this.serial(() => this.sample());
-      } catch (error) {
-        this.running = false;
-        this.onError(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, SAMPLE_EVERY_MS);
-        this.wake = () => (clearTimeout(timer), resolve());
-      });
-    }
   }
 
   private async sample(): Promise<void> {

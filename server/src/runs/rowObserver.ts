@@ -1,6 +1,7 @@
 // Ground truth from PostgreSQL (or a scenario's own lab): samples what the scenario says
 // to watch and reports each change, so the timeline shows the row beside the beliefs.
 import type { Observed } from '../scenarios/types.js';
+import { SamplingLoop } from './samplingLoop.js';
 
 /** How often rows are sampled, in ms: a query per sample, so slower than the key observer. */
 export const ROW_SAMPLE_EVERY_MS = 15;
@@ -8,41 +9,20 @@ export const ROW_SAMPLE_EVERY_MS = 15;
 export class RowObserver {
   /** The last value reported, by store and name. */
   private readonly last = new Map<string, string | null>();
-  private running = true;
-  private readonly loop: Promise<void>;
-  /** Ends the pause between samples at once: stopping does not wait out a sampling period. */
-  private wake: () => void = () => undefined;
+  private readonly sampling: SamplingLoop;
 
   constructor(
     private readonly observe: () => Promise<Observed>,
     private readonly onChange: (store: string, target: string, value: string | null) => void,
     private readonly onError: (error: Error) => void,
   ) {
-    this.loop = this.run();
+    this.sampling = new SamplingLoop(ROW_SAMPLE_EVERY_MS, () => this.sample(), onError);
   }
 
   /** Takes one last sample and stops. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
+    await this.sampling.stop();
     await this.sample().catch(() => undefined);
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        await this.sample();
-      } catch (error) {
-        this.running = false;
-        this.onError(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ROW_SAMPLE_EVERY_MS);
-        this.wake = () => (clearTimeout(timer), resolve());
-      });
-    }
   }
 
   private async sample(): Promise<void> {

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { ensureRegistry, registerAndCreate, settled, unregister } from '../debris/runRegistry.js';
 import type { RunStores } from '../scenarios/types.js';
+import { deleteKeys } from './deleteKeys.js';
 
 export interface OwnedRunStores extends RunStores {
   keyPrefix: string;
@@ -71,15 +72,7 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
   const keyPrefix = `racelab:${runId}:`;
 
   const dropSchema = () => retried(`could not drop schema ${schema}`, async () => void (await pool.query(`drop schema if exists ${schema} cascade`)));
-  const deleteKeys = () =>
-    retried(`could not delete the keys ${keyPrefix}*`, async () => {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 500);
-        if (keys.length > 0) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-    });
+  const deleteRunKeys = () => retried(`could not delete the keys ${keyPrefix}*`, async () => void (await deleteKeys(redis, `${keyPrefix}*`)));
 
   let closing = false;
   const name = `racelab-server run_${runId}`;
@@ -159,7 +152,7 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
         // Both stores, each on its own: one that is down must not leave the other's data
         // behind. The run's connection holds no lock outside a query, so it may close meanwhile;
         // one whose backend is gone may never answer the goodbye.
-        const [, ...results] = await Promise.allSettled([withTimeout(client.end(), 1000), deleteKeys(), dropSchema()]);
+        const [, ...results] = await Promise.allSettled([withTimeout(client.end(), 1000), deleteRunKeys(), dropSchema()]);
         const errors = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
         // Left registered when a store would not let go: the server's next sweep takes it.
         if (errors.length === 0) await unregister(pool, runId).catch((error: unknown) => errors.push(`could not unregister: ${String(error)}`));

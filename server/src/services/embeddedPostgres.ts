@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from './freePort.js';
 import { loadEmbeddedPostgres, type EmbeddedPostgresInstance, type ImportModule } from './loadEmbeddedPostgres.js';
 import { probePostgres } from './probePostgres.js';
 import { isAlive, signal, waitForExit } from './pids.js';
 import { makeScratchDir, recordChild } from './scratchDir.js';
-import type { StartedService } from './startedService.js';
+import { startedService, type StartedService } from './startedService.js';
 
 /** Options for startEmbeddedPostgres. */
 export interface EmbeddedPostgresOptions {
@@ -111,25 +110,17 @@ async function startWithin(instance: Instance, timeoutMs: number): Promise<true 
 }
 
 function service(instance: Instance, url: string, dir: string, pid: number | null): StartedService {
-  let stopping: Promise<void> | undefined;
-  return {
-    url,
-    dir,
-    stop() {
-      stopping ??= (async () => {
-        // The library's stop() waits for an 'exit' that never comes if postgres already died: skip it then.
-        if (pid === null || isAlive(pid)) await stopWithin(instance, 10_000);
-        await killPostmaster(pid);
-        await rm(dir, { recursive: true, force: true });
-      })();
-      return stopping;
+  return startedService(url, dir, {
+    async stop() {
+      // The library's stop() waits for an 'exit' that never comes if postgres already died: skip it then.
+      if (pid === null || isAlive(pid)) await stopWithin(instance, 10_000);
+      await killPostmaster(pid);
     },
     killSync() {
       // SIGQUIT = immediate shutdown: no checkpoint, but shared memory is released.
       if (pid !== null) signal(pid, 'SIGQUIT');
-      rmSync(dir, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 async function stopWithin(instance: Instance, timeoutMs: number): Promise<void> {

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './freePort.js';
 import { probeRedis } from './probeRedis.js';
 import { makeScratchDir, recordChild } from './scratchDir.js';
-import type { StartedService } from './startedService.js';
+import { startedService, type StartedService } from './startedService.js';
 
 /** Options for startEmbeddedRedis. */
 export interface EmbeddedRedisOptions {
@@ -80,22 +79,12 @@ async function waitUntilReady(child: ChildProcess, url: string, timeoutMs: numbe
 }
 
 function service(child: ChildProcess, url: string, dir: string): StartedService {
-  let stopping: Promise<void> | undefined;
-  return {
-    url,
-    dir,
-    stop() {
-      stopping ??= (async () => {
-        await killAndWait(child);
-        await rm(dir, { recursive: true, force: true });
-      })();
-      return stopping;
-    },
+  return startedService(url, dir, {
+    stop: () => killAndWait(child),
     killSync() {
       if (!hasExited(child)) child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 // SIGTERM, then SIGKILL after 5 s; resolves once the process is gone.

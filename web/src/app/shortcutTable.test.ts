@@ -36,4 +36,17 @@ describe('shortcuts', () => {
     for (const k of ['ArrowLeft', 'ArrowRight', 'PageUp', 'PageDown'])
       expect(documented.has(matchShortcut({ key: k, code: '', shiftKey: false }, { presenter: true })!.id)).toBe(true);
   });
+
+  it('reads the help table into one entry a shortcut, with its keys and words', () => {
+    expect(SHORTCUTS).toHaveLength(29);
+    expect(new Set(SHORTCUTS.map((s) => s.id)).size).toBe(29);
+    expect(SHORTCUTS.find((s) => s.id === 'next-chapter')).toEqual({
+      id: 'next-chapter',
+      keys: ['→', 'PageDown'],
+      does: 'presenter mode: next chapter (scenario → broken run → correct run)',
+      group: 'Present',
+    });
+    expect(SHORTCUTS.find((s) => s.id === 'replay')?.does).toBe('replay the runs on screen (no server needed); again: pause, go on');
+    for (const s of SHORTCUTS) expect(s.keys.every((k) => k.length > 0) && s.does.length > 0).toBe(true);
+  });
 });

@@ -40,37 +40,60 @@ export interface Shortcut {
   group: 'Run' | 'Choose' | 'Faults' | 'Timeline' | 'Present';
 }
 
-export const SHORTCUTS: Shortcut[] = [
-  { id: 'run', keys: ['R'], does: 'run the selected variant', group: 'Run' },
-  { id: 'compare', keys: ['C'], does: 'run it beside its counterpart (broken above correct)', group: 'Run' },
-  { id: 'cancel', keys: ['X'], does: 'cancel the run in progress', group: 'Run' },
-  { id: 'replay', keys: ['Space'], does: 'replay the runs on screen (no server needed); again: pause, go on', group: 'Run' },
-  { id: 'slower', keys: ['S'], does: 'slower: stretch every sleep and TTL (down to 0.25×)', group: 'Run' },
-  { id: 'faster', keys: ['Shift+S'], does: 'faster (up to 2×)', group: 'Run' },
-  { id: 'next-scenario', keys: ['N', ']'], does: 'next scenario', group: 'Choose' },
-  { id: 'previous-scenario', keys: ['Shift+N', '['], does: 'previous scenario', group: 'Choose' },
-  { id: 'toggle-variant', keys: ['V'], does: 'toggle broken ↔ correct variant', group: 'Choose' },
-  { id: 'next-variant', keys: ['J'], does: 'next variant', group: 'Choose' },
-  { id: 'previous-variant', keys: ['K'], does: 'previous variant', group: 'Choose' },
-  { id: 'open-recording', keys: ['O'], does: 'open a recorded run from a file', group: 'Choose' },
-  { id: 'pause-worker', keys: ['1…9'], does: 'pause / resume worker n (SIGSTOP / SIGCONT)', group: 'Faults' },
-  { id: 'kill-worker', keys: ['Shift+1…9'], does: 'kill worker n (SIGKILL)', group: 'Faults' },
-  { id: 'step-forward', keys: ['.'], does: 'step the playhead to the next event', group: 'Timeline' },
-  { id: 'step-back', keys: [','], does: 'step the playhead to the previous event', group: 'Timeline' },
-  { id: 'clear-playhead', keys: ['Esc'], does: 'clear the playhead (back to live)', group: 'Timeline' },
-  { id: 'zoom-in', keys: ['+'], does: 'zoom in (or the wheel over the timeline)', group: 'Timeline' },
-  { id: 'zoom-out', keys: ['−'], does: 'zoom out', group: 'Timeline' },
-  { id: 'fit', keys: ['0'], does: 'show the whole run', group: 'Timeline' },
-  { id: 'pan-left', keys: ['←'], does: 'pan earlier (or drag); in presenter mode: previous chapter', group: 'Timeline' },
-  { id: 'pan-right', keys: ['→'], does: 'pan later; in presenter mode: next chapter', group: 'Timeline' },
-  { id: 'follow', keys: ['L'], does: 'follow the live edge on / off', group: 'Timeline' },
-  { id: 'presenter', keys: ['P'], does: 'presenter mode: the stage only, in large type', group: 'Present' },
-  { id: 'next-chapter', keys: ['→', 'PageDown'], does: 'presenter mode: next chapter (scenario → broken run → correct run)', group: 'Present' },
-  { id: 'previous-chapter', keys: ['←', 'PageUp'], does: 'presenter mode: previous chapter', group: 'Present' },
-  { id: 'theme', keys: ['T'], does: 'light / dark theme', group: 'Present' },
-  { id: 'contrast', keys: ['H'], does: 'high contrast, for a washed-out projector', group: 'Present' },
-  { id: 'help', keys: ['?'], does: 'show these shortcuts', group: 'Present' },
-];
+// The help's table, one shortcut a line: id, keys as the help writes them (a space between
+// two), what it does. Columns stand apart by two spaces or more.
+const TABLE: Record<Shortcut['group'], string> = {
+  Run: `
+    run                R           run the selected variant
+    compare            C           run it beside its counterpart (broken above correct)
+    cancel             X           cancel the run in progress
+    replay             Space       replay the runs on screen (no server needed); again: pause, go on
+    slower             S           slower: stretch every sleep and TTL (down to 0.25×)
+    faster             Shift+S     faster (up to 2×)
+  `,
+  Choose: `
+    next-scenario      N ]         next scenario
+    previous-scenario  Shift+N [   previous scenario
+    toggle-variant     V           toggle broken ↔ correct variant
+    next-variant       J           next variant
+    previous-variant   K           previous variant
+    open-recording     O           open a recorded run from a file
+  `,
+  Faults: `
+    pause-worker       1…9         pause / resume worker n (SIGSTOP / SIGCONT)
+    kill-worker        Shift+1…9   kill worker n (SIGKILL)
+  `,
+  Timeline: `
+    step-forward       .           step the playhead to the next event
+    step-back          ,           step the playhead to the previous event
+    clear-playhead     Esc         clear the playhead (back to live)
+    zoom-in            +           zoom in (or the wheel over the timeline)
+    zoom-out           −           zoom out
+    fit                0           show the whole run
+    pan-left           ←           pan earlier (or drag); in presenter mode: previous chapter
+    pan-right          →           pan later; in presenter mode: next chapter
+    follow             L           follow the live edge on / off
+  `,
+  Present: `
+    presenter          P           presenter mode: the stage only, in large type
+    next-chapter       → PageDown  presenter mode: next chapter (scenario → broken run → correct run)
+    previous-chapter   ← PageUp    presenter mode: previous chapter
+    theme              T           light / dark theme
+    contrast           H           high contrast, for a washed-out projector
+    help               ?           show these shortcuts
+  `,
+};
+
+export const SHORTCUTS: Shortcut[] = Object.entries(TABLE).flatMap(([group, lines]) =>
+  lines
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [id, keys, does] = line.split(/\s{2,}/) as [ShortcutId, string, string];
+      return { id, keys: keys.split(' '), does, group: group as Shortcut['group'] };
+    }),
+);
 
 export interface KeyLike {
   key: string;

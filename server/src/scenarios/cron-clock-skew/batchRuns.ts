@@ -2,15 +2,11 @@
 // believed it was running, stamped by PostgreSQL's clock at its start and end. The verdict
 // counts these rows and their overlaps, not what the nodes said. A row without an end
 // counts as running to the end of the run: a node that died mid-batch may still be billing.
+import { createSpanTable, mostAtOnceSql } from '../kit/spanRows.js';
 import type { RunStores } from '../types.js';
 
 export async function createBatchRuns(stores: RunStores): Promise<void> {
-  await stores.sql(`create table batch_runs (
-    id serial primary key,
-    node text not null,
-    slot text not null,
-    started_at timestamptz not null default clock_timestamp(),
-    finished_at timestamptz)`);
+  await createSpanTable(stores, 'batch_runs', ['id serial primary key', 'node text not null', 'slot text not null']);
 }
 
 /** Which nodes ran each slot's batch, in the order they started. */
@@ -32,9 +28,6 @@ export async function runsPerSlot(stores: RunStores): Promise<number> {
 
 /** The most batch runs going at once: at each row's start, the rows started and not yet ended. */
 export async function mostRunsAtOnce(stores: RunStores): Promise<number> {
-  const { rows } = await stores.sql<{ n: number }>(
-    `with spans as (select started_at as s, coalesce(finished_at, 'infinity') as f from batch_runs)
-     select coalesce(max((select count(*) from spans o where o.s <= r.s and o.f > r.s)), 0)::int as n from spans r`,
-  );
-  return rows[0]?.n ?? 0;
+  const { rows } = await stores.sql<{ all_rows: number }>(mostAtOnceSql('batch_runs'));
+  return rows[0]?.all_rows ?? 0;
 }

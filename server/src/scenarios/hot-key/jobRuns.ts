@@ -3,15 +3,11 @@
 // from: how many jobs ran at once is the most rows whose spans overlap, computed in SQL.
 // A row without an end counts as running to the end of the run (a job that died mid-work
 // may still be working, as far as anyone can tell), so a lost end line can only add overlap.
+import { createSpanTable, mostAtOnceSql } from '../kit/spanRows.js';
 import type { RunStores } from '../types.js';
 
 export async function createJobRuns(stores: RunStores): Promise<void> {
-  await stores.sql(`create table job_runs (
-    job text primary key,
-    entity text not null,
-    worker text not null,
-    started_at timestamptz not null default clock_timestamp(),
-    finished_at timestamptz)`);
+  await createSpanTable(stores, 'job_runs', ['job text primary key', 'entity text not null', 'worker text not null']);
 }
 
 /** Jobs done and running, and the span from the first start to the last end so far. */
@@ -37,13 +33,6 @@ export interface JobRunTruth {
   maxParallelPerEntity: number;
 }
 
-// At each row's start, the rows already started and not yet ended: the most at any instant.
-const OVERLAPS = `
-  with spans as (select entity, started_at as s, coalesce(finished_at, 'infinity') as f from job_runs)
-  select coalesce(max((select count(*) from spans o where o.s <= r.s and o.f > r.s)), 0)::int as all_jobs,
-         coalesce(max((select count(*) from spans o where o.entity = r.entity and o.s <= r.s and o.f > r.s)), 0)::int as same_entity
-    from spans r`;
-
 export async function measureJobRuns(stores: RunStores): Promise<JobRunTruth> {
   const { rows } = await stores.sql<{ started: number; finished: number | null }>(
     `select extract(epoch from started_at)::float8 * 1000 as started,
@@ -59,7 +48,8 @@ export async function measureJobRuns(stores: RunStores): Promise<JobRunTruth> {
     longestChain++;
     lastEnd = r.finished;
   }
-  const overlaps = await stores.sql<{ all_jobs: number; same_entity: number }>(OVERLAPS);
-  const { all_jobs: maxParallel, same_entity: maxParallelPerEntity } = overlaps.rows[0]!;
+  // At each row's start, the rows already started and not yet ended: the most at any instant.
+  const overlaps = await stores.sql<{ all_rows: number; same_per: number }>(mostAtOnceSql('job_runs', 'entity'));
+  const { all_rows: maxParallel, same_per: maxParallelPerEntity } = overlaps.rows[0]!;
   return { done: finished.length, longestChain, maxParallel, maxParallelPerEntity };
 }

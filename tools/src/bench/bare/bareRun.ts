@@ -6,6 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { deleteKeys } from '@racelab/server';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { FromBare, ToBare } from './bareProtocol.js';
@@ -92,12 +93,7 @@ export async function bareRun(redis: Redis, pool: pg.Pool, options: BareOptions,
   await Promise.all([`lock:nightly-report`, `lock:nightly-report:acme:${date}`].map((k) => redis.pttl(`${keyPrefix}${k}`)));
   const t4 = performance.now();
 
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
+  await deleteKeys(redis, `${keyPrefix}*`);
   await pool.query(`drop schema if exists ${schema} cascade`);
   const t5 = performance.now();
   for (const child of children) child.kill('SIGKILL');

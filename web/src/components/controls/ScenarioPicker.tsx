@@ -1,21 +1,10 @@
 import { useStore } from '../../store/index.js';
+import { SelectField } from './SelectField.js';
 
 export function ScenarioPicker() {
   const catalog = useStore((s) => s.catalog);
   const scenarioId = useStore((s) => s.scenarioId);
   const selectScenario = useStore((s) => s.selectScenario);
-  return (
-    <div className="field">
-      <label htmlFor="scenario-select" className="field-label">
-        Scenario
-      </label>
-      <select id="scenario-select" value={scenarioId ?? ''} onChange={(e) => selectScenario(e.target.value)}>
-        {(catalog ?? []).map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.id} — {s.title}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
+  const options = (catalog ?? []).map((s) => ({ value: s.id, text: `${s.id} — ${s.title}` }));
+  return <SelectField id="scenario-select" label="Scenario" value={scenarioId ?? ''} options={options} onChange={selectScenario} />;
 }

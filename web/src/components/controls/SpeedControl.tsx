@@ -3,6 +3,7 @@
 import { speedWords } from '../../model/speed.js';
 import { SPEEDS } from '../../model/urlState.js';
 import { useStore } from '../../store/index.js';
+import { SelectField } from './SelectField.js';
 
 export { speedWords };
 
@@ -10,20 +11,13 @@ export function SpeedControl() {
   const speed = useStore((s) => s.speed);
   const setSpeed = useStore((s) => s.setSpeed);
   return (
-    <div className="field">
-      <label htmlFor="speed" className="field-label">
-        Speed
-      </label>
-      <select id="speed" value={String(speed)} aria-describedby="speed-help" onChange={(e) => setSpeed(Number(e.target.value))}>
-        {SPEEDS.map((v) => (
-          <option key={v} value={String(v)}>
-            {speedWords(v)}
-          </option>
-        ))}
-      </select>
-      <p className="help" id="speed-help">
-        Stretches every sleep, TTL and stall of the run together (S / Shift+S): slow motion, same verdict.
-      </p>
-    </div>
+    <SelectField
+      id="speed"
+      label="Speed"
+      value={String(speed)}
+      options={SPEEDS.map((v) => ({ value: String(v), text: speedWords(v) }))}
+      onChange={(v) => setSpeed(Number(v))}
+      help="Stretches every sleep, TTL and stall of the run together (S / Shift+S): slow motion, same verdict."
+    />
   );
 }

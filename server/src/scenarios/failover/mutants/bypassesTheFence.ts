@@ -1,22 +1,5 @@
-// pg-fence, with one write that goes around the fenced path: before the fenced UPDATE, an
-// autosave of the draft goes straight from the (stale) worker to the table, unguarded.
-// (Before, not after: the fenced UPDATE is what tells the older holder its turn has come,
-// so the newer holder's autosave never lands after the older one's.)
-import { mutantOf } from '../../types.js';
+// pg-fence, with one write that goes around the fenced path: an unguarded autosave before the fenced UPDATE.
+import { writeAroundTheFence } from '../../kit/writeAroundTheFence.js';
 import pgFence from '../variants/pgFence.js';
 
-export default mutantOf(pgFence, {
-  id: 'bypasses-the-fence',
-  mistake: "a second UPDATE of the same row (an autosave of the content) goes straight to the table, without the guard",
-  failsAt: {},
-  title: "A write around the fence",
-  summary: "worker-1's plain UPDATE of its draft lands, and then its fenced write is refused: the row's trigger logs the stale one that landed.",
-  source: import.meta.url,
-  steps: {
-    async write(job, content, fence) {
-      // The mistake: the autosave goes by a path the fence does not guard, and nothing is said of it.
-      await job.pg.query('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
-      return pgFence.steps.write(job, content, fence);
-    },
-  },
-});
+export default writeAroundTheFence(pgFence, import.meta.url);
