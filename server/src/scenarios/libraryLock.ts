@@ -2,6 +2,7 @@
 // give it back, with the timeline's lease events, and the variant's frame (title, the
 // library's name and version, where its key lives). Each scenario builds its variants from
 // these with one function (duplicate-job/libraryVariants.ts, ledgerLibraryVariants.ts).
+import type { Redis } from 'ioredis';
 import type { LockAdapter, LockModule } from '../locks/lockAdapter.js';
 import type { VariantDefinition, WorkerContext } from './types.js';
 
@@ -25,7 +26,6 @@ export function libraryFrame(module: LockModule, lockKey: string): Pick<VariantD
   };
 }
 
-/** The lock modules that keep their lock in Redis, with an expiry: those whose lease can pass on. */
 /** Where a library variant's lock lives: the scenario's key name, as the timeline shows it, and whether Redis holds it. */
 export interface LockPlace {
   /** The scenario's key name (unprefixed; the variant's keyAliases say where the library stores it). */
@@ -34,12 +34,26 @@ export interface LockPlace {
   shownKey: string;
   /** False for a lock kept elsewhere (PostgreSQL): no key to read, no expiry. */
   inRedis: boolean;
+  /** What the lock's key holds now, as this worker reads it (null: nothing, or not in Redis). */
+  read(): Promise<string | null>;
 }
 
-/** Where `module` keeps the lock `lockKey` of this run. */
-export function lockPlace(ctx: WorkerContext, module: LockModule, lockKey: string): LockPlace {
+/** A Redis that holds the lock in a lab of its own, and the lock's key there in full. */
+export interface LockStore {
+  redis: Redis;
+  key: string;
+}
+
+/** Where `module` keeps the lock `lockKey` of this run: in the run's Redis, or in the lab's `store`. */
+export function lockPlace(ctx: WorkerContext, module: LockModule, lockKey: string, store?: LockStore): LockPlace {
   const inRedis = module.redisKey(lockKey) !== null;
-  return { lockKey, shownKey: inRedis ? ctx.key(lockKey) : `${module.name}(${lockKey})`, inRedis };
+  const { redis, key } = store ?? { redis: ctx.redis, key: ctx.key(lockKey) };
+  return {
+    lockKey,
+    shownKey: inRedis ? key : `${module.name}(${lockKey})`,
+    inRedis,
+    read: async () => (inRedis ? await redis.get(key) : null),
+  };
 }
 
 /** Tries once to take the lock for `leaseMs`; reports the request and the grant; null when another holds it. */
@@ -50,7 +64,7 @@ export async function takeLibraryLock(ctx: WorkerContext, lock: LockAdapter, pla
   if (handle === null) return null;
   const fence = lock.fence?.(handle);
   // The library's word for its value; else what the key holds right after the grant (its own: it was just taken).
-  const value = lock.value?.(handle) ?? (place.inRedis ? await ctx.redis.get(ctx.key(place.lockKey)) : null) ?? place.shownKey;
+  const value = lock.value?.(handle) ?? (await place.read()) ?? place.shownKey;
   const ttlMs = place.inRedis ? leaseMs : null;
   ctx.emit({ type: 'lease-acquired', key: place.shownKey, ttlMs, fromMs: sent, token: value, ...(fence === undefined ? {} : { fence }) });
   return { handle, value, ...(fence === undefined ? {} : { fence }) };
@@ -58,9 +72,8 @@ export async function takeLibraryLock(ctx: WorkerContext, lock: LockAdapter, pla
 
 /** Releases a grant with the library and reports what Redis shows the release did (1: it removed the key it found). */
 export async function giveBackLibraryLock(ctx: WorkerContext, lock: LockAdapter, grant: LibraryGrant, place: LockPlace): Promise<void> {
-  const read = async () => (place.inRedis ? await ctx.redis.get(ctx.key(place.lockKey)) : null);
-  const before = await read();
+  const before = await place.read();
   await lock.release(grant.handle);
-  const after = await read();
+  const after = await place.read();
   ctx.emit({ type: 'lease-released', key: place.shownKey, deleted: before !== null && after === null ? 1 : 0 });
 }

@@ -4,6 +4,8 @@
 // clock jump on one node can give a second majority with no pause at all.
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { asReach } from './reach.js';
+import { storedName } from '../keyAliases.js';
+import { LOCK_KEY } from './keys.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
@@ -12,6 +14,7 @@ import fenceComparedInApp from './mutants/fenceComparedInApp.js';
 import noFenceGuard from './mutants/noFenceGuard.js';
 import redlock from './variants/redlock.js';
 import redlockFenced from './variants/redlockFenced.js';
+import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
@@ -56,7 +59,7 @@ export default defineScenario<RedlockJob, Cluster>({
     },
   ],
   metrics: [metrics.maxConcurrentHolders, metrics.staleWritesAccepted, metrics.staleWritesRejected, metrics.finalWriter],
-  variants: [redlock, redlockFenced],
+  variants: [redlock, redlockFenced, ...LIBRARY_VARIANTS],
   mutants: [noFenceGuard, fenceComparedInApp, fenceAfterThePause],
   // The clock jump alone in a split, and the split with the pause.
   stabilityParams: [
@@ -85,6 +88,7 @@ export default defineScenario<RedlockJob, Cluster>({
       workerIds: WORKERS,
       hosts: run.hosts,
       clockJumpMs: intParam(params, 'clockJumpMs'),
+      lockKey: storedName(stores.key, LOCK_KEY),
     });
   },
 
