@@ -21,7 +21,7 @@ export interface ScorecardCell {
 }
 
 export interface Scorecard {
-  locks: { id: string; name: string; version: string; renews: boolean }[];
+  locks: { id: string; name: string; version: string; renews: boolean; fences: boolean; spansNodes: boolean }[];
   faults: { id: string; title: string; mapping: string }[];
   cells: ScorecardCell[];
 }
@@ -86,7 +86,7 @@ export async function runScorecard(
     }
   }
   return {
-    locks: locks.map((l) => ({ id: l.id, name: l.name, version: l.version, renews: l.renews })),
+    locks: locks.map((l) => ({ id: l.id, name: l.name, version: l.version, renews: l.renews, fences: l.fences, spansNodes: l.spansNodes })),
     faults: faults.map((f) => ({ id: f.id, title: f.title, mapping: f.mapping })),
     cells,
   };
