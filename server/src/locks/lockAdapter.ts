@@ -1,7 +1,8 @@
 // The one interface every lock runs behind: the npm libraries racelab pits against its
 // faults (./libraries/), and a module of your own (`racelab check --lock ./my-lock.mjs`).
 // A module exports `create(connections)` (or a default object with it) that returns a
-// LockAdapter; it may also export `name`, `version` and `redisKey`.
+// LockAdapter; it may also export `name`, `version`, `redisKey`, `renews`, `fences` and
+// `spansNodes` (see LockModule).
 import type { Redis } from 'ioredis';
 
 /** Where an adapter finds the stores, inside one worker process of one run. */

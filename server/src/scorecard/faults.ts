@@ -156,7 +156,7 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
     id: 'redlock-partition',
     title: 'Redlock nodes partitioned',
     mapping:
-      "redlock with the network split in the kernel: worker-1 reaches nodes 1–3 and worker-2 nodes 3–5 (each cut from two of the five), 1 s lease, no pause: the lock must form a majority with two nodes silent, and worker-2's only once worker-1 has let go of node-3",
+      "redlock with the network split: worker-1 reaches nodes 1–3 and worker-2 nodes 3–5 (each cut from two of the five), 1 s lease, no pause: the lock must form a majority with two nodes silent, and worker-2's only once worker-1 has let go of node-3",
     scenario: 'redlock',
     params: { ...REDLOCK_SPLIT, clockJumpMs: 0 },
     faults: [],
