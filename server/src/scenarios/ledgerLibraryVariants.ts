@@ -6,10 +6,9 @@
 // gives one, and is unconditional when it does not, as a user of that library would write it.
 import type { LockModule } from '../locks/lockAdapter.js';
 import { LOCKS } from '../locks/lockModules.js';
-import { openLock } from '../locks/openLock.js';
 import { AFTER_GRANT, AFTER_WRITE, claimLeaseValue, grantOnRecord, writeRow } from './kit/fencedLedger.js';
 import type { LeaseOfJob } from './kit/leaseOfJob.js';
-import { giveBackLibraryLock, libraryFrame, lockPlace, takeLibraryLock, type LibraryGrant } from './libraryLock.js';
+import { holdLibraryLock, libraryFrame, type LibraryGrant } from './libraryLock.js';
 import type { Params } from '@racelab/shared';
 import { defineVariant, type VariantDefinition, type WorkerContext } from './types.js';
 
@@ -72,32 +71,18 @@ export function handoverLibraryVariant<Job extends HandoverJob>(lab: HandoverLab
   return defineVariant<Job>({
     ...ledgerLibraryFrame(module, lab.lockKey),
     expectedOtherwise: (params) => (module.fences ? null : lab.passesWithoutFence(module, params)),
-    async run(job) {
-      const { lock, close } = await openLock(module, job);
-      const place = lockPlace(job, module, lab.lockKey);
-      try {
-        const grant = await takeLibraryLock(job, lock, place, job.leaseMs);
-        if (grant === null) {
-          await job.skip();
-          return;
-        }
+    run: (job) =>
+      holdLibraryLock(job, module, lab.lockKey, job.leaseMs, {}, () => job.skip(), async (grant) => {
         await claimLeaseValue(job, grant.value);
         const grantNo = await grantOnRecord(job, lab.lockKey, grant.value);
         job.signal(`granted:${job.workerId}`);
-        try {
-          await lab.hold(job);
-          await job.work();
-          await writeUnderLibraryLock(job, lab.table, lab.target, grant, grantNo, async (sql, values) => {
-            await lab.keepWriteOrder(job, grant.value);
-            return writeRow(job, sql, values);
-          });
-        } finally {
-          await giveBackLibraryLock(job, lock, grant, place);
-        }
-      } finally {
-        await close();
-      }
-    },
+        await lab.hold(job);
+        await job.work();
+        await writeUnderLibraryLock(job, lab.table, lab.target, grant, grantNo, async (sql, values) => {
+          await lab.keepWriteOrder(job, grant.value);
+          return writeRow(job, sql, values);
+        });
+      }),
   });
 }
 

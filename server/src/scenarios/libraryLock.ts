@@ -4,6 +4,7 @@
 // these with one function (duplicate-job/libraryVariants.ts, ledgerLibraryVariants.ts).
 import type { Redis } from 'ioredis';
 import type { LockAdapter, LockModule } from '../locks/lockAdapter.js';
+import { openLock, type LabConnections } from '../locks/openLock.js';
 import type { VariantDefinition, WorkerContext } from './types.js';
 
 export interface LibraryGrant {
@@ -54,6 +55,43 @@ export function lockPlace(ctx: WorkerContext, module: LockModule, lockKey: strin
     inRedis,
     read: async () => (inRedis ? await redis.get(key) : null),
   };
+}
+
+/** Where a lab keeps a library's lock, when not in the run's Redis: the connections it lends, and where to read the key. */
+export interface LabLock {
+  lab?: LabConnections;
+  store?: LockStore;
+}
+
+/**
+ * Opens `module`'s lock for this worker, takes it once for `leaseMs` (null: `denied` says
+ * so and the job goes on without it), runs `use` under the grant, and gives it back.
+ */
+export async function holdLibraryLock(
+  ctx: WorkerContext,
+  module: LockModule,
+  lockKey: string,
+  leaseMs: number,
+  where: LabLock,
+  denied: (place: LockPlace) => Promise<unknown>,
+  use: (grant: LibraryGrant, place: LockPlace) => Promise<void>,
+): Promise<void> {
+  const { lock, close } = await openLock(module, ctx, where.lab);
+  const place = lockPlace(ctx, module, lockKey, where.store);
+  try {
+    const grant = await takeLibraryLock(ctx, lock, place, leaseMs);
+    if (grant === null) {
+      await denied(place);
+      return;
+    }
+    try {
+      await use(grant, place);
+    } finally {
+      await giveBackLibraryLock(ctx, lock, grant, place);
+    }
+  } finally {
+    await close();
+  }
 }
 
 /** Tries once to take the lock for `leaseMs`; reports the request and the grant; null when another holds it. */

@@ -4,15 +4,17 @@
 // replica. One variant per lock module that keeps its lock in Redis, all built here.
 import type { LockModule } from '../../locks/lockAdapter.js';
 import { LOCKS } from '../../locks/lockModules.js';
-import { openLock } from '../../locks/openLock.js';
 import { claimLeaseValue } from '../kit/fencedLedger.js';
 import { grantSeen } from '../kit/nodeGrants.js';
 import { ledgerLibraryFrame, writeUnderLibraryLock } from '../ledgerLibraryVariants.js';
-import { giveBackLibraryLock, lockPlace, takeLibraryLock } from '../libraryLock.js';
+import { holdLibraryLock, type LabLock } from '../libraryLock.js';
 import { choiceParam, defineVariant, type VariantDefinition } from '../types.js';
 import { startOutage } from './choreography.js';
 import type { FailoverJob } from './failoverJob.js';
 import { LOCK_KEY } from './keys.js';
+
+/** The lab's primary as Sentinel names it: the lock's one Redis, and where the key is read. */
+const onThePrimary = (job: FailoverJob): LabLock => ({ lab: { redis: job.lockRedis }, store: { redis: job.lockRedis, key: job.lockKey } });
 
 /** The failover variant that runs `module`'s lock, on the lab's primary, around the document job. */
 export function failoverLibraryVariant(module: LockModule): VariantDefinition<FailoverJob> {
@@ -23,29 +25,15 @@ export function failoverLibraryVariant(module: LockModule): VariantDefinition<Fa
       !module.fences && choiceParam(params, 'lag') === 'none'
         ? 'no replication lag: the promoted replica has the lock when the primary dies, so worker-2 is refused and there is one holder'
         : null,
-    async run(job) {
-      const { lock, close } = await openLock(module, job, { redis: job.lockRedis });
-      const place = lockPlace(job, module, LOCK_KEY, { redis: job.lockRedis, key: job.lockKey });
-      try {
-        const grant = await takeLibraryLock(job, lock, place, job.leaseMs);
-        if (grant === null) {
-          await job.denied();
-          return;
-        }
+    run: (job) =>
+      holdLibraryLock(job, module, LOCK_KEY, job.leaseMs, onThePrimary(job), job.denied, async (grant) => {
         await claimLeaseValue(job, grant.value);
         // The server has seen the library's value on the primary: now the primary may die.
         await grantSeen(job, grant.value);
         await startOutage(job);
-        try {
-          await job.work(); // worker-1, the older holder, writes after worker-2
-          await writeUnderLibraryLock(job, 'documents', 'document', grant, 0, job.write);
-        } finally {
-          await giveBackLibraryLock(job, lock, grant, place);
-        }
-      } finally {
-        await close();
-      }
-    },
+        await job.work(); // worker-1, the older holder, writes after worker-2
+        await writeUnderLibraryLock(job, 'documents', 'document', grant, 0, job.write);
+      }),
   });
 }
 

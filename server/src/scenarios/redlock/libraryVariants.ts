@@ -5,10 +5,9 @@
 import type { Redis } from 'ioredis';
 import type { LockModule } from '../../locks/lockAdapter.js';
 import { LOCKS } from '../../locks/lockModules.js';
-import { openLock } from '../../locks/openLock.js';
 import { claimLeaseValue } from '../kit/fencedLedger.js';
 import { ledgerLibraryFrame, writeUnderLibraryLock } from '../ledgerLibraryVariants.js';
-import { giveBackLibraryLock, lockPlace, takeLibraryLock } from '../libraryLock.js';
+import { holdLibraryLock } from '../libraryLock.js';
 import { defineVariant, type VariantDefinition } from '../types.js';
 import { LOCK_KEY } from './keys.js';
 import type { RedlockJob } from './redlockJob.js';
@@ -34,28 +33,16 @@ export function redlockLibraryVariant(module: LockModule): VariantDefinition<Red
     expectedOtherwise: (params) => (module.fences ? null : redlock.expectedOtherwise!(params)),
     async run(job) {
       const nodes = await libraryNodes(job);
-      const { lock, close } = await openLock(module, job, { nodes });
       const near = nodes[job.nodes.findIndex((node) => node.inReach)]!; // where this worker reads the lock's value
-      const place = lockPlace(job, module, LOCK_KEY, { redis: near, key: job.lockKey });
-      try {
-        const grant = await takeLibraryLock(job, lock, place, job.leaseMs);
-        if (grant === null) {
-          await job.skip('no majority of the nodes took the lock');
-          return;
-        }
+      const where = { lab: { nodes }, store: { redis: near, key: job.lockKey } };
+      await holdLibraryLock(job, module, LOCK_KEY, job.leaseMs, where, () => job.skip('no majority of the nodes took the lock'), async (grant) => {
         await claimLeaseValue(job, grant.value);
         job.token = grant.value; // the value the server looks for on a majority of the nodes
         await job.enter();
-        try {
-          await job.pause(); // worker-1's process is stopped here for pauseMs
-          await job.work();
-          await writeUnderLibraryLock(job, 'documents', 'document', grant, 0, job.write);
-        } finally {
-          await giveBackLibraryLock(job, lock, grant, place);
-        }
-      } finally {
-        await close();
-      }
+        await job.pause(); // worker-1's process is stopped here for pauseMs
+        await job.work();
+        await writeUnderLibraryLock(job, 'documents', 'document', grant, 0, job.write);
+      });
     },
   });
 }
