@@ -1,8 +1,8 @@
 // Accessibility by axe (WCAG 2 A and AA rules) on what a person sees: the first screen, a
-// live run with its worker controls, the page after a run, presenter mode and a replayed
-// recording, in the dark, light and high-contrast themes. Any serious or critical violation
-// fails, listed by rule, impact and element; each check reports (soft), so one failing run
-// lists all that is wrong.
+// live run with its worker controls, the page after a run, presenter mode, a replayed
+// recording and the lock libraries' scorecard, in the dark, light and high-contrast themes.
+// Any serious or critical violation fails, listed by rule, impact and element; each check
+// reports (soft), so one failing run lists all that is wrong.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { verdictStatus } from './layout.js';
@@ -85,4 +85,13 @@ test.describe('a replayed recording', () => {
       await expectNoSeriousViolations(page, 'replay');
     });
   }
+
+  test('the lock libraries’ scorecard, in every theme', async ({ page }) => {
+    await page.goto(`${server.url}/?scorecard=1`);
+    await expect(page.getByRole('table', { name: /^Lock libraries/ }).getByRole('button', { name: /^Replay / }).first()).toBeVisible();
+    for (const theme of THEMES) {
+      await useTheme(page, theme);
+      await expectNoSeriousViolations(page, `the scorecard, ${theme} theme`);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // Compare: the broken and the correct variant started together with the same parameters,
 // speed and fault plan, on one time axis, broken above correct, each with its verdict.
 import { expect, test } from '@playwright/test';
-import { expectLanesFit, expectVerdictsFit } from './layout.js';
+import { documentSize, expectLanesFit, expectNothingScrollsIn, expectVerdictsFit, timelineOf } from './layout.js';
 import { choose, openPlayground, RUN_TIMEOUT } from './racelab.js';
 
 test('broken and correct side by side on one time axis', async ({ page }) => {
@@ -37,10 +37,12 @@ test('broken and correct side by side on one time axis', async ({ page }) => {
   await expect(correct.getByRole('status')).toHaveText(/^PASS/, { timeout: RUN_TIMEOUT });
 });
 
-test.describe('a compare in presenter mode at 1920×1080', () => {
-  test.use({ viewport: { width: 1920, height: 1080 } });
-
-  test('both runs fit: every lane of the second run in sight, no verdict box scrolls', async ({ page }) => {
+for (const viewport of [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`a compare in presenter mode at ${viewport.width}×${viewport.height}: both runs fit, every lane of the second run in sight, nothing scrolls`, async ({ page }) => {
+    await page.setViewportSize(viewport);
     await openPlayground(page, '/?scenario=fencing&variant=fenced&compare=lease-only&presenter=1');
     await page.locator('body').press('c');
     for (const name of ['Verdict of fencing · lease-only (broken)', 'Verdict of fencing · fenced (correct)'])
@@ -49,6 +51,9 @@ test.describe('a compare in presenter mode at 1920×1080', () => {
     await expect(second.getByRole('group', { name: 'PostgreSQL document' })).toBeVisible();
     // Two runs of two workers, holders and what the stores held: 11 lanes.
     expect(await expectLanesFit(page)).toBeGreaterThanOrEqual(11);
+    await expectNothingScrollsIn(timelineOf(page), 'the timeline');
     await expectVerdictsFit(page);
+    const size = await documentSize(page);
+    expect(size.height).toBeLessThanOrEqual(size.vh);
   });
-});
+}

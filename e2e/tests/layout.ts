@@ -75,3 +75,25 @@ export async function expectVerdictsFit(page: Page): Promise<void> {
     expect(scroll, `${name}: content ${scroll} px in a box of ${client} px`).toBeLessThanOrEqual(client);
   }
 }
+
+/** Nothing inside the element (nor the element) scrolls: each scroll box shows all it holds. */
+export async function expectNothingScrollsIn(locator: Locator, what: string): Promise<void> {
+  const scrolled = await locator.evaluate((root) =>
+    [root, ...Array.from(root.querySelectorAll<HTMLElement>('*'))]
+      .filter((e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowY) && e.scrollHeight > e.clientHeight)
+      .map((e) => `${e.className || e.tagName}: ${e.scrollHeight} px in ${e.clientHeight}`),
+  );
+  expect(scrolled, `${what} scrolls`).toEqual([]);
+}
+
+/** The texts in the element set smaller than `minPx` (the glyphs inside round marks are symbols, not text). */
+export async function textsSmallerThan(locator: Locator, minPx: number): Promise<{ text: string; px: number }[]> {
+  const sizes = await locator.evaluate((el) => {
+    const texts = Array.from(el.querySelectorAll<HTMLElement>('*')).filter(
+      (e) => Array.from(e.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '') && e.getClientRects().length > 0,
+    );
+    return texts.filter((e) => !e.closest('.glyph')).map((e) => ({ text: e.textContent.trim().slice(0, 30), px: parseFloat(getComputedStyle(e).fontSize) }));
+  });
+  expect(sizes.length, 'texts in the element').toBeGreaterThan(10);
+  return sizes.filter((s) => s.px < minPx);
+}

@@ -1,8 +1,9 @@
 // Presenting: shortcuts for everything, listed on ?; presenter mode in large type; a light
 // and a dark theme; scenario and variant switched and runs started from the keyboard.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { documentSize, expectLanesFit, expectVerdictsFit, verdictStatus } from './layout.js';
+import { boxOf, documentSize, expectLanesFit, expectNothingScrollsIn, expectVerdictsFit, textsSmallerThan, timelineOf, verdictStatus, type Box } from './layout.js';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
+import { startStaticServer, type StaticServer } from './staticServer.js';
 
 test('? lists the shortcuts; Esc closes the list', async ({ page }) => {
   await openPlayground(page);
@@ -69,11 +70,11 @@ interface Recorded {
  * with how many lanes the timeline draws for each (a lane per worker, the holders row when a
  * lease was taken, one per key or row a store held) and how many expectations its verdict has.
  */
-async function recordings(request: APIRequestContext): Promise<Recorded[]> {
-  const index = (await (await request.get('/recordings/index.json')).json()) as { file: string }[];
+async function recordings(request: APIRequestContext, base: string): Promise<Recorded[]> {
+  const index = (await (await request.get(`${base}/recordings/index.json`)).json()) as { file: string }[];
   return Promise.all(
     index.map(async ({ file }) => {
-      const { events } = (await (await request.get(`/recordings/${file}`)).json()) as { events: { type: string; [k: string]: unknown }[] };
+      const { events } = (await (await request.get(`${base}/recordings/${file}`)).json()) as { events: { type: string; [k: string]: unknown }[] };
       const workers = new Set(events.map((e) => e.workerId).filter((w) => typeof w === 'string'));
       const stores = new Set(events.filter((e) => e.type === 'key-observed' || e.type === 'row-observed').map((e) => `${e.type} ${String(e.store)} ${String(e.key ?? e.target)}`));
       const holders = events.some((e) => e.type === 'lease-acquired') ? 1 : 0;
@@ -83,34 +84,45 @@ async function recordings(request: APIRequestContext): Promise<Recorded[]> {
   );
 }
 
-test.describe('presenter mode with the most on stage, at 1920×1080', () => {
-  test.use({ viewport: { width: 1920, height: 1080 } });
-
-  test('the recording with the most lanes and the one with the most expectations fit: no lane and no verdict scrolls', async ({ page, request }) => {
-    const all = await recordings(request);
-    const most = (by: (r: Recorded) => number) => all.reduce((a, b) => (by(b) > by(a) ? b : a));
-    for (const r of new Set([most((x) => x.lanes), most((x) => x.expectations)])) {
-      await page.goto(`/?replay=${r.file}&presenter=1`);
-      await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/);
-      await expect(page.getByRole('list', { name: 'Numbers' }).getByRole('listitem')).toHaveCount(r.expectations);
-      const size = await documentSize(page);
-      expect(size.height, r.file).toBeLessThanOrEqual(size.vh);
-      expect(await expectLanesFit(page), r.file).toBeGreaterThanOrEqual(r.lanes);
-      await expectVerdictsFit(page);
-    }
+// Every shipped recording on stage, replayed from a link with no server (a plain static
+// server of the built page), one after another in one page: each ends at once on its last
+// event, so the whole catalogue takes seconds a size.
+test.describe('presenter mode, every shipped recording', () => {
+  let server: StaticServer;
+  test.beforeAll(async () => {
+    server = await startStaticServer();
   });
-});
-
-test.describe('presenter mode at 1280×720, the talk\'s scenario', () => {
-  test.use({ viewport: { width: 1280, height: 720 } });
-
-  test('fencing with its two expectations: every lane in sight, the verdict box does not scroll', async ({ page }) => {
-    for (const file of ['fencing-lease-only.json', 'fencing-fenced.json']) {
-      await page.goto(`/?replay=${file}&presenter=1`);
-      await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/);
-      await expect(page.getByRole('list', { name: 'Numbers' }).getByRole('listitem')).toHaveCount(2);
-      expect(await expectLanesFit(page)).toBeGreaterThanOrEqual(5);
-      await expectVerdictsFit(page);
-    }
+  test.afterAll(async () => {
+    await server.close();
   });
+
+  for (const viewport of [
+    { width: 1280, height: 720 },
+    { width: 1920, height: 1080 },
+  ]) {
+    test(`at ${viewport.width}×${viewport.height}: every lane in sight, nothing scrolls, the timeline the largest thing on screen`, async ({ page, request }) => {
+      await page.setViewportSize(viewport);
+      const all = await recordings(request, server.url);
+      expect(all.length).toBeGreaterThanOrEqual(20);
+      let boxes: { timeline: Box; verdict: Box } | null = null;
+      for (const r of all) {
+        await page.goto(`${server.url}/?replay=${r.file}&presenter=1`);
+        await expect(verdictStatus(page), r.file).toHaveText(/^(PASS|FAIL)/);
+        await expect(page.getByRole('list', { name: 'Numbers' }).getByRole('listitem')).toHaveCount(r.expectations);
+        const size = await documentSize(page);
+        expect(size.height, `${r.file}: the page's height`).toBeLessThanOrEqual(size.vh);
+        expect(size.width, `${r.file}: the page's width`).toBeLessThanOrEqual(size.vw);
+        expect(await expectLanesFit(page), r.file).toBeGreaterThanOrEqual(r.lanes);
+        await expectNothingScrollsIn(timelineOf(page), `${r.file}: the timeline`);
+        await expectVerdictsFit(page);
+        // The same boxes whatever the run (and so whether its verdict is there or not).
+        const now = { timeline: await boxOf(timelineOf(page)), verdict: await boxOf(page.getByRole('region', { name: 'Verdict' })) };
+        expect(now.timeline.height, `${r.file}: the timeline's share of the height`).toBeGreaterThanOrEqual(0.55 * size.vh);
+        expect(now.timeline.width * now.timeline.height).toBeGreaterThan(now.verdict.width * now.verdict.height);
+        boxes ??= now;
+        expect(now, r.file).toEqual(boxes);
+        if (viewport.width === 1280) expect(await textsSmallerThan(timelineOf(page), 18), r.file).toEqual([]);
+      }
+    });
+  }
 });

@@ -3,7 +3,7 @@
 // is large, what a talk does not need is hidden, and chapters step with the arrow keys.
 // Each scenario's end state is saved as a screenshot (attached to the test's results).
 import { expect, test, type Page } from '@playwright/test';
-import { boxOf, documentSize, expectInsideViewport, timelineOf, verdictStatus } from './layout.js';
+import { boxOf, documentSize, expectInsideViewport, textsSmallerThan, timelineOf, verdictStatus } from './layout.js';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
 
 async function present(page: Page, path = '/'): Promise<void> {
@@ -59,15 +59,7 @@ for (const viewport of [
       await present(page);
       await page.locator('body').press('r');
       await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/, { timeout: RUN_TIMEOUT });
-      const sizes = await timelineOf(page).evaluate((el) => {
-        const texts = Array.from(el.querySelectorAll<HTMLElement>('*')).filter(
-          (e) => Array.from(e.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '') && e.getClientRects().length > 0,
-        );
-        // Glyphs inside round marks are symbols, not labels.
-        return texts.filter((e) => !e.closest('.glyph')).map((e) => ({ text: e.textContent.trim().slice(0, 30), px: parseFloat(getComputedStyle(e).fontSize) }));
-      });
-      expect(sizes.length).toBeGreaterThan(10);
-      expect(sizes.filter((s) => s.px < 18)).toEqual([]);
+      expect(await textsSmallerThan(timelineOf(page), 18)).toEqual([]);
     });
   });
 }

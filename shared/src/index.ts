@@ -7,3 +7,4 @@ export * from './verdict.js';
 export * from './recording.js';
 export * from './random.js';
 export * from './faultMechanism.js';
+export * from './scorecard.js';

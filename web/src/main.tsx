@@ -11,6 +11,7 @@ import './styles/controls.css';
 import './styles/timeline.css';
 import './styles/panels.css';
 import './styles/present.css';
+import './styles/scorecard.css';
 
 startUrlSync(useStore);
 // A link to a recording plays it with no server: no socket, no "reconnecting…".

@@ -2,7 +2,7 @@
 // which `npm run scorecard` measures; a cell links to its run's recording on the page.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Scorecard } from '../scorecard/scorecard.js';
+import { cellWords, Scorecard } from '@racelab/shared';
 import { cell, withSection } from './readmeSection.js';
 
 const MARKERS = {
@@ -11,9 +11,9 @@ const MARKERS = {
   end: '<!-- end of scorecard -->',
 };
 
-/** The checked-in scorecard (docs/scorecard.json). */
+/** The checked-in scorecard (docs/scorecard.json), held to the shared schema. */
 export function readScorecard(): Scorecard {
-  return JSON.parse(readFileSync(fileURLToPath(new URL('../../../docs/scorecard.json', import.meta.url)), 'utf8')) as Scorecard;
+  return Scorecard.parse(JSON.parse(readFileSync(fileURLToPath(new URL('../../../docs/scorecard.json', import.meta.url)), 'utf8')));
 }
 
 /** The matrix as a Markdown table (lock × fault), then one line per fault on how it is run. */
@@ -25,8 +25,7 @@ export function scorecardTable(card: Scorecard): string {
       const c = card.cells.find((x) => x.lock === lock.id && x.fault === fault.id);
       if (!c) return '';
       // What every lock of its kind gives there, in fair words: never "broken" for what it never promised.
-      const fair = c.verdict === 'stale write accepted' ? 'no fence: prevents duplicate work, does not prevent damage' : 'as with any lease';
-      const word = c.byDesign ? `${c.verdict} (${fair})` : c.verdict;
+      const word = cellWords(c);
       return c.recording ? `[${word}](web/public/recordings/scorecard/${c.recording})` : word;
     });
     return `| \`${lock.name}\` | ${lock.version} | ${cells.map(cell).join(' | ')} |`;

@@ -5,7 +5,8 @@
 // in is decided once, atomically in Redis, so no verdict hangs on which process the
 // scheduler ran first. (redlock and fence-check decide it on their own nodes and orderings,
 // with the same two scripts.)
-import type { WorkerContext } from './types.js';
+import type { Params } from '@racelab/shared';
+import { intParam, type WorkerContext } from './types.js';
 
 /** Names the worker that found its lease still live just before it acted. */
 const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
@@ -73,4 +74,15 @@ export function leaseHandover({ lockKey, attemptsTable, verb }: LeaseHandoverOpt
       }
     },
   };
+}
+
+/**
+ * A lease-only variant's other verdict: worker-1's stall (`stallParam`, e.g. pauseMs, named
+ * `stall` in the text) and its work end inside its lease, so it `acts` before the lease can
+ * pass on. null: they do not, and the stale act shows.
+ */
+export function actsInsideLease(params: Params, stallParam: string, stall: string, acts: string): string | null {
+  const [leaseMs, stallMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, stallParam), intParam(params, 'workMs')];
+  if (stallMs + workMs >= leaseMs) return null;
+  return `worker-1's ${stall} and work (${stallMs} + ${workMs} ms) end inside its lease (${leaseMs} ms): it ${acts}`;
 }

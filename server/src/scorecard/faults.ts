@@ -1,11 +1,8 @@
 // The faults the scorecard runs every lock against: each one a run of a scenario's library
 // variant with a declared set of parameters and a fault plan, and how the run's metrics
 // (counted from the stores) read as a verdict word. A lock is never called broken for what it never promised.
-import type { FaultRule, Metrics, Params } from '@racelab/shared';
+import type { CellVerdict, FaultRule, Metrics, Params } from '@racelab/shared';
 import type { LockModule } from '../locks/lockAdapter.js';
-
-/** What a cell says happened, in the scorecard's words. */
-export type CellVerdict = 'correct' | 'duplicate work' | 'stale write accepted' | 'stuck lock' | 'does not apply';
 
 export interface Classified {
   verdict: CellVerdict;

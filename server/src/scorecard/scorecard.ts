@@ -1,30 +1,12 @@
 // Runs every lock against every fault that applies to it and reads each cell's verdict
 // from the run's metrics: what the stores counted, never what a worker said. Faults that
 // share a run (the same scenario, parameters and plan) share one run per lock.
-import { createRecording, type Metrics, type Recording, type ScenarioManifest } from '@racelab/shared';
+import { createRecording, type Metrics, type Recording, type ScenarioManifest, type Scorecard, type ScorecardCell } from '@racelab/shared';
 import type { LockModule } from '../locks/lockAdapter.js';
 import type { Playground } from '../runs/playground.js';
-import type { CellVerdict, ScorecardFault } from './faults.js';
+import type { ScorecardFault } from './faults.js';
 
-export interface ScorecardCell {
-  fault: string;
-  lock: string;
-  verdict: CellVerdict;
-  note: string;
-  /** What every lock of its kind gives here: not held against this one. */
-  byDesign?: boolean;
-  /** The parameters and fault plan of the run the verdict was read from. */
-  seenAt?: { scenario: string; variant: string; params: ScorecardFault['params']; faults: ScorecardFault['faults'] };
-  metrics?: Metrics;
-  /** The run's recording, by file name under web/public/recordings/scorecard/. */
-  recording?: string;
-}
-
-export interface Scorecard {
-  locks: { id: string; name: string; version: string; renews: boolean; fences: boolean; spansNodes: boolean }[];
-  faults: { id: string; title: string; mapping: string }[];
-  cells: ScorecardCell[];
-}
+export type { Scorecard, ScorecardCell } from '@racelab/shared';
 
 export interface CellRun {
   metrics: Metrics;

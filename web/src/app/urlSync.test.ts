@@ -36,4 +36,15 @@ describe('the URL holds the setup', () => {
     store.getState().setParamInput('workers', '6');
     expect(location.search).toBe('?scenario=duplicate-job&variant=blind-del&p.workers=6&faults=&speed=0.25&presenter=1');
   });
+
+  it('opens the scorecard from a link and keeps it in the link, with no catalog', () => {
+    const store = createAppStore();
+    const { location, history } = fakeLocation('?scorecard=1');
+    startUrlSync(store, location, history);
+    expect(store.getState().scorecard).toBe(true);
+    store.getState().setScorecard(false);
+    expect(location.search).toBe('');
+    store.getState().setScorecard(true);
+    expect(location.search).toBe('?scorecard=1');
+  });
 });

@@ -30,6 +30,7 @@ export function setupOf(s: State): UrlSetup {
   if (s.speed !== 1) setup.speed = s.speed;
   if (s.presenter) setup.presenter = true;
   if (s.theme === 'light') setup.theme = 'light';
+  if (s.scorecard) setup.scorecard = true;
   return setup;
 }
 
@@ -38,6 +39,7 @@ export function startUrlSync(store: AppStore, location: Location = window.locati
   const actions = store.getState();
   if (initial.presenter) actions.setPresenter(true);
   if (initial.theme) actions.setTheme(initial.theme);
+  if (initial.scorecard) actions.setScorecard(true);
   let restored = false;
   if (initial.replay) {
     void openShipped(store, initial.replay).then((error) => {
@@ -45,13 +47,16 @@ export function startUrlSync(store: AppStore, location: Location = window.locati
     });
   }
   let written = location.search;
+  let moved = false; // something was shown or the scorecard toggled: the link follows from then on
   const sync = (s: State) => {
     if (!restored && s.catalog) {
       restored = true;
       if (initial.scenario) s.applySetup(initial);
       return; // applySetup calls back here with the restored state
     }
-    if (!restored && s.shown.length === 0) return; // nothing to say yet: keep the link as it came
+    // Nothing to say yet: keep the link as it came (the scorecard opens or closes with no catalog too).
+    if (!restored && !moved && s.shown.length === 0 && s.scorecard === (initial.scorecard ?? false)) return;
+    moved = true;
     const search = writeSetup(setupOf(s));
     if (search === written) return;
     written = search;

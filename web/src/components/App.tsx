@@ -2,7 +2,8 @@
 // timeline with the verdict in a column beside it (under it on a narrow screen), then the
 // variant's code and the explanation. Presenter mode keeps the stage only, fitted to the screen: a bar with the
 // chapter and Run, the timeline, and a verdict area of fixed size, so nothing moves when a
-// verdict arrives. With no server the page still opens recorded runs.
+// verdict arrives. With no server the page still opens recorded runs. The lock libraries'
+// scorecard takes the playground's place while it is open; each of its cells replays a run.
 import { useEffect } from 'react';
 import { useShortcuts } from '../app/useShortcuts.js';
 import { useStageInSightOnRun } from '../app/stageInSight.js';
@@ -22,6 +23,8 @@ import { VerdictPanel } from './panels/VerdictPanel.js';
 import { PresentControls } from './present/PresentControls.js';
 import { ShortcutsDialog } from './present/ShortcutsDialog.js';
 import { StageBar } from './present/StageBar.js';
+import { BackToScorecard, ScorecardToggle } from './scorecard/ScorecardButtons.js';
+import { ScorecardView } from './scorecard/ScorecardView.js';
 import { RecordingControls } from './sharing/RecordingControls.js';
 import { RunLegend } from './timeline/Legend.js';
 import { Timeline } from './timeline/Timeline.js';
@@ -55,6 +58,7 @@ export function App() {
   const hasRun = useStore((s) => s.shown.length > 0 || s.pending.length > 0);
   const presenter = useStore((s) => s.presenter);
   const notice = useStore((s) => s.notice);
+  const scorecard = useStore((s) => s.scorecard);
   useShortcuts();
   useDocumentLook();
   useStageInSightOnRun();
@@ -66,6 +70,7 @@ export function App() {
             racelab <span className="tagline">a lock is a lease; only the data layer prevents damage</span>
           </h1>
           <div className="header-right">
+            <ScorecardToggle />
             <PresentControls />
             <ConnectionStatus />
           </div>
@@ -76,44 +81,51 @@ export function App() {
           {notice}
         </p>
       )}
-      <main className={`app-main${presenter ? ' presenting' : ''}`}>
-        {/* Hidden, not left out, in presenter mode: O still opens a recording from it. */}
-        <aside className="controls" aria-label="Controls">
-          {loaded ? (
-            <>
-              <ScenarioPicker />
-              <VariantPicker />
-              <ParamsForm />
-              <FaultPlanEditor />
-              <SpeedControl />
-              <RunControls />
-              <CompareControl />
-            </>
-          ) : (
-            <p className="offline-hint">Waiting for the server’s scenario catalog… Recorded runs open without it.</p>
-          )}
-          <RecordingControls />
-        </aside>
-        <div className="stage">
-          {presenter && <StageBar />}
-          {!presenter && scenario && <p className="scenario-summary">{scenario.summary}</p>}
-          {(loaded || hasRun) && (
-            <>
-              <Timeline />
-              <div className="verdict-area">
-                <Verdicts />
-                {presenter && <RunLegend />}
-              </div>
-              {!presenter && (
-                <div className="below">
-                  <CodePanel />
-                  <ExplanationPanel />
+      {scorecard ? (
+        <main className="scorecard-main">
+          <ScorecardView />
+        </main>
+      ) : (
+        <main className={`app-main${presenter ? ' presenting' : ''}`}>
+          {/* Hidden, not left out, in presenter mode: O still opens a recording from it. */}
+          <aside className="controls" aria-label="Controls">
+            {loaded ? (
+              <>
+                <ScenarioPicker />
+                <VariantPicker />
+                <ParamsForm />
+                <FaultPlanEditor />
+                <SpeedControl />
+                <RunControls />
+                <CompareControl />
+              </>
+            ) : (
+              <p className="offline-hint">Waiting for the server’s scenario catalog… Recorded runs open without it.</p>
+            )}
+            <RecordingControls />
+          </aside>
+          <div className="stage">
+            <BackToScorecard />
+            {presenter && <StageBar />}
+            {!presenter && scenario && <p className="scenario-summary">{scenario.summary}</p>}
+            {(loaded || hasRun) && (
+              <>
+                <Timeline />
+                <div className="verdict-area">
+                  <Verdicts />
+                  {presenter && <RunLegend />}
                 </div>
-              )}
-            </>
-          )}
-        </div>
-      </main>
+                {!presenter && (
+                  <div className="below">
+                    <CodePanel />
+                    <ExplanationPanel />
+                  </div>
+                )}
+              </>
+            )}
+          </div>
+        </main>
+      )}
       <ShortcutsDialog />
     </>
   );

@@ -4,7 +4,7 @@
 import type { Lane, Mark, Span } from './lanes.js';
 import type { Lease } from './leases.js';
 import { markExtent, stackMarks, type PlacedMark } from './layout.js';
-import { anyOpen, clusterInstants, cullInstants, thinIntervals, type Thinned } from './lod.js';
+import { anyOpen, clusterInstants, MARK_BUDGET, cullInstants, thinIntervals, type Thinned } from './lod.js';
 import { formatMs, makeScale, timeToX, type TimeScale } from './timeScale.js';
 import type { TruthSegment } from './truth.js';
 import type { TimeWindow } from './viewport.js';
@@ -46,6 +46,8 @@ export interface LaneScene {
   majors: PlacedMark[];
   minors: PlacedMark[];
   clusters: MarkCluster[];
+  /** Rows of major marks (and clusters) the lane holds. */
+  rows: number;
   heightPx: number;
   /** Some shape reaches the live edge (and moves with it). */
   open: boolean;
@@ -77,12 +79,19 @@ function clusterOf(workerId: string, marks: Mark[], scale: TimeScale): MarkClust
   };
 }
 
+export interface SceneOptions {
+  /** While the run is in progress, where its facts reach (its marks' rate decides their level of detail); null once it has finished. */
+  reachMs?: number | null;
+  /** Width of a caption's character in px (larger on stage): where captions collide. */
+  captionCharPx?: number;
+}
+
 /** The scene of a lane in `drawn` (the committed window), `pxWidth` pixels wide. */
-export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, pxWidth: number): LaneScene {
+export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, pxWidth: number, { reachMs = null, captionCharPx }: SceneOptions = {}): LaneScene {
   const scale = makeScale(drawn.startMs, drawn.endMs);
   const slackMs = ((CLUSTER_PX / Math.max(1, pxWidth)) * (drawn.endMs - drawn.startMs)) / 2;
   const marks = cullInstants(lane.marks, drawn, slackMs);
-  const clustered = clusterInstants(marks, drawn, pxWidth, CLUSTER_PX);
+  const clustered = clusterInstants(marks, drawn, pxWidth, CLUSTER_PX, MARK_BUDGET, reachMs);
   let majors: PlacedMark[] = [];
   let minors: PlacedMark[] = [];
   const clusters: MarkCluster[] = [];
@@ -92,7 +101,7 @@ export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, 
       else (c.items[0]!.major ? majors : minors).push({ mark: c.items[0]!, x: timeToX(c.items[0]!.atMs, scale), row: 0, flip: false });
     }
   } else {
-    const extent = markExtent(pxWidth);
+    const extent = markExtent(pxWidth, captionCharPx);
     majors = stackMarks(marks.filter((m) => m.major), scale, extent, 4);
     minors = stackMarks(marks.filter((m) => !m.major), scale, extent, 1);
   }
@@ -111,6 +120,7 @@ export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, 
     majors,
     minors,
     clusters,
+    rows,
     heightPx: laneHeight(rows),
     open: anyOpen(stalls) || anyOpen(leases) || anyOpen(spans) || anyOpen(shownTruth),
   };

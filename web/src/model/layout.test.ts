@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Mark } from './lanes.js';
-import { domainFor, horizonFor, markExtent, stackMarks } from './layout.js';
+import { CAPTION_CHAR_PX, domainFor, horizonFor, markExtent, stackMarks, STAGE_CAPTION_CHAR_PX } from './layout.js';
 import { runSummary } from './runSummary.js';
 import { blindDelRun } from './fixtures/blindDelRun.js';
 import { makeScale } from './timeScale.js';
@@ -65,5 +65,13 @@ describe('layout', () => {
     const m = { ...mark('a', 0), caption: 'email' };
     expect(markExtent(1000)(m)).toEqual({ glyph: 3, caption: (12 + 5 * 7.5) / 10 });
     expect(markExtent(1000)({ ...m, major: false })).toEqual({ glyph: 1.6, caption: 0 });
+  });
+
+  it('counts the larger captions of the stage: marks that clear each other on the page take two rows there', () => {
+    const caption = 'late-registration #1'; // 20 characters: 162 px on the page, 222 px on stage
+    const marks = [{ ...mark('a', 0), caption }, { ...mark('b', 200), caption }];
+    const rows = (charPx: number) => stackMarks(marks, makeScale(0, 1000), markExtent(1000, charPx)).map((p) => p.row);
+    expect(rows(CAPTION_CHAR_PX)).toEqual([0, 0]);
+    expect(rows(STAGE_CAPTION_CHAR_PX)).toEqual([0, 1]);
   });
 });

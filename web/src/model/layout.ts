@@ -90,11 +90,15 @@ export function stackMarks(marks: readonly Mark[], scale: TimeScale, extent: Mar
     });
 }
 
-/** Extent of marks on a track `trackPx` wide: ~7.5 px per caption character at 0.78rem. */
-export function markExtent(trackPx: number): MarkExtent {
+/** Width of a caption's character, in px: at 0.78rem on the page, at 18 px on stage. */
+export const CAPTION_CHAR_PX = 7.5;
+export const STAGE_CAPTION_CHAR_PX = 10.5;
+
+/** Extent of marks on a track `trackPx` wide, their captions `charPx` a character. */
+export function markExtent(trackPx: number, charPx = CAPTION_CHAR_PX): MarkExtent {
   const pct = (px: number) => (px / Math.max(1, trackPx)) * 100;
   return (mark) =>
     mark.major
-      ? { glyph: pct(30), caption: mark.caption ? pct(12 + mark.caption.length * 7.5) : 0 }
+      ? { glyph: pct(30), caption: mark.caption ? pct(12 + mark.caption.length * charPx) : 0 }
       : { glyph: pct(16), caption: 0 };
 }

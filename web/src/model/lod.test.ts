@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anyOpen, clusterInstants, cullInstants, cullIntervals, thinIntervals } from './lod.js';
+import { anyOpen, clusterInstants, cullInstants, cullIntervals, expectedInstants, RATE_FLOOR, thinIntervals } from './lod.js';
 
 const iv = (id: string, startMs: number, endMs: number | null) => ({ id, startMs, endMs });
 const w = { startMs: 0, endMs: 1000 };
@@ -44,6 +44,20 @@ describe('level of detail', () => {
       [2, 40, 41],
       [1, 300, 300],
     ]);
+  });
+
+  it('clusters a lane in progress from its first marks when its rate will pass the budget', () => {
+    // 60 marks in the first 100 ms of a 1,000 ms window: 600 by its end, at that rate.
+    const marks = Array.from({ length: 60 }, (_, i) => ({ id: `m${i}`, atMs: i * 1.6 }));
+    expect(expectedInstants(60, w, 100)).toBe(600);
+    expect(clusterInstants(marks, w, 1000, 20, 160)).toBeNull();
+    expect(clusterInstants(marks, w, 1000, 20, 160, 100)).not.toBeNull();
+    // Finished (no reach), past the window's end, or too few marks to judge a rate by: what it holds.
+    expect(expectedInstants(60, w, null)).toBe(60);
+    expect(expectedInstants(60, w, 1200)).toBe(60);
+    expect(expectedInstants(RATE_FLOOR - 1, w, 10)).toBe(RATE_FLOOR - 1);
+    // A slow lane stays drawn mark by mark: 60 marks in 500 ms make 120 by the end.
+    expect(clusterInstants(marks, w, 1000, 20, 160, 500)).toBeNull();
   });
 
   it('keeps 50,000 shapes down to what a screen shows', () => {

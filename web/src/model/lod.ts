@@ -25,6 +25,11 @@ export type Thinned<T> = { kind: 'one'; item: T } | Group;
 export const INTERVAL_BUDGET = 120;
 /** Most marks a lane draws one by one in the drawn window. */
 export const MARK_BUDGET = 160;
+/**
+ * Fewest marks from which a lane in progress may be judged by its rate (below it, a few
+ * marks close together say nothing about the rest of the run).
+ */
+export const RATE_FLOOR = 40;
 /** Intervals closer than this, in px, join a group once past the budget. */
 export const GROUP_GAP_PX = 4;
 
@@ -90,7 +95,21 @@ export function cullInstants<T extends Instant>(items: readonly T[], w: TimeWind
 }
 
 /**
- * Past the budget, instants closer than `minPx` become clusters; null when they all fit
+ * The marks a window will hold: those it holds, or, while the run is in progress (`reachMs`:
+ * where its facts reach so far), as many as the rate so far brings by the window's end. A
+ * lane that will pass the budget is drawn in clusters from its first marks, instead of
+ * drawing each one and replacing them all with clusters a moment later. A finished run
+ * (`reachMs` null) counts what it holds.
+ */
+export function expectedInstants(count: number, w: TimeWindow, reachMs: number | null): number {
+  if (reachMs === null || count < RATE_FLOOR || reachMs >= w.endMs) return count;
+  const seenMs = reachMs - w.startMs;
+  return seenMs > 0 ? (count * (w.endMs - w.startMs)) / seenMs : count;
+}
+
+/**
+ * Past the budget (by what the window holds, or will hold at its rate: `reachMs`, see
+ * expectedInstants), instants closer than `minPx` become clusters; null when they all fit
  * (the caller then lays them out one by one).
  */
 export function clusterInstants<T extends Instant>(
@@ -99,8 +118,9 @@ export function clusterInstants<T extends Instant>(
   pxWidth: number,
   minPx: number,
   budget = MARK_BUDGET,
+  reachMs: number | null = null,
 ): Cluster<T>[] | null {
-  if (items.length <= budget) return null;
+  if (expectedInstants(items.length, w, reachMs) <= budget) return null;
   const minMs = (minPx / Math.max(1, pxWidth)) * (w.endMs - w.startMs);
   const sorted = [...items].sort((a, b) => a.atMs - b.atMs);
   const out: Cluster<T>[] = [];

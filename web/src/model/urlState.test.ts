@@ -67,11 +67,28 @@ describe('the setup in the URL', () => {
     expect(safeRecordingName('x.js')).toBeNull();
     expect(safeRecordingName('https://evil/x.json')).toBeNull();
   });
+
+  it('accepts one folder down, as the scorecard’s recordings are, and nothing that leaves the folder', () => {
+    expect(safeRecordingName('scorecard/stall-past-lease-lib-redlock.json')).toBe('scorecard/stall-past-lease-lib-redlock.json');
+    for (const name of ['../x.json', 'scorecard/../x.json', '../scorecard/x.json', 'a/b/x.json', '/x.json', 'scorecard//x.json', '.hidden/x.json', 'scorecard/.x.json', 'scorecard\\x.json', 'scorecard/x.json/'])
+      expect(safeRecordingName(name), name).toBeNull();
+    const setup = { params: {}, replay: 'scorecard/holder-killed-lib-redlock.json' };
+    expect(writeSetup(setup)).toBe('?replay=scorecard/holder-killed-lib-redlock.json');
+    expect(readSetup(writeSetup(setup))).toEqual(setup);
+    expect(readSetup('?replay=scorecard%2F..%2Fx.json')).toEqual({ params: {} });
+  });
+
+  it('keeps the scorecard view in the link', () => {
+    expect(writeSetup({ params: {}, scorecard: true, theme: 'light' })).toBe('?scorecard=1&theme=light');
+    expect(readSetup('?scorecard=1')).toEqual({ params: {}, scorecard: true });
+    expect(readSetup('?scorecard=yes')).toEqual({ params: {} });
+  });
 });
 
 describe('isOfflineReplay', () => {
-  it('is true only for a link to a shipped recording', () => {
+  it('is true only for a link to a shipped recording or the scorecard', () => {
     expect(isOfflineReplay('?replay=fencing-lease-only.json')).toBe(true);
+    expect(isOfflineReplay('?scorecard=1')).toBe(true);
     expect(isOfflineReplay('?scenario=fencing&variant=fenced')).toBe(false);
     expect(isOfflineReplay('?replay=../../etc/passwd')).toBe(false);
     expect(isOfflineReplay('')).toBe(false);

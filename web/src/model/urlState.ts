@@ -15,15 +15,20 @@ export interface UrlSetup {
   compare?: string;
   /** A shipped recording to open, by file name. */
   replay?: string;
+  /** The lock libraries' scorecard is open (`?scorecard=1`). */
+  scorecard?: boolean;
   presenter?: boolean;
   theme?: 'light' | 'dark';
 }
 
 export const SPEEDS = [0.25, 0.5, 0.75, 1, 1.5, 2] as const;
 
-/** A recording file name the page may fetch from its own recordings folder. */
+/**
+ * A recording file name the page may fetch from its own recordings folder: a plain name,
+ * or one folder down (`scorecard/<file>`). No dot in the folder: nothing above it.
+ */
 export function safeRecordingName(name: string): string | null {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.json$/.test(name) ? name : null;
+  return /^(?:[A-Za-z0-9][A-Za-z0-9_-]{0,60}\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.json$/.test(name) ? name : null;
 }
 
 export function readSetup(search: string): UrlSetup {
@@ -43,6 +48,7 @@ export function readSetup(search: string): UrlSetup {
   if (q.has('speed') && (SPEEDS as readonly number[]).includes(speed)) setup.speed = speed;
   const replay = q.get('replay');
   if (replay && safeRecordingName(replay)) setup.replay = replay;
+  if (q.get('scorecard') === '1') setup.scorecard = true;
   if (q.get('presenter') === '1') setup.presenter = true;
   const theme = q.get('theme');
   if (theme === 'light' || theme === 'dark') setup.theme = theme;
@@ -52,6 +58,7 @@ export function readSetup(search: string): UrlSetup {
 /** The query string of a setup ("" when there is nothing to say). */
 export function writeSetup(setup: UrlSetup): string {
   const q = new URLSearchParams();
+  if (setup.scorecard) q.set('scorecard', '1');
   if (setup.replay) q.set('replay', setup.replay);
   if (setup.scenario) q.set('scenario', setup.scenario);
   if (setup.variant) q.set('variant', setup.variant);
@@ -61,11 +68,12 @@ export function writeSetup(setup: UrlSetup): string {
   if (setup.compare) q.set('compare', setup.compare);
   if (setup.presenter) q.set('presenter', '1');
   if (setup.theme === 'light') q.set('theme', 'light');
-  const text = q.toString().replace(/%3A/gi, ':').replace(/%2C/gi, ',');
+  const text = q.toString().replace(/%3A/gi, ':').replace(/%2C/gi, ',').replace(/%2F/gi, '/');
   return text ? `?${text}` : '';
 }
 
-/** The page was opened to play a shipped recording (?replay=): it needs no server and opens no socket. */
+/** The page was opened to play a shipped recording (?replay=) or the scorecard of them: it needs no server and opens no socket. */
 export function isOfflineReplay(search: string): boolean {
-  return readSetup(search).replay !== undefined;
+  const setup = readSetup(search);
+  return setup.replay !== undefined || setup.scorecard === true;
 }

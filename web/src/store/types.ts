@@ -55,7 +55,10 @@ export interface UiSlice {
   helpOpen: boolean;
   /** A message for the whole page (e.g. a recording that would not open). */
   notice: string | null;
+  /** The lock libraries' scorecard is shown in place of the playground. */
+  scorecard: boolean;
   setNotice(notice: string | null): void;
+  setScorecard(open: boolean): void;
   setPresenter(on: boolean): void;
   setTheme(theme: Theme): void;
   setHelpOpen(open: boolean): void;

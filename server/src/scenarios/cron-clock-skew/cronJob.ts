@@ -1,14 +1,18 @@
 // What a cron-clock-skew variant works with: the node's own clock, the schedule slot it
 // believes is due, and the invoice batch itself, whose every run is a row in Postgres.
+import { randomUUID } from 'node:crypto';
+import type { LeaseHolder } from '../kit/holdLease.js';
+import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { triedLatch, waitForNodesFiringDuringJob } from './choreography.js';
-import { slotName } from './keys.js';
+import { LOCK_KEY, slotName } from './keys.js';
 import { slotEndMs, type NodeClock, type Schedule } from './schedule.js';
 
 /** A step of `runBatch` where the fault plan may strike, for the variants that declare it. */
 export const AFTER_BATCH_ROW = 'after-batch-row';
 
-export interface CronJob extends WorkerContext {
+/** Its lease: one lock per slot, as this node's clock names it, taken with a token of its own. */
+export interface CronJob extends WorkerContext, LeaseHolder {
   /** This node's clock: behind node-1's by behindMs. */
   clock: NodeClock;
   /** The slot this node fired for, e.g. "slot-0". */
@@ -19,15 +23,29 @@ export interface CronJob extends WorkerContext {
   leaseMs: number;
   /** Runs the invoice batch for the slot (jobMs), recorded in Postgres. */
   runBatch(): Promise<void>;
-  /** Reports that the slot's lock is taken and this node skips the batch. */
-  skip(key: string): Promise<void>;
+  /** Reports that the slot's lock is taken and this node skips the batch; resolves to null, the grant it did not get. */
+  skip(): Promise<null>;
+}
+
+/** The steps of lock-per-slot that its mutants replace. */
+export interface SlotLockSteps {
+  /** How long the slot's lock lives, in ms. */
+  ttlMs(job: CronJob): number;
+  /** Sets the slot's lock for `ttlMs`; 'OK' when this node has it. */
+  set(job: CronJob, ttlMs: number): Promise<string | null>;
+  /** After the batch, whatever becomes of it. */
+  done(job: CronJob): Promise<void>;
 }
 
 /** `slot`: the slot this node fired for; `steps`: the variant's checkpoints. */
 export function cronJob(ctx: WorkerContext, index: number, clock: NodeClock, schedule: Schedule, slot: number, steps: string[] = []): CronJob {
   const jobMs = intParam(ctx.params, 'jobMs');
+  const lockKey = ctx.key(`${LOCK_KEY}:${slotName(slot)}`);
+  const token = `${ctx.workerId}:${randomUUID()}`;
   return {
     ...ctx,
+    lockKey,
+    token,
     clock,
     slot: slotName(slot),
     slotEndMs: slotEndMs(schedule, slot),
@@ -48,10 +66,13 @@ export function cronJob(ctx: WorkerContext, index: number, clock: NodeClock, sch
       ctx.emit({ type: 'write-accepted', target: 'batch_runs', value: `${slotName(slot)} by ${ctx.workerId}` });
       ctx.emit({ type: 'work-finished', label });
     },
-    async skip(key) {
-      ctx.emit({ type: 'lease-denied', key, heldBy: await ctx.redis.get(key) });
+    async skip() {
+      ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await ctx.redis.get(lockKey) });
       ctx.emit({ type: 'job-skipped', reason: `another node holds the lock of ${slotName(slot)}` });
       ctx.signal(triedLatch(ctx.workerId));
+      return null;
     },
+    enter: async () => undefined,
+    release: () => releaseIfMine(ctx.redis, lockKey, token),
   };
 }

@@ -1,5 +1,6 @@
 // duplicate-job: a nightly job fires on every container at once and must send one
 // report e-mail. Each variant is one way to guard it with a Redis lock.
+import { leaseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
 import { FetchFailed, fireWhenDue, lockKeys, nightlyJob, type NightlyJob } from './nightlyJob.js';
 import { FAIL_INSIDE_THE_LEASE, OVERRUN_THEN_FAIL } from './declaredSets.js';
@@ -28,8 +29,8 @@ export default defineScenario<NightlyJob>({
   teachingOrder: 1,
   params: [
     { kind: 'int', name: 'workers', label: 'Workers', help: 'Containers running the job.', min: 1, max: 20, default: 3 },
-    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long the job works before it sends the e-mail.', min: 0, max: 10_000, default: 120 },
-    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lock lives in Redis.', min: 10, max: 120_000, default: 30_000 },
+    workParam('How long the job works before it sends the e-mail.', { max: 10_000, default: 120 }),
+    leaseParam('How long the lock lives in Redis.', { min: 10, max: 120_000, default: 30_000 }),
     {
       kind: 'choice',
       name: 'arrival',

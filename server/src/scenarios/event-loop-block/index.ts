@@ -3,9 +3,10 @@
 // worker-2 takes it and writes; worker-1 comes back and writes too. A watchdog that renews
 // the lease is a timer in the blocked loop, so it helps only while the block is shorter
 // than the lease.
+import { leaseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
 import { waitForFreeLease } from './choreography.js';
-import { ledgerMetrics, OBSERVED_GRANTS, recordGrantsOf } from '../kit/fencedLedger.js';
+import { lastHolderWins, ledgerMetrics, noStaleWrite, OBSERVED_GRANTS, recordGrantsOf } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 import { statementJob, type StatementJob } from './statementJob.js';
 import { createStatementTables, measureStatement, observeStatement } from './statementTable.js';
@@ -28,9 +29,9 @@ export default defineScenario<StatementJob>({
   source: import.meta.url,
   teachingOrder: 7,
   params: [
-    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lease lives in Redis; a watchdog renews it every third of that.', min: 300, max: 10_000, default: 1000 },
+    leaseParam('How long the lease lives in Redis; a watchdog renews it every third of that.', { min: 300 }),
     { kind: 'int', name: 'blockMs', label: 'Event-loop block', unit: 'ms', help: "How long worker-1's synchronous task blocks its event loop, right after it takes the lease.", min: 0, max: 15_000, default: 1500 },
-    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker then prepares the statement (asynchronously) before it writes.', min: 0, max: 5000, default: 800 },
+    workParam('How long each worker then prepares the statement (asynchronously) before it writes.', { default: 800 }),
   ],
   metrics: [
     { ...metrics.maxConcurrentHolders, label: 'Workers that believed they held the lease at once' },
@@ -67,8 +68,8 @@ export default defineScenario<StatementJob>({
 
   // worker-2 is always granted the lease after worker-1, so its write must be the one that stays.
   expectations: () => [
-    { id: 'no-stale-write', metric: 'staleWritesAccepted', op: 'eq', value: 0, text: 'no write lands from a worker whose lease had already passed to another' },
-    { id: 'last-holder-wins', metric: 'finalWriter', op: 'eq', value: WORKERS[1]!, text: 'the statement keeps the write of worker-2, the last worker granted the lease' },
+    noStaleWrite('no write lands from a worker whose lease had already passed to another'),
+    lastHolderWins(WORKERS[1]!, 'the statement keeps the write of worker-2, the last worker granted the lease'),
   ],
 
   async work(ctx, variant) {

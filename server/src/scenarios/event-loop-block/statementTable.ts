@@ -1,7 +1,8 @@
 // The statement row the job writes, and the fenced ledger beside it (../kit/fencedLedger.ts):
 // the grants as the server saw them in Redis and the row's own log of every write that reached
 // it. What the verdict reads.
-import { createFencedLedger, measureFencedLedger } from '../kit/fencedLedger.js';
+import type { Metrics } from '@racelab/shared';
+import { createFencedLedger, ledgerFigures, measureFencedLedger } from '../kit/fencedLedger.js';
 import type { RunStores } from '../types.js';
 
 /** Creates the statement row and its ledger. */
@@ -22,20 +23,8 @@ export async function observeStatement(stores: RunStores): Promise<Record<string
   return { statement: row ? `${row.writer} · fence ${row.fence}` : null };
 }
 
-export interface StatementTruth {
-  maxConcurrentHolders: number;
-  staleWritesAccepted: number;
-  staleWritesRejected: number;
-  finalWriter: string;
-}
-
 /** Reads the verdict's numbers from the row's log of writes and the grants. */
-export async function measureStatement(stores: RunStores): Promise<StatementTruth> {
+export async function measureStatement(stores: RunStores): Promise<Metrics> {
   const truth = await measureFencedLedger(stores, 'statements');
-  return {
-    maxConcurrentHolders: truth.maxConcurrentHolders,
-    staleWritesAccepted: truth.staleWritesAccepted,
-    staleWritesRejected: truth.staleWritesRejected,
-    finalWriter: truth.finalWriter,
-  };
+  return ledgerFigures(truth, 'maxConcurrentHolders', 'staleWritesAccepted', 'staleWritesRejected', 'finalWriter');
 }

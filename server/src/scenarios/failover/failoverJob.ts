@@ -4,8 +4,8 @@
 // so the verdict counts what the database did, not what workers said.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { FencedSteps as FencedStepsOf } from '../kit/fencedLease.js';
 import { writeRow } from '../kit/fencedLedger.js';
-import type { Grant } from '../kit/holdLease.js';
 import { grantSeen } from '../kit/nodeGrants.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
@@ -44,12 +44,7 @@ export interface LockSteps {
 }
 
 /** The steps of pg-fence that its mutants replace. */
-export interface FencedSteps {
-  /** Takes the lock and a fence number; null (after saying so) when another holds it. */
-  acquire(job: FailoverJob): Promise<(Grant & { fence: number }) | null>;
-  /** Writes the row with this content and fence; returns the rows updated. */
-  write(job: FailoverJob, content: string, fence: number): Promise<number>;
-}
+export type FencedSteps = FencedStepsOf<FailoverJob>;
 
 /** Gives a worker context the document job's own operations. */
 export function failoverJob(ctx: WorkerContext, lockRedis: Redis): FailoverJob {

@@ -2,7 +2,8 @@
 // lock on the primary; the primary dies before the replica Sentinel will promote has the
 // key; worker-2 takes the same lock on the promoted replica. Only the database can tell
 // worker-1's stale write from worker-2's.
-import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource } from '../kit/fencedLedger.js';
+import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource, noStaleWrite, ledgerFigures } from '../kit/fencedLedger.js';
+import { workParam } from '../kit/leaseParams.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { waitForFailover } from './choreography.js';
 import { failoverJob, type FailoverJob } from './failoverJob.js';
@@ -58,7 +59,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
     },
     { kind: 'int', name: 'waitTimeoutMs', label: 'WAIT timeout', unit: 'ms', help: 'How long WAIT blocks for a replica to acknowledge the lock (wait-replica).', min: 200, max: 10_000, default: 1000 },
     { kind: 'int', name: 'downAfterMs', label: 'Sentinel down-after', unit: 'ms', help: "How long the primary must stay silent before Sentinel calls it down (down-after-milliseconds).", min: 300, max: 10_000, default: 500 },
-    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the document before it writes.', min: 0, max: 5000, default: 300 },
+    workParam('How long each worker edits the document before it writes.'),
   ],
   metrics: [
     metrics.maxConcurrentHolders,
@@ -113,23 +114,14 @@ export default defineScenario<FailoverJob, FailoverFixture>({
     await fixture.grants.stop(); // every grant the server saw on the nodes, on record
     const truth = await measureFencedLedger(stores, 'documents');
     return {
-      maxConcurrentHolders: truth.maxConcurrentHolders,
-      staleWritesAccepted: truth.staleWritesAccepted,
-      staleWritesRejected: truth.staleWritesRejected,
+      ...ledgerFigures(truth, 'maxConcurrentHolders', 'staleWritesAccepted', 'staleWritesRejected', 'finalWriter'),
       replicaHadKeyAtFailover: fixture.outcome().replicaHadKey ? 'yes' : 'no',
-      finalWriter: truth.finalWriter,
     };
   },
 
   // Two holders may exist after a failover; the lesson is that no stale write may land.
   expectations: () => [
-    {
-      id: 'no-stale-write',
-      metric: 'staleWritesAccepted',
-      op: 'eq',
-      value: 0,
-      text: 'no write lands from a worker whose lock had already been granted to another',
-    },
+    noStaleWrite('no write lands from a worker whose lock had already been granted to another'),
   ],
 
   async work(ctx, variant) {

@@ -2,6 +2,7 @@
 // id, greater-than in the application, or greater-than in the database's update. Every
 // run plays four orderings of a stale write against a newer holder's, each on its own row,
 // with worker-1's process stopped for real (SIGSTOP) at a different step.
+import { leaseParam, pauseParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
 import { latch, waitForFreeLease } from './choreography.js';
 import { checkJob, type CheckJob } from './checkJob.js';
@@ -26,8 +27,8 @@ export default defineScenario<CheckJob>({
   source: import.meta.url,
   teachingOrder: 11,
   params: [
-    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long each ordering\'s lease lives in Redis.', min: 100, max: 5000, default: 300 },
-    { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", min: 0, max: 10_000, default: 700 },
+    leaseParam('How long each ordering\'s lease lives in Redis.', { max: 5000, default: 300 }),
+    pauseParam("How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", { max: 10_000, default: 700 }),
   ],
   metrics: [
     ...ORDERINGS.map((o) => ({

@@ -1,10 +1,11 @@
 // fencing: worker-1 takes a lease on a document and its process is stopped for real
 // (SIGSTOP); the lease expires, worker-2 takes it and writes; then worker-1 wakes up and
 // writes too. Only the database can tell the stale write from the good one.
+import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
 import { waitForFreeLease } from './choreography.js';
 import { documentJob, type DocumentJob } from './documentJob.js';
-import { createFencedLedger, ledgerMetrics, OBSERVED_GRANTS, measureFencedLedger, recordGrantsOf } from '../kit/fencedLedger.js';
+import { createFencedLedger, ledgerMetrics, OBSERVED_GRANTS, measureFencedLedger, recordGrantsOf, noStaleWrite, lastHolderWins, ledgerFigures } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 import bypassesTheFence from './mutants/bypassesTheFence.js';
 import fenceAfterTheStall from './mutants/fenceAfterTheStall.js';
@@ -25,9 +26,9 @@ export default defineScenario<DocumentJob>({
   source: import.meta.url,
   teachingOrder: 4,
   params: [
-    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lease lives in Redis.', min: 100, max: 10_000, default: 1000 },
-    { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) right after it takes the lease.", min: 0, max: 15_000, default: 2500 },
-    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the document before it writes.', min: 0, max: 5000, default: 300 },
+    leaseParam('How long the lease lives in Redis.'),
+    pauseParam("How long worker-1's process is stopped (SIGSTOP) right after it takes the lease."),
+    workParam('How long each worker edits the document before it writes.'),
   ],
   metrics: [
     metrics.maxConcurrentHolders,
@@ -71,31 +72,13 @@ export default defineScenario<DocumentJob>({
 
   async measure(stores) {
     const truth = await measureFencedLedger(stores, 'documents');
-    return {
-      maxConcurrentHolders: truth.maxConcurrentHolders,
-      staleWritesAccepted: truth.staleWritesAccepted,
-      staleWritesRejected: truth.staleWritesRejected,
-      finalFence: truth.finalFence,
-      finalWriter: truth.finalWriter,
-    };
+    return ledgerFigures(truth, 'maxConcurrentHolders', 'staleWritesAccepted', 'staleWritesRejected', 'finalFence', 'finalWriter');
   },
 
   // worker-2 is always granted the lease after worker-1, so its write must be the one that stays.
   expectations: () => [
-    {
-      id: 'no-stale-write',
-      metric: 'staleWritesAccepted',
-      op: 'eq',
-      value: 0,
-      text: 'no write lands from a worker whose lease had already passed to another',
-    },
-    {
-      id: 'last-holder-wins',
-      metric: 'finalWriter',
-      op: 'eq',
-      value: WORKERS[1]!,
-      text: 'the document keeps the write of worker-2, the last worker granted the lease',
-    },
+    noStaleWrite('no write lands from a worker whose lease had already passed to another'),
+    lastHolderWins(WORKERS[1]!, 'the document keeps the write of worker-2, the last worker granted the lease'),
   ],
 
   async work(ctx, variant) {

@@ -8,7 +8,7 @@
 // same read (the labs' own nodes: nodeGrants.ts). The verdict reads this log and the grants.
 // PostgreSQL's clock_timestamp() and Redis's TIME both read the host's wall clock, so the
 // two logs' times compare; the choreographies keep seconds between the acts that matter.
-import type { MetricSpec } from '@racelab/shared';
+import type { Expectation, MetricSpec, Metrics } from '@racelab/shared';
 import { keySeenLatch } from '../../worker/latches.js';
 import type { KeyObserved, RunStores, WorkerContext } from '../types.js';
 
@@ -173,6 +173,21 @@ export async function measureFencedLedger(stores: RunStores, table: string, log 
     finalWriter: truth.writer ?? 'nobody',
     finalFence: Number(row.rows[0]?.fence ?? 0),
   };
+}
+
+/** The figures of `truth` that a scenario's metrics take, by name. */
+export function ledgerFigures(truth: LedgerTruth, ...names: Array<keyof LedgerTruth>): Metrics {
+  return Object.fromEntries(names.map((name) => [name, truth[name]]));
+}
+
+/** The expectation every fenced lab holds its variants to: no write lands after its sender's lease had passed (`text` says it in the lab's words). */
+export function noStaleWrite(text: string): Expectation {
+  return { id: 'no-stale-write', metric: 'staleWritesAccepted', op: 'eq', value: 0, text };
+}
+
+/** The expectation that the row keeps the write of `worker`, the last one granted the lease. */
+export function lastHolderWins(worker: string, text: string): Expectation {
+  return { id: 'last-holder-wins', metric: 'finalWriter', op: 'eq', value: worker, text };
 }
 
 /** Where a scenario's grants come from, for its metrics' sources: the stores it reads them in, and how. */

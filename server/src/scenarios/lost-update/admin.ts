@@ -20,6 +20,11 @@ export interface Admin extends WorkerContext {
   think(): Promise<void>;
   /** Reports a sale that does not fit in the stock read. */
   refuse(stock: number): void;
+  /**
+   * Runs an UPDATE of the product that returns its stock ($1 the product, $2 this sale's
+   * quantity, then `more`); the stock left, or undefined when it matched no row.
+   */
+  sell(sql: string, ...more: unknown[]): Promise<number | undefined>;
 }
 
 /** Names this admin's PostgreSQL session, so the database can say who wrote and who waits. */
@@ -93,6 +98,10 @@ export function createAdmin(ctx: WorkerContext, backends: Map<string, number>): 
       if (index > 0) await ctx.waitFor(doneLatch(adminId(index - 1))); // write in list order
       // Thinking after our turn comes keeps writes thinkMs apart: the row lane shows each value.
       await ctx.sleep(thinkMs);
+    },
+    async sell(sql, ...more) {
+      const updated = await ctx.pg.query<{ stock: number }>(sql, [PRODUCT_ID, quantity, ...more]);
+      return updated.rows[0]?.stock;
     },
     refuse(stock) {
       ctx.emit({ type: 'job-skipped', reason: `sale of ${quantity} refused: ${stock} in stock` });

@@ -2,12 +2,13 @@
 // lock on a majority and its process is stopped for real (SIGSTOP); every key expires,
 // worker-2 takes a majority of its own and writes; worker-1 wakes up and writes too. A
 // clock jump on one node can give a second majority with no pause at all.
+import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { asReach } from './reach.js';
 import { storedName } from '../keyAliases.js';
 import { LOCK_KEY } from './keys.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource } from '../kit/fencedLedger.js';
+import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource, noStaleWrite, lastHolderWins, ledgerFigures } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
 import fenceAfterThePause from './mutants/fenceAfterThePause.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
@@ -33,9 +34,9 @@ export default defineScenario<RedlockJob, Cluster>({
   source: import.meta.url,
   teachingOrder: 9,
   params: [
-    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lock lives on each node.', min: 500, max: 10_000, default: 1000 },
-    { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) right after it takes the lock.", min: 0, max: 15_000, default: 2500 },
-    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the document before it writes.', min: 0, max: 5000, default: 300 },
+    leaseParam('How long the lock lives on each node.', { min: 500 }),
+    pauseParam("How long worker-1's process is stopped (SIGSTOP) right after it takes the lock."),
+    workParam('How long each worker edits the document before it writes.'),
     {
       kind: 'int',
       name: 'clockJumpMs',
@@ -102,30 +103,13 @@ export default defineScenario<RedlockJob, Cluster>({
   async measure(stores, _params, _run, cluster) {
     await cluster.grants.stop(); // every grant the server saw on the nodes, on record
     const truth = await measureFencedLedger(stores, 'documents');
-    return {
-      maxConcurrentHolders: truth.maxConcurrentHolders,
-      staleWritesAccepted: truth.staleWritesAccepted,
-      staleWritesRejected: truth.staleWritesRejected,
-      finalWriter: truth.finalWriter,
-    };
+    return ledgerFigures(truth, 'maxConcurrentHolders', 'staleWritesAccepted', 'staleWritesRejected', 'finalWriter');
   },
 
   // worker-2 always gets its majority after worker-1's, so its write must be the one that stays.
   expectations: () => [
-    {
-      id: 'no-stale-write',
-      metric: 'staleWritesAccepted',
-      op: 'eq',
-      value: 0,
-      text: 'no write lands from a worker whose lock had already passed to another',
-    },
-    {
-      id: 'last-holder-wins',
-      metric: 'finalWriter',
-      op: 'eq',
-      value: WORKERS[1]!,
-      text: 'the document keeps the write of worker-2, the last worker granted the lock',
-    },
+    noStaleWrite('no write lands from a worker whose lock had already passed to another'),
+    lastHolderWins(WORKERS[1]!, 'the document keeps the write of worker-2, the last worker granted the lock'),
   ],
 
   async work(ctx, variant) {

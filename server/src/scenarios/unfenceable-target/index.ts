@@ -1,8 +1,9 @@
 // unfenceable-target: both workers hold a lease with a fencing token, worker-1's process
 // is stopped for real (SIGSTOP) past its lease, and the report goes to a target that may
 // or may not compare the token. A file cannot: the stale upload wins, token and all.
+import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
-import { createFencedLedger, measureFencedLedger, recordGrantsOf, SESSION_WORKER } from '../kit/fencedLedger.js';
+import { createFencedLedger, measureFencedLedger, recordGrantsOf, SESSION_WORKER, noStaleWrite, lastHolderWins } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY, REFUSED_KEY, REPORT_FENCE_KEY } from './keys.js';
 import { waitForFreeLease } from './choreography.js';
 import { publishedReport, uploadsKept } from './publishedReport.js';
@@ -24,9 +25,9 @@ export default defineScenario<UploadJob, UploadFolder>({
   source: import.meta.url,
   teachingOrder: 10,
   params: [
-    { kind: 'int', name: 'leaseMs', label: 'Lease', unit: 'ms', help: 'How long the lease lives in Redis.', min: 100, max: 10_000, default: 1000 },
-    { kind: 'int', name: 'pauseMs', label: 'Pause', unit: 'ms', help: "How long worker-1's process is stopped (SIGSTOP) right after it takes the lease.", min: 0, max: 15_000, default: 2500 },
-    { kind: 'int', name: 'workMs', label: 'Work', unit: 'ms', help: 'How long each worker edits the report before it uploads it.', min: 0, max: 5000, default: 300 },
+    leaseParam('How long the lease lives in Redis.'),
+    pauseParam("How long worker-1's process is stopped (SIGSTOP) right after it takes the lease."),
+    workParam('How long each worker edits the report before it uploads it.'),
   ],
   metrics: [
     {
@@ -114,20 +115,8 @@ export default defineScenario<UploadJob, UploadFolder>({
 
   // worker-2 is always granted the lease after worker-1, with the higher fence.
   expectations: () => [
-    {
-      id: 'no-stale-write',
-      metric: 'staleWritesAccepted',
-      op: 'eq',
-      value: 0,
-      text: 'no upload is taken from a worker whose lease had already passed to another',
-    },
-    {
-      id: 'last-holder-wins',
-      metric: 'finalWriter',
-      op: 'eq',
-      value: WORKERS[1]!,
-      text: 'readers get the report of worker-2, the last worker granted the lease',
-    },
+    noStaleWrite('no upload is taken from a worker whose lease had already passed to another'),
+    lastHolderWins(WORKERS[1]!, 'readers get the report of worker-2, the last worker granted the lease'),
   ],
 
   async work(ctx, variant) {

@@ -8,7 +8,7 @@ import { shape } from './sameProps.js';
 export const ClusterGlyph = shape(function ClusterGlyph({ cluster }: { cluster: MarkCluster }) {
   const tip = useTip({ title: cluster.label, lines: cluster.details });
   return (
-    <div className="mark major cluster" data-marks={`${cluster.firstId} ${cluster.lastId}`} style={{ left: `${cluster.x}%`, top: 10 }} {...tip}>
+    <div className="mark major cluster" data-marks={`${cluster.firstId} ${cluster.lastId}`} style={{ left: `${cluster.x}%` }} {...tip}>
       <span className="glyph" aria-hidden="true">
         {cluster.count > 99 ? '99+' : cluster.count}
       </span>

@@ -1,14 +1,12 @@
 // A fact at an instant: a write, a skip, a death, a blind delete (major, with a glyph and a
 // caption) or a small tick (job fired, checkpoint, release, exit, note).
-import { MARK_ROW_PX } from '../../model/laneScene.js';
+import type { CSSProperties } from 'react';
 import type { PlacedMark } from '../../model/layout.js';
 import { MARK_ICONS } from '../../model/icons.js';
 import { Icon } from '../icons/Icon.js';
 import { Shape } from './Shape.js';
 import { useTip } from './Tooltip.js';
 import { shape } from './sameProps.js';
-
-
 
 export const MarkGlyph = shape(function MarkGlyph({ placed }: { placed: PlacedMark }) {
   const { mark, x, row, flip: flipped } = placed;
@@ -19,9 +17,10 @@ export const MarkGlyph = shape(function MarkGlyph({ placed }: { placed: PlacedMa
   return (
     <Shape
       className={`mark ${mark.kind} ${mark.major ? 'major' : 'minor'}${flip ? ' flip' : ''}`}
+      // A major mark's row is placed by the stylesheet (timeline.css, present.css).
       style={{
         ...(flip ? { right: `${100 - x}%` } : { left: `${x}%` }),
-        ...(mark.major ? { top: 10 + MARK_ROW_PX * row } : {}),
+        ...(mark.major ? ({ '--row': row } as CSSProperties) : {}),
       }}
       enter="pop"
       data-mark={mark.id}

@@ -37,6 +37,7 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
   const storeLanes = deriveStoreLanes(events);
   const overlaps = deriveOverlaps(events);
   const scale = makeScale(drawn.startMs, drawn.endMs);
+  const reachMs = summary.endMs === null ? summary.lastMs : null;
   const faultsFor = run.source === 'live' && isRunning(run) ? runId : null;
   const title = runTitle(scenario, run.scenario, run.variant);
   const verdict = deriveVerdict(events, scenario);
@@ -59,11 +60,19 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
         </div>
       </div>
       {lanes.map((lane) => (
-        <WorkerLane key={lane.workerId} lane={lane} truth={truth.get(lane.workerId) ?? NO_TRUTH} drawn={drawn} pxWidth={pxWidth} faultsFor={faultsFor} />
+        <WorkerLane key={lane.workerId} lane={lane} truth={truth.get(lane.workerId) ?? NO_TRUTH} drawn={drawn} pxWidth={pxWidth} faultsFor={faultsFor} reachMs={reachMs} />
       ))}
       {lanes.some((l) => l.leases.length > 0) && <OverlapRow spans={overlaps} scale={scale} drawn={drawn} pxWidth={pxWidth} />}
-      {storeLanes.map((k) => (
-        <StoreLane key={`${k.store}:${k.name}`} lane={k} scale={scale} drawn={drawn} pxWidth={pxWidth} workers={summary.workers} />
+      {storeLanes.map((k, i) => (
+        <StoreLane
+          key={`${k.store}:${k.name}`}
+          lane={k}
+          scale={scale}
+          drawn={drawn}
+          pxWidth={pxWidth}
+          workers={summary.workers}
+          sameStoreAbove={storeLanes[i - 1]?.store === k.store}
+        />
       ))}
     </div>
   );

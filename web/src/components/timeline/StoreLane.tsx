@@ -81,16 +81,19 @@ interface LaneProps {
   drawn: TimeWindow;
   pxWidth: number;
   workers: string[];
+  /** The lane above is of the same store: on stage, where a label is one line, it names only the key. */
+  sameStoreAbove: boolean;
 }
 
-export function StoreLane({ lane, scale, drawn, pxWidth, workers }: LaneProps) {
+export function StoreLane({ lane, scale, drawn, pxWidth, workers, sameStoreAbove }: LaneProps) {
   const shown = useMemo(() => thinIntervals(lane.segments, drawn, pxWidth), [lane, drawn, pxWidth]);
+  const name = `${lane.store} ${lane.name}`;
   return (
-    <div className={`tl-row store ${storeKind(lane.store)}`} role="group" aria-label={`${lane.store} ${lane.name}`}>
-      <div className="tl-label">
+    <div className={`tl-row store ${storeKind(lane.store)}${sameStoreAbove ? ' same-store' : ''}`} role="group" aria-label={name}>
+      <div className="tl-label" title={name}>
         <span className="worker-id">{lane.store}</span>
-        <span className="worker-facts key-name" title={lane.name}>
-          {lane.name}
+        <span className="worker-facts key-name">
+          <bdi>{lane.name}</bdi>
         </span>
       </div>
       <div className="tl-track">

@@ -4,9 +4,11 @@
 // they are drawn as groups and clusters (see model/laneScene).
 import { useMemo, type CSSProperties } from 'react';
 import type { Lane } from '../../model/lanes.js';
-import { laneScene } from '../../model/laneScene.js';
+import { laneScene, MARK_ROW_PX } from '../../model/laneScene.js';
+import { CAPTION_CHAR_PX, STAGE_CAPTION_CHAR_PX } from '../../model/layout.js';
 import type { TruthSegment } from '../../model/truth.js';
 import type { TimeWindow } from '../../model/viewport.js';
+import { useStore } from '../../store/index.js';
 import { Icon } from '../icons/Icon.js';
 import { ClusterGlyph } from './ClusterGlyph.js';
 import { workerColor } from './colors.js';
@@ -25,10 +27,17 @@ interface Props {
   pxWidth: number;
   /** The run's id while its workers can take live faults; null otherwise. */
   faultsFor: string | null;
+  /** While the run is in progress, where its facts reach (see laneScene); null once finished. */
+  reachMs: number | null;
 }
 
-export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor }: Props) {
-  const scene = useMemo(() => laneScene(lane, truth, drawn, pxWidth), [lane, truth, drawn, pxWidth]);
+export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs }: Props) {
+  // On stage captions are larger: they collide sooner, and take more rows.
+  const presenter = useStore((s) => s.presenter);
+  const scene = useMemo(
+    () => laneScene(lane, truth, drawn, pxWidth, { reachMs, captionCharPx: presenter ? STAGE_CAPTION_CHAR_PX : CAPTION_CHAR_PX }),
+    [lane, truth, drawn, pxWidth, reachMs, presenter],
+  );
   const { scale } = scene;
   const owner = lane.workerId;
   return (
@@ -36,7 +45,9 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor }: Props) {
       className={`tl-row lane${lane.died ? ' died' : ''}`}
       role="group"
       aria-label={lane.workerId}
-      style={{ '--worker': workerColor(lane.index) } as CSSProperties}
+      // Its height and its rows of marks as numbers the stylesheet places them by (presenter
+      // mode lays a lane out tighter, and shares the height there is between the lanes).
+      style={{ '--worker': workerColor(lane.index), '--lane-h': `${scene.heightPx}px`, '--mark-rows': scene.rows, '--mark-row-px': `${MARK_ROW_PX}px` } as CSSProperties}
     >
       <div className="tl-label">
         <span className="swatch" aria-hidden="true" />
@@ -50,7 +61,7 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor }: Props) {
         )}
         {faultsFor && <LaneFaults runId={faultsFor} lane={lane} />}
       </div>
-      <div className="tl-track" style={{ height: scene.heightPx }}>
+      <div className="tl-track">
         <div className="tl-content" data-open={scene.open ? '' : undefined}>
           {scene.stalls.map((t) =>
             t.kind === 'one' ? <SpanBar key={t.item.id} span={t.item} scale={scale} /> : <GroupBar key={t.id} group={t} what="stalls" owner={owner} cls="span stall" scale={scale} />,

@@ -1,9 +1,8 @@
-import { defineVariant } from '../../types.js';
-import { AFTER_BATCH_ROW, type CronJob } from '../cronJob.js';
+import { defineSteppedVariant } from '../../types.js';
+import { AFTER_BATCH_ROW, type CronJob, type SlotLockSteps } from '../cronJob.js';
 import { slotShorterThanSkew } from '../expected.js';
-import { LOCK_KEY } from '../keys.js';
 
-export default defineVariant<CronJob>({
+export default defineSteppedVariant<CronJob, SlotLockSteps>({
   id: 'lock-per-slot',
   title: 'Lock per slot, held until the slot ends',
   correct: true,
@@ -13,17 +12,26 @@ export default defineVariant<CronJob>({
   source: import.meta.url,
   checkpoints: [AFTER_BATCH_ROW],
   expectedOtherwise: slotShorterThanSkew,
-  async run(job) {
-    const key = job.key(`${LOCK_KEY}:${job.slot}`); // one lock per slot, as this node's clock names it
+  steps: {
     // Held until the slot ends by this node's clock: a duration, so it means the same to Redis.
-    const untilSlotEndMs = job.slotEndMs - job.clock.now();
-    job.emit({ type: 'lease-requested', key });
-    const sent = job.now(); // the lease counts from the SET, not from its reply
-    const ok = await job.redis.set(key, job.workerId, 'PX', untilSlotEndMs, 'NX');
-    if (ok !== 'OK') return job.skip(key);
-    job.emit({ type: 'lease-acquired', key, ttlMs: untilSlotEndMs, fromMs: sent });
-
-    await job.runBatch();
+    ttlMs: (job) => job.slotEndMs - job.clock.now(),
+    set: (job, ttlMs) => job.redis.set(job.lockKey, job.workerId, 'PX', ttlMs, 'NX'),
     // No release: the key is the record that this slot has run. Redis drops it when the slot ends.
+    done: async () => undefined,
+  },
+  async run(job, { ttlMs: lifeOf, set, done }) {
+    const ttlMs = lifeOf(job);
+    job.emit({ type: 'lease-requested', key: job.lockKey }); // one lock per slot, as this node's clock names it
+    const sent = job.now(); // the lease counts from the SET, not from its reply
+    if ((await set(job, ttlMs)) !== 'OK') {
+      await job.skip();
+      return;
+    }
+    job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs, fromMs: sent });
+    try {
+      await job.runBatch();
+    } finally {
+      await done(job);
+    }
   },
 });

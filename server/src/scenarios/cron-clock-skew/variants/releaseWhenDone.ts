@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { releaseIfMine } from '../../kit/releaseIfMine.js';
+import { holdLease } from '../../kit/holdLease.js';
+import { takeLease } from '../../kit/takeLease.js';
 import { defineVariant } from '../../types.js';
 import { AFTER_BATCH_ROW, type CronJob } from '../cronJob.js';
 import { everyNodeFiresDuringTheJob } from '../expected.js';
-import { LOCK_KEY } from '../keys.js';
 
 export default defineVariant<CronJob>({
   id: 'release-when-done',
@@ -16,20 +15,8 @@ export default defineVariant<CronJob>({
   checkpoints: [AFTER_BATCH_ROW],
   expectedOtherwise: everyNodeFiresDuringTheJob,
   async run(job) {
-    const key = job.key(`${LOCK_KEY}:${job.slot}`); // one lock per slot, as this node's clock names it
-    const token = `${job.workerId}:${randomUUID()}`;
-    job.emit({ type: 'lease-requested', key });
-    const sent = job.now(); // the lease counts from the SET, not from its reply
-    const ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');
-    if (ok !== 'OK') return job.skip(key);
-    job.emit({ type: 'lease-acquired', key, ttlMs: job.leaseMs, fromMs: sent, token });
-
-    try {
-      await job.runBatch();
-    } finally {
-      // Tidy, and wrong: once the key is gone, nothing says this slot has run.
-      const deleted = await releaseIfMine(job.redis, key, token);
-      job.emit({ type: 'lease-released', key, deleted });
-    }
+    // One lock per slot, as this node's clock names it; token, lease, compare-and-delete
+    // once the batch is done. Tidy, and wrong: once the key is gone, nothing says this slot has run.
+    await holdLease(job, () => takeLease(job, job.redis, job.skip), () => job.runBatch());
   },
 });

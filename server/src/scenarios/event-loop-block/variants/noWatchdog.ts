@@ -1,7 +1,8 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
 import { takeLease } from '../../kit/takeLease.js';
-import { defineVariant, intParam } from '../../types.js';
+import { actsInsideLease } from '../../leaseHandover.js';
+import { defineVariant } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
 
 export default defineVariant<StatementJob>({
@@ -14,11 +15,7 @@ export default defineVariant<StatementJob>({
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // worker-1 writes after its block and its work; within the lease, nobody else holds it yet.
-  expectedOtherwise(params) {
-    const [leaseMs, blockMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, 'blockMs'), intParam(params, 'workMs')];
-    if (blockMs + workMs >= leaseMs) return null;
-    return `worker-1's block and work (${blockMs} + ${workMs} ms) end inside its lease (${leaseMs} ms): it writes before the lease can pass on`;
-  },
+  expectedOtherwise: (params) => actsInsideLease(params, 'blockMs', 'block', 'writes before the lease can pass on'),
   async run(job) {
     await holdLease(
       job,

@@ -1,7 +1,8 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
 import { takeLease } from '../../kit/takeLease.js';
-import { defineVariant, intParam } from '../../types.js';
+import { actsInsideLease } from '../../leaseHandover.js';
+import { defineVariant } from '../../types.js';
 import type { DocumentJob } from '../documentJob.js';
 
 export default defineVariant<DocumentJob>({
@@ -14,11 +15,7 @@ export default defineVariant<DocumentJob>({
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // worker-1 writes after its pause and its work; within the lease, nobody else holds it yet.
-  expectedOtherwise(params) {
-    const [leaseMs, pauseMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, 'pauseMs'), intParam(params, 'workMs')];
-    if (pauseMs + workMs >= leaseMs) return null;
-    return `worker-1's pause and work (${pauseMs} + ${workMs} ms) end inside its lease (${leaseMs} ms): it writes before the lease can pass on, so nothing is stale`;
-  },
+  expectedOtherwise: (params) => actsInsideLease(params, 'pauseMs', 'pause', 'writes before the lease can pass on, so nothing is stale'),
   async run(job) {
     await holdLease(
       job,

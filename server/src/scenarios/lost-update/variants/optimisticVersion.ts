@@ -1,7 +1,28 @@
-import { defineVariant } from '../../types.js';
+import { defineSteppedVariant } from '../../types.js';
 import type { Admin } from '../admin.js';
 
-export default defineVariant<Admin>({
+/** The product row as the admin read it. */
+interface Versioned {
+  stock: number;
+  version: number;
+}
+
+/** The steps of optimistic-version that its mutants replace. */
+export interface OptimisticSteps {
+  /** Writes the sale's stock where the row still has `version`; true when it did. */
+  write(admin: Admin, left: number, version: number): Promise<boolean>;
+  /** After a write that matched no row: the row to try again from, or null to give up. */
+  again(admin: Admin): Promise<Versioned | null>;
+}
+
+async function readVersioned(admin: Admin): Promise<Versioned> {
+  const { rows } = await admin.pg.query<Versioned>('select stock, version from products where id = $1', [admin.productId]);
+  const row = rows[0]!;
+  admin.emit({ type: 'value-read', target: 'stock', value: row.stock, version: row.version });
+  return row;
+}
+
+export default defineSteppedVariant<Admin, OptimisticSteps>({
   id: 'optimistic-version',
   title: 'Optimistic: write only if the version is unchanged, else retry',
   correct: true,
@@ -10,33 +31,24 @@ export default defineVariant<Admin>({
   figures: 'final stock 5, retries 1',
   source: import.meta.url,
   checkpoints: ['sale-done'],
-  async run(admin) {
-    const read = async () => {
-      const { rows } = await admin.pg.query<{ stock: number; version: number }>(
-        'select stock, version from products where id = $1',
-        [admin.productId],
-      );
-      const row = rows[0]!;
-      admin.emit({ type: 'value-read', target: 'stock', value: row.stock, version: row.version });
-      return row;
-    };
-
-    let { stock, version } = await read();
+  steps: {
+    // Matches no row if anyone wrote since our read: the version says so, not a clock.
+    write: async (admin, left, version) =>
+      (await admin.pg.query('update products set stock = $2, version = version + 1 where id = $1 and version = $3', [admin.productId, left, version]))
+        .rowCount === 1,
+    again: readVersioned, // start over from what the row holds now
+  },
+  async run(admin, { write, again }) {
+    let { stock, version } = await readVersioned(admin);
     await admin.think();
     for (let attempt = 1; stock >= admin.quantity; attempt++) {
       if (attempt > 1) admin.emit({ type: 'retry-scheduled', reason: `version changed: write again from v${version}` });
       const left = stock - admin.quantity;
-      // Matches no row if anyone wrote since our read: the version says so, not a clock.
-      const updated = await admin.pg.query(
-        'update products set stock = $2, version = version + 1 where id = $1 and version = $3',
-        [admin.productId, left, version],
-      );
-      if (updated.rowCount === 1) {
-        admin.emit({ type: 'write-accepted', target: 'stock', value: left });
-        return;
-      }
+      if (await write(admin, left, version)) return admin.emit({ type: 'write-accepted', target: 'stock', value: left });
       admin.emit({ type: 'write-rejected', target: 'stock', value: left, reason: `v${version} is gone: another admin wrote first` });
-      ({ stock, version } = await read()); // start over from what the row holds now
+      const row = await again(admin);
+      if (!row) break;
+      ({ stock, version } = row);
     }
     admin.refuse(stock);
   },

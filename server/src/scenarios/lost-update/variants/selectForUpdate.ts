@@ -1,7 +1,15 @@
-import { defineVariant } from '../../types.js';
+import { defineSteppedVariant } from '../../types.js';
 import type { Admin } from '../admin.js';
 
-export default defineVariant<Admin>({
+/** The steps of select-for-update that its mutants replace. */
+export interface LockedReadSteps {
+  /** Reads the stock inside the transaction. */
+  read(admin: Admin): Promise<number>;
+  /** Whether the sale fits the stock read. */
+  fits(admin: Admin, stock: number): boolean;
+}
+
+export default defineSteppedVariant<Admin, LockedReadSteps>({
   id: 'select-for-update',
   title: 'SELECT … FOR UPDATE in a transaction',
   correct: true,
@@ -10,20 +18,21 @@ export default defineVariant<Admin>({
   figures: 'final stock 5; the later admin waits on the row lock',
   source: import.meta.url,
   checkpoints: ['sale-done'],
-  async run(admin) {
+  steps: {
+    // Blocks while another transaction holds the row's lock; returns the committed stock.
+    read: async (admin) =>
+      (await admin.pg.query<{ stock: number }>('select stock from products where id = $1 for update', [admin.productId])).rows[0]!.stock,
+    fits: (admin, stock) => stock >= admin.quantity,
+  },
+  async run(admin, { read, fits }) {
     await admin.pg.query('begin');
     admin.emit({ type: 'wait-started', reason: 'row lock' });
-    // Blocks while another transaction holds the row's lock; returns the committed stock.
-    const { rows } = await admin.pg.query<{ stock: number }>(
-      'select stock from products where id = $1 for update',
-      [admin.productId],
-    );
+    const stock = await read(admin);
     admin.emit({ type: 'wait-finished', reason: 'row lock' });
-    const stock = rows[0]!.stock;
     admin.emit({ type: 'value-read', target: 'stock', value: stock });
     await admin.think(); // still holding the lock: the next admin waits instead of reading a stale stock
 
-    if (stock < admin.quantity) {
+    if (!fits(admin, stock)) {
       await admin.pg.query('rollback'); // releases the lock; nothing was written
       return admin.refuse(stock);
     }

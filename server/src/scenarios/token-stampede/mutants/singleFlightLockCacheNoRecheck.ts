@@ -1,70 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { releaseIfMine } from '../../kit/releaseIfMine.js';
-import { defineMutant } from '../../types.js';
-import { CACHE_KEY, LOCK_KEY, POLL_MS, type TokenService } from '../tokenService.js';
+// single-flight-lock-cache, without the second look at the cache under the lock.
+import { mutantOf } from '../../types.js';
+import singleFlightLockCache from '../variants/singleFlightLockCache.js';
 
-export default defineMutant<TokenService>({
+export default mutantOf(singleFlightLockCache, {
   id: 'single-flight-lock-cache-no-recheck',
-  of: 'single-flight-lock-cache',
   mistake: 'does not read the shared cache again after taking the lock',
   failsAt: { requests: 30, servers: 2, waves: 1, providerLatencyMs: 300, pauseMs: 1000 },
   title: 'Single-flight, Redis lock, shared cache, no re-check under the lock',
   summary: 'server-2 found no token, paused, then got the lock after server-1 had refreshed and released it: it refreshes again and revokes the token everyone holds.',
   source: import.meta.url,
-  async run(service) {
-    const { redis } = service;
-    const lockKey = service.key(LOCK_KEY);
-    const cacheKey = service.key(CACHE_KEY);
-    let inFlight: Promise<string> | null = null; // this process's one trip for a token
-
-    // Across servers: the lock holder refreshes; the others wait for its token in Redis.
-    async function readOrRefresh(): Promise<string> {
-      let waiting = false;
-      for (;;) {
-        const cached = await redis.get(cacheKey);
-        if (cached) {
-          if (waiting) service.emit({ type: 'wait-finished', reason: 'another server refreshed the token' });
-          return cached;
-        }
-        await service.pauseBeforeLock(); // the holder may publish and release meanwhile
-        const me = `${service.workerId}:${randomUUID()}`;
-        const sent = service.now(); // the lease counts from the SET, not from its reply
-        if ((await redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) === 'OK') {
-          service.emit({ type: 'lease-acquired', key: lockKey, ttlMs: service.leaseMs, fromMs: sent, token: me });
-          try {
-            // The mistake: no second look at the cache: the holder before us may have just published.
-            const fresh = await service.refresh();
-            // Shared for 90% of its life, so no server ever reads a token about to expire.
-            await redis.set(cacheKey, fresh.value, 'PX', fresh.useForMs);
-            service.emit({ type: 'write-accepted', target: 'token:cache', value: fresh.value });
-            return fresh.value;
-          } finally {
-            const deleted = await releaseIfMine(redis, lockKey, me);
-            service.emit({ type: 'lease-released', key: lockKey, deleted });
-          }
-        }
-        if (!waiting) service.emit({ type: 'wait-started', reason: 'another server refreshes the token' });
-        waiting = true;
-        await service.sleep(POLL_MS); // the holder publishes within the provider's latency
-      }
-    }
-
-    async function getToken(): Promise<string> {
-      const cached = await redis.get(cacheKey);
-      if (cached) return cached;
-      // Single-flight: one read-or-refresh per process; its other requests await the same one.
-      inFlight ??= readOrRefresh().finally(() => (inFlight = null));
-      return inFlight;
-    }
-
-    await service.serve({
-      getToken,
-      // A 401 means our token was replaced after we read it: wait until Redis holds the
-      // new one and use that. Never refresh on a 401 by ourselves: that is the stampede.
-      async afterUnauthorized(failed) {
-        while ((await redis.get(cacheKey)) === failed) await service.sleep(POLL_MS);
-        return getToken();
-      },
-    });
+  steps: {
+    recheck: async () => null, // the mistake: no second look at the cache: the holder before us may have just published
   },
 });

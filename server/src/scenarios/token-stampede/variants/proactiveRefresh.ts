@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { releaseIfMine } from '../../kit/releaseIfMine.js';
-import { defineVariant } from '../../types.js';
+import { defineSteppedVariant } from '../../types.js';
 import { CACHE_KEY, FRESH_KEY, LOCK_KEY, POLL_MS, type TokenService } from '../tokenService.js';
 
-export default defineVariant<TokenService>({
+/** The step of proactive-refresh that its mutant replaces. */
+export interface RecheckSteps {
+  /** Under the lock: whether the holder before us has just refreshed (the fresh-until key is back). */
+  refreshedMeanwhile(service: TokenService): Promise<boolean>;
+}
+
+export default defineSteppedVariant<TokenService, RecheckSteps>({
   id: 'proactive-refresh',
   title: 'Proactive refresh at 80% of the token\'s life',
   correct: true,
@@ -13,7 +19,10 @@ export default defineVariant<TokenService>({
   source: import.meta.url,
   checkpoints: ['requests-answered'],
   defaults: { tokenTtlMs: 2000, waves: 4, waveGapMs: 1400 },
-  async run(service) {
+  steps: {
+    refreshedMeanwhile: async (service) => (await service.redis.exists(service.key(FRESH_KEY))) === 1, // the holder before us just did it
+  },
+  async run(service, { refreshedMeanwhile }) {
     const { redis } = service;
     const lockKey = service.key(LOCK_KEY);
     const cacheKey = service.key(CACHE_KEY);
@@ -37,7 +46,7 @@ export default defineVariant<TokenService>({
           continue;
         }
         try {
-          if ((await redis.exists(freshKey)) === 1) continue; // the holder before us just did it
+          if (await refreshedMeanwhile(service)) continue;
           const fresh = await service.refresh();
           await redis
             .multi()

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { releaseIfMine } from '../../kit/releaseIfMine.js';
-import { defineVariant } from '../../types.js';
+import { defineSteppedVariant } from '../../types.js';
 import { CACHE_KEY, LOCK_KEY, POLL_MS, type TokenService } from '../tokenService.js';
 
-export default defineVariant<TokenService>({
+/** The step of single-flight-lock-cache that its mutant replaces. */
+export interface RecheckSteps {
+  /** Under the lock: the token the holder before us may have just published, if any. */
+  recheck(service: TokenService): Promise<string | null>;
+}
+
+export default defineSteppedVariant<TokenService, RecheckSteps>({
   id: 'single-flight-lock-cache',
   title: 'Single-flight, Redis lock, token shared in Redis',
   correct: true,
@@ -12,7 +18,10 @@ export default defineVariant<TokenService>({
   figures: 'refresh calls 1, ok 50, failed 0',
   source: import.meta.url,
   checkpoints: ['requests-answered'],
-  async run(service) {
+  steps: {
+    recheck: (service) => service.redis.get(service.key(CACHE_KEY)), // the holder before us may have just published
+  },
+  async run(service, { recheck }) {
     const { redis } = service;
     const lockKey = service.key(LOCK_KEY);
     const cacheKey = service.key(CACHE_KEY);
@@ -33,7 +42,7 @@ export default defineVariant<TokenService>({
         if ((await redis.set(lockKey, me, 'PX', service.leaseMs, 'NX')) === 'OK') {
           service.emit({ type: 'lease-acquired', key: lockKey, ttlMs: service.leaseMs, fromMs: sent, token: me });
           try {
-            const again = await redis.get(cacheKey); // the holder before us may have just published
+            const again = await recheck(service);
             if (again) return again;
             const fresh = await service.refresh();
             // Shared for 90% of its life, so no server ever reads a token about to expire.

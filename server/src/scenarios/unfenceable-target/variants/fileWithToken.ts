@@ -1,11 +1,13 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { takeWithFence } from '../../kit/acquireWithFence.js';
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
-import { defineVariant, intParam } from '../../types.js';
+import { actsInsideLease } from '../../leaseHandover.js';
+import { defineSteppedVariant } from '../../types.js';
 import { REPORT_FILE } from '../keys.js';
-import type { UploadJob } from '../uploadJob.js';
+import { uploadReport, type UploadJob, type UploadSteps } from '../uploadJob.js';
 
-export default defineVariant<UploadJob>({
+export default defineSteppedVariant<UploadJob, UploadSteps>({
   id: 'file-with-token',
   title: 'Fencing token written into a plain file',
   correct: false,
@@ -15,28 +17,17 @@ export default defineVariant<UploadJob>({
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // worker-1 uploads after its pause and its work; within the lease, nobody else holds it yet.
-  expectedOtherwise(params) {
-    const [leaseMs, pauseMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, 'pauseMs'), intParam(params, 'workMs')];
-    if (pauseMs + workMs >= leaseMs) return null;
-    return `worker-1's pause and work (${pauseMs} + ${workMs} ms) end inside its lease (${leaseMs} ms): it uploads before the lease can pass on, and worker-2's upload comes last`;
+  expectedOtherwise: (params) => actsInsideLease(params, 'pauseMs', 'pause', "uploads before the lease can pass on, and worker-2's upload comes last"),
+  steps: {
+    acquire: takeWithFence, // the lease and a fence number, in one step
+    async put(job, report) {
+      // Written beside it, then renamed over it: readers never see half a report. But
+      // rename takes any file; nothing on the way in reads, let alone compares, the fence.
+      const temp = path.join(job.dir, `.${REPORT_FILE}.${job.workerId}`);
+      await writeFile(temp, report);
+      await rename(temp, path.join(job.dir, REPORT_FILE));
+      return true;
+    },
   },
-  async run(job) {
-    const fence = await job.acquire(); // the lease and a fence number, in one step
-    if (fence === null) return;
-
-    try {
-      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
-      const report = await job.work(fence); // "fence: 1" is the first line of the report
-      await job.upload(fence, async () => {
-        // Written beside it, then renamed over it: readers never see half a report. But
-        // rename takes any file; nothing on the way in reads, let alone compares, the fence.
-        const temp = path.join(job.dir, `.${REPORT_FILE}.${job.workerId}`);
-        await writeFile(temp, report);
-        await rename(temp, path.join(job.dir, REPORT_FILE));
-        return true;
-      });
-    } finally {
-      await job.finish();
-    }
-  },
+  run: uploadReport,
 });

@@ -1,6 +1,7 @@
+import { takeWithFence } from '../../kit/acquireWithFence.js';
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
-import { defineVariant } from '../../types.js';
-import type { UploadJob } from '../uploadJob.js';
+import { defineSteppedVariant } from '../../types.js';
+import { uploadReport, type UploadJob, type UploadSteps } from '../uploadJob.js';
 
 // The target keeps the fence of what it holds and compares in the same step as the write:
 // an upload with a fence no higher than the stored one changes nothing, and is counted.
@@ -13,7 +14,7 @@ redis.call('SET', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[1])
 return 1`;
 
-export default defineVariant<UploadJob>({
+export default defineSteppedVariant<UploadJob, UploadSteps>({
   id: 'versioned-key',
   title: 'Report in a versioned Redis key, compared in Lua',
   correct: true,
@@ -22,19 +23,10 @@ export default defineVariant<UploadJob>({
   figures: 'the target compares the fence: stale upload refused, readers get fence 2',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
-  async run(job) {
-    const fence = await job.acquire(); // the lease and a fence number, in one step
-    if (fence === null) return;
-
-    try {
-      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
-      const report = await job.work(fence);
-      await job.upload(fence, async () => {
-        const taken = await job.redis.eval(PUT_IF_NEWER, 3, job.reportKey, job.reportFenceKey, job.refusedKey, fence, report);
-        return Number(taken) === 1;
-      });
-    } finally {
-      await job.finish();
-    }
+  steps: {
+    acquire: takeWithFence, // the lease and a fence number, in one step
+    put: async (job, report, fence) =>
+      Number(await job.redis.eval(PUT_IF_NEWER, 3, job.reportKey, job.reportFenceKey, job.refusedKey, fence, report)) === 1,
   },
+  run: uploadReport,
 });

@@ -1,0 +1,26 @@
+// The ways into the scorecard: a button in the header, and the way back to it from a run
+// that one of its cells opened.
+import { fromScorecard } from '../../app/scorecard.js';
+import { useStore } from '../../store/index.js';
+import { selectCurrentRun } from '../../store/selectors.js';
+
+export function ScorecardToggle() {
+  const open = useStore((s) => s.scorecard);
+  const setScorecard = useStore((s) => s.setScorecard);
+  return (
+    <button type="button" className="scorecard-toggle" aria-pressed={open} title="Lock libraries under faults: the matrix, each cell a recorded run" onClick={() => setScorecard(!open)}>
+      Library scorecard
+    </button>
+  );
+}
+
+export function BackToScorecard() {
+  const shownFromScorecard = useStore((s) => fromScorecard(selectCurrentRun(s)?.file ?? null));
+  const setScorecard = useStore((s) => s.setScorecard);
+  if (!shownFromScorecard) return null;
+  return (
+    <button type="button" className="back-to-scorecard" onClick={() => setScorecard(true)}>
+      ← Back to the scorecard
+    </button>
+  );
+}
