@@ -26,7 +26,18 @@ export const ScorecardCell = z.object({
 export type ScorecardCell = z.infer<typeof ScorecardCell>;
 
 export const Scorecard = z.object({
-  locks: z.array(z.object({ id: z.string(), name: z.string(), version: z.string(), renews: z.boolean() })),
+  locks: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      version: z.string(),
+      renews: z.boolean(),
+      /** Does a grant come with a fencing token? */
+      fences: z.boolean().optional(),
+      /** Does the lock take a majority of independent nodes (Redlock)? The Redlock faults apply to it only then. */
+      spansNodes: z.boolean().optional(),
+    }),
+  ),
   faults: z.array(z.object({ id: z.string(), title: z.string(), mapping: z.string() })),
   cells: z.array(ScorecardCell),
 });

@@ -13,7 +13,7 @@ const opened: { lock: LockAdapter; redis: Redis }[] = [];
 
 async function open(module: (typeof LIBRARY_LOCKS)[number], keyPrefix: string) {
   const redis = new Redis(redisUrl, { keyPrefix });
-  const lock = await module.create({ redis, keyPrefix, redisUrl, databaseUrl });
+  const lock = await module.create({ redis, nodes: [redis], keyPrefix, redisUrl, databaseUrl });
   opened.push({ lock, redis });
   return lock;
 }

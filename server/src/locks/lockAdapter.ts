@@ -1,16 +1,26 @@
 // The one interface every lock runs behind: the npm libraries racelab pits against its
 // faults (./libraries/), and a module of your own (`racelab check --lock ./my-lock.mjs`).
 // A module exports `create(connections)` (or a default object with it) that returns a
-// LockAdapter; it may also export `name`, `version` and `redisKey`.
+// LockAdapter; it may also export `name`, `version`, `redisKey`, `renews`, `fences` and
+// `spansNodes` (see LockModule).
 import type { Redis } from 'ioredis';
 
 /** Where an adapter finds the stores, inside one worker process of one run. */
 export interface LockConnections {
   /**
    * An ioredis connection of this worker, scoped to the run: it prefixes every key with
-   * the run's prefix, so `acquire('lock:x')` stores the lock at the run's own key.
+   * the run's prefix, so `acquire('lock:x')` stores the lock at the run's own key. In a lab
+   * with a Redis of its own it is that Redis: in failover, the primary as Sentinel names
+   * it (the connection follows a failover by itself).
    */
   redis: Redis;
+  /**
+   * The independent Redis nodes a lock of several nodes (Redlock) spans, each put where the
+   * lab looks for the lock: in the redlock lab its five nodes as this worker's network
+   * reaches them (a node out of reach never answers: its commands time out after a short
+   * while, as a Redlock client's per-node timeout would have them); elsewhere `[redis]`.
+   */
+  nodes: Redis[];
   /** The run's key prefix, for a client of your own (`new Redis(redisUrl, { keyPrefix })`). */
   keyPrefix: string;
   redisUrl: string;
@@ -52,6 +62,8 @@ export interface LockModule<Handle = unknown> {
   renews: boolean;
   /** Does a grant come with a fencing token? */
   fences: boolean;
+  /** Does the lock take a majority of `connections.nodes` (Redlock), not one Redis? The Redlock lab's faults apply to it only then. */
+  spansNodes: boolean;
   /** Where in the run's key space the lock lives for `key`, when the library adds a prefix of its own; null: not in Redis. */
   redisKey(key: string): string | null;
   /** The module's own URL (import.meta.url): the page shows its code. */

@@ -28,6 +28,7 @@ interface OwnModule {
   redisKey?: (key: string) => string | null;
   renews?: boolean;
   fences?: boolean;
+  spansNodes?: boolean;
   default?: OwnModule;
 }
 
@@ -47,6 +48,7 @@ export async function loadOwnLock(path: string): Promise<LockModule> {
     summary: `Your lock from ${basename(path)}, behind the same interface as the libraries.`,
     renews: own?.renews ?? false,
     fences: own?.fences ?? false,
+    spansNodes: own?.spansNodes ?? false,
     redisKey: own?.redisKey ?? ((key) => key),
     source: pathToFileURL(path).href,
     create: (connections) => create.call(own, connections),

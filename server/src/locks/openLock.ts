@@ -1,5 +1,6 @@
 // Makes a lock module's adapter inside a worker process, on connections scoped to the run.
 import type { WorkerContext } from '../scenarios/types.js';
+import type { Redis } from 'ioredis';
 import type { LockAdapter, LockModule } from './lockAdapter.js';
 
 export interface OpenLock {
@@ -8,12 +9,23 @@ export interface OpenLock {
   close(): Promise<void>;
 }
 
-/** The adapter of `module` for this worker: its own Redis connection, prefixed with the run's keys. */
-export async function openLock(module: LockModule, ctx: WorkerContext): Promise<OpenLock> {
+/** What a lab with Redis of its own lends the adapter instead of the run's main Redis. */
+export interface LabConnections {
+  /** The lab's Redis for a lock of one node (failover: the connection through Sentinel); prefixed with the run's keys here. */
+  redis?: Redis;
+  /** The lab's independent nodes, as this worker reaches them, each already where the lab looks (redlock: the run's own nodes, no prefix); closed with the adapter. */
+  nodes?: Redis[];
+}
+
+/** The adapter of `module` for this worker: its own connections, where the run (or its lab) keeps the lock. */
+export async function openLock(module: LockModule, ctx: WorkerContext, lab: LabConnections = {}): Promise<OpenLock> {
   const keyPrefix = ctx.key('');
-  const redis = ctx.redis.duplicate({ keyPrefix });
+  const redis = (lab.redis ?? ctx.redis).duplicate({ keyPrefix });
+  redis.on('error', () => undefined); // a command that fails reports it (a lab's primary may die)
+  const nodes = lab.nodes ?? [redis];
   const lock = await module.create({
     redis,
+    nodes,
     keyPrefix,
     redisUrl: process.env.RACELAB_REDIS_URL ?? '',
     databaseUrl: process.env.RACELAB_DATABASE_URL ?? '',
@@ -22,7 +34,7 @@ export async function openLock(module: LockModule, ctx: WorkerContext): Promise<
     lock,
     async close() {
       await lock.close?.();
-      redis.disconnect();
+      for (const connection of new Set([redis, ...nodes])) connection.disconnect();
     },
   };
 }

@@ -7,6 +7,11 @@ export function storedKey(aliases: Record<string, string> | undefined, name: str
   return aliases?.[name] ?? name;
 }
 
+/** Where the run's `key` puts the scenario's key `name`, without the run's prefix: for a lab's own nodes, which need none. */
+export function storedName(key: (name: string) => string, name: string): string {
+  return key(name).slice(key('').length);
+}
+
 /** The scenario's name of a stored key: the inverse of storedKey. */
 export function scenarioKey(aliases: Record<string, string> | undefined, stored: string): string {
   if (!aliases) return stored;

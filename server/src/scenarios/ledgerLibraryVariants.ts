@@ -6,10 +6,9 @@
 // gives one, and is unconditional when it does not, as a user of that library would write it.
 import type { LockModule } from '../locks/lockAdapter.js';
 import { LOCKS } from '../locks/lockModules.js';
-import { openLock } from '../locks/openLock.js';
 import { AFTER_GRANT, AFTER_WRITE, claimLeaseValue, grantOnRecord, writeRow } from './kit/fencedLedger.js';
 import type { LeaseOfJob } from './kit/leaseOfJob.js';
-import { giveBackLibraryLock, libraryFrame, lockPlace, takeLibraryLock } from './libraryLock.js';
+import { holdLibraryLock, libraryFrame, type LibraryGrant } from './libraryLock.js';
 import type { Params } from '@racelab/shared';
 import { defineVariant, type VariantDefinition, type WorkerContext } from './types.js';
 
@@ -32,44 +31,58 @@ export interface HandoverLab<Job extends HandoverJob> {
   passesWithoutFence(module: LockModule, params: Params): string | null;
 }
 
-/** The variant of a lease-handover lab that runs `module`'s lock around the job. */
-export function handoverLibraryVariant<Job extends HandoverJob>(lab: HandoverLab<Job>, module: LockModule): VariantDefinition<Job> {
-  return defineVariant<Job>({
-    ...libraryFrame(module, lab.lockKey),
+/**
+ * What every library variant of a lab with a fenced ledger (a guarded row, its log of
+ * writes, the grants) shares: its frame, and its kind's verdict: correct with a fence only.
+ */
+export function ledgerLibraryFrame(module: LockModule, lockKey: string) {
+  return {
+    ...libraryFrame(module, lockKey),
     correct: module.fences,
     figures: module.fences ? 'stale writes rejected 1, last writer worker-2' : 'stale writes accepted 1, last writer worker-1',
     checkpoints: [AFTER_GRANT, AFTER_WRITE],
+  };
+}
+
+/**
+ * The guarded row's write as a user of the library writes it: with the lock's fence when it
+ * gives one (the row is the judge), unconditional when it does not, for nothing then tells
+ * the write the lock has passed on. `write` sends the UPDATE (after the lab's choreography);
+ * `fenceOtherwise` is the number the row gets from a lock without a fence.
+ */
+export async function writeUnderLibraryLock(
+  job: WorkerContext,
+  table: string,
+  target: string,
+  grant: LibraryGrant,
+  fenceOtherwise: number,
+  write: (sql: string, values: unknown[]) => Promise<number>,
+): Promise<void> {
+  const content = `${target} by ${job.workerId}`;
+  const guard = grant.fence === undefined ? '' : ' and fence < $2';
+  const fence = grant.fence ?? fenceOtherwise;
+  const sql = `update ${table} set content = $1, fence = $2, writer = $3 where id = 1${guard}`;
+  if ((await write(sql, [content, fence, job.workerId])) === 1) job.emit({ type: 'write-accepted', target, value: content, fence });
+  else job.emit({ type: 'write-rejected', target, value: content, fence, reason: 'the row holds a newer fence' });
+}
+
+/** The variant of a lease-handover lab that runs `module`'s lock around the job. */
+export function handoverLibraryVariant<Job extends HandoverJob>(lab: HandoverLab<Job>, module: LockModule): VariantDefinition<Job> {
+  return defineVariant<Job>({
+    ...ledgerLibraryFrame(module, lab.lockKey),
     expectedOtherwise: (params) => (module.fences ? null : lab.passesWithoutFence(module, params)),
-    async run(job) {
-      const { lock, close } = await openLock(module, job);
-      const place = lockPlace(job, module, lab.lockKey);
-      try {
-        const grant = await takeLibraryLock(job, lock, place, job.leaseMs);
-        if (grant === null) {
-          await job.skip();
-          return;
-        }
+    run: (job) =>
+      holdLibraryLock(job, module, lab.lockKey, job.leaseMs, {}, () => job.skip(), async (grant) => {
         await claimLeaseValue(job, grant.value);
         const grantNo = await grantOnRecord(job, lab.lockKey, grant.value);
         job.signal(`granted:${job.workerId}`);
-        try {
-          await lab.hold(job);
-          await job.work();
-          const content = `${lab.target} by ${job.workerId}`;
+        await lab.hold(job);
+        await job.work();
+        await writeUnderLibraryLock(job, lab.table, lab.target, grant, grantNo, async (sql, values) => {
           await lab.keepWriteOrder(job, grant.value);
-          // With a fence the row is the judge; without one, nothing tells this write the lease has passed on.
-          const guard = grant.fence === undefined ? '' : ' and fence < $2';
-          const fence = grant.fence ?? grantNo;
-          const sql = `update ${lab.table} set content = $1, fence = $2, writer = $3 where id = 1${guard}`;
-          if ((await writeRow(job, sql, [content, fence, job.workerId])) === 1) job.emit({ type: 'write-accepted', target: lab.target, value: content, fence });
-          else job.emit({ type: 'write-rejected', target: lab.target, value: content, fence, reason: 'the row holds a newer fence' });
-        } finally {
-          await giveBackLibraryLock(job, lock, grant, place);
-        }
-      } finally {
-        await close();
-      }
-    },
+          return writeRow(job, sql, values);
+        });
+      }),
   });
 }
 

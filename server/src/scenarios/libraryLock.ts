@@ -2,7 +2,9 @@
 // give it back, with the timeline's lease events, and the variant's frame (title, the
 // library's name and version, where its key lives). Each scenario builds its variants from
 // these with one function (duplicate-job/libraryVariants.ts, ledgerLibraryVariants.ts).
+import type { Redis } from 'ioredis';
 import type { LockAdapter, LockModule } from '../locks/lockAdapter.js';
+import { openLock, type LabConnections } from '../locks/openLock.js';
 import type { VariantDefinition, WorkerContext } from './types.js';
 
 export interface LibraryGrant {
@@ -25,7 +27,6 @@ export function libraryFrame(module: LockModule, lockKey: string): Pick<VariantD
   };
 }
 
-/** The lock modules that keep their lock in Redis, with an expiry: those whose lease can pass on. */
 /** Where a library variant's lock lives: the scenario's key name, as the timeline shows it, and whether Redis holds it. */
 export interface LockPlace {
   /** The scenario's key name (unprefixed; the variant's keyAliases say where the library stores it). */
@@ -34,12 +35,63 @@ export interface LockPlace {
   shownKey: string;
   /** False for a lock kept elsewhere (PostgreSQL): no key to read, no expiry. */
   inRedis: boolean;
+  /** What the lock's key holds now, as this worker reads it (null: nothing, or not in Redis). */
+  read(): Promise<string | null>;
 }
 
-/** Where `module` keeps the lock `lockKey` of this run. */
-export function lockPlace(ctx: WorkerContext, module: LockModule, lockKey: string): LockPlace {
+/** A Redis that holds the lock in a lab of its own, and the lock's key there in full. */
+export interface LockStore {
+  redis: Redis;
+  key: string;
+}
+
+/** Where `module` keeps the lock `lockKey` of this run: in the run's Redis, or in the lab's `store`. */
+export function lockPlace(ctx: WorkerContext, module: LockModule, lockKey: string, store?: LockStore): LockPlace {
   const inRedis = module.redisKey(lockKey) !== null;
-  return { lockKey, shownKey: inRedis ? ctx.key(lockKey) : `${module.name}(${lockKey})`, inRedis };
+  const { redis, key } = store ?? { redis: ctx.redis, key: ctx.key(lockKey) };
+  return {
+    lockKey,
+    shownKey: inRedis ? key : `${module.name}(${lockKey})`,
+    inRedis,
+    read: async () => (inRedis ? await redis.get(key) : null),
+  };
+}
+
+/** Where a lab keeps a library's lock, when not in the run's Redis: the connections it lends, and where to read the key. */
+export interface LabLock {
+  lab?: LabConnections;
+  store?: LockStore;
+}
+
+/**
+ * Opens `module`'s lock for this worker, takes it once for `leaseMs` (null: `denied` says
+ * so and the job goes on without it), runs `use` under the grant, and gives it back.
+ */
+export async function holdLibraryLock(
+  ctx: WorkerContext,
+  module: LockModule,
+  lockKey: string,
+  leaseMs: number,
+  where: LabLock,
+  denied: (place: LockPlace) => Promise<unknown>,
+  use: (grant: LibraryGrant, place: LockPlace) => Promise<void>,
+): Promise<void> {
+  const { lock, close } = await openLock(module, ctx, where.lab);
+  const place = lockPlace(ctx, module, lockKey, where.store);
+  try {
+    const grant = await takeLibraryLock(ctx, lock, place, leaseMs);
+    if (grant === null) {
+      await denied(place);
+      return;
+    }
+    try {
+      await use(grant, place);
+    } finally {
+      await giveBackLibraryLock(ctx, lock, grant, place);
+    }
+  } finally {
+    await close();
+  }
 }
 
 /** Tries once to take the lock for `leaseMs`; reports the request and the grant; null when another holds it. */
@@ -50,7 +102,7 @@ export async function takeLibraryLock(ctx: WorkerContext, lock: LockAdapter, pla
   if (handle === null) return null;
   const fence = lock.fence?.(handle);
   // The library's word for its value; else what the key holds right after the grant (its own: it was just taken).
-  const value = lock.value?.(handle) ?? (place.inRedis ? await ctx.redis.get(ctx.key(place.lockKey)) : null) ?? place.shownKey;
+  const value = lock.value?.(handle) ?? (await place.read()) ?? place.shownKey;
   const ttlMs = place.inRedis ? leaseMs : null;
   ctx.emit({ type: 'lease-acquired', key: place.shownKey, ttlMs, fromMs: sent, token: value, ...(fence === undefined ? {} : { fence }) });
   return { handle, value, ...(fence === undefined ? {} : { fence }) };
@@ -58,9 +110,8 @@ export async function takeLibraryLock(ctx: WorkerContext, lock: LockAdapter, pla
 
 /** Releases a grant with the library and reports what Redis shows the release did (1: it removed the key it found). */
 export async function giveBackLibraryLock(ctx: WorkerContext, lock: LockAdapter, grant: LibraryGrant, place: LockPlace): Promise<void> {
-  const read = async () => (place.inRedis ? await ctx.redis.get(ctx.key(place.lockKey)) : null);
-  const before = await read();
+  const before = await place.read();
   await lock.release(grant.handle);
-  const after = await read();
+  const after = await place.read();
   ctx.emit({ type: 'lease-released', key: place.shownKey, deleted: before !== null && after === null ? 1 : 0 });
 }

@@ -11,7 +11,7 @@ import { readScorecard, withScorecard } from '../docs/scorecardTable.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-async function check(example: string): Promise<{ code: number; result: { passed: boolean; cells: { fault: string; verdict: string; byDesign?: boolean; metrics?: Record<string, unknown> }[] } }> {
+async function check(example: string): Promise<{ code: number; result: { passed: boolean; cells: { fault: string; verdict: string; note: string; byDesign?: boolean; metrics?: Record<string, unknown> }[] } }> {
   try {
     const { stdout } = await promisify(execFile)('node', [cli, 'check', '--lock', `examples/locks/${example}`, '--json'], { cwd: root });
     return { code: 0, result: JSON.parse(stdout) };
@@ -30,6 +30,8 @@ describe('racelab check --lock', () => {
     expect(result.cells.find((c) => c.fault === 'holder-killed')?.verdict).toBe('correct');
     // No fence: its stale write lands, reported as what any lease gives, not as its failure.
     expect(result.cells.find((c) => c.fault === 'stale-write')).toMatchObject({ verdict: 'stale write accepted', byDesign: true });
+    // One value for every holder: the promoted replica's grant of it is a grant of its own, and worker-1's write is stale.
+    expect(result.cells.find((c) => c.fault === 'failover-before-replication')).toMatchObject({ verdict: 'stale write accepted', byDesign: true });
   }, 60_000);
 
   it('passes the fenced lock: exit 0', async () => {
@@ -41,8 +43,13 @@ describe('racelab check --lock', () => {
       ['stale-write', 'correct'], // its fence reached the row, which rejected the stale write
       ['renewal-starved', 'does not apply'],
       ['holder-killed', 'correct'],
+      ['failover-before-replication', 'correct'], // on the primary that failed over, its fence reached the row too
+      ['redlock-partition', 'does not apply'], // a lock of one Redis: no Redlock nodes of its own
+      ['clock-jump', 'does not apply'],
     ]);
     expect(result.cells.find((c) => c.fault === 'stale-write')?.metrics).toMatchObject({ staleWritesRejected: 1, staleWritesAccepted: 0 });
+    expect(result.cells.find((c) => c.fault === 'failover-before-replication')?.metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 0 });
+    expect(result.cells.find((c) => c.fault === 'redlock-partition')?.note).toContain('spansNodes: true');
   }, 60_000);
 
   it('refuses a missing module with exit 2', async () => {

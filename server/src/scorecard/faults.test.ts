@@ -12,6 +12,7 @@ const lock = (over: Partial<LockModule>): LockModule => ({
   summary: '',
   renews: false,
   fences: false,
+  spansNodes: false,
   redisKey: (key) => key,
   source: '',
   create: () => ({ acquire: async () => null, release: async () => undefined }),
@@ -21,10 +22,20 @@ const plain = lock({});
 const renewing = lock({ renews: true });
 const fencing = lock({ fences: true });
 const advisory = lock({ redisKey: () => null });
+const majority = lock({ spansNodes: true });
 
 describe('scorecard cells', () => {
-  it('runs the same fault list in the scorecard and in racelab check, over at least five faults', () => {
-    expect(SCORECARD_FAULTS.map((f) => f.id)).toEqual(['stall-past-lease', 'release-after-expiry', 'stale-write', 'renewal-starved', 'holder-killed']);
+  it('runs the same fault list in the scorecard and in racelab check: the issue\'s seven and the stale write', () => {
+    expect(SCORECARD_FAULTS.map((f) => f.id)).toEqual([
+      'stall-past-lease',
+      'release-after-expiry',
+      'stale-write',
+      'renewal-starved',
+      'holder-killed',
+      'failover-before-replication',
+      'redlock-partition',
+      'clock-jump',
+    ]);
   });
 
   it('stall past the lease: two holders are duplicate work, by design, with the fair words', () => {
@@ -66,5 +77,38 @@ describe('scorecard cells', () => {
   it('holder killed: a key with no expiry is a stuck lock', () => {
     expect(fault('holder-killed').classify({ lockTtlAfterRunMs: -1 }, plain).verdict).toBe('stuck lock');
     expect(fault('holder-killed').classify({ lockTtlAfterRunMs: -2 }, plain).verdict).toBe('correct');
+  });
+
+  it('failover before replication: a stale write without a fence is what any lock on one primary gives; with a fence it is held against the lock', () => {
+    const stale = { staleWritesAccepted: 1, staleWritesRejected: 0, maxConcurrentHolders: 2 };
+    const unfenced = fault('failover-before-replication').classify(stale, plain);
+    expect(unfenced).toMatchObject({ verdict: 'stale write accepted', byDesign: true });
+    expect(unfenced.note).toContain('prevents duplicate work, does not prevent damage');
+    expect(unfenced.note).toContain('replicates asynchronously');
+    expect(fault('failover-before-replication').classify(stale, fencing).byDesign).toBeUndefined();
+    expect(fault('failover-before-replication').classify({ staleWritesAccepted: 0, staleWritesRejected: 1 }, fencing).verdict).toBe('correct');
+    expect(fault('failover-before-replication').doesNotApply(advisory)).toContain('PostgreSQL');
+    expect(fault('failover-before-replication').doesNotApply(majority)).toBeNull(); // a Redlock over the one primary
+  });
+
+  it('Redlock partition: applies to a lock of several nodes only; two majorities across it are held against the lock', () => {
+    const partition = fault('redlock-partition');
+    expect(partition.doesNotApply(plain)).toContain('one Redis');
+    expect(partition.doesNotApply(plain)).toContain('spansNodes');
+    expect(partition.doesNotApply(majority)).toBeNull();
+    expect(partition.classify({ maxConcurrentHolders: 1, staleWritesAccepted: 0, finalWriter: 'worker-2' }, majority).verdict).toBe('correct');
+    const twice = partition.classify({ maxConcurrentHolders: 2, staleWritesAccepted: 1, finalWriter: 'worker-1' }, majority);
+    expect(twice.verdict).toBe('stale write accepted');
+    expect(twice.byDesign).toBeUndefined();
+    expect(partition.classify({ maxConcurrentHolders: 0, staleWritesAccepted: 0, finalWriter: 'nobody' }, majority).verdict).toBe('stuck lock');
+  });
+
+  it('clock jump: a second majority\'s stale write without a fence is by design, in fair words', () => {
+    const jump = fault('clock-jump');
+    expect(jump.doesNotApply(plain)).not.toBeNull();
+    const cell = jump.classify({ staleWritesAccepted: 1, staleWritesRejected: 0 }, majority);
+    expect(cell).toMatchObject({ verdict: 'stale write accepted', byDesign: true });
+    expect(cell.note).toContain('clocks that do not jump');
+    expect(cell.note).not.toMatch(/broken/i);
   });
 });

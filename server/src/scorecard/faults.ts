@@ -48,9 +48,18 @@ function classifyStaleWrite(metrics: Metrics, lock: LockModule, why: string): Cl
       ? { verdict: 'stale write accepted', note: `${accepted} stale write landed though the lock gives a fence: the write did not carry it to the row` }
       : { verdict: 'stale write accepted', byDesign: true, note: `${accepted} stale write landed: ${why}; the lock gives no fence, so it prevents duplicate work, does not prevent damage (see the fencing scenario)` };
   }
-  if (rejected > 0) return { verdict: 'correct', note: `the stale write was rejected by the row: its fence was older than the one the row held (${why})` };
+  if (rejected > 0) return { verdict: 'correct', note: `the stale write was rejected by the row: its fence was no newer than the one the row held (${why})` };
   return { verdict: 'correct', note: 'no write landed from a worker whose lease had passed on: the lease outlived the fault' };
 }
+
+/** A lock of one Redis (or none) has no Redlock nodes for a fault of the Redlock lab to strike. */
+const ONE_NODE = (lock: LockModule): string | null =>
+  lock.spansNodes
+    ? null
+    : "the lock takes one Redis, not a majority of independent nodes (a module of your own says so with `spansNodes: true` and takes `connections.nodes`): no Redlock node to cut off";
+
+/** The Redlock lab's set for its faults: 1 s lease, no pause, each worker cut from two of the five nodes. */
+const REDLOCK_SPLIT = { leaseMs: 1000, pauseMs: 0, workMs: 300, reach: 'split' };
 
 /** The faults, in the scorecard's column order; `racelab check` runs the same list. */
 export const SCORECARD_FAULTS: ScorecardFault[] = [
@@ -127,5 +136,46 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
       }
       return { verdict: 'correct', note: "the dead holder's lock has an expiry: it frees itself, no later run is stuck" };
     },
+  },
+  {
+    id: 'failover-before-replication',
+    title: 'Primary fails over before replication',
+    mapping:
+      "failover at its defaults: worker-1 takes the lock on the primary Sentinel names; the primary is killed (SIGKILL) before its replica has the key (the lab's link holds the bytes), Sentinel promotes the replica, worker-2 takes the lock there and writes, then worker-1 (a lock of several nodes gets that one primary as its node)",
+    scenario: 'failover',
+    params: { outage: 'primary', lag: 'slow', waitTimeoutMs: 1000, downAfterMs: 500, workMs: 300 },
+    faults: [],
+    doesNotApply: (lock) => (lock.redisKey('lock') === null ? 'the lock lives in PostgreSQL, which does not fail over with Redis' : null),
+    classify: (metrics, lock) =>
+      classifyStaleWrite(metrics, lock, 'Redis replicates asynchronously: the primary died before its replica had the lock, and the promoted replica granted it again'),
+  },
+  {
+    id: 'redlock-partition',
+    title: 'Redlock nodes partitioned',
+    mapping:
+      "redlock with the network split: worker-1 reaches nodes 1–3 and worker-2 nodes 3–5 (each cut from two of the five), 1 s lease, no pause: the lock must form a majority with two nodes silent, and worker-2's only once worker-1 has let go of node-3",
+    scenario: 'redlock',
+    params: { ...REDLOCK_SPLIT, clockJumpMs: 0 },
+    faults: [],
+    doesNotApply: ONE_NODE,
+    classify(metrics) {
+      const [holders, accepted, writer] = [num(metrics, 'maxConcurrentHolders'), num(metrics, 'staleWritesAccepted'), String(metrics.finalWriter)];
+      if (writer === 'nobody') return { verdict: 'stuck lock', note: 'no worker got a majority: the lock could not be taken with two of the five nodes out of reach' };
+      if (accepted > 0) return { verdict: 'stale write accepted', note: `${accepted} stale write landed: two majorities formed across the partition while no lease had expired` };
+      if (holders >= 2) return { verdict: 'duplicate work', note: `${holders} holders at once across the partition while no lease had expired` };
+      return { verdict: 'correct', note: 'one majority at a time: each worker took the lock on the three nodes it reaches, worker-2 only after worker-1 let go' };
+    },
+  },
+  {
+    id: 'clock-jump',
+    title: 'Clock jump',
+    mapping:
+      "redlock in the same split, with node-3's clock jumping 1 s forward right after worker-1's grant (played on the node's expiries): worker-1's key on node-3 is gone at once, worker-2 takes nodes 3–5 and writes, then worker-1",
+    scenario: 'redlock',
+    params: { ...REDLOCK_SPLIT, clockJumpMs: 1000 },
+    faults: [],
+    doesNotApply: ONE_NODE,
+    classify: (metrics, lock) =>
+      classifyStaleWrite(metrics, lock, "node-3's clock jumped past worker-1's key, and worker-2 formed a second majority on nodes 3–5: Redlock's safety rests on clocks that do not jump"),
   },
 ];

@@ -1,6 +1,8 @@
-// The scorecard's runner on a small slice, on the real stores: one library × two faults,
-// each cell read from its run's metrics, with its parameters and its recording; and a second
-// pass gives the same matrix (the full one is `npm run scorecard`, never run by the tests).
+// The scorecard's runner on a small slice, on the real stores: one library × three faults,
+// each cell read from its run's metrics, with its parameters and its recording, and a second
+// pass gives the same matrix; and the labs with nodes of their own: a Redlock library over the
+// partitioned five nodes and on the primary that fails over, a lock of one Redis under the
+// Redlock fault (the full matrix is `npm run scorecard`, never run by the tests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recording } from '@racelab/shared';
 import { LIBRARY_LOCKS } from '../locks/lockModules.js';
@@ -37,5 +39,24 @@ describe('runScorecard', () => {
 
     const second = await runScorecard(playground, [lock], faults, () => undefined);
     expect(matrix(second)).toEqual(matrix(first));
+  }, 60_000);
+
+  it("runs a Redlock library over the lab's partitioned nodes and on a primary that fails over; a lock of one Redis does not take the nodes", async () => {
+    const redlock = LIBRARY_LOCKS.find((l) => l.id === 'lib-redlock')!;
+    const labFaults = SCORECARD_FAULTS.filter((f) => f.id === 'failover-before-replication' || f.id === 'redlock-partition');
+    const recordings: string[] = [];
+    const card = await runScorecard(playground, [redlock, lock], labFaults, (file) => recordings.push(file));
+    expect(matrix(card)).toEqual([
+      ['lib-redlock', 'failover-before-replication', 'stale write accepted', true],
+      ['lib-redlock', 'redlock-partition', 'correct', false],
+      ['lib-microfleet-ioredis-lock', 'failover-before-replication', 'stale write accepted', true],
+      ['lib-microfleet-ioredis-lock', 'redlock-partition', 'does not apply', false],
+    ]);
+    const [failover, partition, , unfit] = card.cells;
+    expect(failover!.metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, replicaHadKeyAtFailover: 'no' });
+    expect(partition!.metrics).toMatchObject({ maxConcurrentHolders: 1, staleWritesAccepted: 0, finalWriter: 'worker-2' });
+    expect(partition!.seenAt).toMatchObject({ scenario: 'redlock', params: { reach: 'split', pauseMs: 0, clockJumpMs: 0 } });
+    expect(unfit!.note).toContain('one Redis');
+    expect(recordings).toHaveLength(3);
   }, 60_000);
 });

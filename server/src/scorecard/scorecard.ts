@@ -68,7 +68,7 @@ export async function runScorecard(
     }
   }
   return {
-    locks: locks.map((l) => ({ id: l.id, name: l.name, version: l.version, renews: l.renews })),
+    locks: locks.map((l) => ({ id: l.id, name: l.name, version: l.version, renews: l.renews, fences: l.fences, spansNodes: l.spansNodes })),
     faults: faults.map((f) => ({ id: f.id, title: f.title, mapping: f.mapping })),
     cells,
   };

@@ -16,6 +16,7 @@ export default defineLock({
   summary: 'advisory-lock: pg_try_advisory_lock on a hash of the name, in a session of its own; no TTL, freed when the session ends.',
   renews: false,
   fences: false,
+  spansNodes: false,
   redisKey: () => null, // it lives in PostgreSQL
   source: import.meta.url,
   create({ databaseUrl, keyPrefix }) {

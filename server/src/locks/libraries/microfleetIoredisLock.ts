@@ -10,6 +10,7 @@ export default defineLock<Lock>({
   summary: 'ioredis-lock: SET NX PX with a random UUID, release by compare-and-delete, extend by compare-and-expire; no renewal, no fence.',
   renews: false,
   fences: false,
+  spansNodes: false,
   redisKey: (key) => key,
   source: import.meta.url,
   create({ redis }) {

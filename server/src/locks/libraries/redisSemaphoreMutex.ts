@@ -10,6 +10,7 @@ export default defineLock({
   summary: 'redis-semaphore Mutex: SET NX PX with a random identifier, compare-and-delete release, renewed by a timer while held.',
   renews: true,
   fences: false,
+  spansNodes: false,
   redisKey: (key) => `mutex:${key}`, // the library names its key "mutex:<key>"
   source: import.meta.url,
   create({ redis }) {

@@ -1,5 +1,5 @@
 // redis-semaphore 5.8.0, RedlockMutex: the same Mutex over a list of independent Redis
-// nodes (a majority must agree); here the list is the run's one Redis.
+// nodes (a majority must agree): the run's one Redis, or the five nodes of the Redlock lab.
 import { RedlockMutex } from 'redis-semaphore';
 import { defineLock } from '../lockAdapter.js';
 
@@ -7,15 +7,16 @@ export default defineLock({
   name: 'redis-semaphore (RedlockMutex)',
   version: '5.8.0',
   id: 'lib-redis-semaphore-redlock-mutex',
-  summary: 'redis-semaphore RedlockMutex: the Mutex over a majority of Redis nodes (one here), renewed by a timer while held.',
+  summary: 'redis-semaphore RedlockMutex: the Mutex over a majority of the Redis nodes it is given, renewed by a timer while held.',
   renews: true,
   fences: false,
+  spansNodes: true,
   redisKey: (key) => `mutex:${key}`, // the library names its key "mutex:<key>"
   source: import.meta.url,
-  create({ redis }) {
+  create({ nodes }) {
     return {
       async acquire(key, ttlMs) {
-        const mutex = new RedlockMutex([redis], key, {
+        const mutex = new RedlockMutex(nodes, key, {
           lockTimeout: ttlMs,
           acquireAttemptsLimit: 1, // one try: a container that does not get it skips the job
           onLockLost: () => undefined, // the run's verdict reports a lost lock

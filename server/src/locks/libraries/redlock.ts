@@ -1,4 +1,4 @@
-// redlock 4.2.0: the original Redlock client (Mike Marcacci), here on the run's one Redis.
+// redlock 4.2.0: the original Redlock client (Mike Marcacci), over the nodes it is given (the run's one Redis, or a lab's five).
 // No renewal of its own: a holder calls lock.extend() itself, or the lock expires.
 import Redlock from 'redlock';
 import { defineLock } from '../lockAdapter.js';
@@ -10,11 +10,12 @@ export default defineLock({
   summary: 'Redlock 4: SET NX PX with a random value, released by a compare-and-delete script; no renewal unless the holder extends.',
   renews: false,
   fences: false,
+  spansNodes: true,
   redisKey: (key) => key,
   source: import.meta.url,
-  create({ redis }) {
+  create({ nodes }) {
     // retryCount 0: one try, and a container that does not get the lock skips the job.
-    const redlock = new Redlock([redis], { retryCount: 0 });
+    const redlock = new Redlock(nodes, { retryCount: 0 });
     return {
       async acquire(key, ttlMs) {
         try {

@@ -10,10 +10,11 @@ export default defineLock({
   summary: 'Redlock 5 (maintained fork): acquire() with a random value, release by compare-and-delete; no renewal outside using().',
   renews: false,
   fences: false,
+  spansNodes: true,
   redisKey: (key) => key,
   source: import.meta.url,
-  create({ redis }) {
-    const redlock = new Redlock([redis], { retryCount: 0 });
+  create({ nodes }) {
+    const redlock = new Redlock(nodes, { retryCount: 0 });
     return {
       async acquire(key, ttlMs) {
         try {

@@ -3,8 +3,7 @@
 // the library's adapter file: the library call as a user writes it.
 import type { LockModule } from '../../locks/lockAdapter.js';
 import { LOCKS } from '../../locks/lockModules.js';
-import { openLock } from '../../locks/openLock.js';
-import { giveBackLibraryLock, libraryFrame, lockPlace, takeLibraryLock } from '../libraryLock.js';
+import { holdLibraryLock, libraryFrame } from '../libraryLock.js';
 import { defineVariant, intParam, type VariantDefinition } from '../types.js';
 import { lockForgetsTheJob, nobodyLeftToRetry, secondLeaseLapses } from './expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from './nightlyJob.js';
@@ -24,21 +23,16 @@ export function libraryVariant(module: LockModule): VariantDefinition<NightlyJob
       (inRedis && !module.renews && intParam(params, 'workMs') > intParam(params, 'leaseMs')
         ? 'the work outlasts the lease and this lock does not renew itself: the lease passes on mid-job'
         : null),
-    async run(job) {
-      const { lock, close } = await openLock(module, job);
-      const place = lockPlace(job, module, LOCK_KEY);
-      try {
-        const grant = await takeLibraryLock(job, lock, place, job.leaseMs);
-        if (grant === null) return await job.skip(place.shownKey, inRedis ? undefined : null);
-        try {
-          await job.sendReport();
-        } finally {
-          await giveBackLibraryLock(job, lock, grant, place);
-        }
-      } finally {
-        await close();
-      }
-    },
+    run: (job) =>
+      holdLibraryLock(
+        job,
+        module,
+        LOCK_KEY,
+        job.leaseMs,
+        {},
+        (place) => job.skip(place.shownKey, inRedis ? undefined : null),
+        () => job.sendReport(),
+      ),
   });
 }
 

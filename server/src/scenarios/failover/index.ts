@@ -18,6 +18,7 @@ import waitTreatedAsGuarantee from './mutants/waitTreatedAsGuarantee.js';
 import pgFence from './variants/pgFence.js';
 import plainLock from './variants/plainLock.js';
 import waitReplica from './variants/waitReplica.js';
+import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 /** How failover's grants are observed (../kit/nodeGrants.ts). */
@@ -72,7 +73,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
     },
     metrics.finalWriter,
   ],
-  variants: [plainLock, waitReplica, pgFence],
+  variants: [plainLock, waitReplica, pgFence, ...LIBRARY_VARIANTS],
   mutants: [noFenceGuard, fenceComparedInApp, bypassesTheFence, waitTreatedAsGuarantee],
   // The whole zone down, and a replication link with no lag; and the primary dying alone,
   // where wait-replica (zone by its own defaults) is turned away by its WAIT check and passes.

@@ -1,9 +1,9 @@
 // Grants the server sees on a lab's own Redis nodes, where the server's observer of the
 // main Redis does not look. It samples the lock key on each node from its own connections
 // every few ms (value and the node's TIME, in one atomic read; a sample that fails is
-// tried again, a node that died is left alone), and a worker's token is granted the first
-// time `quorum` nodes hold it: one node for a primary and its replicas, a majority for
-// Redlock. Each grant goes into the run's grants table (fencedLedger.ts) as it is seen,
+// tried again, a node that died is left alone), and a worker's token is granted each time
+// `quorum` live nodes come to hold it: one node for a primary and its replicas, a majority
+// for Redlock. Each grant goes into the run's grants table (fencedLedger.ts) as it is seen,
 // and a marker in the run's keys tells the worker it is on record: the worker waits for
 // it before it acts (grantSeen), so its writes come after its grant's record. The nodes'
 // TIME and PostgreSQL's clock_timestamp() read the same host wall clock.
@@ -39,15 +39,19 @@ export interface NodeGrants {
 /** Starts watching `key` (as the nodes name it) on `nodes`; a token held by `quorum` of them is granted. */
 export function watchNodeGrants(stores: RunStores, nodes: WatchedNode[], key: string, quorum: number): NodeGrants {
   const held: Array<string | null> = nodes.map(() => null);
-  const granted = new Set<string>(); // a token is granted once: each job takes its own
   let recorded: Promise<void> = Promise.resolve();
   let failure: Error | undefined;
   let stopping = false;
+  const liveHolders = (token: string): number => held.filter((v, i) => v === token && !nodes[i]!.dead()).length;
 
+  // A grant: a token comes to be held by `quorum` live nodes. A token copied to a replica
+  // that already counts adds none; a token that a dead primary alone held, taken again on
+  // the promoted replica, is a grant again (a lock that stores one value for every holder).
   const changed = (node: number, token: string | null, atUs: number): void => {
+    const before = token === null ? 0 : liveHolders(token);
+    const was = held[node];
     held[node] = token;
-    if (token === null || granted.has(token) || held.filter((v) => v === token).length < quorum) return;
-    granted.add(token);
+    if (token === null || token === was || before >= quorum || liveHolders(token) < quorum) return;
     recorded = recorded
       .then(async () => {
         await insertGrant(stores, token, atUs);

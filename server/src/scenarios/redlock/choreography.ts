@@ -8,20 +8,20 @@ import type { Redis } from 'ioredis';
 import type { WorkerContext } from '../types.js';
 import { CLAIM_WRITE_IN_LEASE, LEASE_STATE } from '../leaseHandover.js';
 import { WRITES_TABLE } from '../kit/fencedLedger.js';
-import { LOCK_KEY, WRITING_IN_LEASE_KEY } from './keys.js';
+import { WRITING_IN_LEASE_KEY } from './keys.js';
 import { doneLatch } from '../../worker/latches.js';
 
 /** Checks the deciding node this often while waiting, in ms. */
 const POLL_MS = 5;
 
 /** worker-2's arrival: after worker-1's grant, once its lock has left the deciding node. */
-export async function waitForFreeLock(ctx: WorkerContext, deciding: Redis, nodeName: string): Promise<void> {
+export async function waitForFreeLock(ctx: WorkerContext, deciding: Redis, nodeName: string, lockKey: string): Promise<void> {
   const first = ctx.workerIds[0]!;
   await ctx.waitFor(`granted:${first}`, doneLatch(first));
   const reason = `${first}'s lock is still on ${nodeName}`;
   ctx.emit({ type: 'wait-started', reason });
   let state: string;
-  while ((state = String(await deciding.eval(LEASE_STATE, 2, LOCK_KEY, WRITING_IN_LEASE_KEY))) === 'held') {
+  while ((state = String(await deciding.eval(LEASE_STATE, 2, lockKey, WRITING_IN_LEASE_KEY))) === 'held') {
     await ctx.sleep(POLL_MS);
   }
   // worker-1 wrote while its lock was still there: that write belongs to its lock.
@@ -34,8 +34,8 @@ export async function waitForFreeLock(ctx: WorkerContext, deciding: Redis, nodeN
  * have taken (or are taking) the lock, and they write first. The stale write then lands
  * after the newer holder's, as it does when a paused process wakes up late.
  */
-export async function keepWriteOrder(ctx: WorkerContext, deciding: Redis, token: string): Promise<void> {
-  const inLease = await deciding.eval(CLAIM_WRITE_IN_LEASE, 2, LOCK_KEY, WRITING_IN_LEASE_KEY, token, ctx.workerId);
+export async function keepWriteOrder(ctx: WorkerContext, deciding: Redis, lockKey: string, token: string): Promise<void> {
+  const inLease = await deciding.eval(CLAIM_WRITE_IN_LEASE, 2, lockKey, WRITING_IN_LEASE_KEY, token, ctx.workerId);
   if (Number(inLease) === 1) return;
   const later = ctx.workerIds.slice(ctx.workerIds.indexOf(ctx.workerId) + 1);
   for (const other of later) {

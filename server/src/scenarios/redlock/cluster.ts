@@ -15,7 +15,7 @@ import { MECHANISM, labMechanisms } from '../../labnet/mechanisms.js';
 import type { LabHost } from '../../labnet/labHost.js';
 import type { RunFixture, RunStores } from '../types.js';
 import { startBlackhole, type Blackhole } from './blackhole.js';
-import { CLOCK_OFFSET_KEY, JUMPING_NODE, linkHostKey, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY } from './keys.js';
+import { CLOCK_OFFSET_KEY, JUMPING_NODE, linkHostKey, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY } from './keys.js';
 import type { Reach } from './reach.js';
 import { reachableNodes } from './reach.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
@@ -40,6 +40,8 @@ export interface ClusterNetwork {
   hosts?: Record<string, LabHost>;
   /** Node-3's clock jump, in ms (0: none). */
   clockJumpMs: number;
+  /** The lock's key on the nodes: LOCK_KEY, or where a library variant's lock names it (keyAliases). */
+  lockKey: string;
 }
 
 export async function startCluster(stores: RunStores, network: ClusterNetwork): Promise<Cluster> {
@@ -92,14 +94,14 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   }
 
   // A grant is a majority of the nodes holding one worker's token.
-  const grants = watchNodeGrants(stores, clients.map((client) => ({ client, dead: () => false })), LOCK_KEY, Math.floor(NODE_COUNT / 2) + 1);
+  const grants = watchNodeGrants(stores, clients.map((client) => ({ client, dead: () => false })), network.lockKey, Math.floor(NODE_COUNT / 2) + 1);
 
   return {
     shared,
     faults,
     grants,
     async observe() {
-      const locks = await Promise.all(clients.map((c) => c.get(LOCK_KEY)));
+      const locks = await Promise.all(clients.map((c) => c.get(network.lockKey)));
       const lanes: Record<string, string> = {};
       locks.forEach((token, i) => (lanes[`${nodeName(i)} lock`] = holderOf(token)));
       const offsetMs = await clients[JUMPING_NODE]!.get(CLOCK_OFFSET_KEY);

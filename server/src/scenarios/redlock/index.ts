@@ -5,6 +5,8 @@
 import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { asReach } from './reach.js';
+import { storedName } from '../keyAliases.js';
+import { LOCK_KEY } from './keys.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource, noStaleWrite, lastHolderWins, ledgerFigures } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
@@ -13,6 +15,7 @@ import fenceComparedInApp from './mutants/fenceComparedInApp.js';
 import noFenceGuard from './mutants/noFenceGuard.js';
 import redlock from './variants/redlock.js';
 import redlockFenced from './variants/redlockFenced.js';
+import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
@@ -57,7 +60,7 @@ export default defineScenario<RedlockJob, Cluster>({
     },
   ],
   metrics: [metrics.maxConcurrentHolders, metrics.staleWritesAccepted, metrics.staleWritesRejected, metrics.finalWriter],
-  variants: [redlock, redlockFenced],
+  variants: [redlock, redlockFenced, ...LIBRARY_VARIANTS],
   mutants: [noFenceGuard, fenceComparedInApp, fenceAfterThePause],
   // The clock jump alone in a split, and the split with the pause.
   stabilityParams: [
@@ -86,6 +89,7 @@ export default defineScenario<RedlockJob, Cluster>({
       workerIds: WORKERS,
       hosts: run.hosts,
       clockJumpMs: intParam(params, 'clockJumpMs'),
+      lockKey: storedName(stores.key, LOCK_KEY),
     });
   },
 

@@ -13,12 +13,15 @@ import { jumpClock } from './clockJump.js';
 import { MECHANISM } from '../../labnet/mechanisms.js';
 import { JUMPING_NODE, linkHostKey, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY } from './keys.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
+import { storedName } from '../keyAliases.js';
 import { neverSilent, silentFor } from './silence.js';
 
 export interface RedlockNode {
   name: string;
   /** This worker's connection to the node; to a node out of its reach, one that never answers. */
   redis: Redis;
+  /** Does this worker's network reach the node? */
+  inReach: boolean;
   /**
    * The client's timeout on a request to this node: resolves null once the node has been
    * silent for `ms`. In this lab's network that happens to a node out of reach only (after
@@ -31,7 +34,7 @@ export interface RedlockJob extends WorkerContext {
   /** The five nodes, in order. */
   nodes: RedlockNode[];
   lockKey: string;
-  /** This worker's own lock value. */
+  /** This worker's own lock value (a library variant puts here the value its library stored, before enter()). */
   token: string;
   /** Lock length in ms. */
   leaseMs: number;
@@ -87,6 +90,7 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
       name: nodeName(i),
       // Out of reach: the node itself behind the kernel's cut, or the blackhole.
       redis: connect(inReach || kernelCut ? url(i) : String(ctx.shared.blackholeUrl)),
+      inReach,
       silence: inReach ? neverSilent : silentFor,
     };
   });
@@ -102,19 +106,20 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
   const clockJumpMs = intParam(ctx.params, 'clockJumpMs');
   const token = `${ctx.workerId}:${randomUUID().slice(0, 8)}`;
   const first = index === 0;
+  const lockKey = storedName(ctx.key, LOCK_KEY); // a library's own key name, where it has one
 
   const job: RedlockJob = {
     ...ctx,
     nodes,
-    lockKey: LOCK_KEY,
+    lockKey,
     token,
     leaseMs: intParam(ctx.params, 'leaseMs'),
     async enter() {
       // The server records the grant it saw on the nodes; this waits for it (the fault plan may kill the worker first).
-      await grantSeen(ctx, token);
+      await grantSeen(ctx, job.token);
       // Not worker-1's doing: the harness plays the jump right after the first grant, so it
       // strikes at the same point of every run.
-      if (first && clockJumpMs > 0) await jumpClock(jumping, clockJumpMs);
+      if (first && clockJumpMs > 0) await jumpClock(jumping, clockJumpMs, lockKey);
       ctx.signal(`granted:${ctx.workerId}`);
     },
     async pause() {
@@ -126,11 +131,11 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
       ctx.emit({ type: 'work-finished', label: 'edit the document' });
     },
     async write(sql, values) {
-      await keepWriteOrder(ctx, deciding, token);
+      await keepWriteOrder(ctx, deciding, lockKey, job.token);
       return writeRow(ctx, sql, values);
     },
     async skip(reason) {
-      ctx.emit({ type: 'lease-denied', key: LOCK_KEY, heldBy: null });
+      ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: null });
       ctx.emit({ type: 'job-skipped', reason });
       return null;
     },
@@ -138,7 +143,7 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
 
   return {
     job,
-    waitForFreeLock: () => waitForFreeLock(ctx, deciding, nodeName(decidingNode(reach))),
+    waitForFreeLock: () => waitForFreeLock(ctx, deciding, nodeName(decidingNode(reach)), lockKey),
     disconnect() {
       for (const node of nodes) node.redis.disconnect();
       deciding.disconnect();

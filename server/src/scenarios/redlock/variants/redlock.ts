@@ -5,7 +5,7 @@ import { choiceParam, defineVariant, intParam } from '../../types.js';
 import type { RedlockJob, RedlockNode } from '../redlockJob.js';
 
 /** How long one node may take to answer, in ms: small beside the lock's life, so a dead node costs little. */
-const NODE_TIMEOUT_MS = 100;
+export const NODE_TIMEOUT_MS = 100;
 
 /** A node's answer, or null when it fails or stays silent past the timeout. */
 function ask<T>(node: RedlockNode, request: Promise<T>): Promise<T | null> {

@@ -1,0 +1,38 @@
+// The library variants of the labs with Redis of their own, end to end on the real stores:
+// a lock of one node on the primary that fails over before replication (two holders, the
+// stale write lands), and a Redlock library over the five nodes with two of them out of
+// each worker's reach (one majority at a time: nothing stale) and with node-3's clock jump
+// (a second majority: the stale write lands).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Playground } from '../runs/playground.js';
+import { eventsOf, openTestPlayground, play } from '../testing/testPlayground.js';
+
+let playground: Playground;
+beforeAll(async () => {
+  playground = await openTestPlayground(2);
+});
+afterAll(() => playground.close());
+
+describe('failover, with a lock library', () => {
+  it('redis-semaphore Mutex: the primary dies before its replica has the key; worker-2 takes it on the promoted replica', async () => {
+    const { metrics, verdict, events } = await play(playground, 'failover', 'lib-redis-semaphore-mutex');
+    expect(metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, replicaHadKeyAtFailover: 'no', finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
+    // Both grants are the library's own values, each seen on the lab's nodes.
+    expect(new Set(eventsOf(events, 'lease-acquired').map((e) => e.token)).size).toBe(2);
+  }, 60_000);
+});
+
+describe('redlock, with a Redlock library over the five nodes', () => {
+  it('redlock 4: in a split each worker reaches three nodes; one majority at a time, nothing stale', async () => {
+    const { metrics, verdict } = await play(playground, 'redlock', 'lib-redlock', { reach: 'split', pauseMs: 0 });
+    expect(metrics).toMatchObject({ maxConcurrentHolders: 1, staleWritesAccepted: 0, finalWriter: 'worker-2' });
+    expect(verdict).toBe('pass');
+  }, 40_000);
+
+  it("redlock 4: node-3's clock jumps in a split; worker-2 takes a second majority and worker-1's stale write lands", async () => {
+    const { metrics, verdict } = await play(playground, 'redlock', 'lib-redlock', { reach: 'split', pauseMs: 0, clockJumpMs: 1000 });
+    expect(metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, finalWriter: 'worker-1' });
+    expect(verdict).toBe('fail');
+  }, 40_000);
+});
