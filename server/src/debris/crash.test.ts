@@ -100,7 +100,8 @@ describe('a server killed mid-run', () => {
 
   it('npm run clean removes the same when no server starts again', async () => {
     const first = await startServer();
-    const stalled = await startRun(first.address, 'fencing', 'lease-only', 'process-paused', { pauseMs: 10_000 });
+    // A lease as long as the stall: its key is still there when clean runs, however slowly it starts.
+    const stalled = await startRun(first.address, 'fencing', 'lease-only', 'process-paused', { pauseMs: 10_000, leaseMs: 10_000 });
     const workers = workerPids(events(stalled.client));
     first.server.kill('SIGKILL');
     await new Promise((resolve) => first.server.once('exit', resolve));
