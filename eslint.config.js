@@ -9,14 +9,7 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig([
   // Only JavaScript and TypeScript are linted: JSON (fixtures, recordings) never is.
-  globalIgnores([
-    '**/dist/',
-    '**/node_modules/',
-    'web/public/',
-    '**/test-results/',
-    '**/playwright-report/',
-    '.racelab/',
-  ]),
+  globalIgnores(['**/dist/', '**/node_modules/', 'web/public/', '**/test-results/', '**/playwright-report/', '.racelab/']),
   // A disable comment that no longer silences anything is an error, so none outlives its reason.
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,

@@ -7,7 +7,11 @@ import { defineConfig } from '@playwright/test';
 // the runner, and handed to the test workers (which load this file again) in the environment.
 process.env.RACELAB_E2E_PORT ??=
   process.env.PORT ??
-  execFileSync(process.execPath, ['-e', "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"], { encoding: 'utf8' }).trim();
+  execFileSync(
+    process.execPath,
+    ['-e', "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"],
+    { encoding: 'utf8' },
+  ).trim();
 const PORT = process.env.RACELAB_E2E_PORT;
 const baseURL = `http://127.0.0.1:${PORT}`;
 

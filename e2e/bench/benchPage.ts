@@ -42,10 +42,14 @@ export async function runToVerdict(page: Page, timeoutMs: number, quiet = false)
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const headline = page.getByRole('region', { name: 'Verdict' }).getByRole('status');
   if (quiet)
-    await page.waitForFunction(() => /^(PASS|FAIL|ERROR)/.test(document.querySelector('.panel.verdict .headline')?.textContent ?? ''), null, {
-      timeout: timeoutMs,
-      polling: 250,
-    });
+    await page.waitForFunction(
+      () => /^(PASS|FAIL|ERROR)/.test(document.querySelector('.panel.verdict .headline')?.textContent ?? ''),
+      null,
+      {
+        timeout: timeoutMs,
+        polling: 250,
+      },
+    );
   await expect(headline).toHaveText(/^(PASS|FAIL|ERROR)/, { timeout: timeoutMs });
   return (await headline.textContent()) ?? '';
 }

@@ -46,11 +46,16 @@ function drawnNotes(run: LastRun, probe: ProbeState): Map<number, Drawn> {
   for (const note of run.notes) {
     const mark = marks.get(note.seq);
     let clusterMs = Number.POSITIVE_INFINITY;
-    for (const c of clustersOf.get(note.workerId) ?? []) if (c.firstSeq <= note.seq && note.seq <= c.lastSeq) clusterMs = Math.min(clusterMs, c.frameMs);
+    for (const c of clustersOf.get(note.workerId) ?? [])
+      if (c.firstSeq <= note.seq && note.seq <= c.lastSeq) clusterMs = Math.min(clusterMs, c.frameMs);
     const frameMs = Math.min(orNever(mark?.frameMs), clusterMs);
     const visibleMs = Math.min(orNever(mark?.visibleMs), clusterMs);
     if (!Number.isFinite(frameMs)) continue;
-    out.set(note.seq, { frameMs, visibleMs: Number.isFinite(visibleMs) ? visibleMs : Number.NaN, receivedMs: received.get(Number(note.text.slice(1))) ?? Number.NaN });
+    out.set(note.seq, {
+      frameMs,
+      visibleMs: Number.isFinite(visibleMs) ? visibleMs : Number.NaN,
+      receivedMs: received.get(Number(note.text.slice(1))) ?? Number.NaN,
+    });
   }
   return out;
 }

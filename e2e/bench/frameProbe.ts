@@ -25,7 +25,8 @@ export async function startFrames(page: Page): Promise<void> {
     const onInput = () => {
       if (probe.on) probe.inputAt ??= performance.now();
     };
-    for (const type of ['wheel', 'pointermove', 'pointerdown', 'pointerup', 'keydown']) addEventListener(type, onInput, { capture: true, passive: true });
+    for (const type of ['wheel', 'pointermove', 'pointerdown', 'pointerup', 'keydown'])
+      addEventListener(type, onInput, { capture: true, passive: true });
     const channel = new MessageChannel();
     const starts: { start: number; inputAt: number | null; intervalMs: number }[] = [];
     channel.port1.onmessage = () => {

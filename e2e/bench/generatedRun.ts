@@ -8,7 +8,16 @@ export function generatedRecording(manifest: ScenarioManifest, events: number, w
   const ids = Array.from({ length: workers }, (_, i) => `worker-${i + 1}`);
   const push = (workerId: string | null, atMs: number, body: Record<string, unknown>) =>
     log.push({ ...body, seq: log.length, atMs, workerId } as RunEvent);
-  push(null, 0, { type: 'run-started', scenario: manifest.id, variant: 'steady', correct: true, params: { workers, events, rate, mode: 'mix' }, workers: ids, speed: 1, faults: [] });
+  push(null, 0, {
+    type: 'run-started',
+    scenario: manifest.id,
+    variant: 'steady',
+    correct: true,
+    params: { workers, events, rate, mode: 'mix' },
+    workers: ids,
+    speed: 1,
+    faults: [],
+  });
   ids.forEach((w, k) => push(w, 1 + k * 0.1, { type: 'worker-started', pid: 1000 + k }));
   for (let i = 0; i < events; i++) {
     const k = i % workers;
@@ -33,7 +42,9 @@ export function generatedRecording(manifest: ScenarioManifest, events: number, w
   push(null, end + 1, {
     type: 'run-finished',
     metrics: { eventsEmitted: events },
-    expectations: [{ id: 'all-emitted', metric: 'eventsEmitted', op: 'eq', value: events, text: 'every event was emitted', actual: events, held: true }],
+    expectations: [
+      { id: 'all-emitted', metric: 'eventsEmitted', op: 'eq', value: events, text: 'every event was emitted', actual: events, held: true },
+    ],
     verdict: 'pass',
   });
   return JSON.stringify(createRecording(manifest, 'steady', log, new Date()));

@@ -94,7 +94,12 @@ export function installMarkProbe(): void {
           n.querySelectorAll('[data-mark], [data-marks]').forEach(consider);
         }
       }
-    }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-mark', 'data-marks'] });
+    }).observe(document.documentElement, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-mark', 'data-marks'],
+    });
     const channel = new MessageChannel();
     // One batch per frame, in order: each frame posts one message, and messages arrive in order.
     const framed: (typeof pending)[] = [];

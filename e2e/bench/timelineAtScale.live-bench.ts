@@ -106,15 +106,14 @@ test('timeline at scale', async ({ browser, page, request }) => {
 
   // Memory with the run loaded: JS heap after a full GC, DOM nodes, the renderer's RSS.
   // A page still busy loading may not answer the main-thread calls: each gets 10 s.
-  const within = <T,>(p: Promise<T>, fallback: T): Promise<T> =>
+  const within = <T>(p: Promise<T>, fallback: T): Promise<T> =>
     Promise.race([p, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), 10_000))]);
   const cdp = await page.context().newCDPSession(page);
   await within(cdp.send('HeapProfiler.collectGarbage'), undefined);
   await within(cdp.send('Performance.enable'), undefined);
-  const { metrics } = await within(
-    cdp.send('Performance.getMetrics') as Promise<{ metrics: { name: string; value: number }[] }>,
-    { metrics: [] },
-  );
+  const { metrics } = await within(cdp.send('Performance.getMetrics') as Promise<{ metrics: { name: string; value: number }[] }>, {
+    metrics: [],
+  });
   const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? Number.NaN;
   const browserCdp = await browser.newBrowserCDPSession();
   const info = (await browserCdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };

@@ -81,11 +81,20 @@ async function play(page: Page, browser: Browser, steps: Step[]): Promise<Record
     for (const step of steps) {
       const t0 = performance.now();
       if (step.kind === 'wheel')
-        body.dispatchEvent(new WheelEvent('wheel', { deltaY: step.dy, clientX: r.left + r.width / 2, clientY: y, bubbles: true, cancelable: true }));
+        body.dispatchEvent(
+          new WheelEvent('wheel', { deltaY: step.dy, clientX: r.left + r.width / 2, clientY: y, bubbles: true, cancelable: true }),
+        );
       else if (step.kind === 'key') window.dispatchEvent(new KeyboardEvent('keydown', { key: step.key, bubbles: true, cancelable: true }));
       else if (step.kind !== 'idle')
         body.dispatchEvent(
-          new PointerEvent(`pointer${step.kind}`, { pointerId: 7, button: 0, clientX: r.left + r.width * step.fx, clientY: y, bubbles: true, cancelable: true }),
+          new PointerEvent(`pointer${step.kind}`, {
+            pointerId: 7,
+            button: 0,
+            clientX: r.left + r.width * step.fx,
+            clientY: y,
+            bubbles: true,
+            cancelable: true,
+          }),
         );
       body.querySelector('.tl-content')?.getBoundingClientRect(); // style and layout, now
       work.push(performance.now() - t0);
@@ -124,7 +133,10 @@ const drag = (from: number, to: number, n: number): Step[] => [
   { kind: 'up', fx: to },
 ];
 const keys = (key: string, n: number, idle = 14): Step[] =>
-  Array.from({ length: n }, () => [{ kind: 'key' as const, key }, ...Array.from({ length: idle }, () => ({ kind: 'idle' as const }))]).flat();
+  Array.from({ length: n }, () => [
+    { kind: 'key' as const, key },
+    ...Array.from({ length: idle }, () => ({ kind: 'idle' as const })),
+  ]).flat();
 
 test(`zoom and pan a ${EVENTS}-event run`, async ({ page, browser }) => {
   const server = await startStaticServer();
@@ -149,7 +161,11 @@ test(`zoom and pan a ${EVENTS}-event run`, async ({ page, browser }) => {
       ...Array.from({ length: 40 }, () => ({ kind: 'wheel' as const, dy: -60 })),
       ...Array.from({ length: 40 }, () => ({ kind: 'wheel' as const, dy: 60 })),
     ]);
-    await play(page, browser, Array.from({ length: 12 }, () => ({ kind: 'wheel' as const, dy: -140 })));
+    await play(
+      page,
+      browser,
+      Array.from({ length: 12 }, () => ({ kind: 'wheel' as const, dy: -140 })),
+    );
     results.dragPan = await play(page, browser, [...drag(0.85, 0.15, 90), ...drag(0.15, 0.85, 90), ...drag(0.9, 0.1, 90)]);
     results.keyGlides = await play(page, browser, [...keys('0', 1), ...keys('+', 5), ...keys('ArrowRight', 8), ...keys('-', 5)]);
     results.timelineNodesZoomed = await page.evaluate(() => document.querySelectorAll('.tl-body *').length);

@@ -23,7 +23,11 @@ test('docs/timeline.png: a blind-del run', async ({ page }) => {
   await calm(page);
   // The page down to the end of the timeline.
   const timeline = (await page.getByRole('region', { name: 'Timeline' }).boundingBox())!;
-  await page.screenshot({ path: '../docs/timeline.png', fullPage: true, clip: { x: 0, y: 0, width: 1600, height: Math.ceil(timeline.y + timeline.height + 16) } });
+  await page.screenshot({
+    path: '../docs/timeline.png',
+    fullPage: true,
+    clip: { x: 0, y: 0, width: 1600, height: Math.ceil(timeline.y + timeline.height + 16) },
+  });
 });
 
 test('docs/presenter.png: presenter mode, lease-only above fenced', async ({ page }) => {
@@ -32,10 +36,18 @@ test('docs/presenter.png: presenter mode, lease-only above fenced', async ({ pag
   await page.goto('/?scenario=fencing&variant=fenced&compare=lease-only&presenter=1');
   await expect(page.getByText('connected', { exact: true })).toBeVisible();
   await page.getByRole('group', { name: 'On stage' }).getByRole('button', { name: 'Run both side by side' }).click();
-  await expect(page.getByRole('region', { name: 'Verdict of fencing · lease-only (broken)' }).getByRole('status')).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });
-  await expect(page.getByRole('region', { name: 'Verdict of fencing · fenced (correct)' }).getByRole('status')).toHaveText(/^PASS/, { timeout: RUN_TIMEOUT });
+  await expect(page.getByRole('region', { name: 'Verdict of fencing · lease-only (broken)' }).getByRole('status')).toHaveText(/^FAIL/, {
+    timeout: RUN_TIMEOUT,
+  });
+  await expect(page.getByRole('region', { name: 'Verdict of fencing · fenced (correct)' }).getByRole('status')).toHaveText(/^PASS/, {
+    timeout: RUN_TIMEOUT,
+  });
   await calm(page);
   // The stage down to the end of the timeline: both verdicts and both runs on one axis.
   const timeline = (await page.getByRole('region', { name: 'Timeline' }).boundingBox())!;
-  await page.screenshot({ path: '../docs/presenter.png', fullPage: true, clip: { x: 0, y: 0, width: 1920, height: Math.ceil(timeline.y + timeline.height + 16) } });
+  await page.screenshot({
+    path: '../docs/presenter.png',
+    fullPage: true,
+    clip: { x: 0, y: 0, width: 1920, height: Math.ceil(timeline.y + timeline.height + 16) },
+  });
 });

@@ -36,7 +36,9 @@ const out = fileURLToPath(new URL('../../web/public/recordings/', import.meta.ur
 function chosenVariants(scenario) {
   const preferred = PREFERRED[scenario.id];
   const variants = preferred
-    ? preferred.map((id) => scenario.variants.find((v) => v.id === id) ?? fail(`${scenario.id}: the preferred variant '${id}' is not in the catalog`))
+    ? preferred.map(
+        (id) => scenario.variants.find((v) => v.id === id) ?? fail(`${scenario.id}: the preferred variant '${id}' is not in the catalog`),
+      )
     : [scenario.variants.find((v) => !v.correct), scenario.variants.find((v) => v.correct)].filter(Boolean);
   for (const correct of [false, true])
     if (!variants.some((v) => v.correct === correct)) fail(`${scenario.id}: no ${correct ? 'correct' : 'broken'} variant to record`);
@@ -63,7 +65,7 @@ async function record(client, scenario, variant) {
   const { event: end } = await client.next(isEnd(answer.runId), RUN_TIMEOUT_MS);
   // The inbox keeps every event of the run before its end, in order; next() took the end.
   const events = [];
-  for (let m; (m = client.inbox.find((x) => x.type === 'run-event' && x.runId === answer.runId)); ) {
+  for (let m; (m = client.inbox.find((x) => x.type === 'run-event' && x.runId === answer.runId));) {
     client.inbox.splice(client.inbox.indexOf(m), 1);
     events.push(m.event);
   }
@@ -71,7 +73,8 @@ async function record(client, scenario, variant) {
   const name = `${scenario.id}/${variant.id}`;
   if (end.type !== 'run-finished') fail(`${name}: the run did not finish: ${end.message}`);
   const kind = variant.correct ? 'pass' : 'fail';
-  if (end.expectedVerdict !== kind) fail(`${name}: expected ${end.expectedVerdict ?? 'nothing'} at these parameters, not ${kind}: ${end.expectedReason ?? ''}`);
+  if (end.expectedVerdict !== kind)
+    fail(`${name}: expected ${end.expectedVerdict ?? 'nothing'} at these parameters, not ${kind}: ${end.expectedReason ?? ''}`);
   if (end.verdict !== end.expectedVerdict) fail(`${name}: the verdict is ${end.verdict}, expected ${end.expectedVerdict}`);
   const text = JSON.stringify(createRecording(scenario, variant.id, events, new Date()));
   const parsed = parseRecording(text);
@@ -95,7 +98,9 @@ try {
     for (const variant of chosenVariants(scenario)) {
       const made = await record(client, scenario, variant);
       written.push(made);
-      console.log(`${made.file}: ${made.events} events, ${(made.text.length / 1024).toFixed(1)} KB, ${Math.round(made.atMs)} ms run, ${made.title}`);
+      console.log(
+        `${made.file}: ${made.events} events, ${(made.text.length / 1024).toFixed(1)} KB, ${Math.round(made.atMs)} ms run, ${made.title}`,
+      );
     }
   }
   client.socket.close();
@@ -110,6 +115,13 @@ try {
 // Only now, with every run recorded as it should be: the folder holds exactly these files.
 for (const file of readdirSync(out)) if (file.endsWith('.json')) rmSync(join(out, file));
 for (const { file, text } of written) writeFileSync(join(out, file), text);
-writeFileSync(join(out, 'index.json'), `${JSON.stringify(written.map(({ file, title }) => ({ file, title })), null, 2)}\n`);
+writeFileSync(
+  join(out, 'index.json'),
+  `${JSON.stringify(
+    written.map(({ file, title }) => ({ file, title })),
+    null,
+    2,
+  )}\n`,
+);
 const total = written.reduce((n, w) => n + w.text.length, 0);
 console.log(`${written.length} recordings of ${scenarios} scenarios, ${(total / 1024).toFixed(1)} KB in all`);

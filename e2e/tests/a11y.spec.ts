@@ -26,7 +26,9 @@ async function useTheme(page: Page, theme: Theme): Promise<void> {
 async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const lines = serious.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ').trim()}`));
+  const lines = serious.flatMap((v) =>
+    v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ').trim()}`),
+  );
   expect.soft(lines, `${what}: serious or critical accessibility violations`).toEqual([]);
 }
 
@@ -88,7 +90,12 @@ test.describe('a replayed recording', () => {
 
   test('the lock libraries’ scorecard, in every theme', async ({ page }) => {
     await page.goto(`${server.url}/?scorecard=1`);
-    await expect(page.getByRole('table', { name: /^Lock libraries/ }).getByRole('button', { name: /^Replay / }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('table', { name: /^Lock libraries/ })
+        .getByRole('button', { name: /^Replay / })
+        .first(),
+    ).toBeVisible();
     for (const theme of THEMES) {
       await useTheme(page, theme);
       await expectNoSeriousViolations(page, `the scorecard, ${theme} theme`);

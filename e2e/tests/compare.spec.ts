@@ -41,7 +41,9 @@ for (const viewport of [
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },
 ]) {
-  test(`a compare in presenter mode at ${viewport.width}×${viewport.height}: both runs fit, every lane of the second run in sight, nothing scrolls`, async ({ page }) => {
+  test(`a compare in presenter mode at ${viewport.width}×${viewport.height}: both runs fit, every lane of the second run in sight, nothing scrolls`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await openPlayground(page, '/?scenario=fencing&variant=fenced&compare=lease-only&presenter=1');
     await page.locator('body').press('c');

@@ -20,7 +20,9 @@ test('a run exports to a recording, a Perfetto trace, a Jepsen history, SVG and 
 
   const trace = await download(page, 'Export Perfetto trace');
   expect(trace.name).toBe('racelab-fencing-lease-only.trace.json');
-  const { traceEvents: events } = JSON.parse(trace.body.toString()) as { traceEvents: { ph: string; name: string; cat?: string; ts?: number; dur?: number; args?: { name?: string } }[] };
+  const { traceEvents: events } = JSON.parse(trace.body.toString()) as {
+    traceEvents: { ph: string; name: string; cat?: string; ts?: number; dur?: number; args?: { name?: string } }[];
+  };
   expect(events.find((e) => e.ph === 'M' && e.name === 'process_name')!.args!.name).toBe('fencing · lease-only (broken)');
   const lease = events.find((e) => e.ph === 'X' && e.cat === 'lease')!;
   expect(lease.name).toBe('lease lock:document');

@@ -60,7 +60,9 @@ test('a breakpoint between two commands kills or stalls the worker that reaches 
   await plan.getByRole('spinbutton', { name: 'Breakpoint 1 stall (ms)' }).fill('400');
   await expect(plan).toContainText('the first worker there stalls 400 ms (SIGSTOP) at holding-lock');
   await runAndWait(page, 'setnx-no-expiry (broken)');
-  await expect(page.getByRole('region', { name: 'Timeline' }).getByRole('img', { name: /process stalled from \d+ ms to \d+ ms$/ })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Timeline' }).getByRole('img', { name: /process stalled from \d+ ms to \d+ ms$/ }),
+  ).toBeVisible();
   await expect(verdict).toContainText('E-mails sent: 1 — should be 1');
 });
 
@@ -76,7 +78,9 @@ test('half speed stretches every sleep and stall, and keeps the verdict', async 
   await expect(verdict).toContainText('at 0.5×');
   await expect(verdict).toContainText('Stale writes accepted: 1 — should be 0');
   // pauseMs is 2500: at half speed worker-1's process stays stopped about 5 s.
-  const stall = page.getByRole('region', { name: 'Timeline' }).getByRole('img', { name: /^worker-1 process stalled from \d+ ms to [\d.]+ (ms|s)$/ });
+  const stall = page
+    .getByRole('region', { name: 'Timeline' })
+    .getByRole('img', { name: /^worker-1 process stalled from \d+ ms to [\d.]+ (ms|s)$/ });
   const name = (await stall.getAttribute('aria-label')) ?? '';
   const [, from, to, unit] = /from (\d+) ms to ([\d.]+) (ms|s)$/.exec(name)!;
   const lasted = Number(to) * (unit === 's' ? 1000 : 1) - Number(from);

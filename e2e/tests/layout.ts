@@ -71,7 +71,11 @@ export async function expectVerdictsFit(page: Page): Promise<void> {
   expect(count).toBeGreaterThan(0);
   for (let i = 0; i < count; i++) {
     const box = boxes.nth(i);
-    const { scroll, client, name } = await box.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight, name: el.getAttribute('aria-label') ?? '' }));
+    const { scroll, client, name } = await box.evaluate((el) => ({
+      scroll: el.scrollHeight,
+      client: el.clientHeight,
+      name: el.getAttribute('aria-label') ?? '',
+    }));
     expect(scroll, `${name}: content ${scroll} px in a box of ${client} px`).toBeLessThanOrEqual(client);
   }
 }
@@ -90,9 +94,13 @@ export async function expectNothingScrollsIn(locator: Locator, what: string): Pr
 export async function textsSmallerThan(locator: Locator, minPx: number): Promise<{ text: string; px: number }[]> {
   const sizes = await locator.evaluate((el) => {
     const texts = Array.from(el.querySelectorAll<HTMLElement>('*')).filter(
-      (e) => Array.from(e.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '') && e.getClientRects().length > 0,
+      (e) =>
+        Array.from(e.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '') &&
+        e.getClientRects().length > 0,
     );
-    return texts.filter((e) => !e.closest('.glyph')).map((e) => ({ text: e.textContent.trim().slice(0, 30), px: parseFloat(getComputedStyle(e).fontSize) }));
+    return texts
+      .filter((e) => !e.closest('.glyph'))
+      .map((e) => ({ text: e.textContent.trim().slice(0, 30), px: parseFloat(getComputedStyle(e).fontSize) }));
   });
   expect(sizes.length, 'texts in the element').toBeGreaterThan(10);
   return sizes.filter((s) => s.px < minPx);

@@ -5,7 +5,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { choose, openPlayground, runAndWait } from './racelab.js';
 
 const timelineOf = (page: Page) => page.getByRole('region', { name: 'Timeline' });
-const legendEntry = (page: Page, text: string) => page.getByRole('list', { name: 'Legend' }).getByRole('listitem').filter({ hasText: text });
+const legendEntry = (page: Page, text: string) =>
+  page.getByRole('list', { name: 'Legend' }).getByRole('listitem').filter({ hasText: text });
 
 test.use({ viewport: { width: 1920, height: 1080 } });
 
@@ -14,10 +15,14 @@ test('event-loop-block: worker-1’s blocked loop is a band of its own, named an
   await choose(page, 'event-loop-block', 'no-watchdog (broken)');
   expect(await runAndWait(page, 'no-watchdog (broken)')).toMatch(/^FAIL/);
   const timeline = timelineOf(page);
-  const band = timeline.getByRole('group', { name: 'worker-1', exact: true }).getByRole('img', { name: /^worker-1's event loop blocked from \d+ ms to [\d.]+ (ms|s)$/ });
+  const band = timeline
+    .getByRole('group', { name: 'worker-1', exact: true })
+    .getByRole('img', { name: /^worker-1's event loop blocked from \d+ ms to [\d.]+ (ms|s)$/ });
   await expect(band).toBeVisible();
   await expect(band).toHaveText('event loop blocked');
-  await expect(timeline.getByRole('group', { name: 'worker-2', exact: true }).getByRole('img', { name: /event loop blocked/ })).toHaveCount(0);
+  await expect(timeline.getByRole('group', { name: 'worker-2', exact: true }).getByRole('img', { name: /event loop blocked/ })).toHaveCount(
+    0,
+  );
   await band.hover();
   await expect(page.getByRole('tooltip')).toContainText('synchronous task: event loop blocked');
   await expect(page.getByRole('tooltip')).toContainText('no timer, no I/O callback and no lease renewal can run meanwhile');

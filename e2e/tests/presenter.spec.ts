@@ -1,7 +1,17 @@
 // Presenting: shortcuts for everything, listed on ?; presenter mode in large type; a light
 // and a dark theme; scenario and variant switched and runs started from the keyboard.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { boxOf, documentSize, expectLanesFit, expectNothingScrollsIn, expectVerdictsFit, textsSmallerThan, timelineOf, verdictStatus, type Box } from './layout.js';
+import {
+  boxOf,
+  documentSize,
+  expectLanesFit,
+  expectNothingScrollsIn,
+  expectVerdictsFit,
+  textsSmallerThan,
+  timelineOf,
+  verdictStatus,
+  type Box,
+} from './layout.js';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
 import { startStaticServer, type StaticServer } from './staticServer.js';
 
@@ -10,7 +20,13 @@ test('? lists the shortcuts; Esc closes the list', async ({ page }) => {
   await page.locator('body').press('?');
   const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(dialog).toBeVisible();
-  for (const text of ['run the selected variant', 'next scenario', 'toggle broken ↔ correct variant', 'pause / resume worker n', 'step the playhead to the next event'])
+  for (const text of [
+    'run the selected variant',
+    'next scenario',
+    'toggle broken ↔ correct variant',
+    'pause / resume worker n',
+    'step the playhead to the next event',
+  ])
     await expect(dialog).toContainText(text);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
@@ -74,9 +90,15 @@ async function recordings(request: APIRequestContext, base: string): Promise<Rec
   const index = (await (await request.get(`${base}/recordings/index.json`)).json()) as { file: string }[];
   return Promise.all(
     index.map(async ({ file }) => {
-      const { events } = (await (await request.get(`${base}/recordings/${file}`)).json()) as { events: { type: string; [k: string]: unknown }[] };
+      const { events } = (await (await request.get(`${base}/recordings/${file}`)).json()) as {
+        events: { type: string; [k: string]: unknown }[];
+      };
       const workers = new Set(events.map((e) => e.workerId).filter((w) => typeof w === 'string'));
-      const stores = new Set(events.filter((e) => e.type === 'key-observed' || e.type === 'row-observed').map((e) => `${e.type} ${String(e.store)} ${String(e.key ?? e.target)}`));
+      const stores = new Set(
+        events
+          .filter((e) => e.type === 'key-observed' || e.type === 'row-observed')
+          .map((e) => `${e.type} ${String(e.store)} ${String(e.key ?? e.target)}`),
+      );
       const holders = events.some((e) => e.type === 'lease-acquired') ? 1 : 0;
       const finished = events.find((e) => e.type === 'run-finished') as { expectations: unknown[] } | undefined;
       return { file, lanes: workers.size + holders + stores.size, expectations: finished?.expectations.length ?? 0 };
@@ -100,7 +122,10 @@ test.describe('presenter mode, every shipped recording', () => {
     { width: 1280, height: 720 },
     { width: 1920, height: 1080 },
   ]) {
-    test(`at ${viewport.width}×${viewport.height}: every lane in sight, nothing scrolls, the timeline the largest thing on screen`, async ({ page, request }) => {
+    test(`at ${viewport.width}×${viewport.height}: every lane in sight, nothing scrolls, the timeline the largest thing on screen`, async ({
+      page,
+      request,
+    }) => {
       await page.setViewportSize(viewport);
       const all = await recordings(request, server.url);
       expect(all.length).toBeGreaterThanOrEqual(20);

@@ -55,7 +55,9 @@ test('a recording opens from the shipped list and from a file', async ({ page })
   await expect(verdict).toContainText('Final stock: 8 — should be 5');
   await expect(verdict.getByRole('list', { name: 'What happened' })).toContainText("admin-1's write was lost");
 
-  await page.getByLabel('Open recording').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"nope"}') });
+  await page
+    .getByLabel('Open recording')
+    .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"nope"}') });
   await expect(page.getByRole('alert')).toContainText('not a racelab recording');
 });
 

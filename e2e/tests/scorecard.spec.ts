@@ -19,7 +19,10 @@ test('a library variant runs from the page under its scorecard fault and gives t
   // The setup the cell states, through a link (parameters and fault plan as the page takes them).
   const query = new URLSearchParams({ scenario: seenAt.scenario, variant: cell.lock });
   for (const [param, value] of Object.entries(seenAt.params)) query.set(`p.${param}`, String(value));
-  query.set('faults', seenAt.faults.map((f) => [f.checkpoint, f.target, f.action, ...(f.ms === undefined ? [] : [f.ms])].join(':')).join(','));
+  query.set(
+    'faults',
+    seenAt.faults.map((f) => [f.checkpoint, f.target, f.action, ...(f.ms === undefined ? [] : [f.ms])].join(':')).join(','),
+  );
   await openPlayground(page, `/?${query.toString()}`);
   // Listed apart, under Libraries in the variant picker: one radio per lock of the scorecard.
   const libraries = page.getByRole('radiogroup', { name: 'Variant' }).getByRole('group', { name: 'Libraries' });
@@ -56,7 +59,8 @@ test.describe('the scorecard view, with no server', () => {
     page.on('websocket', (ws) => sockets.push(ws.url()));
     await page.goto(`${server.url}/?scorecard=1`);
     const table = page.getByRole('table', { name: 'Lock libraries (rows) under each fault (columns)' });
-    for (const fault of card.faults) await expect(table.getByRole('columnheader', { name: `${fault.title} ${fault.mapping}`, exact: true })).toBeVisible();
+    for (const fault of card.faults)
+      await expect(table.getByRole('columnheader', { name: `${fault.title} ${fault.mapping}`, exact: true })).toBeVisible();
     for (const lock of card.locks) {
       // Its name and its version head the row.
       const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: `${lock.name} ${lock.version}` }) });
@@ -66,7 +70,9 @@ test.describe('the scorecard view, with no server', () => {
     await expect(table.getByRole('rowheader')).toHaveCount(card.locks.length);
 
     const cell = cellAt(card, 'lib-redlock', 'holder-killed')!;
-    const recording = JSON.parse(readFileSync(new URL(`../../web/public/recordings/scorecard/${cell.recording}`, import.meta.url), 'utf8')) as Recording;
+    const recording = JSON.parse(
+      readFileSync(new URL(`../../web/public/recordings/scorecard/${cell.recording}`, import.meta.url), 'utf8'),
+    ) as Recording;
     const finished = recording.events.at(-1) as EventOf<'run-finished'>;
     await table.getByRole('button', { name: `Replay ${lockName(cell.lock)} under “${faultTitle(cell.fault)}”` }).click();
     const verdict = page.getByRole('region', { name: 'Verdict' });

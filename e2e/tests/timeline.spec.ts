@@ -23,12 +23,16 @@ test('belief beside truth, overlaps named, and the story in plain words', async 
   await expect(timeline.getByRole('group', { name: 'PostgreSQL document' })).toContainText('worker-1 · fence 1');
 
   const story = page.getByRole('region', { name: 'Verdict' }).getByRole('list', { name: 'What happened' });
-  await expect(story).toContainText('worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row took it — the stale write landed.');
+  await expect(story).toContainText(
+    'worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row took it — the stale write landed.',
+  );
   await expect(story).toContainText('At the end, PostgreSQL held document = worker-1 · fence 1.');
 
   await choose(page, 'fencing', 'fenced (correct)');
   await runAndWait(page, 'fenced (correct)');
-  await expect(story).toContainText('worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row refused it — the stale write was stopped.');
+  await expect(story).toContainText(
+    'worker-1 wrote document with fence 1 after worker-2 wrote with fence 2; the row refused it — the stale write was stopped.',
+  );
 });
 
 test('zoom and pan with the wheel, a drag, the buttons and the keys', async ({ page }) => {

@@ -9,7 +9,11 @@ async function focused(page: Page): Promise<{ name: string; inMarks: boolean; ro
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement;
     const marks = document.querySelector('[aria-label^="Marks of the runs"]');
-    return { name: el.getAttribute('aria-label') ?? el.textContent ?? '', inMarks: !!marks && marks !== el && marks.contains(el), role: el.getAttribute('role') };
+    return {
+      name: el.getAttribute('aria-label') ?? el.textContent ?? '',
+      inMarks: !!marks && marks !== el && marks.contains(el),
+      role: el.getAttribute('role'),
+    };
   });
 }
 
@@ -47,7 +51,9 @@ test('a 50-request stampede is one Tab stop; arrows move between named marks', a
   await page.keyboard.press('ArrowRight');
   const second = await focused(page);
   expect(second.inMarks).toBe(true);
-  expect(await firstMark.evaluate((el) => el !== document.activeElement && el.closest('.tl-row') === document.activeElement!.closest('.tl-row'))).toBe(true);
+  expect(
+    await firstMark.evaluate((el) => el !== document.activeElement && el.closest('.tl-row') === document.activeElement!.closest('.tl-row')),
+  ).toBe(true);
   await page.keyboard.press('ArrowDown');
   const third = await focused(page);
   expect(third.inMarks).toBe(true);

@@ -25,7 +25,13 @@ export function create({ redis }) {
       await redis.eval(RELEASE_IF_MINE, 1, key, token);
     },
     async extend({ key, token }, ttlMs) {
-      await redis.eval(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`, 1, key, token, ttlMs);
+      await redis.eval(
+        `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
+        1,
+        key,
+        token,
+        ttlMs,
+      );
     },
     fence: (handle) => handle.fence,
   };

@@ -16,10 +16,14 @@ describe('the catalog listing', () => {
   it.each(manifests.map((m) => [m.id, m] as const))('%s: every variant with its title, every parameter with its bounds', (_id, m) => {
     expect(lines).toContain(`${m.id}: ${m.title}`);
     for (const v of m.variants) {
-      expect(lines.some((l) => l.startsWith(`  --variant ${v.id} (${v.correct ? 'correct' : 'broken'}) `) && l.includes(v.title))).toBe(true);
+      expect(lines.some((l) => l.startsWith(`  --variant ${v.id} (${v.correct ? 'correct' : 'broken'}) `) && l.includes(v.title))).toBe(
+        true,
+      );
     }
     for (const p of m.params) {
-      expect(lines.some((l) => l.startsWith(`  --param ${p.name}=${formatParam(p.default)} `) && l.endsWith(`: ${describeBounds(p)}`))).toBe(true);
+      expect(
+        lines.some((l) => l.startsWith(`  --param ${p.name}=${formatParam(p.default)} `) && l.endsWith(`: ${describeBounds(p)}`)),
+      ).toBe(true);
     }
   });
 

@@ -22,7 +22,9 @@ export function catalogListing(manifests: readonly ScenarioManifest[]): string {
     const defaults = m.params.map((p) => `${p.name}=${formatParam(p.default)}`);
     const defaultWidth = Math.max(...defaults.map((d) => d.length));
     for (const [i, p] of m.params.entries()) {
-      lines.push(`  --param ${defaults[i]!.padEnd(defaultWidth + 2)}${p.label}${'unit' in p && p.unit ? ` (${p.unit})` : ''}: ${describeBounds(p)}`);
+      lines.push(
+        `  --param ${defaults[i]!.padEnd(defaultWidth + 2)}${p.label}${'unit' in p && p.unit ? ` (${p.unit})` : ''}: ${describeBounds(p)}`,
+      );
     }
   }
   return lines.join('\n');

@@ -137,12 +137,19 @@ function printHuman(
     return;
   }
   for (const r of outcome.results) {
-    console.log(`  ${r.held ? '✓' : '✗'} ${verdictLine(r, metrics.find((m) => m.name === r.metric))}`);
+    console.log(
+      `  ${r.held ? '✓' : '✗'} ${verdictLine(
+        r,
+        metrics.find((m) => m.name === r.metric),
+      )}`,
+    );
   }
   const last = events.at(-1)?.atMs ?? 0;
   // "as expected for a correct variant", or "as expected here: <why this one differs from its kind>".
   const why = expected.reason ? `here: ${expected.reason}` : `for a ${correct ? 'correct' : 'broken'} variant`;
-  console.log(`  verdict: ${outcome.verdict.toUpperCase()} (${expectationWords(outcome.verdict, expected)} ${why}) in ${Math.round(last)} ms`);
+  console.log(
+    `  verdict: ${outcome.verdict.toUpperCase()} (${expectationWords(outcome.verdict, expected)} ${why}) in ${Math.round(last)} ms`,
+  );
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -22,7 +22,9 @@ afterAll(async () => {
 describe('the CLI stopped with Ctrl-C', () => {
   it('during a planned 15 s stall exits 130 at once and leaves nothing behind', async () => {
     // fencing lease-only: worker-1 is stopped (SIGSTOP) for pauseMs right after it takes the lease.
-    const child = spawn(process.execPath, [cli, 'fencing', '--variant', 'lease-only', '--param', 'pauseMs=15000', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'fencing', '--variant', 'lease-only', '--param', 'pauseMs=15000', '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -69,6 +69,8 @@ describe('readCliArgs', () => {
 
 describe('--param names that name a prototype', () => {
   it('refuses __proto__ with a message instead of losing it', () => {
-    expect(() => splitParam('__proto__=1')).toThrow("--param: key '__proto__' is not allowed: it names an object's prototype, not a parameter");
+    expect(() => splitParam('__proto__=1')).toThrow(
+      "--param: key '__proto__' is not allowed: it names an object's prototype, not a parameter",
+    );
   });
 });

@@ -58,7 +58,11 @@ describe('npm start on the embedded stores', () => {
     await page.next((m) => m.type === 'hello');
     page.send({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua' });
     const end = await page.next(isEnd(), 60_000);
-    expect(end.type === 'run-event' && end.event.type === 'run-finished' ? end.event.metrics : end).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
+    expect(end.type === 'run-event' && end.event.type === 'run-finished' ? end.event.metrics : end).toEqual({
+      emailsSent: 1,
+      maxConcurrentHolders: 1,
+      lockTtlAfterRunMs: -2,
+    });
     page.socket.close();
 
     const { client, pids } = await startLongRun(address);

@@ -26,7 +26,10 @@ for (const line of describeServices(services)) console.log(`racelab: ${line}`);
 
 const playground = await Playground.open({ ...services, poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4) });
 const allowedHosts = parseAllowedHosts(process.env.RACELAB_ALLOWED_HOSTS);
-const { http: server, sockets } = createAppServer(playground, webRoot, { allowedHosts, frameAncestors: process.env.RACELAB_FRAME_ANCESTORS });
+const { http: server, sockets } = createAppServer(playground, webRoot, {
+  allowedHosts,
+  frameAncestors: process.env.RACELAB_FRAME_ANCESTORS,
+});
 server.listen(port, host, () => {
   const address = server.address();
   const bound = typeof address === 'object' && address ? address : { address: host, port };

@@ -34,7 +34,9 @@ function problemsOf(file: string, text: string, catalog: ScenarioManifest[]): st
   if (!end.expectedVerdict) return [...problems, 'its run-finished has no expectedVerdict'];
   if (end.verdict !== end.expectedVerdict) problems.push(`verdict ${end.verdict}, expected ${end.expectedVerdict}`);
   if (current && end.expectedVerdict !== (current.correct ? 'pass' : 'fail'))
-    problems.push(`a ${current.correct ? 'correct' : 'broken'} variant expected to ${end.expectedVerdict} here: not what it is shipped to show`);
+    problems.push(
+      `a ${current.correct ? 'correct' : 'broken'} variant expected to ${end.expectedVerdict} here: not what it is shipped to show`,
+    );
   return problems;
 }
 
@@ -57,8 +59,14 @@ describe('shipped recordings', () => {
     const { manifests } = await loadCatalog();
     const shipped = index.map(({ file }) => readRaw(file));
     const kinds = (scenario: ScenarioManifest) =>
-      [...new Set(shipped.filter((r) => r.scenario.id === scenario.id).map((r) => scenario.variants.find((v) => v.id === r.variant)?.correct))].sort();
-    expect(Object.fromEntries(manifests.map((s) => [s.id, kinds(s)]))).toEqual(Object.fromEntries(manifests.map((s) => [s.id, [false, true]])));
+      [
+        ...new Set(
+          shipped.filter((r) => r.scenario.id === scenario.id).map((r) => scenario.variants.find((v) => v.id === r.variant)?.correct),
+        ),
+      ].sort();
+    expect(Object.fromEntries(manifests.map((s) => [s.id, kinds(s)]))).toEqual(
+      Object.fromEntries(manifests.map((s) => [s.id, [false, true]])),
+    );
   });
 
   describe('a stale or wrong recording is caught', () => {

@@ -29,7 +29,7 @@ const manifest: ScenarioManifest = {
 };
 
 describe('resolveParams', () => {
-  it('fills in scenario defaults, then the variant\'s', () => {
+  it("fills in scenario defaults, then the variant's", () => {
     expect(defaultParams(manifest, 'plain')).toEqual({ workers: 3, arrival: 'together', sales: [3, 2] });
     expect(resolveParams(manifest, 'late', {})).toEqual({
       ok: true,

@@ -138,9 +138,7 @@ function parseOne(spec: ParamSpec, raw: unknown): ParamValue | undefined {
       const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
       if (!items || items.length < spec.minItems || items.length > spec.maxItems) return undefined;
       const values = items.map(parseInteger);
-      return values.every((v): v is number => v !== undefined && v >= spec.min && v <= spec.max)
-        ? values
-        : undefined;
+      return values.every((v): v is number => v !== undefined && v >= spec.min && v <= spec.max) ? values : undefined;
     }
   }
 }
@@ -150,11 +148,7 @@ function parseOne(spec: ParamSpec, raw: unknown): ParamValue | undefined {
  * Strings are accepted for every kind, so the CLI, the URL and the page share one parser
  * and one set of error messages.
  */
-export function resolveParams(
-  scenario: ScenarioManifest,
-  variantId: string,
-  raw: Record<string, unknown>,
-): ParamsResult {
+export function resolveParams(scenario: ScenarioManifest, variantId: string, raw: Record<string, unknown>): ParamsResult {
   const params = defaultParams(scenario, variantId);
   for (const [name, value] of Object.entries(raw)) {
     const spec = scenario.params.find((p) => p.name === name);

@@ -10,7 +10,14 @@ describe('parseClientMessage', () => {
   });
 
   it('accepts a fault plan, a time scale, a live fault and a subscribe', () => {
-    const start = { type: 'start-run', requestId: 'r', scenario: 's', variant: 'v', speed: 0.25, faults: [{ checkpoint: 'working', target: 'first', action: 'stall', ms: 500 }] };
+    const start = {
+      type: 'start-run',
+      requestId: 'r',
+      scenario: 's',
+      variant: 'v',
+      speed: 0.25,
+      faults: [{ checkpoint: 'working', target: 'first', action: 'stall', ms: 500 }],
+    };
     expect(parseClientMessage(JSON.stringify(start)).ok).toBe(true);
     expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"worker-1","action":"pause"}').ok).toBe(true);
     expect(parseClientMessage('{"type":"subscribe","runId":"a","afterSeq":41}').ok).toBe(true);
@@ -29,7 +36,10 @@ describe('parseClientMessage', () => {
     ['{"type":"start-run","requestId":"r","scenario":"x","variant":"y","params":[1]}', "at 'params'"],
     ['{"type":"cancel-run","runId":5}', "at 'runId'"],
     ['{"type":"start-run","requestId":"r","scenario":"x","variant":"y","speed":10}', "at 'speed'"],
-    ['{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"explode"}]}', "at 'faults.0.action'"],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"explode"}]}',
+      "at 'faults.0.action'",
+    ],
     ['{"type":"fault","runId":"a","workerId":"worker-1","action":"sigkill-the-server"}', "at 'action'"],
     ['{"type":"subscribe","runId":"a","afterSeq":-5}', "at 'afterSeq'"],
   ])('rejects %s with a clear error', (text, fragment) => {
@@ -43,8 +53,14 @@ describe('what a page may send', () => {
   it.each([
     ['{"type":"start-run","requestId":"r","scenario":"a","variant":"b","sql":"drop table x"}', 'Unrecognized key: "sql"'],
     ['{"type":"subscribe","runId":"x","key":"racelab:*"}', 'Unrecognized key: "key"'],
-    ['{"type":"start-run","requestId":"r","scenario":"a","variant":"b","faults":[{"checkpoint":"c","target":"first","action":"kill","lua":"x"}]}', 'Unrecognized key: "lua"'],
-    ['{"type":"start-run","requestId":"r","scenario":"a","variant":"b","params":{"workers":{"$gt":1}}}', "at 'params.workers': a parameter is a number, a string or a list of them"],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"a","variant":"b","faults":[{"checkpoint":"c","target":"first","action":"kill","lua":"x"}]}',
+      'Unrecognized key: "lua"',
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"a","variant":"b","params":{"workers":{"$gt":1}}}',
+      "at 'params.workers': a parameter is a number, a string or a list of them",
+    ],
     ['{"type":"start-run","requestId":"r","scenario":"a","variant":"b","params":{"sales":[[1]]}}', "at 'params.sales'"],
   ])('refuses fields and shapes the protocol does not name: %s', (text, fragment) => {
     const result = parseClientMessage(text);
@@ -52,7 +68,9 @@ describe('what a page may send', () => {
   });
 
   it('takes numbers, strings and flat lists as parameters', () => {
-    const result = parseClientMessage('{"type":"start-run","requestId":"r","scenario":"a","variant":"b","params":{"a":1,"b":"x","c":[1,2],"d":"1,2"}}');
+    const result = parseClientMessage(
+      '{"type":"start-run","requestId":"r","scenario":"a","variant":"b","params":{"a":1,"b":"x","c":[1,2],"d":"1,2"}}',
+    );
     expect(result.ok).toBe(true);
   });
 });
@@ -60,6 +78,9 @@ describe('what a page may send', () => {
 describe('keys that name a prototype', () => {
   it.each(['__proto__', 'constructor', 'prototype'])('refuses %s as a parameter with a message, instead of dropping it', (key) => {
     const text = `{"type":"start-run","requestId":"r","scenario":"duplicate-job","variant":"no-lock","params":{"${key}":{"workers":7}}}`;
-    expect(parseClientMessage(text)).toEqual({ ok: false, error: `invalid message: key '${key}' is not allowed: it names an object's prototype, not a parameter` });
+    expect(parseClientMessage(text)).toEqual({
+      ok: false,
+      error: `invalid message: key '${key}' is not allowed: it names an object's prototype, not a parameter`,
+    });
   });
 });

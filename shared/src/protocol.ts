@@ -22,15 +22,17 @@ const id = z.string().min(1).max(100);
 
 /** What one parameter may look like on the wire before the manifest checks it: a number, a
  *  string or a flat list of them. Nothing nested, so nothing deep reaches the server's code. */
-const paramValue = z.unknown().refine(
-  (v) =>
-    typeof v === 'number' ||
-    (typeof v === 'string' && v.length <= 1000) ||
-    typeof v === 'boolean' ||
-    v === null ||
-    (Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === 'number' || (typeof x === 'string' && x.length <= 100))),
-  { message: 'a parameter is a number, a string or a list of them' },
-);
+const paramValue = z
+  .unknown()
+  .refine(
+    (v) =>
+      typeof v === 'number' ||
+      (typeof v === 'string' && v.length <= 1000) ||
+      typeof v === 'boolean' ||
+      v === null ||
+      (Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === 'number' || (typeof x === 'string' && x.length <= 100))),
+    { message: 'a parameter is a number, a string or a list of them' },
+  );
 
 // Strict objects: a field the protocol does not know is refused, never ignored, so a page
 // can only name a scenario, a variant and bounded parameters, never send SQL, Lua or keys.
@@ -57,7 +59,10 @@ export const ClientMessage = z.discriminatedUnion('type', [
     type: z.literal('subscribe'),
     runId: id,
     afterSeq: z.number().int().min(-1).default(-1),
-    controlKey: z.string().regex(/^[a-f0-9]{1,64}$/).optional(),
+    controlKey: z
+      .string()
+      .regex(/^[a-f0-9]{1,64}$/)
+      .optional(),
   }),
   /** A live fault on a real worker process of a run this page started. */
   z.strictObject({
@@ -88,7 +93,12 @@ export const ServerMessage = z.discriminatedUnion('type', [
   /** `controlKey` lets the page that started the run take control of it again after a reconnect. */
   z.strictObject({ type: z.literal('run-accepted'), requestId: z.string(), runId, controlKey: z.string().min(1) }),
   /** `retryAfterMs` is set when the server is busy (too many runs): the same request may succeed later. */
-  z.strictObject({ type: z.literal('run-rejected'), requestId: z.string(), error: z.string(), retryAfterMs: z.number().int().nonnegative().optional() }),
+  z.strictObject({
+    type: z.literal('run-rejected'),
+    requestId: z.string(),
+    error: z.string(),
+    retryAfterMs: z.number().int().nonnegative().optional(),
+  }),
   /** Answers a subscribe for a run the server no longer knows (it keeps finished runs a while). */
   z.strictObject({ type: z.literal('run-unknown'), runId }),
   z.strictObject({ type: z.literal('run-event'), runId, event: runEventSchema }),
@@ -155,4 +165,3 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   );
   return parsed.ok ? { ok: true, message: parsed.value } : parsed;
 }
-

@@ -23,6 +23,9 @@ describe('recordings', () => {
     expect(parseRecording(JSON.stringify(badEvent))).toMatchObject({ ok: false, error: expect.stringContaining("at 'events.0") });
     // The manifest is held to the catalog's schema, as the page's socket holds a hello.
     const badManifest = { ...createRecording(manifest, 'plain', events, new Date()), scenario: { ...manifest, metrics: 'emails' } };
-    expect(parseRecording(JSON.stringify(badManifest))).toMatchObject({ ok: false, error: expect.stringContaining("at 'scenario.metrics'") });
+    expect(parseRecording(JSON.stringify(badManifest))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("at 'scenario.metrics'"),
+    });
   });
 });

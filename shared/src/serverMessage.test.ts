@@ -62,7 +62,13 @@ const events: { [T in RunEventType]: Omit<EventOf<T>, 'seq' | 'atMs'> } = {
     expectedVerdict: 'fail',
     expectedReason: 'no lock',
   },
-  'fault-staged': { type: 'fault-staged', workerId: 'worker-1', fault: 'partition', target: 'worker-1 ↔ node-4', mechanism: 'kernel nftables drop' },
+  'fault-staged': {
+    type: 'fault-staged',
+    workerId: 'worker-1',
+    fault: 'partition',
+    target: 'worker-1 ↔ node-4',
+    mechanism: 'kernel nftables drop',
+  },
   'run-failed': { type: 'run-failed', workerId: null, message: 'PostgreSQL went away' },
 };
 const runEvents = Object.values(events).map((e, seq) => ({ ...e, seq, atMs: seq * 1.5 }));
@@ -74,10 +80,30 @@ const manifest: ScenarioManifest = {
   explanation: 'Why.',
   params: [
     { kind: 'int', name: 'workers', label: 'Workers', help: 'How many', unit: 'workers', min: 1, max: 10, default: 3 },
-    { kind: 'choice', name: 'store', label: 'Store', help: 'Where', options: [{ value: 'postgres', label: 'PostgreSQL' }], default: 'postgres' },
-    { kind: 'int-list', name: 'sales', label: 'Sales', help: 'Each', unit: 'items', min: 1, max: 9, minItems: 1, maxItems: 4, default: [3, 2] },
+    {
+      kind: 'choice',
+      name: 'store',
+      label: 'Store',
+      help: 'Where',
+      options: [{ value: 'postgres', label: 'PostgreSQL' }],
+      default: 'postgres',
+    },
+    {
+      kind: 'int-list',
+      name: 'sales',
+      label: 'Sales',
+      help: 'Each',
+      unit: 'items',
+      min: 1,
+      max: 9,
+      minItems: 1,
+      maxItems: 4,
+      default: [3, 2],
+    },
   ],
-  metrics: [{ name: 'emails', label: 'E-mails sent', meanings: { '-1': 'no expiry' }, source: 'PostgreSQL: rows of emails', reported: false }],
+  metrics: [
+    { name: 'emails', label: 'E-mails sent', meanings: { '-1': 'no expiry' }, source: 'PostgreSQL: rows of emails', reported: false },
+  ],
   variants: [
     {
       id: 'no-lock',
@@ -109,12 +135,13 @@ const messages: { [T in ServerMessageType]: Extract<ServerMessage, { type: T }>[
 };
 
 describe('what the server sends', () => {
-  it.each(Object.values(messages).flat().map((m) => [m.type === 'run-event' ? `run-event ${m.event.type}` : m.type, m] as const))(
-    '%s round-trips through the schema unchanged',
-    (_, message) => {
-      expect(parseServerMessage(JSON.stringify(message))).toEqual({ ok: true, message });
-    },
-  );
+  it.each(
+    Object.values(messages)
+      .flat()
+      .map((m) => [m.type === 'run-event' ? `run-event ${m.event.type}` : m.type, m] as const),
+  )('%s round-trips through the schema unchanged', (_, message) => {
+    expect(parseServerMessage(JSON.stringify(message))).toEqual({ ok: true, message });
+  });
 
   it('names the field and the problem when a message does not match', () => {
     const finished = { ...events['run-finished'], seq: 9, atMs: 'late' };

@@ -51,10 +51,18 @@ try {
     if (left.keys.length > 0 || left.schema) leaked++;
   }
   const end = heapMb();
-  console.log(`frames: ${report.frames}, answered: ${report.answered}, as expected: ${report.answered - report.wrongCount}, "slow down": ${report.slowedDown}`);
-  console.log(`kinds: ${Object.entries(report.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  console.log(
+    `frames: ${report.frames}, answered: ${report.answered}, as expected: ${report.answered - report.wrongCount}, "slow down": ${report.slowedDown}`,
+  );
+  console.log(
+    `kinds: ${Object.entries(report.byKind)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
   console.log(`runs accepted: ${report.runsAccepted.length}, left keys or a schema behind: ${leaked}`);
-  console.log(`heap after GC: first tenth ${heap[0]!.toFixed(1)} MB, end ${end.toFixed(1)} MB (${(end - heap[0]!).toFixed(1)} MB); rss ${rss[0]!.toFixed(0)} → ${rss.at(-1)!.toFixed(0)} MB`);
+  console.log(
+    `heap after GC: first tenth ${heap[0]!.toFixed(1)} MB, end ${end.toFixed(1)} MB (${(end - heap[0]!).toFixed(1)} MB); rss ${rss[0]!.toFixed(0)} → ${rss.at(-1)!.toFixed(0)} MB`,
+  );
   console.log(`took ${(report.ms / 1000).toFixed(1)} s (${Math.round(report.frames / (report.ms / 1000))} frames a second)`);
   if (report.answered !== frames) failures.push(`${frames - report.answered} frames unanswered`);
   if (report.wrongCount > 0) failures.push(`${report.wrongCount} wrong answers, e.g. ${JSON.stringify(report.wrong.slice(0, 3))}`);
@@ -63,10 +71,16 @@ try {
 
   const client = await connectClient(url);
   await client.next((m) => m.type === 'hello');
-  for (const [variant, verdict, emails] of [['no-lock', 'fail', 3], ['token-lua', 'pass', 1]] as const) {
+  for (const [variant, verdict, emails] of [
+    ['no-lock', 'fail', 3],
+    ['token-lua', 'pass', 1],
+  ] as const) {
     client.send({ type: 'start-run', requestId: variant, scenario: 'duplicate-job', variant });
     const endMessage = await client.next(isEnd(), 60_000);
-    const got = endMessage.type === 'run-event' && endMessage.event.type === 'run-finished' ? `${endMessage.event.verdict} ${endMessage.event.metrics.emailsSent}` : JSON.stringify(endMessage);
+    const got =
+      endMessage.type === 'run-event' && endMessage.event.type === 'run-finished'
+        ? `${endMessage.event.verdict} ${endMessage.event.metrics.emailsSent}`
+        : JSON.stringify(endMessage);
     console.log(`after the fuzz: duplicate-job ${variant}: ${got} (expected ${verdict} ${emails})`);
     if (got !== `${verdict} ${emails}`) failures.push(`duplicate-job ${variant} gave ${got} after the fuzz`);
   }

@@ -129,7 +129,12 @@ for (const manifest of playground.catalog.manifests) {
 
 /** One variant at one parameter set, `times` runs in a row; prints its line. */
 async function runCombo({ scenario, variant, set, expected }: Combo): Promise<void> {
-  const shown = Object.keys(set).length === 0 ? 'defaults' : Object.entries(set).map(([k, v]) => `${k}=${formatParam(v as Params[string])}`).join(' ');
+  const shown =
+    Object.keys(set).length === 0
+      ? 'defaults'
+      : Object.entries(set)
+          .map(([k, v]) => `${k}=${formatParam(v as Params[string])}`)
+          .join(' ');
   const seen = new Map<string, number>();
   const began = Date.now();
   for (let i = 0; i < times; i++) {
@@ -148,7 +153,9 @@ async function runCombo({ scenario, variant, set, expected }: Combo): Promise<vo
   if (!asExpected) unexpected++;
   const ms = Math.round((Date.now() - began) / times);
   const why = expected.reason ? ` (expected ${expected.verdict} here: ${expected.reason})` : '';
-  const lines = [`${scenario} ${variant} [${shown}]: ${count}/${times} same (${ms} ms a run) ${top}${asExpected ? why : `  ← NOT as expected: ${expected.verdict}${why}`}`];
+  const lines = [
+    `${scenario} ${variant} [${shown}]: ${count}/${times} same (${ms} ms a run) ${top}${asExpected ? why : `  ← NOT as expected: ${expected.verdict}${why}`}`,
+  ];
   if (seen.size > 1) for (const [signature, n] of seen) if (signature !== top) lines.push(`    also ${n}× ${signature}`);
   console.log(lines.join('\n'));
   reported++;
@@ -166,6 +173,10 @@ try {
   stopLoad();
 }
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-const sets = stoppedBy ? `${reported - unstable}/${reported} variant × parameter sets finished (of ${combos.length}; stopped by ${stoppedBy})` : `${combos.length - unstable}/${combos.length} variant × parameter sets`;
-console.log(`stability: ${sets} stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} NOT as expected` : '; every verdict as expected'}`);
+const sets = stoppedBy
+  ? `${reported - unstable}/${reported} variant × parameter sets finished (of ${combos.length}; stopped by ${stoppedBy})`
+  : `${combos.length - unstable}/${combos.length} variant × parameter sets`;
+console.log(
+  `stability: ${sets} stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} NOT as expected` : '; every verdict as expected'}`,
+);
 process.exitCode = unstable > 0 || unexpected > 0 ? 1 : stoppedBy ? 130 : 0;

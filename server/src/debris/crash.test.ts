@@ -45,7 +45,13 @@ interface Started {
 }
 
 /** Starts a run from a page of its own and waits for the event that says it is where we want it. */
-async function startRun(address: string, scenario: string, variant: string, waitFor: Parameters<typeof isEvent>[0], params = {}): Promise<Started> {
+async function startRun(
+  address: string,
+  scenario: string,
+  variant: string,
+  waitFor: Parameters<typeof isEvent>[0],
+  params = {},
+): Promise<Started> {
   const client = await connectClient(`${address.replace('http', 'ws')}/ws`);
   await client.next((m) => m.type === 'hello');
   client.send({ type: 'start-run', requestId: 'r', scenario, variant, params });
@@ -57,7 +63,10 @@ async function startRun(address: string, scenario: string, variant: string, wait
 
 const events = (client: TestClient) => client.inbox.flatMap((m) => (m.type === 'run-event' ? [m.event] : []));
 /** The lab processes of a server: the redis-servers and sentinels it started. */
-const labChildren = (serverPid: number): number[] => childrenOf(serverPid).filter((c) => c.command.includes('redis-server')).map((c) => c.pid);
+const labChildren = (serverPid: number): number[] =>
+  childrenOf(serverPid)
+    .filter((c) => c.command.includes('redis-server'))
+    .map((c) => c.pid);
 
 describe('a server killed mid-run', () => {
   it('leaves keys, schemas, a stopped worker and lab processes; the next start removes them all before it serves', async () => {
@@ -71,7 +80,9 @@ describe('a server killed mid-run', () => {
     const workers = runs.flatMap((r) => workerPids(events(r.client)));
     const labPids = labChildren(serverPid);
     // Every process the server recorded as its own and not yet gone: the runs' live workers and the warm ones.
-    const owned = (JSON.parse(readFileSync(path.join(OWNED_DIR, `${serverPid}.json`), 'utf8')) as { children: { pid: number }[] }).children.map((c) => c.pid);
+    const owned = (
+      JSON.parse(readFileSync(path.join(OWNED_DIR, `${serverPid}.json`), 'utf8')) as { children: { pid: number }[] }
+    ).children.map((c) => c.pid);
     expect(owned).toEqual(expect.arrayContaining(workers.filter(alive)));
 
     first.server.kill('SIGKILL');
@@ -93,7 +104,9 @@ describe('a server killed mid-run', () => {
     const describe = (pid: number): string => `${pid} ${processState(pid)} ${commandLine(pid)}`;
     expect([...owned, ...workers].filter(alive).map(describe), second.output()).toEqual([]);
     expect(labPids.filter(alive)).toEqual([]);
-    expect(second.output()).toMatch(/removed what earlier runs left: 3 runs of processes that no longer run, \d+ schemas, \d+ Redis keys, 1 process \(worker process \(pid \d+\)/);
+    expect(second.output()).toMatch(
+      /removed what earlier runs left: 3 runs of processes that no longer run, \d+ schemas, \d+ Redis keys, 1 process \(worker process \(pid \d+\)/,
+    );
     second.server.kill('SIGINT');
     await new Promise((resolve) => second.server.once('exit', resolve));
   }, 180_000);
@@ -114,7 +127,9 @@ describe('a server killed mid-run', () => {
       child.stderr.on('data', (d: Buffer) => (text += d.toString()));
       child.once('exit', () => resolve(text));
     });
-    expect(output).toMatch(/racelab clean: removed what earlier runs left: 1 run of a process that no longer runs, \d+ schemas?, \d+ Redis keys?, 1 process \(worker process \(pid \d+\)/);
+    expect(output).toMatch(
+      /racelab clean: removed what earlier runs left: 1 run of a process that no longer runs, \d+ schemas?, \d+ Redis keys?, 1 process \(worker process \(pid \d+\)/,
+    );
     expect(await leftovers(redis, pool, stalled.runId)).toEqual({ keys: [], schema: false });
     expect(workers.filter(alive)).toEqual([]);
   }, 120_000);
@@ -126,11 +141,18 @@ describe('a server killed mid-run', () => {
     // Redlock's split (the workers in namespaces, cut by nftables), worker-1 stopped in its pause; cron-clock-skew's late nodes under libfaketime.
     const split = await startRun(first.address, 'redlock', 'redlock', 'process-paused', { reach: 'split', pauseMs: 10_000, leaseMs: 2000 });
     const late = await startRun(first.address, 'cron-clock-skew', 'release-when-done', 'clock-skewed', { skewMs: 6000 }); // node-2 waits 6 s to fire
-    const staged = events(split.client).filter((e) => e.type === 'fault-staged').map((e) => e.type === 'fault-staged' && e.mechanism);
+    const staged = events(split.client)
+      .filter((e) => e.type === 'fault-staged')
+      .map((e) => e.type === 'fault-staged' && e.mechanism);
     const namespaces = (await racelabNamespaces()).filter((n) => n.startsWith(`${NAMESPACE_PREFIX}${serverPid}-`));
     const links = (): string[] =>
-      execFileSync('ip', ['-o', 'link', 'show']).toString().split('\n').filter((line) => namespaces.some((n) => line.includes(`link-netns ${n}`)));
-    const faked = workerPids(events(late.client)).filter((pid) => alive(pid) && /libfaketime/.test(readFileSync(`/proc/${pid}/environ`, 'utf8')));
+      execFileSync('ip', ['-o', 'link', 'show'])
+        .toString()
+        .split('\n')
+        .filter((line) => namespaces.some((n) => line.includes(`link-netns ${n}`)));
+    const faked = workerPids(events(late.client)).filter(
+      (pid) => alive(pid) && /libfaketime/.test(readFileSync(`/proc/${pid}/environ`, 'utf8')),
+    );
     if (real.namespaces) {
       expect(namespaces).toHaveLength(2);
       expect(links()).toHaveLength(2);

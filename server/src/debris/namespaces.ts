@@ -14,7 +14,10 @@ export async function racelabNamespaces(): Promise<string[]> {
   if (process.platform !== 'linux') return [];
   try {
     const { stdout } = await run('ip', ['netns', 'list'], { timeout: 5000 });
-    return stdout.split('\n').map((line) => line.split(' ')[0]!).filter((name) => OWNED.test(name));
+    return stdout
+      .split('\n')
+      .map((line) => line.split(' ')[0]!)
+      .filter((name) => OWNED.test(name));
   } catch {
     return [];
   }

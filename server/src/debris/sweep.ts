@@ -94,7 +94,9 @@ export function sweptWords(swept: Swept): string | null {
     count(swept.schemas, 'schema', 'schemas'),
     count(swept.keys, 'Redis key', 'Redis keys'),
     swept.processes.length > 0 ? `${count(swept.processes.length, 'process', 'processes')} (${swept.processes.join('; ')})` : '',
-    swept.namespaces.length > 0 ? `${count(swept.namespaces.length, 'network namespace', 'network namespaces')} (${swept.namespaces.join(', ')})` : '',
+    swept.namespaces.length > 0
+      ? `${count(swept.namespaces.length, 'network namespace', 'network namespaces')} (${swept.namespaces.join(', ')})`
+      : '',
   ].filter(Boolean);
   return parts.length > 0 ? `removed what earlier runs left: ${parts.join(', ')}` : null;
 }

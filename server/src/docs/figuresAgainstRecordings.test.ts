@@ -50,7 +50,9 @@ describe('the figures at the defaults and the shipped recordings', () => {
   });
 
   it('agree wherever the figures name a metric', () => {
-    const checked = recorded.flatMap((r) => r.named.map((f) => ({ file: r.file, metric: f.metric, figures: f.value, recorded: r.metrics[f.metric] })));
+    const checked = recorded.flatMap((r) =>
+      r.named.map((f) => ({ file: r.file, metric: f.metric, figures: f.value, recorded: r.metrics[f.metric] })),
+    );
     // Most recordings have a figure named by its label; a check that reads none would check nothing.
     expect(new Set(checked.map((c) => c.file)).size).toBeGreaterThan(recorded.length / 2);
     expect(checked.filter((c) => c.figures !== c.recorded)).toEqual([]);

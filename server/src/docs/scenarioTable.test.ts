@@ -23,7 +23,9 @@ describe('the scenario table', () => {
   it('refuses a variant with no figures, naming it', () => {
     const [first] = catalog.scenarios.values();
     const bare = { ...first!, variants: [{ ...first!.variants[0]!, figures: undefined }] };
-    expect(() => scenarioTable({ ...catalog, scenarios: new Map([[bare.id, bare]]) })).toThrow(`no figures at the defaults for ${bare.id}/${bare.variants[0]!.id}`);
+    expect(() => scenarioTable({ ...catalog, scenarios: new Map([[bare.id, bare]]) })).toThrow(
+      `no figures at the defaults for ${bare.id}/${bare.variants[0]!.id}`,
+    );
   });
 
   it('refuses a README whose markers are missing', () => {

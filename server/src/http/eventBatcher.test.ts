@@ -13,7 +13,11 @@ describe('EventBatcher', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
     clock = 1000;
     sent = [];
-    batcher = new EventBatcher((runId, events) => sent.push({ runId, seqs: events.map((e) => e.seq), atMs: clock }), 4, () => clock);
+    batcher = new EventBatcher(
+      (runId, events) => sent.push({ runId, seqs: events.map((e) => e.seq), atMs: clock }),
+      4,
+      () => clock,
+    );
   });
   afterEach(() => vi.useRealTimers());
   const advance = (ms: number) => {

@@ -41,7 +41,8 @@ describe('fuzz', () => {
     expect(Object.keys(report.byKind).length).toBeGreaterThanOrEqual(19);
     // The runs the fuzz started end and leave nothing behind.
     for (const runId of report.runsAccepted) await server.app.sockets.directory.get(runId)!.settled;
-    for (const runId of report.runsAccepted) expect(await leftovers(playground.redis, playground.pg, runId)).toEqual({ keys: [], schema: false });
+    for (const runId of report.runsAccepted)
+      expect(await leftovers(playground.redis, playground.pg, runId)).toEqual({ keys: [], schema: false });
     // Flat: what the heap holds after a full GC at the end is what it held after the first
     // tenth, give or take 8 MB (a leak of 1 KB a frame would add ~9 MB here).
     const end = heapMb();
@@ -54,10 +55,16 @@ describe('fuzz', () => {
     await client.next((m) => m.type === 'hello');
     client.send({ type: 'start-run', requestId: 'after', scenario: 'duplicate-job', variant: 'no-lock' });
     const end1 = await client.next(isEnd());
-    expect(end1.type === 'run-event' && end1.event.type === 'run-finished' && [end1.event.verdict, end1.event.metrics.emailsSent]).toEqual(['fail', 3]);
+    expect(end1.type === 'run-event' && end1.event.type === 'run-finished' && [end1.event.verdict, end1.event.metrics.emailsSent]).toEqual([
+      'fail',
+      3,
+    ]);
     client.send({ type: 'start-run', requestId: 'after2', scenario: 'duplicate-job', variant: 'token-lua' });
     const end2 = await client.next(isEnd());
-    expect(end2.type === 'run-event' && end2.event.type === 'run-finished' && [end2.event.verdict, end2.event.metrics.emailsSent]).toEqual(['pass', 1]);
+    expect(end2.type === 'run-event' && end2.event.type === 'run-finished' && [end2.event.verdict, end2.event.metrics.emailsSent]).toEqual([
+      'pass',
+      1,
+    ]);
     client.socket.close();
   }, 180_000);
 });

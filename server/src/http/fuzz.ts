@@ -71,51 +71,143 @@ export function frameGenerator(seed: number, catalog: ScenarioManifest[]): () =>
     [8, 'garbage', () => ({ kind: 'garbage', data: str(200) + pick(['', '{', '[', '"']), expect: 'error' })],
     [8, 'random-json', () => ({ kind: 'random-json', data: JSON.stringify(jsonValue(4)) ?? 'null', expect: 'error' })],
     [6, 'unknown-type', () => ({ kind: 'unknown-type', data: JSON.stringify({ type: str(12) + 'x', runId: str() }), expect: 'error' })],
-    [6, 'missing-field', () => {
-      const m = validStart();
-      delete m[pick(['requestId', 'scenario', 'variant'])];
-      return { kind: 'missing-field', data: JSON.stringify(m), expect: 'error' };
-    }],
-    [8, 'wrong-type', () => {
-      const m = validStart();
-      const field = pick(['requestId', 'scenario', 'variant', 'params', 'speed', 'faults']);
-      m[field] = pick([5, null, true, [1], 'x'.repeat(101), 9e9, ...(field === 'params' ? [] : [{ a: 1 }])]);
-      return { kind: 'wrong-type', data: JSON.stringify(m), expect: 'error' };
-    }],
-    [5, 'unknown-field', () => ({ kind: 'unknown-field', data: JSON.stringify({ ...validStart(), [pick(['sql', 'lua', 'key', 'path', 'schema', 'keyPrefix', 'command'])]: str() }), expect: 'error' })],
-    [8, 'bad-param', () => {
-      const m = scenario();
-      const spec = pick(m.params);
-      const value = pick([
-        spec.kind === 'int' ? spec.max + 1 + int(1000) : 'nope',
-        spec.kind === 'int' ? spec.min - 1 - int(1000) : -1,
-        1.5,
-        name(30) + '#',
-        [],
-        '',
-      ]);
-      return { kind: 'bad-param', data: JSON.stringify({ ...validStart(), scenario: m.id, variant: m.variants[0]!.id, params: { [spec.name]: value } }), expect: 'run-rejected' };
-    }],
-    [4, 'unknown-param', () => ({ kind: 'unknown-param', data: JSON.stringify({ ...validStart(), params: { [`zz${name(10)}`]: 1 } }), expect: 'run-rejected' })],
-    [4, 'unknown-scenario', () => ({ kind: 'unknown-scenario', data: JSON.stringify({ ...validStart(), scenario: `no-${name(10)}` }), expect: 'run-rejected' })],
-    [4, 'unknown-variant', () => ({ kind: 'unknown-variant', data: JSON.stringify({ ...validStart(), variant: `no-${name(10)}` }), expect: 'run-rejected' })],
-    [3, 'bad-fault', () => ({ kind: 'bad-fault', data: JSON.stringify({ ...validStart(), faults: [{ checkpoint: `no-${name(8)}`, target: 'first', action: 'kill' }] }), expect: 'run-rejected' })],
-    [3, 'bad-speed', () => ({ kind: 'bad-speed', data: JSON.stringify({ ...validStart(), speed: pick([0, 0.1, 3, -1, 1e9]) }), expect: 'error' })],
-    [8, 'subscribe-unknown', () => ({ kind: 'subscribe-unknown', data: JSON.stringify({ type: 'subscribe', runId: `ffff${int(1e9).toString(16)}`, afterSeq: int(100) - 1 }), expect: 'run-unknown' })],
-    [5, 'cancel-unknown', () => ({ kind: 'cancel-unknown', data: JSON.stringify({ type: 'cancel-run', runId: name(10) + 'z' }), expect: 'error' })],
-    [5, 'fault-unknown', () => ({ kind: 'fault-unknown', data: JSON.stringify({ type: 'fault', runId: `z${int(1e9)}`, workerId: 'worker-1', action: pick(LiveFaultAction.options) }), expect: 'error' })],
-    [5, 'invalid-utf8', () => {
-      const good = Buffer.from(JSON.stringify(validStart()));
-      const bad = Buffer.from(pick([[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]]));
-      const at = int(good.length);
-      return { kind: 'invalid-utf8', data: Buffer.concat([good.subarray(0, at), bad, good.subarray(at)]), expect: 'error' };
-    }],
-    [4, 'binary', () => ({ kind: 'binary', data: Buffer.from(Array.from({ length: int(64) }, () => int(256))), binary: true, expect: 'error' })],
-    [2, 'deep-json', () => {
-      const depth = 1000 + int(20_000);
-      return { kind: 'deep-json', data: pick([`${'['.repeat(depth)}${']'.repeat(depth)}`, `{"type":"subscribe","runId":${'['.repeat(depth)}${']'.repeat(depth)}}`]), expect: 'error' };
-    }],
-    [0.3, 'oversized', () => ({ kind: 'oversized', data: `{"type":"subscribe","runId":"${'a'.repeat(65_536 + int(4096))}"}`, expect: 'error' })],
+    [
+      6,
+      'missing-field',
+      () => {
+        const m = validStart();
+        delete m[pick(['requestId', 'scenario', 'variant'])];
+        return { kind: 'missing-field', data: JSON.stringify(m), expect: 'error' };
+      },
+    ],
+    [
+      8,
+      'wrong-type',
+      () => {
+        const m = validStart();
+        const field = pick(['requestId', 'scenario', 'variant', 'params', 'speed', 'faults']);
+        m[field] = pick([5, null, true, [1], 'x'.repeat(101), 9e9, ...(field === 'params' ? [] : [{ a: 1 }])]);
+        return { kind: 'wrong-type', data: JSON.stringify(m), expect: 'error' };
+      },
+    ],
+    [
+      5,
+      'unknown-field',
+      () => ({
+        kind: 'unknown-field',
+        data: JSON.stringify({ ...validStart(), [pick(['sql', 'lua', 'key', 'path', 'schema', 'keyPrefix', 'command'])]: str() }),
+        expect: 'error',
+      }),
+    ],
+    [
+      8,
+      'bad-param',
+      () => {
+        const m = scenario();
+        const spec = pick(m.params);
+        const value = pick([
+          spec.kind === 'int' ? spec.max + 1 + int(1000) : 'nope',
+          spec.kind === 'int' ? spec.min - 1 - int(1000) : -1,
+          1.5,
+          name(30) + '#',
+          [],
+          '',
+        ]);
+        return {
+          kind: 'bad-param',
+          data: JSON.stringify({ ...validStart(), scenario: m.id, variant: m.variants[0]!.id, params: { [spec.name]: value } }),
+          expect: 'run-rejected',
+        };
+      },
+    ],
+    [
+      4,
+      'unknown-param',
+      () => ({
+        kind: 'unknown-param',
+        data: JSON.stringify({ ...validStart(), params: { [`zz${name(10)}`]: 1 } }),
+        expect: 'run-rejected',
+      }),
+    ],
+    [
+      4,
+      'unknown-scenario',
+      () => ({ kind: 'unknown-scenario', data: JSON.stringify({ ...validStart(), scenario: `no-${name(10)}` }), expect: 'run-rejected' }),
+    ],
+    [
+      4,
+      'unknown-variant',
+      () => ({ kind: 'unknown-variant', data: JSON.stringify({ ...validStart(), variant: `no-${name(10)}` }), expect: 'run-rejected' }),
+    ],
+    [
+      3,
+      'bad-fault',
+      () => ({
+        kind: 'bad-fault',
+        data: JSON.stringify({ ...validStart(), faults: [{ checkpoint: `no-${name(8)}`, target: 'first', action: 'kill' }] }),
+        expect: 'run-rejected',
+      }),
+    ],
+    [
+      3,
+      'bad-speed',
+      () => ({ kind: 'bad-speed', data: JSON.stringify({ ...validStart(), speed: pick([0, 0.1, 3, -1, 1e9]) }), expect: 'error' }),
+    ],
+    [
+      8,
+      'subscribe-unknown',
+      () => ({
+        kind: 'subscribe-unknown',
+        data: JSON.stringify({ type: 'subscribe', runId: `ffff${int(1e9).toString(16)}`, afterSeq: int(100) - 1 }),
+        expect: 'run-unknown',
+      }),
+    ],
+    [
+      5,
+      'cancel-unknown',
+      () => ({ kind: 'cancel-unknown', data: JSON.stringify({ type: 'cancel-run', runId: name(10) + 'z' }), expect: 'error' }),
+    ],
+    [
+      5,
+      'fault-unknown',
+      () => ({
+        kind: 'fault-unknown',
+        data: JSON.stringify({ type: 'fault', runId: `z${int(1e9)}`, workerId: 'worker-1', action: pick(LiveFaultAction.options) }),
+        expect: 'error',
+      }),
+    ],
+    [
+      5,
+      'invalid-utf8',
+      () => {
+        const good = Buffer.from(JSON.stringify(validStart()));
+        const bad = Buffer.from(pick([[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]]));
+        const at = int(good.length);
+        return { kind: 'invalid-utf8', data: Buffer.concat([good.subarray(0, at), bad, good.subarray(at)]), expect: 'error' };
+      },
+    ],
+    [
+      4,
+      'binary',
+      () => ({ kind: 'binary', data: Buffer.from(Array.from({ length: int(64) }, () => int(256))), binary: true, expect: 'error' }),
+    ],
+    [
+      2,
+      'deep-json',
+      () => {
+        const depth = 1000 + int(20_000);
+        return {
+          kind: 'deep-json',
+          data: pick([`${'['.repeat(depth)}${']'.repeat(depth)}`, `{"type":"subscribe","runId":${'['.repeat(depth)}${']'.repeat(depth)}}`]),
+          expect: 'error',
+        };
+      },
+    ],
+    [
+      0.3,
+      'oversized',
+      () => ({ kind: 'oversized', data: `{"type":"subscribe","runId":"${'a'.repeat(65_536 + int(4096))}"}`, expect: 'error' }),
+    ],
     [0.05, 'valid-start', () => ({ kind: 'valid-start', data: JSON.stringify(validStart()), expect: 'start' })],
   ];
   const total = kinds.reduce((n, [w]) => n + w, 0);

@@ -38,20 +38,50 @@ async function client(url = main.url): Promise<TestClient> {
   return c;
 }
 
-const start = (extra: Record<string, unknown> = {}) => ({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'no-lock', ...extra });
+const start = (extra: Record<string, unknown> = {}) => ({
+  type: 'start-run',
+  requestId: 'r',
+  scenario: 'duplicate-job',
+  variant: 'no-lock',
+  ...extra,
+});
 
 describe('bad input', () => {
   it.each([
-    ['an unknown type', { type: 'drop-tables' }, "invalid message at 'type': Invalid discriminator value. Expected 'start-run' | 'cancel-run' | 'subscribe' | 'fault'"],
-    ['a missing field', { type: 'start-run', requestId: 'r', scenario: 'duplicate-job' }, "invalid message at 'variant': Invalid input: expected string, received undefined"],
+    [
+      'an unknown type',
+      { type: 'drop-tables' },
+      "invalid message at 'type': Invalid discriminator value. Expected 'start-run' | 'cancel-run' | 'subscribe' | 'fault'",
+    ],
+    [
+      'a missing field',
+      { type: 'start-run', requestId: 'r', scenario: 'duplicate-job' },
+      "invalid message at 'variant': Invalid input: expected string, received undefined",
+    ],
     ['a wrong type', { type: 'cancel-run', runId: 5 }, "invalid message at 'runId': Invalid input: expected string, received number"],
-    ['a non-integer seq', { type: 'subscribe', runId: 'x', afterSeq: 1.5 }, "invalid message at 'afterSeq': Invalid input: expected int, received number"],
+    [
+      'a non-integer seq',
+      { type: 'subscribe', runId: 'x', afterSeq: 1.5 },
+      "invalid message at 'afterSeq': Invalid input: expected int, received number",
+    ],
     ['a speed out of range', start({ speed: 100 }), "invalid message at 'speed': Too big: expected number to be <=2"],
-    ['too many faults', start({ faults: Array.from({ length: 21 }, () => ({ checkpoint: 'x', target: 'first', action: 'kill' })) }), "invalid message at 'faults': Too big: expected array to have <=20 items"],
-    ['a nested parameter', start({ params: { workers: [[[[1]]]] } }), "invalid message at 'params.workers': a parameter is a number, a string or a list of them"],
+    [
+      'too many faults',
+      start({ faults: Array.from({ length: 21 }, () => ({ checkpoint: 'x', target: 'first', action: 'kill' })) }),
+      "invalid message at 'faults': Too big: expected array to have <=20 items",
+    ],
+    [
+      'a nested parameter',
+      start({ params: { workers: [[[[1]]]] } }),
+      "invalid message at 'params.workers': a parameter is a number, a string or a list of them",
+    ],
     ['SQL in a field of its own', start({ sql: 'drop schema public cascade' }), 'invalid message: Unrecognized key: "sql"'],
     ['a Lua script', start({ lua: "redis.call('FLUSHALL')" }), 'invalid message: Unrecognized key: "lua"'],
-    ['a Redis key and a path', { type: 'subscribe', runId: 'x', key: 'racelab:*', path: '/etc/passwd' }, 'invalid message: Unrecognized keys: "key", "path"'],
+    [
+      'a Redis key and a path',
+      { type: 'subscribe', runId: 'x', key: 'racelab:*', path: '/etc/passwd' },
+      'invalid message: Unrecognized keys: "key", "path"',
+    ],
     ['JSON that is not an object', [1, 2], 'invalid message: Invalid input: expected object, received array'],
   ])('answers %s with a clear error', async (_what, message, error) => {
     const c = await client();
@@ -62,12 +92,28 @@ describe('bad input', () => {
 
   it.each([
     ['an out-of-range parameter', start({ params: { workers: 21 } }), "parameter 'workers' must be an integer from 1 to 20, got 21"],
-    ['a parameter of the wrong kind', start({ params: { workers: 'many' } }), "parameter 'workers' must be an integer from 1 to 20, got many"],
-    ['SQL as a parameter value', start({ params: { arrival: "together'; drop table emails; --" } }), "parameter 'arrival' must be one of together, late, got together'; drop table emails; --"],
-    ['an unknown parameter', start({ params: { keyPrefix: 'racelab:' } }), "unknown parameter 'keyPrefix' for duplicate-job; known: workers, workMs, leaseMs, arrival, failure"],
+    [
+      'a parameter of the wrong kind',
+      start({ params: { workers: 'many' } }),
+      "parameter 'workers' must be an integer from 1 to 20, got many",
+    ],
+    [
+      'SQL as a parameter value',
+      start({ params: { arrival: "together'; drop table emails; --" } }),
+      "parameter 'arrival' must be one of together, late, got together'; drop table emails; --",
+    ],
+    [
+      'an unknown parameter',
+      start({ params: { keyPrefix: 'racelab:' } }),
+      "unknown parameter 'keyPrefix' for duplicate-job; known: workers, workMs, leaseMs, arrival, failure",
+    ],
     ['an unknown scenario', start({ scenario: '../../etc/passwd' }), "unknown scenario '../../etc/passwd'; known: "],
     ['an unknown variant', start({ variant: 'flushall' }), "unknown variant 'flushall' of duplicate-job; known: "],
-    ['an unknown checkpoint', start({ faults: [{ checkpoint: 'anywhere', target: 'first', action: 'kill' }] }), "unknown checkpoint 'anywhere' of no-lock; known: report-sent"],
+    [
+      'an unknown checkpoint',
+      start({ faults: [{ checkpoint: 'anywhere', target: 'first', action: 'kill' }] }),
+      "unknown checkpoint 'anywhere' of no-lock; known: report-sent",
+    ],
   ])('rejects %s with the words the CLI uses', async (_what, message, error) => {
     const c = await client();
     c.send(message);
@@ -108,11 +154,16 @@ describe('bad input', () => {
     expect(slowed).toBeGreaterThan(0);
     flooder.inbox.length = 0;
     // Once it slows down it is served again, on the same connection.
-    await until(async () => {
-      flooder.send({ type: 'subscribe', runId: 'calm' });
-      const answer = await flooder.next((m) => m.type === 'run-unknown' || m.type === 'error');
-      return answer.type === 'run-unknown';
-    }, 'served again after the flood', 5000, 100);
+    await until(
+      async () => {
+        flooder.send({ type: 'subscribe', runId: 'calm' });
+        const answer = await flooder.next((m) => m.type === 'run-unknown' || m.type === 'error');
+        return answer.type === 'run-unknown';
+      },
+      'served again after the flood',
+      5000,
+      100,
+    );
     flooder.socket.close();
     other.socket.close();
   });
@@ -206,7 +257,11 @@ describe('caps', () => {
     const [first, second] = [await client(url), await client(url)];
     const long = { scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 10_000 } };
     const runIds: string[] = [];
-    for (const [page, requestId] of [[first, 'a'], [first, 'b'], [second, 'c']] as const) {
+    for (const [page, requestId] of [
+      [first, 'a'],
+      [first, 'b'],
+      [second, 'c'],
+    ] as const) {
       page.send({ type: 'start-run', requestId, ...long });
       const accepted = await page.next((m) => m.type === 'run-accepted');
       runIds.push(accepted.type === 'run-accepted' ? accepted.runId : '');
@@ -228,7 +283,11 @@ describe('caps', () => {
 
   it('ends any run after five minutes at most, whatever its parameters', () => {
     // token-stampede's worst case at its bounds (20 waves a minute apart, 5,000 requests one refresh after another): hours.
-    const prepared = playground.prepare({ scenario: 'token-stampede', variant: 'lock-only', params: { requests: 5000, waves: 20, waveGapMs: 60_000 } });
+    const prepared = playground.prepare({
+      scenario: 'token-stampede',
+      variant: 'lock-only',
+      params: { requests: 5000, waves: 20, waveGapMs: 60_000 },
+    });
     expect(prepared.ok && prepared.run.deadlineMs).toBe(MAX_RUN_MS);
     expect(MAX_RUN_MS).toBe(5 * 60_000);
     const usual = playground.prepare({ scenario: 'duplicate-job', variant: 'no-lock', params: {} });
@@ -276,7 +335,10 @@ describe('who gets in', () => {
 
   it('takes host names it was told to allow', async () => {
     const { port } = await serve({ allowedHosts: ['racelab.local'] });
-    const c = await connectClient(`ws://127.0.0.1:${port}/ws`, { origin: `http://racelab.local:${port}`, headers: { host: `racelab.local:${port}` } });
+    const c = await connectClient(`ws://127.0.0.1:${port}/ws`, {
+      origin: `http://racelab.local:${port}`,
+      headers: { host: `racelab.local:${port}` },
+    });
     await c.next((m) => m.type === 'hello');
     c.socket.close();
   });

@@ -20,12 +20,7 @@ export function hostName(host: string | undefined): string | null {
 export function isAllowedHost(host: string | undefined, allowed: readonly string[] = []): boolean {
   const name = hostName(host);
   if (name === null) return false;
-  return (
-    name === 'localhost' ||
-    name.endsWith('.localhost') ||
-    isIP(name) !== 0 ||
-    allowed.some((a) => a.toLowerCase() === name)
-  );
+  return name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || allowed.some((a) => a.toLowerCase() === name);
 }
 
 /** Host names from a comma-separated list (RACELAB_ALLOWED_HOSTS). */

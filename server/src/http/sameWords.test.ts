@@ -39,7 +39,7 @@ describe.concurrent('the CLI and the page', () => {
     ['an unknown choice', 'duplicate-job', 'no-lock', { arrival: 'sideways' }],
     ['an unknown parameter', 'duplicate-job', 'no-lock', { keyPrefix: 'racelab:' }],
     ['a bad list', 'lost-update', 'read-modify-write', { sales: '1,2,x' }],
-    ['SQL as a value', 'lost-update', 'atomic-update', { initialStock: "10; drop table products" }],
+    ['SQL as a value', 'lost-update', 'atomic-update', { initialStock: '10; drop table products' }],
   ])('reject %s with the same words', async (what, scenario, variant, params: Record<string, string>) => {
     const args = [scenario, '--variant', variant, ...Object.entries(params).flatMap(([k, v]) => ['--param', `${k}=${v}`])];
     const fromCli = runCli(args);

@@ -30,7 +30,9 @@ describe('socket server', () => {
     const hello = await client.next((m) => m.type === 'hello');
     expect(hello.type === 'hello' && hello.catalog.map((s) => s.id)).toContain('duplicate-job');
 
-    client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r1', scenario: 'duplicate-job', variant: 'no-lock', params: { workers: '4' } }));
+    client.socket.send(
+      JSON.stringify({ type: 'start-run', requestId: 'r1', scenario: 'duplicate-job', variant: 'no-lock', params: { workers: '4' } }),
+    );
     const accepted = await client.next((m) => m.type === 'run-accepted');
     const finished = await client.next((m) => m.type === 'run-event' && m.event.type === 'run-finished');
     const event = (finished as { event: RunEvent }).event;
@@ -49,14 +51,18 @@ describe('socket server', () => {
     expect(await client.next((m) => m.type === 'error')).toEqual({ type: 'error', error: 'message is not valid JSON' });
     client.socket.send(Buffer.from([1, 2, 3]), { binary: true });
     expect(await client.next((m) => m.type === 'error')).toMatchObject({ error: expect.stringContaining('binary') });
-    client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r2', scenario: 'duplicate-job', variant: 'no-lock', params: { workers: 999 } }));
+    client.socket.send(
+      JSON.stringify({ type: 'start-run', requestId: 'r2', scenario: 'duplicate-job', variant: 'no-lock', params: { workers: 999 } }),
+    );
     expect(await client.next((m) => m.type === 'run-rejected')).toEqual({
       type: 'run-rejected',
       requestId: 'r2',
       error: "parameter 'workers' must be an integer from 1 to 20, got 999",
     });
     client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r3', scenario: 'nope', variant: 'x' }));
-    expect(await client.next((m) => m.type === 'run-rejected')).toMatchObject({ error: expect.stringContaining("unknown scenario 'nope'") });
+    expect(await client.next((m) => m.type === 'run-rejected')).toMatchObject({
+      error: expect.stringContaining("unknown scenario 'nope'"),
+    });
     // Still serving on the same connection.
     client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r4', scenario: 'duplicate-job', variant: 'token-lua' }));
     const finished = await client.next((m) => m.type === 'run-event' && m.event.type === 'run-finished');
@@ -68,7 +74,10 @@ describe('socket server', () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
     client.socket.send('x'.repeat(70 * 1024));
-    expect(await client.next((m) => m.type === 'error')).toEqual({ type: 'error', error: 'message too big: 71680 bytes; the limit is 65536' });
+    expect(await client.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      error: 'message too big: 71680 bytes; the limit is 65536',
+    });
     client.socket.send(JSON.stringify({ type: 'subscribe', runId: 'abc' }));
     expect(await client.next((m) => m.type === 'run-unknown')).toEqual({ type: 'run-unknown', runId: 'abc' });
     // Beyond what ws reads at all, it closes with 1009 "message too big"; the server serves the next page.
@@ -128,7 +137,9 @@ describe('socket server', () => {
   it('a page that reconnects after its run failed in its absence sees the failure, from the last event it had', async () => {
     const first = await connect();
     await first.next((m) => m.type === 'hello');
-    first.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 8000 } }));
+    first.socket.send(
+      JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 8000 } }),
+    );
     const accepted = await first.next((m) => m.type === 'run-accepted');
     const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
     await first.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
@@ -145,7 +156,9 @@ describe('socket server', () => {
     await second.next((m) => m.type === 'hello');
     second.socket.send(JSON.stringify({ type: 'subscribe', runId, afterSeq: had }));
     const end = await second.next((m) => m.type === 'run-event' && m.event.type === 'run-failed');
-    expect(end.type === 'run-event' && end.event.type === 'run-failed' && end.event.message).toMatch(/was killed from outside the run \(SIGKILL\)$/);
+    expect(end.type === 'run-event' && end.event.type === 'run-failed' && end.event.message).toMatch(
+      /was killed from outside the run \(SIGKILL\)$/,
+    );
     const seqs = second.inbox.filter((m) => m.type === 'run-event').map((m) => (m as { event: RunEvent }).event.seq);
     expect([...seqs, (end as { event: RunEvent }).event.seq]).toEqual(Array.from({ length: seqs.length + 1 }, (_, i) => had + 1 + i));
     second.socket.close();
@@ -154,7 +167,15 @@ describe('socket server', () => {
   it('cancels a run whose page went away and did not come back, within 2 s, leaving nothing behind', async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
-    client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { leaseMs: 60000, arrival: 'late', workMs: 8000 } }));
+    client.socket.send(
+      JSON.stringify({
+        type: 'start-run',
+        requestId: 'r',
+        scenario: 'duplicate-job',
+        variant: 'token-lua',
+        params: { leaseMs: 60000, arrival: 'late', workMs: 8000 },
+      }),
+    );
     const accepted = await client.next((m) => m.type === 'run-accepted');
     const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
     await client.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
@@ -187,7 +208,15 @@ describe('socket server', () => {
   it('pauses, resumes and kills a real worker process from the page', async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
-    client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'no-lock', params: { workers: 2, workMs: 1500 } }));
+    client.socket.send(
+      JSON.stringify({
+        type: 'start-run',
+        requestId: 'r',
+        scenario: 'duplicate-job',
+        variant: 'no-lock',
+        params: { workers: 2, workMs: 1500 },
+      }),
+    );
     const accepted = await client.next((m) => m.type === 'run-accepted');
     const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
     await client.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
@@ -220,19 +249,24 @@ describe('socket server', () => {
     const events = client.inbox.filter((m) => m.type === 'run-event').map((m) => (m as { event: RunEvent }).event);
     const acquired = events.find((e) => e.type === 'lease-acquired');
     expect(acquired && acquired.type === 'lease-acquired' && acquired.ttlMs).toBe(2000); // 1 s at half speed
-    expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.metrics).toMatchObject({ emailsSent: 3, maxConcurrentHolders: 2 });
+    expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.metrics).toMatchObject({
+      emailsSent: 3,
+      maxConcurrentHolders: 2,
+    });
     client.socket.send(JSON.stringify({ type: 'start-run', requestId: 'x', scenario: 'duplicate-job', variant: 'no-lock', speed: 9 }));
     expect(await client.next((m) => m.type === 'error')).toMatchObject({ error: expect.stringContaining("at 'speed'") });
     client.socket.close();
   });
 
-  it('takes a fault plan of the variant\'s checkpoints and refuses others', async () => {
+  it("takes a fault plan of the variant's checkpoints and refuses others", async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
     const start = (requestId: string, faults: unknown) =>
       client.socket.send(JSON.stringify({ type: 'start-run', requestId, scenario: 'duplicate-job', variant: 'token-lua', faults }));
     start('bad', [{ checkpoint: 'between-get-and-del', target: 'first', action: 'kill' }]);
-    expect(await client.next((m) => m.type === 'run-rejected')).toMatchObject({ error: "unknown checkpoint 'between-get-and-del' of token-lua; known: working, report-sent" });
+    expect(await client.next((m) => m.type === 'run-rejected')).toMatchObject({
+      error: "unknown checkpoint 'between-get-and-del' of token-lua; known: working, report-sent",
+    });
     start('kill', [{ checkpoint: 'working', target: 'first', action: 'kill' }]);
     const end = await client.next((m) => m.type === 'run-event' && m.event.type === 'run-finished');
     // The holder died mid-work: no e-mail, and its lease is left to expire.
@@ -247,7 +281,9 @@ describe('socket server', () => {
   it('lets only the page that started a run stall, kill or cancel it; a page with its key takes control back', async () => {
     const owner = await connect();
     await owner.next((m) => m.type === 'hello');
-    owner.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 6000 } }));
+    owner.socket.send(
+      JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 6000 } }),
+    );
     const accepted = await owner.next((m) => m.type === 'run-accepted');
     const { runId, controlKey } = accepted.type === 'run-accepted' ? accepted : { runId: '', controlKey: '' };
     expect(controlKey).toMatch(/^[a-f0-9]{32}$/);
@@ -259,7 +295,10 @@ describe('socket server', () => {
     other.socket.send(JSON.stringify({ type: 'subscribe', runId }));
     await other.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
     const refusal = `this page watches run '${runId}' but did not start it: only the page that started a run may stall, kill or cancel it`;
-    for (const message of [{ type: 'fault', runId, workerId: 'worker-1', action: 'pause' }, { type: 'cancel-run', runId }]) {
+    for (const message of [
+      { type: 'fault', runId, workerId: 'worker-1', action: 'pause' },
+      { type: 'cancel-run', runId },
+    ]) {
       other.socket.send(JSON.stringify(message));
       expect(await other.next((m) => m.type === 'error')).toEqual({ type: 'error', error: refusal });
     }

@@ -10,7 +10,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { MAX_CLIENT_FRAME_BYTES, MAX_EVENTS_PER_MESSAGE, parseClientMessage, type ServerMessage, type ValidClientMessage } from '@racelab/shared';
+import {
+  MAX_CLIENT_FRAME_BYTES,
+  MAX_EVENTS_PER_MESSAGE,
+  parseClientMessage,
+  type ServerMessage,
+  type ValidClientMessage,
+} from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import type { Run } from '../runs/run.js';
 import { refuseUpgrade } from './hosts.js';
@@ -207,7 +213,8 @@ export class SocketServer {
     const batcher = new EventBatcher((runId, events) => {
       for (let i = 0; i < events.length; i += MAX_EVENTS_PER_MESSAGE) {
         const batch = events.slice(i, i + MAX_EVENTS_PER_MESSAGE);
-        const message: ServerMessage = batch.length === 1 ? { type: 'run-event', runId, event: batch[0]! } : { type: 'run-events', runId, events: batch };
+        const message: ServerMessage =
+          batch.length === 1 ? { type: 'run-event', runId, event: batch[0]! } : { type: 'run-events', runId, events: batch };
         sendBounded(socket, message, limits.maxBufferedBytes);
       }
     });
@@ -218,7 +225,10 @@ export class SocketServer {
     const stream = (run: Run, afterSeq: number): void => {
       if (streams.has(run.id)) return;
       for (const event of run.events) if (event.seq > afterSeq) batcher.push(run.id, event);
-      streams.set(run.id, run.onEvent((event) => batcher.push(run.id, event)));
+      streams.set(
+        run.id,
+        run.onEvent((event) => batcher.push(run.id, event)),
+      );
       this.directory.watch(run.id);
     };
     send({ type: 'hello', catalog: this.playground.catalog.manifests });
@@ -290,7 +300,9 @@ export class SocketServer {
         }
         const fromAddress = this.runsOf(address);
         if (!limits.isTrustedAddress(address) && fromAddress.length >= limits.maxRunsPerAddress) {
-          return busy(`busy: the pages of this address already have ${fromAddress.length} runs going, the most one address may have; try again when one ends`);
+          return busy(
+            `busy: the pages of this address already have ${fromAddress.length} runs going, the most one address may have; try again when one ends`,
+          );
         }
         if (this.directory.active >= limits.maxRunsPerServer) {
           return busy(`busy: the server is running ${this.directory.active} runs, the most it takes at once; try again in a moment`);
@@ -321,7 +333,10 @@ export class SocketServer {
         const run = streams.has(message.runId) ? this.directory.get(message.runId) : undefined;
         if (!run) return send({ type: 'error', error: `no run '${message.runId}' of this page` });
         if (!controlled.has(run.id)) {
-          return send({ type: 'error', error: `this page watches run '${run.id}' but did not start it: only the page that started a run may stall, kill or cancel it` });
+          return send({
+            type: 'error',
+            error: `this page watches run '${run.id}' but did not start it: only the page that started a run may stall, kill or cancel it`,
+          });
         }
         if (message.type === 'cancel-run') return run.cancel('cancelled from the page');
         const error = run.fault(message.workerId, message.action);

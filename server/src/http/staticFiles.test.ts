@@ -35,7 +35,9 @@ const fetchPath = (p: string): Promise<{ status: number; body: string; nosniff: 
     get({ host: '127.0.0.1', port, path: p }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, nosniff: res.headers['x-content-type-options'] as string | undefined }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body, nosniff: res.headers['x-content-type-options'] as string | undefined }),
+      );
     }).on('error', reject);
   });
 
@@ -46,7 +48,10 @@ describe('static files', () => {
     expect((await fetchPath('/')).body).toContain('<title>racelab</title>');
   });
 
-  it.each([['a link to a file outside', '/leak.txt'], ['a file under a link to a folder outside', '/away/secret.txt']])('refuses %s', async (_what, p) => {
+  it.each([
+    ['a link to a file outside', '/leak.txt'],
+    ['a file under a link to a folder outside', '/away/secret.txt'],
+  ])('refuses %s', async (_what, p) => {
     const answer = await fetchPath(p);
     expect(answer.status).toBe(403);
     expect(answer.body).not.toContain('not for pages');

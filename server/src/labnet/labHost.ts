@@ -96,7 +96,10 @@ export function createLabHost(name: string): Promise<LabHost> {
       const hostAddress = blockAddress(block, 1);
       const address = blockAddress(block, 2);
       try {
-        await ip([], `netns add ${namespace}\nlink add ${hostLink} type veth peer name ${INNER_LINK} netns ${namespace}\naddr add ${hostAddress}/30 dev ${hostLink}\nlink set ${hostLink} up\n`);
+        await ip(
+          [],
+          `netns add ${namespace}\nlink add ${hostLink} type veth peer name ${INNER_LINK} netns ${namespace}\naddr add ${hostAddress}/30 dev ${hostLink}\nlink set ${hostLink} up\n`,
+        );
         await ip(['-n', namespace], `addr add ${address}/30 dev ${INNER_LINK}\nlink set ${INNER_LINK} up\nlink set lo up\n`);
         return labHost(name, namespace, hostLink, hostAddress, address);
       } catch (error) {

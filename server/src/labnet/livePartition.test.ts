@@ -15,14 +15,20 @@ const real = detectLabMechanisms();
 let machine: Playground;
 let fallback: Playground;
 beforeAll(async () => {
-  [machine, fallback] = await Promise.all([openTestPlayground(0), openTestPlayground(0, { labMechanisms: detectLabMechanisms({ RACELAB_REAL_FAULTS: 'off' }) })]);
+  [machine, fallback] = await Promise.all([
+    openTestPlayground(0),
+    openTestPlayground(0, { labMechanisms: detectLabMechanisms({ RACELAB_REAL_FAULTS: 'off' }) }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([machine?.close(), fallback?.close()]);
 });
 
 const partitionAtGrant: FaultRule[] = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 300 }];
-const link = (run: Run) => eventsOf(run.events, 'fault-staged', 'worker-2').filter((e) => e.target.startsWith("worker-2's link")).map((e) => [e.fault, e.mechanism]);
+const link = (run: Run) =>
+  eventsOf(run.events, 'fault-staged', 'worker-2')
+    .filter((e) => e.target.startsWith("worker-2's link"))
+    .map((e) => [e.fault, e.mechanism]);
 
 async function untilRunning(run: Run): Promise<void> {
   while (run.status !== 'running') {
@@ -32,7 +38,7 @@ async function untilRunning(run: Run): Promise<void> {
 }
 
 describe('a planned partition', () => {
-  it('cuts worker-2\'s link at its checkpoint for its ms where the workers are hosts; is refused with a reason where they are not', async () => {
+  it("cuts worker-2's link at its checkpoint for its ms where the workers are hosts; is refused with a reason where they are not", async () => {
     const prepared = machine.prepare({ scenario: 'redlock', variant: 'redlock', params: {}, faults: partitionAtGrant });
     if (!real.namespaces) {
       expect(prepared).toMatchObject({ ok: false, error: expect.stringMatching(/worker-2 does not run as a lab host/) });
@@ -40,20 +46,32 @@ describe('a planned partition', () => {
       if (!prepared.ok) throw new Error(prepared.error);
       const outcome = await prepared.run.start();
       expect(outcome.status).toBe('finished');
-      expect(link(prepared.run)).toEqual([['partition', MECHANISM.linkDown], ['partition-healed', MECHANISM.linkDown]]);
+      expect(link(prepared.run)).toEqual([
+        ['partition', MECHANISM.linkDown],
+        ['partition-healed', MECHANISM.linkDown],
+      ]);
       expect(eventsOf(prepared.run.events, 'run-started')[0]?.hosts).toEqual(['worker-1', 'worker-2']);
     }
     const refused = fallback.prepare({ scenario: 'redlock', variant: 'redlock', params: {}, faults: partitionAtGrant });
-    expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/partition at 'after-grant': worker-2 does not run as a lab host/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/partition at 'after-grant': worker-2 does not run as a lab host/),
+    });
     // A scenario whose workers are never hosts refuses it everywhere.
     const fencing = machine.prepare({ scenario: 'fencing', variant: 'lease-only', params: {}, faults: partitionAtGrant });
-    expect(fencing).toMatchObject({ ok: false, error: expect.stringMatching(/partition at 'after-grant': worker-2 does not run as a lab host/) });
+    expect(fencing).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/partition at 'after-grant': worker-2 does not run as a lab host/),
+    });
   });
 });
 
 describe('a live partition', () => {
   it('from the page: cut and healed in the kernel where the workers are hosts, an error and an untouched run where not', async () => {
-    for (const [playground, hosts] of [[machine, real.namespaces], [fallback, false]] as const) {
+    for (const [playground, hosts] of [
+      [machine, real.namespaces],
+      [fallback, false],
+    ] as const) {
       const prepared = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: { pauseMs: 3000 } });
       if (!prepared.ok) throw new Error(prepared.error);
       const { run } = prepared;
@@ -66,7 +84,12 @@ describe('a live partition', () => {
         expect(run.fault('worker-2', 'partition')).toBe('worker-2 is already partitioned');
         await expect.poll(() => link(run).length).toBe(1);
         expect(run.fault('worker-2', 'heal')).toBeUndefined();
-        await expect.poll(() => link(run)).toEqual([['partition', MECHANISM.linkDown], ['partition-healed', MECHANISM.linkDown]]);
+        await expect
+          .poll(() => link(run))
+          .toEqual([
+            ['partition', MECHANISM.linkDown],
+            ['partition-healed', MECHANISM.linkDown],
+          ]);
       } else {
         expect(run.fault('worker-2', 'partition')).toMatch(/^worker-2 does not run as a lab host of its own/);
         expect(eventsOf(run.events, 'run-started')[0]?.hosts).toEqual([]);

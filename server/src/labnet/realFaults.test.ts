@@ -55,7 +55,7 @@ describe('redlock: a split', () => {
 });
 
 describe('cron-clock-skew: the late clocks', () => {
-  it('move the node\'s own wall clock with libfaketime where installed, and are simulated when forced off: the same verdicts', async () => {
+  it("move the node's own wall clock with libfaketime where installed, and are simulated when forced off: the same verdicts", async () => {
     const clock = real.faketime ? MECHANISM.faketime : MECHANISM.simulatedClock;
     for (const params of [{}, { nodes: 3, skewMs: 200, jobMs: 300 }] as Record<string, unknown>[]) {
       for (const variant of ['release-when-done', 'lock-per-slot']) {
@@ -71,7 +71,7 @@ describe('cron-clock-skew: the late clocks', () => {
 });
 
 describe('failover: the slow link', () => {
-  it('holds the primary\'s bytes in the kernel where the far replica is a host, in the proxy when forced off: the same verdicts', async () => {
+  it("holds the primary's bytes in the kernel where the far replica is a host, in the proxy when forced off: the same verdicts", async () => {
     const kernel = real.namespaces && real.nftables ? MECHANISM.nftables : MECHANISM.proxy;
     const onMachine = await asExpected(machine, 'failover', 'plain-lock');
     expect(mechanisms(onMachine.events)).toEqual([['slow-link', kernel]]);

@@ -39,21 +39,23 @@ describe.each(LIBRARY_LOCKS.map((m) => [m.name, m] as const))('%s', (_name, modu
     expect(second).not.toBeNull();
     await b.release(second);
   });
-
 });
 
-describe.each(LIBRARY_LOCKS.filter((m) => m.redisKey('lock') !== null).map((m) => [m.name, m] as const))('%s, a lock with a TTL', (_name, module) => {
-  it('expires on its own, or on release when it renews itself, and the next holder gets in', async () => {
-    const prefix = `racelab-test:${randomUUID().slice(0, 8)}:`;
-    const [a, b] = [await open(module, prefix), await open(module, prefix)];
-    const held = await a.acquire('lock:y', 300);
-    expect(held).not.toBeNull();
-    // A renewing lock is renewed by its holder's timer: it must be released to stop; the
-    // others are left to expire. Either way, after the wait the next holder gets in.
-    if (module.renews) await a.release(held);
-    else await new Promise((resolve) => setTimeout(resolve, 600));
-    const next = await b.acquire('lock:y', 5000);
-    expect(next).not.toBeNull();
-    await b.release(next);
-  });
-});
+describe.each(LIBRARY_LOCKS.filter((m) => m.redisKey('lock') !== null).map((m) => [m.name, m] as const))(
+  '%s, a lock with a TTL',
+  (_name, module) => {
+    it('expires on its own, or on release when it renews itself, and the next holder gets in', async () => {
+      const prefix = `racelab-test:${randomUUID().slice(0, 8)}:`;
+      const [a, b] = [await open(module, prefix), await open(module, prefix)];
+      const held = await a.acquire('lock:y', 300);
+      expect(held).not.toBeNull();
+      // A renewing lock is renewed by its holder's timer: it must be released to stop; the
+      // others are left to expire. Either way, after the wait the next holder gets in.
+      if (module.renews) await a.release(held);
+      else await new Promise((resolve) => setTimeout(resolve, 600));
+      const next = await b.acquire('lock:y', 5000);
+      expect(next).not.toBeNull();
+      await b.release(next);
+    });
+  },
+);

@@ -19,7 +19,14 @@ export { LOCK_MODULE_ENV };
 export const OWN_LOCK_ID = 'your-lock';
 
 /** The npm libraries, in the order the page and the scorecard list them. */
-export const LIBRARY_LOCKS: LockModule[] = [redlock, sesamecareRedlock, redisSemaphoreMutex, redisSemaphoreRedlockMutex, microfleetIoredisLock, advisoryLock];
+export const LIBRARY_LOCKS: LockModule[] = [
+  redlock,
+  sesamecareRedlock,
+  redisSemaphoreMutex,
+  redisSemaphoreRedlockMutex,
+  microfleetIoredisLock,
+  advisoryLock,
+];
 
 interface OwnModule {
   create?: (connections: LockConnections) => LockAdapter | Promise<LockAdapter>;

@@ -29,10 +29,13 @@ describe('Coordinator', () => {
   });
 
   it('strikes a "first" fault once, and a targeted fault on its worker only', () => {
-    const c = new Coordinator(['a', 'b'], [
-      { checkpoint: 'holding-lock', target: 'first', action: 'kill' },
-      { checkpoint: 'working', target: 'b', action: 'stall', ms: 100 },
-    ]);
+    const c = new Coordinator(
+      ['a', 'b'],
+      [
+        { checkpoint: 'holding-lock', target: 'first', action: 'kill' },
+        { checkpoint: 'working', target: 'b', action: 'stall', ms: 100 },
+      ],
+    );
     expect(c.faultAt('holding-lock', 'b')?.action).toBe('kill');
     expect(c.faultAt('holding-lock', 'a')).toBeUndefined();
     expect(c.faultAt('working', 'a')).toBeUndefined();

@@ -54,9 +54,7 @@ export class Coordinator {
   /** What the fault plan does to this worker at this checkpoint. */
   faultAt(checkpoint: string, workerId: string): FaultRule | undefined {
     const rule = this.faults.find(
-      (r) =>
-        r.checkpoint === checkpoint &&
-        (r.target === workerId || (r.target === 'first' && !this.firedRules.has(r))),
+      (r) => r.checkpoint === checkpoint && (r.target === workerId || (r.target === 'first' && !this.firedRules.has(r))),
     );
     if (rule) this.firedRules.add(rule);
     return rule;

@@ -22,7 +22,11 @@ import type { Run } from './run.js';
 const WITHIN_MS = 2000;
 
 /** Starts a long run and resolves once `event` has happened (the run is mid-work). */
-async function startLong(playground: Playground, until_: RunEvent['type'] = 'work-started', extra: { deadlineMs?: number; workers?: number; workMs?: number } = {}) {
+async function startLong(
+  playground: Playground,
+  until_: RunEvent['type'] = 'work-started',
+  extra: { deadlineMs?: number; workers?: number; workMs?: number } = {},
+) {
   const prepared = playground.prepare({
     scenario: 'duplicate-job',
     variant: 'token-lua',
@@ -101,10 +105,15 @@ describe('Redis restarted mid-run', () => {
     // And the subscriber is subscribed again: a change reaches the listeners.
     const heard: string[] = [];
     const unlisten = playground.keyspace!.listen('racelab:probe:', (key, event) => heard.push(`${key} ${event}`));
-    await until(async () => {
-      await playground.redis.set('racelab:probe:k', '1', 'PX', 1000);
-      return heard.length > 0;
-    }, 'a keyspace notification after the restart', 5000, 100);
+    await until(
+      async () => {
+        await playground.redis.set('racelab:probe:k', '1', 'PX', 1000);
+        return heard.length > 0;
+      },
+      'a keyspace notification after the restart',
+      5000,
+      100,
+    );
     unlisten();
     await playground.redis.del('racelab:probe:k');
     // Every warm worker is one that connected to the new Redis.
@@ -198,7 +207,7 @@ describe('faults on the real stores', () => {
     await expectNextRunPasses(playground);
   });
 
-  it("a run always ends, even one cancelled before its stores exist", async () => {
+  it('a run always ends, even one cancelled before its stores exist', async () => {
     // Cancelled before its stores even exist: it still ends, and cleans up what setup made.
     const prepared = playground.prepare({ scenario: 'duplicate-job', variant: 'no-lock', params: {} });
     if (!prepared.ok) throw new Error(prepared.error);

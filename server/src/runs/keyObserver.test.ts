@@ -12,9 +12,15 @@ afterAll(() => redis.disconnect());
 function observe(): { prefix: string; seen: KeyObservation[]; observer: KeyObserver } {
   const prefix = freshPrefix();
   const seen: KeyObservation[] = [];
-  const observer = new KeyObserver(redis, prefix, ['lock'], (o) => seen.push(o), (error) => {
-    throw error;
-  });
+  const observer = new KeyObserver(
+    redis,
+    prefix,
+    ['lock'],
+    (o) => seen.push(o),
+    (error) => {
+      throw error;
+    },
+  );
   return { prefix, seen, observer };
 }
 

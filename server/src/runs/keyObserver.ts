@@ -87,8 +87,8 @@ export class KeyObserver {
     if (!this.sampling.running || !this.keys.includes(key)) return;
     // A key that is gone is known to be gone; after any other change, ask Redis what it holds.
     const gone = event === 'del' || event === 'expired' || event === 'evicted';
-    void this.serial(async () => (gone ? this.report({ key, value: null, pttlMs: -2 }) : this.sample())).catch(
-      (error: unknown) => this.onError(error instanceof Error ? error : new Error(String(error))),
+    void this.serial(async () => (gone ? this.report({ key, value: null, pttlMs: -2 }) : this.sample())).catch((error: unknown) =>
+      this.onError(error instanceof Error ? error : new Error(String(error))),
     );
   }
 
@@ -109,11 +109,7 @@ export class KeyObserver {
   private report(now: KeyObservation, when?: Sampled): void {
     const before = this.last.get(now.key);
     // A TTL counting down is not news; a new value, a new lease or a lost expiry is.
-    const changed =
-      !before ||
-      before.value !== now.value ||
-      (before.pttlMs === -1) !== (now.pttlMs === -1) ||
-      renewed(before, now, when);
+    const changed = !before || before.value !== now.value || (before.pttlMs === -1) !== (now.pttlMs === -1) || renewed(before, now, when);
     if (!changed) return;
     this.last.set(now.key, { ...now, ...when });
     if (before || now.value !== null) this.onChange(now, before);

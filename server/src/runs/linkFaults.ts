@@ -43,7 +43,7 @@ export class LinkFaults {
     if (!lab) return notAHost(workerId);
     if (this.cut.has(workerId)) return `${workerId} is already partitioned`;
     this.cut.add(workerId);
-    void this.setLink(lab, workerId, false, ms === undefined ? 'to the run\'s end or a heal' : `for ${ms} ms`);
+    void this.setLink(lab, workerId, false, ms === undefined ? "to the run's end or a heal" : `for ${ms} ms`);
     if (ms !== undefined) {
       const timer = setTimeout(() => {
         this.healTimers.delete(timer);

@@ -183,10 +183,14 @@ export class Playground {
     const params = resolveParams(manifest, request.variant, isMutant ? { ...definition.defaults, ...request.params } : request.params);
     if (!params.ok) return params;
     // A mutant's own defaults and checkpoints, as a variant's manifest would give them.
-    const variant = manifest.variants.find((v) => v.id === request.variant) ?? { id: definition.id, checkpoints: definition.checkpoints ?? [] };
+    const variant = manifest.variants.find((v) => v.id === request.variant) ?? {
+      id: definition.id,
+      checkpoints: definition.checkpoints ?? [],
+    };
     // A scenario's deadline is its worst case (token-stampede's lock-only, one refresh after
     // another, at 5,000 requests: 17 min); no run holds the server's slots past MAX_RUN_MS.
-    const deadlineMs = request.deadlineMs ?? Math.min(scenario.deadlineMs(scaleDurations(scenario.params, params.params, request.speed ?? 1)), MAX_RUN_MS);
+    const deadlineMs =
+      request.deadlineMs ?? Math.min(scenario.deadlineMs(scaleDurations(scenario.params, params.params, request.speed ?? 1)), MAX_RUN_MS);
     const workerIds = scenario.workers(params.params);
     for (const fault of request.faults ?? []) {
       if (!variant.checkpoints.includes(fault.checkpoint)) {
@@ -201,7 +205,10 @@ export class Playground {
       }
       // A partition cuts a lab host's link: only a scenario whose workers are hosts, on a machine with namespaces.
       if (fault.action === 'partition' && !(scenario.lab?.(params.params).network && this.pool.labMechanisms.namespaces)) {
-        return { ok: false, error: `a partition at '${fault.checkpoint}': ${notAHost(fault.target === 'first' ? 'the first worker' : fault.target)}` };
+        return {
+          ok: false,
+          error: `a partition at '${fault.checkpoint}': ${notAHost(fault.target === 'first' ? 'the first worker' : fault.target)}`,
+        };
       }
     }
     const run = new Run(

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { secretRedactor } from './redact.js';
 
 describe('secretRedactor', () => {
-  const redact = secretRedactor(['redis://:s3cret-pass@10.0.0.5:6379', 'postgres://app:p%40ss%2Fword@db.internal:5432/racelab?sslmode=require']);
+  const redact = secretRedactor([
+    'redis://:s3cret-pass@10.0.0.5:6379',
+    'postgres://app:p%40ss%2Fword@db.internal:5432/racelab?sslmode=require',
+  ]);
 
   it('hides the URLs and their passwords wherever they appear in a text', () => {
     expect(redact('connect failed: redis://:s3cret-pass@10.0.0.5:6379 refused')).toBe('connect failed: redis://:***@10.0.0.5:6379 refused');
@@ -12,7 +15,9 @@ describe('secretRedactor', () => {
   });
 
   it('hides the password of any other URL a driver quotes back', () => {
-    expect(redact('could not reach postgresql://someone:hunter2@elsewhere/db')).toBe('could not reach postgresql://someone:***@elsewhere/db');
+    expect(redact('could not reach postgresql://someone:hunter2@elsewhere/db')).toBe(
+      'could not reach postgresql://someone:***@elsewhere/db',
+    );
   });
 
   it('leaves texts without secrets alone', () => {

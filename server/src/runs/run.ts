@@ -8,7 +8,16 @@ import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import { judge, type ExpectedVerdict, type FaultRule, type LiveFaultAction, type Metrics, type Params, type RunEvent, type Verdict } from '@racelab/shared';
+import {
+  judge,
+  type ExpectedVerdict,
+  type FaultRule,
+  type LiveFaultAction,
+  type Metrics,
+  type Params,
+  type RunEvent,
+  type Verdict,
+} from '@racelab/shared';
 import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
 import type { RunFixture } from '../scenarios/types.js';
 import type { WorkerPlan } from '../worker/ipc.js';
@@ -87,8 +96,7 @@ export function runStatementTimeoutMs(deadlineMs: number): number {
 class Cancelled extends Error {}
 
 export type RunOutcome =
-  | ({ status: 'finished'; metrics: Metrics; expected: ExpectedVerdict } & Verdict)
-  | { status: 'failed'; message: string };
+  ({ status: 'finished'; metrics: Metrics; expected: ExpectedVerdict } & Verdict) | { status: 'failed'; message: string };
 
 /** What a run's start set going: cleaned up at the end, whether or not the run waited for it. */
 interface Underway {
@@ -242,8 +250,12 @@ export class Run {
       };
       underway.fixture = scenario.setup(stores, timed, info);
       const fixture = await abortable(underway.fixture, signal);
-      underway.children = (lab?.launches.some((l) => l.wrap || l.env) ? this.services.pool.takeFresh(lab.launches) : this.services.pool.take(workerIds.length)).catch((error: unknown) => {
-        throw new Error(`could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`);
+      underway.children = (
+        lab?.launches.some((l) => l.wrap || l.env) ? this.services.pool.takeFresh(lab.launches) : this.services.pool.take(workerIds.length)
+      ).catch((error: unknown) => {
+        throw new Error(
+          `could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
       const children = await abortable(underway.children, signal);
       underway.adopted = true;

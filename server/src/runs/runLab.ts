@@ -56,7 +56,11 @@ export async function startRunLab(
           startRelay(host.hostAddress, targetOf(stores.databaseUrl, 5432)),
         ]);
         relays.push(redis, pg);
-        launches[i] = { wrap: host.wrap, redisUrl: throughRelay(stores.redisUrl, redis), databaseUrl: throughRelay(stores.databaseUrl, pg) };
+        launches[i] = {
+          wrap: host.wrap,
+          redisUrl: throughRelay(stores.redisUrl, redis),
+          databaseUrl: throughRelay(stores.databaseUrl, pg),
+        };
       }
     }
     if (needs.nodes && mechanisms.namespaces && mechanisms.nftables) {
@@ -69,7 +73,12 @@ export async function startRunLab(
       offsets.forEach((offsetMs, i) => {
         if (offsetMs === 0) return;
         const workerId = workerIds[i]!;
-        faults.push({ fault: 'clock-skew', target: `${workerId}'s clock ${offsetMs > 0 ? '+' : ''}${offsetMs} ms`, mechanism: clockMechanism, workerId });
+        faults.push({
+          fault: 'clock-skew',
+          target: `${workerId}'s clock ${offsetMs > 0 ? '+' : ''}${offsetMs} ms`,
+          mechanism: clockMechanism,
+          workerId,
+        });
         if (!mechanisms.faketime) return;
         launches[i]!.env = {
           LD_PRELOAD: mechanisms.faketime,

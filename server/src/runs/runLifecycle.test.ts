@@ -153,7 +153,10 @@ describe('run life cycle', () => {
     expectFailedAtOnce(run, 'cancelled during the hand-out');
     held.open();
     expect(await outcome).toEqual({ status: 'failed', message: 'cancelled during the hand-out' });
-    await expectNothingLeft(run, handedOut.map((c) => c.pid!));
+    await expectNothingLeft(
+      run,
+      handedOut.map((c) => c.pid!),
+    );
     expect(run.statuses).toEqual(['prepared', 'starting', 'ended', 'settled']);
     expect(types(run)).toEqual(['run-failed']);
   });
@@ -186,7 +189,10 @@ describe('run life cycle', () => {
     const pid = (started as Extract<RunEvent, { type: 'worker-started' }>).pid;
     expect(run.status).toBe('running');
     process.kill(pid, 'SIGKILL');
-    expect(await outcome).toEqual({ status: 'failed', message: `${working.workerId} (pid ${pid}) was killed from outside the run (SIGKILL)` });
+    expect(await outcome).toEqual({
+      status: 'failed',
+      message: `${working.workerId} (pid ${pid}) was killed from outside the run (SIGKILL)`,
+    });
     await expectNothingLeft(run);
     expect(run.statuses).toEqual(['prepared', 'starting', 'running', 'ended', 'settled']);
     expectSecondCancelIgnored(run);

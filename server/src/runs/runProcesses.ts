@@ -75,9 +75,7 @@ export class RunProcesses {
           void coordinator.arrive(message.name, workerId).then(() => reply({ kind: 'released', id: message.id }));
           break;
         case 'checkpoint':
-          this.strike(child, workerId, coordinator.faultAt(message.name, workerId), () =>
-            reply({ kind: 'released', id: message.id }),
-          );
+          this.strike(child, workerId, coordinator.faultAt(message.name, workerId), () => reply({ kind: 'released', id: message.id }));
           break;
         case 'stall':
           this.strike(child, workerId, { checkpoint: '', target: workerId, action: 'stall', ms: message.ms }, () =>

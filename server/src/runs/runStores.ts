@@ -71,8 +71,10 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
   const schema = `run_${runId}`;
   const keyPrefix = `racelab:${runId}:`;
 
-  const dropSchema = () => retried(`could not drop schema ${schema}`, async () => void (await pool.query(`drop schema if exists ${schema} cascade`)));
-  const deleteRunKeys = () => retried(`could not delete the keys ${keyPrefix}*`, async () => void (await deleteKeys(redis, `${keyPrefix}*`)));
+  const dropSchema = () =>
+    retried(`could not drop schema ${schema}`, async () => void (await pool.query(`drop schema if exists ${schema} cascade`)));
+  const deleteRunKeys = () =>
+    retried(`could not delete the keys ${keyPrefix}*`, async () => void (await deleteKeys(redis, `${keyPrefix}*`)));
 
   let closing = false;
   const name = `racelab-server run_${runId}`;
@@ -108,7 +110,8 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
     spare.on('error', dying);
     try {
       // One round trip; the name is what an operator (and pg_stat_activity) sees.
-      const timeout = options.statementTimeoutMs === undefined ? '' : `; set statement_timeout to ${Math.round(options.statementTimeoutMs)}`;
+      const timeout =
+        options.statementTimeoutMs === undefined ? '' : `; set statement_timeout to ${Math.round(options.statementTimeoutMs)}`;
       await spare.query(`set search_path to ${schema}; set application_name to '${name}'${timeout}`);
       spare.off('error', dying);
       return own(spare);
@@ -155,7 +158,8 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
         const [, ...results] = await Promise.allSettled([withTimeout(client.end(), 1000), deleteRunKeys(), dropSchema()]);
         const errors = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
         // Left registered when a store would not let go: the server's next sweep takes it.
-        if (errors.length === 0) await unregister(pool, runId).catch((error: unknown) => errors.push(`could not unregister: ${String(error)}`));
+        if (errors.length === 0)
+          await unregister(pool, runId).catch((error: unknown) => errors.push(`could not unregister: ${String(error)}`));
         settled(runId);
         if (errors.length > 0) throw new Error(errors.join('; '));
       })();

@@ -37,13 +37,10 @@ export class SpareConnection {
     spare.client.on('error', lose);
     spare.client.on('end', lose);
     this.spare = spare;
-    spare.client.connect().then(
-      () => {
-        spare.connected = true;
-        if (this.closed) void spare.client.end().catch(() => undefined);
-      },
-      lose,
-    );
+    spare.client.connect().then(() => {
+      spare.connected = true;
+      if (this.closed) void spare.client.end().catch(() => undefined);
+    }, lose);
   }
 
   /** The spare, connected and alive, now its taker's (listeners and all); null when there is none ready. */

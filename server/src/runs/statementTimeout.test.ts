@@ -67,7 +67,7 @@ describe('statement timeouts', () => {
     await spare.close();
   });
 
-  it("a statement of the run past its timeout fails the run in clear words; nothing is left and the next run plays", async () => {
+  it('a statement of the run past its timeout fails the run in clear words; nothing is left and the next run plays', async () => {
     // A 4 s deadline: a 2 s statement timeout, well inside the 60 s the run has to start.
     const { run } = runWithStatement('select pg_sleep(30)', { deadlineMs: 4000 });
     expect(await run.start()).toEqual({
@@ -77,16 +77,22 @@ describe('statement timeouts', () => {
     await run.settled;
     expect(await leftovers(playground.redis, playground.pg, run.id)).toEqual({ keys: [], schema: false });
     // No backend is left sleeping for the rest of the 30 s.
-    const { rows } = await playground.pg.query("select count(*)::int as n from pg_stat_activity where application_name = $1 and state = 'active'", [
-      `racelab-server run_${run.id}`,
-    ]);
+    const { rows } = await playground.pg.query(
+      "select count(*)::int as n from pg_stat_activity where application_name = $1 and state = 'active'",
+      [`racelab-server run_${run.id}`],
+    );
     expect(rows).toEqual([{ n: 0 }]);
     expect((await play(playground, 'duplicate-job', 'token-lua')).verdict).toBe('pass');
   });
 
   it("the server's own connections have a timeout: a hung statement fails and holds no connection", async () => {
     expect((await playground.pg.query(TIMEOUT_SQL)).rows).toEqual([{ ms: SERVER_STATEMENT_TIMEOUT_MS }]);
-    const short = await Playground.open({ redisUrl: process.env.REDIS_URL ?? DEFAULT_REDIS_URL, databaseUrl, poolSize: 1, statementTimeoutMs: 500 });
+    const short = await Playground.open({
+      redisUrl: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+      databaseUrl,
+      poolSize: 1,
+      statementTimeoutMs: 500,
+    });
     try {
       await expect(short.pg.query('select pg_sleep(30)')).rejects.toThrow('canceling statement due to statement timeout');
       // The pool closed the connection the statement failed on: none is held busy by it.

@@ -51,7 +51,10 @@ describe('a frozen Redis', () => {
     // The watch, not the run's deadline (15 s and more): well within 5 s even on a busy machine.
     expect(took).toBeLessThan(5000);
     process.kill(redisPid, 'SIGCONT');
-    expect(await outcome).toMatchObject({ status: 'failed', message: expect.stringMatching(/^Redis has not answered for 1\.\d s \(stopped or frozen\)/) });
+    expect(await outcome).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(/^Redis has not answered for 1\.\d s \(stopped or frozen\)/),
+    });
 
     const next = await play(playground, 'duplicate-job', 'token-lua');
     expect(next.verdict).toBe('pass');
@@ -61,7 +64,7 @@ describe('a frozen Redis', () => {
   }, 120_000);
 });
 
-describe('the server\'s own Redis connection', () => {
+describe("the server's own Redis connection", () => {
   it(`fails a command to a frozen Redis in words after ${SERVER_REDIS_COMMAND_TIMEOUT_MS} ms instead of waiting for ever`, async () => {
     process.kill(redisPid, 'SIGSTOP');
     try {

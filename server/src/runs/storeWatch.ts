@@ -43,7 +43,9 @@ export class StoreWatch {
       if (since !== null) {
         if (now - since >= silentMs && !this.reported.has(store)) {
           this.reported.add(store);
-          this.options.onSilent(`${store} has not answered for ${Math.round((now - since) / 100) / 10} s (stopped or frozen): the run's numbers could not be read`);
+          this.options.onSilent(
+            `${store} has not answered for ${Math.round((now - since) / 100) / 10} s (stopped or frozen): the run's numbers could not be read`,
+          );
         }
         continue; // one ping at a time per store
       }

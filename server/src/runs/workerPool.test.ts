@@ -12,7 +12,11 @@ afterEach(async () => {
 });
 
 const open = (size: number) =>
-  new WorkerPool({ redisUrl: process.env.REDIS_URL ?? DEFAULT_REDIS_URL, databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, size });
+  new WorkerPool({
+    redisUrl: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+    databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    size,
+  });
 
 async function warm(p: WorkerPool, count: number): Promise<void> {
   for (let i = 0; i < 3000 && p.idleCount < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -140,7 +140,10 @@ export class WorkerPool {
     this.closed = true;
     clearTimeout(this.retryTimer);
     const exits = [...this.live].map(
-      (child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()))),
+      (child) =>
+        new Promise<void>((resolve) =>
+          child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+        ),
     );
     for (const child of this.live) child.kill('SIGKILL');
     await Promise.all(exits);

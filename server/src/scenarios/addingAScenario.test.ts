@@ -26,7 +26,7 @@ describe('a scenario added as one folder', () => {
       ['read-then-write', false],
       ['atomic-increment', true],
     ]);
-    expect(tally?.variants[1]?.code).toContain("update counter set visits = visits + 1 where id = 1");
+    expect(tally?.variants[1]?.code).toContain('update counter set visits = visits + 1 where id = 1');
     expect(tally?.explanation).toContain('asking the database to add one counts them all');
     expect(tally?.variants[0]?.expected).toEqual([{ verdict: 'fail' }, { verdict: 'fail' }]);
     // racelab's own scenarios are all still there, in their teaching order, the fixture last.

@@ -16,7 +16,12 @@ afterAll(() => playground.close());
 describe('failover, with a lock library', () => {
   it('redis-semaphore Mutex: the primary dies before its replica has the key; worker-2 takes it on the promoted replica', async () => {
     const { metrics, verdict, events } = await play(playground, 'failover', 'lib-redis-semaphore-mutex');
-    expect(metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, replicaHadKeyAtFailover: 'no', finalWriter: 'worker-1' });
+    expect(metrics).toMatchObject({
+      maxConcurrentHolders: 2,
+      staleWritesAccepted: 1,
+      replicaHadKeyAtFailover: 'no',
+      finalWriter: 'worker-1',
+    });
     expect(verdict).toBe('fail');
     // Both grants are the library's own values, each seen on the lab's nodes.
     expect(new Set(eventsOf(events, 'lease-acquired').map((e) => e.token)).size).toBe(2);

@@ -31,7 +31,8 @@ function leaseClockProblems(events: RunEvent[]): string[] {
         const open = asks.get(slot)!;
         let answered = open.length - 1;
         while (answered >= 0 && open[answered]! > e.fromMs) answered--;
-        if (answered < 0) problems.push(`lease-acquired of ${e.workerId}: fromMs ${e.fromMs} before it asked (${open.join(', ') || 'every ask answered'})`);
+        if (answered < 0)
+          problems.push(`lease-acquired of ${e.workerId}: fromMs ${e.fromMs} before it asked (${open.join(', ') || 'every ask answered'})`);
         else open.splice(answered, 1);
       }
     }

@@ -16,15 +16,19 @@ afterAll(() => playground.close());
 const inRedis = LIBRARY_LOCKS.filter((m) => m.redisKey('lock') !== null);
 
 describe('fencing, with each library', () => {
-  it.each(inRedis.map((m) => [m.id] as const))('%s: worker-1 is stopped past its lease; its stale write lands over worker-2\'s', async (id) => {
-    const { metrics, verdict, events } = await play(playground, 'fencing', id);
-    expect(metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' });
-    expect(verdict).toBe('fail');
-    // The grants the server saw are the values the library stored, each filed by its holder.
-    const tokens = eventsOf(events, 'lease-acquired').map((e) => e.token);
-    expect(new Set(tokens).size).toBe(2);
-    expect(eventsOf(events, 'key-observed').map((e) => e.value)).toEqual(expect.arrayContaining(tokens));
-  }, 30_000);
+  it.each(inRedis.map((m) => [m.id] as const))(
+    "%s: worker-1 is stopped past its lease; its stale write lands over worker-2's",
+    async (id) => {
+      const { metrics, verdict, events } = await play(playground, 'fencing', id);
+      expect(metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' });
+      expect(verdict).toBe('fail');
+      // The grants the server saw are the values the library stored, each filed by its holder.
+      const tokens = eventsOf(events, 'lease-acquired').map((e) => e.token);
+      expect(new Set(tokens).size).toBe(2);
+      expect(eventsOf(events, 'key-observed').map((e) => e.value)).toEqual(expect.arrayContaining(tokens));
+    },
+    30_000,
+  );
 
   it('has no variant for a lock without an expiry (advisory-lock never passes on)', () => {
     const fencing = playground.catalog.manifests.find((m) => m.id === 'fencing')!;
@@ -34,12 +38,16 @@ describe('fencing, with each library', () => {
 });
 
 describe('event-loop-block, with a renewing library', () => {
-  it.each(inRedis.filter((m) => m.renews).map((m) => [m.id] as const))('%s: a block longer than the lease starves the renewal; a short one does not', async (id) => {
-    const starved = await play(playground, 'event-loop-block', id);
-    expect(starved.metrics).toMatchObject({ staleWritesAccepted: 1, finalWriter: 'worker-1' });
-    // Block 0.5 s, then 2 s of work on a 2 s lease: only the library's renewal keeps the lease.
-    const renewed = await play(playground, 'event-loop-block', id, { leaseMs: 2000, blockMs: 500, workMs: 2000 });
-    expect(renewed.metrics).toMatchObject({ maxConcurrentHolders: 1, staleWritesAccepted: 0, finalWriter: 'worker-2' });
-    expect(renewed.verdict).toBe('pass');
-  }, 40_000);
+  it.each(inRedis.filter((m) => m.renews).map((m) => [m.id] as const))(
+    '%s: a block longer than the lease starves the renewal; a short one does not',
+    async (id) => {
+      const starved = await play(playground, 'event-loop-block', id);
+      expect(starved.metrics).toMatchObject({ staleWritesAccepted: 1, finalWriter: 'worker-1' });
+      // Block 0.5 s, then 2 s of work on a 2 s lease: only the library's renewal keeps the lease.
+      const renewed = await play(playground, 'event-loop-block', id, { leaseMs: 2000, blockMs: 500, workMs: 2000 });
+      expect(renewed.metrics).toMatchObject({ maxConcurrentHolders: 1, staleWritesAccepted: 0, finalWriter: 'worker-2' });
+      expect(renewed.verdict).toBe('pass');
+    },
+    40_000,
+  );
 });

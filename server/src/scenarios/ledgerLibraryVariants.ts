@@ -72,17 +72,25 @@ export function handoverLibraryVariant<Job extends HandoverJob>(lab: HandoverLab
     ...ledgerLibraryFrame(module, lab.lockKey),
     expectedOtherwise: (params) => (module.fences ? null : lab.passesWithoutFence(module, params)),
     run: (job) =>
-      holdLibraryLock(job, module, lab.lockKey, job.leaseMs, {}, () => job.skip(), async (grant) => {
-        await claimLeaseValue(job, grant.value);
-        const grantNo = await grantOnRecord(job, lab.lockKey, grant.value);
-        job.signal(`granted:${job.workerId}`);
-        await lab.hold(job);
-        await job.work();
-        await writeUnderLibraryLock(job, lab.table, lab.target, grant, grantNo, async (sql, values) => {
-          await lab.keepWriteOrder(job, grant.value);
-          return writeRow(job, sql, values);
-        });
-      }),
+      holdLibraryLock(
+        job,
+        module,
+        lab.lockKey,
+        job.leaseMs,
+        {},
+        () => job.skip(),
+        async (grant) => {
+          await claimLeaseValue(job, grant.value);
+          const grantNo = await grantOnRecord(job, lab.lockKey, grant.value);
+          job.signal(`granted:${job.workerId}`);
+          await lab.hold(job);
+          await job.work();
+          await writeUnderLibraryLock(job, lab.table, lab.target, grant, grantNo, async (sql, values) => {
+            await lab.keepWriteOrder(job, grant.value);
+            return writeRow(job, sql, values);
+          });
+        },
+      ),
   });
 }
 

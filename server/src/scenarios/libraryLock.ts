@@ -15,7 +15,10 @@ export interface LibraryGrant {
 }
 
 /** The parts of a library variant every scenario gives the same way. */
-export function libraryFrame(module: LockModule, lockKey: string): Pick<VariantDefinition<never>, 'id' | 'title' | 'summary' | 'source' | 'library' | 'keyAliases'> {
+export function libraryFrame(
+  module: LockModule,
+  lockKey: string,
+): Pick<VariantDefinition<never>, 'id' | 'title' | 'summary' | 'source' | 'library' | 'keyAliases'> {
   const stored = module.redisKey(lockKey);
   return {
     id: module.id,
@@ -95,7 +98,12 @@ export async function holdLibraryLock(
 }
 
 /** Tries once to take the lock for `leaseMs`; reports the request and the grant; null when another holds it. */
-export async function takeLibraryLock(ctx: WorkerContext, lock: LockAdapter, place: LockPlace, leaseMs: number): Promise<LibraryGrant | null> {
+export async function takeLibraryLock(
+  ctx: WorkerContext,
+  lock: LockAdapter,
+  place: LockPlace,
+  leaseMs: number,
+): Promise<LibraryGrant | null> {
   ctx.emit({ type: 'lease-requested', key: place.shownKey });
   const sent = ctx.now(); // the lease counts from the request, not from its reply
   const handle = await lock.acquire(place.lockKey, leaseMs);

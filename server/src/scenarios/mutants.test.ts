@@ -13,9 +13,7 @@ import { openTestPlayground, play, type Played } from '../testing/testPlayground
 import { loadCatalog } from './registry.js';
 
 const catalog = await loadCatalog();
-const nearMisses = [...catalog.scenarios.values()].flatMap((scenario) =>
-  (scenario.mutants ?? []).map((mutant) => ({ scenario, mutant })),
-);
+const nearMisses = [...catalog.scenarios.values()].flatMap((scenario) => (scenario.mutants ?? []).map((mutant) => ({ scenario, mutant })));
 
 let playground: Playground;
 beforeAll(async () => {
@@ -24,7 +22,11 @@ beforeAll(async () => {
 afterAll(() => playground.close());
 
 const setWords = (set: Params): string =>
-  Object.keys(set).length === 0 ? 'defaults' : Object.entries(set).map(([k, v]) => `${k}=${formatParam(v)}`).join(' ');
+  Object.keys(set).length === 0
+    ? 'defaults'
+    : Object.entries(set)
+        .map(([k, v]) => `${k}=${formatParam(v)}`)
+        .join(' ');
 
 // The variant a mutant mutates, run once per parameter set however many mutants share it.
 const originals = new Map<string, Promise<Played>>();
@@ -35,7 +37,7 @@ function original(scenario: string, variant: string, set: Params): Promise<Playe
 }
 
 describe('near-misses', () => {
-  it('there are at least 39, each at one of its scenario\'s declared sets, of a variant expected to pass there', () => {
+  it("there are at least 39, each at one of its scenario's declared sets, of a variant expected to pass there", () => {
     expect(nearMisses.length).toBeGreaterThanOrEqual(39);
     const problems = nearMisses.flatMap(({ scenario, mutant }) => {
       const sets = [{}, ...(scenario.stabilityParams ?? [])];
@@ -45,7 +47,9 @@ describe('near-misses', () => {
       return [
         ...(of ? [] : [`${scenario.id}/${mutant.id}: mutates '${mutant.of}', which is not a variant`]),
         ...(at >= 0 ? [] : [`${scenario.id}/${mutant.id}: fails at [${setWords(mutant.failsAt)}], not a declared set`]),
-        ...(of && at >= 0 && !passesThere ? [`${scenario.id}/${mutant.id}: '${mutant.of}' is not expected to pass at [${setWords(mutant.failsAt)}]`] : []),
+        ...(of && at >= 0 && !passesThere
+          ? [`${scenario.id}/${mutant.id}: '${mutant.of}' is not expected to pass at [${setWords(mutant.failsAt)}]`]
+          : []),
         ...(scenario.variants.some((v) => v.id === mutant.id) ? [`${scenario.id}/${mutant.id}: has a variant's id`] : []),
       ];
     });

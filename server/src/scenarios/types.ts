@@ -2,16 +2,7 @@
 // renders; workers call `work`; the run calls `setup`, `measure` and `expectations`.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import type {
-  Expectation,
-  FaultRule,
-  MetricSpec,
-  Metrics,
-  Params,
-  ParamSpec,
-  WorkerEventBody,
-  StagedFault,
-} from '@racelab/shared';
+import type { Expectation, FaultRule, MetricSpec, Metrics, Params, ParamSpec, WorkerEventBody, StagedFault } from '@racelab/shared';
 import type { LabHost } from '../labnet/labHost.js';
 
 /** What a variant's code gets inside its worker process. */

@@ -11,7 +11,13 @@ import { readScorecard, withScorecard } from '../docs/scorecardTable.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-async function check(example: string): Promise<{ code: number; result: { passed: boolean; cells: { fault: string; verdict: string; note: string; byDesign?: boolean; metrics?: Record<string, unknown> }[] } }> {
+async function check(example: string): Promise<{
+  code: number;
+  result: {
+    passed: boolean;
+    cells: { fault: string; verdict: string; note: string; byDesign?: boolean; metrics?: Record<string, unknown> }[];
+  };
+}> {
   try {
     const { stdout } = await promisify(execFile)('node', [cli, 'check', '--lock', `examples/locks/${example}`, '--json'], { cwd: root });
     return { code: 0, result: JSON.parse(stdout) };
@@ -31,7 +37,10 @@ describe('racelab check --lock', () => {
     // No fence: its stale write lands, reported as what any lease gives, not as its failure.
     expect(result.cells.find((c) => c.fault === 'stale-write')).toMatchObject({ verdict: 'stale write accepted', byDesign: true });
     // One value for every holder: the promoted replica's grant of it is a grant of its own, and worker-1's write is stale.
-    expect(result.cells.find((c) => c.fault === 'failover-before-replication')).toMatchObject({ verdict: 'stale write accepted', byDesign: true });
+    expect(result.cells.find((c) => c.fault === 'failover-before-replication')).toMatchObject({
+      verdict: 'stale write accepted',
+      byDesign: true,
+    });
   }, 60_000);
 
   it('passes the fenced lock: exit 0', async () => {
@@ -48,7 +57,10 @@ describe('racelab check --lock', () => {
       ['clock-jump', 'does not apply'],
     ]);
     expect(result.cells.find((c) => c.fault === 'stale-write')?.metrics).toMatchObject({ staleWritesRejected: 1, staleWritesAccepted: 0 });
-    expect(result.cells.find((c) => c.fault === 'failover-before-replication')?.metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 0 });
+    expect(result.cells.find((c) => c.fault === 'failover-before-replication')?.metrics).toMatchObject({
+      maxConcurrentHolders: 2,
+      staleWritesAccepted: 0,
+    });
     expect(result.cells.find((c) => c.fault === 'redlock-partition')?.note).toContain('spansNodes: true');
   }, 60_000);
 

@@ -13,7 +13,11 @@ export const CHECK_USAGE = 'usage: racelab check --lock <module.mjs> [--json]   
 export async function check(argv: string[], cwd = process.cwd()): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { lock: { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { lock: { type: 'string' }, json: { type: 'boolean', default: false } },
+      strict: true,
+    }));
   } catch (error) {
     console.error(`${(error as Error).message}\n${CHECK_USAGE}`);
     return 2;
@@ -39,9 +43,15 @@ export async function check(argv: string[], cwd = process.cwd()): Promise<number
   const { allHandled, cellHandled, runScorecard } = await import('./scorecard.js');
   const playground = await Playground.open({ ...services, poolSize: 2 });
   try {
-    const card = await runScorecard(playground, [own], SCORECARD_FAULTS, () => undefined, (cell) => {
-      if (!values.json) console.log(`  ${cellHandled(cell) ? '✓' : '✗'} ${cell.fault}: ${cell.verdict} — ${cell.note}`);
-    });
+    const card = await runScorecard(
+      playground,
+      [own],
+      SCORECARD_FAULTS,
+      () => undefined,
+      (cell) => {
+        if (!values.json) console.log(`  ${cellHandled(cell) ? '✓' : '✗'} ${cell.fault}: ${cell.verdict} — ${cell.note}`);
+      },
+    );
     const passed = allHandled(card);
     if (values.json) process.stdout.write(`${JSON.stringify({ lock: path, passed, faults: card.faults, cells: card.cells })}\n`);
     else console.log(passed ? `${own.name}: every fault that applies is handled` : `${own.name}: NOT every fault is handled`);

@@ -25,7 +25,7 @@ const advisory = lock({ redisKey: () => null });
 const majority = lock({ spansNodes: true });
 
 describe('scorecard cells', () => {
-  it('runs the same fault list in the scorecard and in racelab check: the issue\'s seven and the stale write', () => {
+  it("runs the same fault list in the scorecard and in racelab check: the issue's seven and the stale write", () => {
     expect(SCORECARD_FAULTS.map((f) => f.id)).toEqual([
       'stall-past-lease',
       'release-after-expiry',
@@ -62,7 +62,9 @@ describe('scorecard cells', () => {
     const fenced = fault('stale-write').classify(stale, fencing);
     expect(fenced.verdict).toBe('stale write accepted');
     expect(fenced.byDesign).toBeUndefined();
-    expect(fault('stale-write').classify({ staleWritesAccepted: 0, staleWritesRejected: 1 }, fencing)).toMatchObject({ verdict: 'correct' });
+    expect(fault('stale-write').classify({ staleWritesAccepted: 0, staleWritesRejected: 1 }, fencing)).toMatchObject({
+      verdict: 'correct',
+    });
     expect(fault('stale-write').doesNotApply(advisory)).not.toBeNull();
     expect(fault('stale-write').doesNotApply(plain)).toBeNull();
   });
@@ -70,7 +72,10 @@ describe('scorecard cells', () => {
   it('renewal starved: applies only to a lock that renews itself', () => {
     expect(fault('renewal-starved').doesNotApply(plain)).toContain('does not renew');
     expect(fault('renewal-starved').doesNotApply(renewing)).toBeNull();
-    expect(fault('renewal-starved').classify({ staleWritesAccepted: 1, staleWritesRejected: 0 }, renewing)).toMatchObject({ verdict: 'stale write accepted', byDesign: true });
+    expect(fault('renewal-starved').classify({ staleWritesAccepted: 1, staleWritesRejected: 0 }, renewing)).toMatchObject({
+      verdict: 'stale write accepted',
+      byDesign: true,
+    });
     expect(fault('renewal-starved').classify({ staleWritesAccepted: 0, staleWritesRejected: 0 }, renewing).verdict).toBe('correct');
   });
 
@@ -86,7 +91,9 @@ describe('scorecard cells', () => {
     expect(unfenced.note).toContain('prevents duplicate work, does not prevent damage');
     expect(unfenced.note).toContain('replicates asynchronously');
     expect(fault('failover-before-replication').classify(stale, fencing).byDesign).toBeUndefined();
-    expect(fault('failover-before-replication').classify({ staleWritesAccepted: 0, staleWritesRejected: 1 }, fencing).verdict).toBe('correct');
+    expect(fault('failover-before-replication').classify({ staleWritesAccepted: 0, staleWritesRejected: 1 }, fencing).verdict).toBe(
+      'correct',
+    );
     expect(fault('failover-before-replication').doesNotApply(advisory)).toContain('PostgreSQL');
     expect(fault('failover-before-replication').doesNotApply(majority)).toBeNull(); // a Redlock over the one primary
   });
@@ -96,14 +103,18 @@ describe('scorecard cells', () => {
     expect(partition.doesNotApply(plain)).toContain('one Redis');
     expect(partition.doesNotApply(plain)).toContain('spansNodes');
     expect(partition.doesNotApply(majority)).toBeNull();
-    expect(partition.classify({ maxConcurrentHolders: 1, staleWritesAccepted: 0, finalWriter: 'worker-2' }, majority).verdict).toBe('correct');
+    expect(partition.classify({ maxConcurrentHolders: 1, staleWritesAccepted: 0, finalWriter: 'worker-2' }, majority).verdict).toBe(
+      'correct',
+    );
     const twice = partition.classify({ maxConcurrentHolders: 2, staleWritesAccepted: 1, finalWriter: 'worker-1' }, majority);
     expect(twice.verdict).toBe('stale write accepted');
     expect(twice.byDesign).toBeUndefined();
-    expect(partition.classify({ maxConcurrentHolders: 0, staleWritesAccepted: 0, finalWriter: 'nobody' }, majority).verdict).toBe('stuck lock');
+    expect(partition.classify({ maxConcurrentHolders: 0, staleWritesAccepted: 0, finalWriter: 'nobody' }, majority).verdict).toBe(
+      'stuck lock',
+    );
   });
 
-  it('clock jump: a second majority\'s stale write without a fence is by design, in fair words', () => {
+  it("clock jump: a second majority's stale write without a fence is by design, in fair words", () => {
     const jump = fault('clock-jump');
     expect(jump.doesNotApply(plain)).not.toBeNull();
     const cell = jump.classify({ staleWritesAccepted: 1, staleWritesRejected: 0 }, majority);

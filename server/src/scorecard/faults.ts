@@ -33,8 +33,7 @@ const num = (metrics: Metrics, name: string): number => Number(metrics[name]);
 const STALL_PARAMS = { workers: 3, arrival: 'late', leaseMs: 2000, workMs: 300, failure: 'none' };
 const STALL_PLAN: FaultRule[] = [{ checkpoint: 'working', target: 'worker-1', action: 'stall', ms: 2500 }];
 
-const PREVENTS_WORK_NOT_DAMAGE =
-  'a lease prevents duplicate work, not damage: see the fencing scenario for what stops a stale write';
+const PREVENTS_WORK_NOT_DAMAGE = 'a lease prevents duplicate work, not damage: see the fencing scenario for what stops a stale write';
 
 /** A lock kept elsewhere than in Redis with an expiry (advisory-lock: a PostgreSQL session) never passes on while its holder lives. */
 const NO_EXPIRY = (lock: LockModule): string | null =>
@@ -45,10 +44,21 @@ function classifyStaleWrite(metrics: Metrics, lock: LockModule, why: string): Cl
   const [accepted, rejected] = [num(metrics, 'staleWritesAccepted'), num(metrics, 'staleWritesRejected')];
   if (accepted > 0) {
     return lock.fences
-      ? { verdict: 'stale write accepted', note: `${accepted} stale write landed though the lock gives a fence: the write did not carry it to the row` }
-      : { verdict: 'stale write accepted', byDesign: true, note: `${accepted} stale write landed: ${why}; the lock gives no fence, so it prevents duplicate work, does not prevent damage (see the fencing scenario)` };
+      ? {
+          verdict: 'stale write accepted',
+          note: `${accepted} stale write landed though the lock gives a fence: the write did not carry it to the row`,
+        }
+      : {
+          verdict: 'stale write accepted',
+          byDesign: true,
+          note: `${accepted} stale write landed: ${why}; the lock gives no fence, so it prevents duplicate work, does not prevent damage (see the fencing scenario)`,
+        };
   }
-  if (rejected > 0) return { verdict: 'correct', note: `the stale write was rejected by the row: its fence was no newer than the one the row held (${why})` };
+  if (rejected > 0)
+    return {
+      verdict: 'correct',
+      note: `the stale write was rejected by the row: its fence was no newer than the one the row held (${why})`,
+    };
   return { verdict: 'correct', note: 'no write landed from a worker whose lease had passed on: the lease outlived the fault' };
 }
 
@@ -56,7 +66,7 @@ function classifyStaleWrite(metrics: Metrics, lock: LockModule, why: string): Cl
 const ONE_NODE = (lock: LockModule): string | null =>
   lock.spansNodes
     ? null
-    : "the lock takes one Redis, not a majority of independent nodes (a module of your own says so with `spansNodes: true` and takes `connections.nodes`): no Redlock node to cut off";
+    : 'the lock takes one Redis, not a majority of independent nodes (a module of your own says so with `spansNodes: true` and takes `connections.nodes`): no Redlock node to cut off';
 
 /** The Redlock lab's set for its faults: 1 s lease, no pause, each worker cut from two of the five nodes. */
 const REDLOCK_SPLIT = { leaseMs: 1000, pauseMs: 0, workMs: 300, reach: 'split' };
@@ -94,15 +104,22 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
     classify(metrics) {
       const emails = num(metrics, 'emailsSent');
       if (emails >= 3) {
-        return { verdict: 'duplicate work', note: `e-mails ${emails}: the stale holder's release removed the next holder's lock and a third container got in` };
+        return {
+          verdict: 'duplicate work',
+          note: `e-mails ${emails}: the stale holder's release removed the next holder's lock and a third container got in`,
+        };
       }
-      return { verdict: 'correct', note: `e-mails ${emails}: the stale holder's release left the next holder's lock alone; the third container skipped` };
+      return {
+        verdict: 'correct',
+        note: `e-mails ${emails}: the stale holder's release left the next holder's lock alone; the third container skipped`,
+      };
     },
   },
   {
     id: 'stale-write',
     title: 'Holder stalls past its lease, then writes',
-    mapping: "fencing at its defaults: worker-1 takes a 1 s lease and is stopped (SIGSTOP) 2.5 s; worker-2 takes the lease and writes; worker-1 wakes and writes, with the lock's fence when it gives one",
+    mapping:
+      "fencing at its defaults: worker-1 takes a 1 s lease and is stopped (SIGSTOP) 2.5 s; worker-2 takes the lease and writes; worker-1 wakes and writes, with the lock's fence when it gives one",
     scenario: 'fencing',
     params: { leaseMs: 1000, pauseMs: 2500, workMs: 300 },
     faults: [],
@@ -112,13 +129,18 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
   {
     id: 'renewal-starved',
     title: 'Renewal starved by a blocked event loop',
-    mapping: "event-loop-block at its defaults: worker-1 takes a 1 s lease and blocks its event loop 1.5 s, so the library's renewal timer cannot fire; worker-2 takes the lease and writes, then worker-1",
+    mapping:
+      "event-loop-block at its defaults: worker-1 takes a 1 s lease and blocks its event loop 1.5 s, so the library's renewal timer cannot fire; worker-2 takes the lease and writes, then worker-1",
     scenario: 'event-loop-block',
     params: { leaseMs: 1000, blockMs: 1500, workMs: 800 },
     faults: [],
     doesNotApply: (lock) => NO_EXPIRY(lock) ?? (lock.renews ? null : 'the lock does not renew itself: there is no renewal to starve'),
     classify: (metrics, lock) =>
-      classifyStaleWrite(metrics, lock, 'a renewal timer runs in the blocked loop, as every in-process renewal does, and could not fire before the lease expired'),
+      classifyStaleWrite(
+        metrics,
+        lock,
+        'a renewal timer runs in the blocked loop, as every in-process renewal does, and could not fire before the lease expired',
+      ),
   },
   {
     id: 'holder-killed',
@@ -130,9 +152,9 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
     doesNotApply: () => null,
     classify(metrics, lock) {
       const ttl = num(metrics, 'lockTtlAfterRunMs');
-      if (ttl === -1) return { verdict: 'stuck lock', note: 'the dead holder\'s key has no expiry: every later run skips' };
+      if (ttl === -1) return { verdict: 'stuck lock', note: "the dead holder's key has no expiry: every later run skips" };
       if (lock.redisKey('lock') === null) {
-        return { verdict: 'correct', note: 'the lock lived in the dead holder\'s PostgreSQL session, which ended with it' };
+        return { verdict: 'correct', note: "the lock lived in the dead holder's PostgreSQL session, which ended with it" };
       }
       return { verdict: 'correct', note: "the dead holder's lock has an expiry: it frees itself, no later run is stuck" };
     },
@@ -147,7 +169,11 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
     faults: [],
     doesNotApply: (lock) => (lock.redisKey('lock') === null ? 'the lock lives in PostgreSQL, which does not fail over with Redis' : null),
     classify: (metrics, lock) =>
-      classifyStaleWrite(metrics, lock, 'Redis replicates asynchronously: the primary died before its replica had the lock, and the promoted replica granted it again'),
+      classifyStaleWrite(
+        metrics,
+        lock,
+        'Redis replicates asynchronously: the primary died before its replica had the lock, and the promoted replica granted it again',
+      ),
   },
   {
     id: 'redlock-partition',
@@ -159,11 +185,27 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
     faults: [],
     doesNotApply: ONE_NODE,
     classify(metrics) {
-      const [holders, accepted, writer] = [num(metrics, 'maxConcurrentHolders'), num(metrics, 'staleWritesAccepted'), String(metrics.finalWriter)];
-      if (writer === 'nobody') return { verdict: 'stuck lock', note: 'no worker got a majority: the lock could not be taken with two of the five nodes out of reach' };
-      if (accepted > 0) return { verdict: 'stale write accepted', note: `${accepted} stale write landed: two majorities formed across the partition while no lease had expired` };
-      if (holders >= 2) return { verdict: 'duplicate work', note: `${holders} holders at once across the partition while no lease had expired` };
-      return { verdict: 'correct', note: 'one majority at a time: each worker took the lock on the three nodes it reaches, worker-2 only after worker-1 let go' };
+      const [holders, accepted, writer] = [
+        num(metrics, 'maxConcurrentHolders'),
+        num(metrics, 'staleWritesAccepted'),
+        String(metrics.finalWriter),
+      ];
+      if (writer === 'nobody')
+        return {
+          verdict: 'stuck lock',
+          note: 'no worker got a majority: the lock could not be taken with two of the five nodes out of reach',
+        };
+      if (accepted > 0)
+        return {
+          verdict: 'stale write accepted',
+          note: `${accepted} stale write landed: two majorities formed across the partition while no lease had expired`,
+        };
+      if (holders >= 2)
+        return { verdict: 'duplicate work', note: `${holders} holders at once across the partition while no lease had expired` };
+      return {
+        verdict: 'correct',
+        note: 'one majority at a time: each worker took the lock on the three nodes it reaches, worker-2 only after worker-1 let go',
+      };
     },
   },
   {
@@ -176,6 +218,10 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
     faults: [],
     doesNotApply: ONE_NODE,
     classify: (metrics, lock) =>
-      classifyStaleWrite(metrics, lock, "node-3's clock jumped past worker-1's key, and worker-2 formed a second majority on nodes 3–5: Redlock's safety rests on clocks that do not jump"),
+      classifyStaleWrite(
+        metrics,
+        lock,
+        "node-3's clock jumped past worker-1's key, and worker-2 formed a second majority on nodes 3–5: Redlock's safety rests on clocks that do not jump",
+      ),
   },
 ];

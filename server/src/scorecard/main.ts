@@ -27,7 +27,8 @@ try {
     SCORECARD_FAULTS,
     (file, recording) => {
       const text = JSON.stringify(recording);
-      if (text.length > MAX_SHIPPED_RECORDING_BYTES) throw new Error(`${file}: ${text.length} bytes, over the cap of ${MAX_SHIPPED_RECORDING_BYTES}`);
+      if (text.length > MAX_SHIPPED_RECORDING_BYTES)
+        throw new Error(`${file}: ${text.length} bytes, over the cap of ${MAX_SHIPPED_RECORDING_BYTES}`);
       writeFileSync(join(recordings, file), text);
     },
     (cell) => console.log(`${cell.lock} × ${cell.fault}: ${cell.verdict}`),

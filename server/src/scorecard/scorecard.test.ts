@@ -32,8 +32,16 @@ describe('runScorecard', () => {
     ]);
     const stale = first.cells[0]!;
     expect(stale.metrics).toMatchObject({ staleWritesAccepted: 1, maxConcurrentHolders: 2 });
-    expect(stale.seenAt).toEqual({ scenario: 'fencing', variant: lock.id, params: { leaseMs: 1000, pauseMs: 2500, workMs: 300 }, faults: [] });
-    expect([...recordings.keys()].sort()).toEqual(['holder-killed-lib-microfleet-ioredis-lock.json', 'stale-write-lib-microfleet-ioredis-lock.json']);
+    expect(stale.seenAt).toEqual({
+      scenario: 'fencing',
+      variant: lock.id,
+      params: { leaseMs: 1000, pauseMs: 2500, workMs: 300 },
+      faults: [],
+    });
+    expect([...recordings.keys()].sort()).toEqual([
+      'holder-killed-lib-microfleet-ioredis-lock.json',
+      'stale-write-lib-microfleet-ioredis-lock.json',
+    ]);
     expect(recordings.get(stale.recording!)!.scenario.variants.map((v) => v.id)).toEqual([lock.id]);
     expect(first.cells[1]!.recording).toBeUndefined(); // no run for a fault that does not apply
 

@@ -77,7 +77,9 @@ export async function runScorecard(
 /** The id of the first fault with the same run as `fault`: the run's key. */
 function runKeyOf(fault: ScorecardFault, faults: ScorecardFault[]): string {
   const same = (a: ScorecardFault) =>
-    a.scenario === fault.scenario && JSON.stringify(a.params) === JSON.stringify(fault.params) && JSON.stringify(a.faults) === JSON.stringify(fault.faults);
+    a.scenario === fault.scenario &&
+    JSON.stringify(a.params) === JSON.stringify(fault.params) &&
+    JSON.stringify(a.faults) === JSON.stringify(fault.faults);
   return faults.find(same)!.id;
 }
 

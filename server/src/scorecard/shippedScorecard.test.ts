@@ -15,7 +15,8 @@ describe('the scorecard shipped with the page', () => {
   it('has one cell for every lock under every fault', () => {
     expect(card.locks.length).toBeGreaterThan(0);
     expect(card.faults.length).toBeGreaterThan(0);
-    for (const lock of card.locks) for (const fault of card.faults) expect(cellAt(card, lock.id, fault.id), `${lock.id} × ${fault.id}`).toBeDefined();
+    for (const lock of card.locks)
+      for (const fault of card.faults) expect(cellAt(card, lock.id, fault.id), `${lock.id} × ${fault.id}`).toBeDefined();
     expect(card.cells).toHaveLength(card.locks.length * card.faults.length);
   });
 

@@ -25,7 +25,9 @@ const services = compose.services;
 describe('docker-compose.yml', () => {
   it('has the stores with no profile and the racelab server under the server profile', () => {
     expect(Object.keys(services).sort()).toEqual(['postgres', 'racelab', 'redis', 'redis-replica']);
-    const profiled = Object.entries(services).filter(([, s]) => s.profiles).map(([name, s]) => [name, s.profiles]);
+    const profiled = Object.entries(services)
+      .filter(([, s]) => s.profiles)
+      .map(([name, s]) => [name, s.profiles]);
     expect(profiled).toEqual([['racelab', ['server']]]);
   });
 
@@ -39,7 +41,7 @@ describe('docker-compose.yml', () => {
     expect(services['redis-replica']!.command).toEqual(['redis-server', '--replicaof', 'redis', '6379']);
   });
 
-  it('points the server at the compose file\'s own stores, with the labs\' imitations named', () => {
+  it("points the server at the compose file's own stores, with the labs' imitations named", () => {
     const env = services.racelab!.environment!;
     expect(new URL(env.REDIS_URL!).hostname).toBe('redis');
     expect(new URL(env.DATABASE_URL!).hostname).toBe('postgres');

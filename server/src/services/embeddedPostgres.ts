@@ -46,11 +46,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
       createPostgresUser: process.getuid?.() === 0,
       initdbFlags: ['--no-sync'],
       postgresFlags: [
-        '-c', 'listen_addresses=127.0.0.1',
+        '-c',
+        'listen_addresses=127.0.0.1',
         // The default socket dir (/var/run/postgresql or /tmp) may be unwritable or shared; the data dir is ours.
-        '-c', `unix_socket_directories=${dataDir}`,
+        '-c',
+        `unix_socket_directories=${dataDir}`,
         // Throwaway data: skipping fsync changes durability only, not isolation/locking behaviour.
-        '-c', 'fsync=off',
+        '-c',
+        'fsync=off',
       ],
       onLog: remember,
       onError: (err: unknown) => {

@@ -50,7 +50,21 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
 }
 
 function spawnRedis(command: string, port: number, dir: string, logFile: string, options: EmbeddedRedisOptions): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', logFile, ...(options.args ?? [])];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--logfile',
+    logFile,
+    ...(options.args ?? []),
+  ];
   const [file, ...argv] = options.wrap ? options.wrap([command, ...args]) : [command, ...args];
   // Logs go to a file so no pipe can fill up and stall redis.
   const child = spawn(file!, argv, { stdio: 'ignore' });

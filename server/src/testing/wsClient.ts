@@ -36,7 +36,8 @@ export async function connectClient(url: string, options: { origin?: string; hea
     }
     const message = parsed.message;
     // A batch of events is kept as the events it holds, one message each, as tests look for them.
-    if (message.type === 'run-events') for (const event of eventsOf(message)) inbox.push({ type: 'run-event', runId: message.runId, event });
+    if (message.type === 'run-events')
+      for (const event of eventsOf(message)) inbox.push({ type: 'run-event', runId: message.runId, event });
     else inbox.push(message);
     for (const w of [...waiters]) w();
   });
@@ -77,7 +78,9 @@ export const isEvent =
 export const isEnd =
   (runId?: string) =>
   (m: ServerMessage): boolean =>
-    m.type === 'run-event' && (m.event.type === 'run-finished' || m.event.type === 'run-failed') && (runId === undefined || m.runId === runId);
+    m.type === 'run-event' &&
+    (m.event.type === 'run-finished' || m.event.type === 'run-failed') &&
+    (runId === undefined || m.runId === runId);
 
 /** Polls `check` until it is true or the deadline passes (then throws with `what`). */
 export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000, everyMs = 20): Promise<void> {

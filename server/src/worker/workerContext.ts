@@ -30,9 +30,7 @@ export function createWorkerContext(
     });
 
   const stripPrefix = (event: WorkerEventBody): WorkerEventBody =>
-    'key' in event && event.key.startsWith(plan.keyPrefix)
-      ? { ...event, key: event.key.slice(plan.keyPrefix.length) }
-      : event;
+    'key' in event && event.key.startsWith(plan.keyPrefix) ? { ...event, key: event.key.slice(plan.keyPrefix.length) } : event;
 
   const ctx: WorkerContext = {
     runId: plan.runId,
@@ -44,8 +42,7 @@ export function createWorkerContext(
     redis,
     pg: client,
     key: (name) => plan.keyPrefix + storedKey(keyAliases, name),
-    emit: (event) =>
-      send({ kind: 'event', event: { ...stripPrefix(event), atMs: msSince(startNs), workerId: plan.workerId } }),
+    emit: (event) => send({ kind: 'event', event: { ...stripPrefix(event), atMs: msSince(startNs), workerId: plan.workerId } }),
     now: () => msSince(startNs),
     sleep: sleepAtLeast,
     signal: (name) => send({ kind: 'signal', name }),

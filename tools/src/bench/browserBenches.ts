@@ -73,7 +73,11 @@ interface ScaleResult {
 
 function playwright(spec: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['playwright', 'test', '-c', CONFIG, spec], { cwd: E2E, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['playwright', 'test', '-c', CONFIG, spec], {
+      cwd: E2E,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -86,13 +90,17 @@ const read = <T>(dir: string, name: string): T | null => {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : null;
 };
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '—');
-const traceText = (lines: { name: string; ms: number; count: number }[]) => lines.map((l) => `${l.name} ${l.ms} ms (${l.count}×)`).join(', ');
+const traceText = (lines: { name: string; ms: number; count: number }[]) =>
+  lines.map((l) => `${l.name} ${l.ms} ms (${l.count}×)`).join(', ');
 
 /** An unminified build of the page, for readable profiles; null if it does not build. */
 function unminifiedBuild(): Promise<string | null> {
   const out = mkdtempSync(join(tmpdir(), 'racelab-web-unminified-'));
   return new Promise((resolve) => {
-    const child = spawn('npx', ['vite', 'build', '--minify', 'false', '--outDir', out, '--emptyOutDir'], { cwd: join(ROOT, 'web'), stdio: 'ignore' });
+    const child = spawn('npx', ['vite', 'build', '--minify', 'false', '--outDir', out, '--emptyOutDir'], {
+      cwd: join(ROOT, 'web'),
+      stdio: 'ignore',
+    });
     child.on('exit', (code) => resolve(code === 0 ? out : null));
   });
 }
@@ -117,7 +125,7 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
       },
       {
         section: 'Event to pixel',
-        name: 'worker emit → visible (a mark\'s opacity > 0, or its cluster drawn), p50 of each run',
+        name: "worker emit → visible (a mark's opacity > 0, or its cluster drawn), p50 of each run",
         unit: 'ms',
         samples: r.reps.map((x) => x.emitToVisible.p50),
         sampleOf: 'run (its p50)',
@@ -136,7 +144,8 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
             (x, i) =>
               `run ${i + 1}: emit → server appends ${f1(x.emitToAppend.p50)} / ${f1(x.emitToAppend.p99)}, server → page receives ${f1(x.appendToReceived.p50)} / ${f1(x.appendToReceived.p99)}, page receives → frame ${f1(x.receivedToFrame.p50)} / ${f1(x.receivedToFrame.p99)}; p99 by second of the run ${x.p99BySecond.map(f1).join(', ')}; marks in the Timeline region: ${x.inTimeline}`,
           )
-          .join('; ') + '.',
+          .join('; ') +
+        '.',
     ];
     const drawn = r.reps.reduce((n, x) => n + x.events - x.missing, 0);
     const emitted = r.reps.reduce((n, x) => n + x.events, 0);
@@ -146,9 +155,13 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
     if (percentile(all, 99) > 16) {
       const root = await unminifiedBuild();
       if (root) {
-        await playwright('eventToPixel', { ...env, BENCH_PORT: String(await freePort()), BENCH_PROFILE: '1', BENCH_E2P_REPS: '0', BENCH_WEB_ROOT: root }).catch((e: Error) =>
-          notes.push(`The profile pass failed: ${e.message.slice(0, 300)}`),
-        );
+        await playwright('eventToPixel', {
+          ...env,
+          BENCH_PORT: String(await freePort()),
+          BENCH_PROFILE: '1',
+          BENCH_E2P_REPS: '0',
+          BENCH_WEB_ROOT: root,
+        }).catch((e: Error) => notes.push(`The profile pass failed: ${e.message.slice(0, 300)}`));
         rmSync(root, { recursive: true, force: true });
         const p = read<E2pResult>(dir, 'eventToPixel.profile');
         if (p?.profile) {
@@ -159,7 +172,10 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
               .join(', ')}.`,
           );
         }
-        if (p?.trace) notes.push(`Trace of the main thread over a second such run, time by event (nested events counted in each): ${traceText(p.trace)}.`);
+        if (p?.trace)
+          notes.push(
+            `Trace of the main thread over a second such run, time by event (nested events counted in each): ${traceText(p.trace)}.`,
+          );
       } else notes.push('The page did not build unminified, so the miss was not profiled.');
     }
     return { figures, notes };
@@ -200,17 +216,43 @@ export async function benchTimelineAtScale(): Promise<BenchResult> {
             ? 'not measured: nothing in this build panned or zoomed (wheel, Ctrl/Shift+wheel, drag, + → − keys)'
             : `gestures that moved the view: ${moved.map(([name]) => name).join(', ')}`,
       },
-      { section, name: 'JS heap used after a full GC', unit: 'MB', samples: [r.memory.jsHeapUsedBytes / MB].filter(Number.isFinite), sampleOf: 'page', note: r.loaded ? '' : 'while still loading' },
-      { section, name: 'renderer process RSS', unit: 'MB', samples: [r.memory.rendererRssBytes / MB].filter(Number.isFinite), sampleOf: 'page', note: r.loaded ? '' : 'while still loading' },
-      { section, name: 'DOM nodes', unit: 'nodes', samples: [r.memory.domNodes].filter(Number.isFinite), sampleOf: 'page', note: r.loaded ? '' : 'while still loading' },
+      {
+        section,
+        name: 'JS heap used after a full GC',
+        unit: 'MB',
+        samples: [r.memory.jsHeapUsedBytes / MB].filter(Number.isFinite),
+        sampleOf: 'page',
+        note: r.loaded ? '' : 'while still loading',
+      },
+      {
+        section,
+        name: 'renderer process RSS',
+        unit: 'MB',
+        samples: [r.memory.rendererRssBytes / MB].filter(Number.isFinite),
+        sampleOf: 'page',
+        note: r.loaded ? '' : 'while still loading',
+      },
+      {
+        section,
+        name: 'DOM nodes',
+        unit: 'nodes',
+        samples: [r.memory.domNodes].filter(Number.isFinite),
+        sampleOf: 'page',
+        note: r.loaded ? '' : 'while still loading',
+      },
     ];
     const notes = [
-      `Method (e2e/bench/timelineAtScale.live-bench.ts): ${r.events.toLocaleString('en-US')} events of 4 workers' lock cycles (lease requested/acquired/released, work started/finished, read, write, call) at ${r.rate.toLocaleString('en-US')} events/s, loaded ${r.loadedVia === 'recording file' ? 'from a generated recording through the page\'s "Open recording" input' : 'as a live run of the bench emitter through the page\'s own socket (this build has no recording input)'}. ` +
-        'Frame work is the renderer main thread\'s busy time per frame, read from a Chromium trace of each gesture (e2e/bench/traceSummary.ts): the task that renders the frame (input, rAF callbacks, style, layout, paint) plus every task run since the previous one (timers, messages, React\'s slices, GC); idle time and the wait to be scheduled are not work (a timestamp taken in the page cannot tell them apart: a no-op key press showed 10–18 ms "frames" that way, with the main thread idle). Gestures over the Timeline: wheel, Ctrl+wheel, Shift+wheel, a drag, and the keys + → −; a gesture counts when the marks\' horizontal positions changed. ' +
+      `Method (e2e/bench/timelineAtScale.live-bench.ts): ${r.events.toLocaleString('en-US')} events of 4 workers' lock cycles (lease requested/acquired/released, work started/finished, read, write, call) at ${r.rate.toLocaleString('en-US')} events/s, loaded ${r.loadedVia === 'recording file' ? 'from a generated recording through the page\'s "Open recording" input' : "as a live run of the bench emitter through the page's own socket (this build has no recording input)"}. ` +
+        "Frame work is the renderer main thread's busy time per frame, read from a Chromium trace of each gesture (e2e/bench/traceSummary.ts): the task that renders the frame (input, rAF callbacks, style, layout, paint) plus every task run since the previous one (timers, messages, React's slices, GC); idle time and the wait to be scheduled are not work (a timestamp taken in the page cannot tell them apart: a no-op key press showed 10–18 ms \"frames\" that way, with the main thread idle). Gestures over the Timeline: wheel, Ctrl+wheel, Shift+wheel, a drag, and the keys + → −; a gesture counts when the marks' horizontal positions changed. " +
         `Memory: CDP Performance metrics after HeapProfiler.collectGarbage; the renderer's RSS from /proc. Marks (role=img) in the Timeline: ${r.markCount}.`,
-      `Per gesture (frames, work p50 / p95 / max ms, CPU p95 ms, rAF interval p95 ms, moved): ${Object.entries(r.gestures)
-        .map(([name, g]) => `${name}: ${g.frames.frames}, ${f1(g.frames.workP50)} / ${f1(g.frames.workP95)} / ${f1(g.frames.workMax)}, ${f1(g.frames.cpuP95)}, ${f1(g.frames.intervalP95)}, ${g.moved ? 'moved' : 'did not move'}`)
-        .join('; ') || 'none run'}.`,
+      `Per gesture (frames, work p50 / p95 / max ms, CPU p95 ms, rAF interval p95 ms, moved): ${
+        Object.entries(r.gestures)
+          .map(
+            ([name, g]) =>
+              `${name}: ${g.frames.frames}, ${f1(g.frames.workP50)} / ${f1(g.frames.workP95)} / ${f1(g.frames.workMax)}, ${f1(g.frames.cpuP95)}, ${f1(g.frames.intervalP95)}, ${g.moved ? 'moved' : 'did not move'}`,
+          )
+          .join('; ') || 'none run'
+      }.`,
     ];
     if (work.length > 0) {
       const over = work.filter((ms) => ms > FRAME_MS);
@@ -218,8 +260,12 @@ export async function benchTimelineAtScale(): Promise<BenchResult> {
         `Frames whose work would miss a 60 Hz frame (over ${f1(FRAME_MS)} ms): ${over.length} of ${work.length}, the longest ${f1(Math.max(...work))} ms (each time React draws the tracks again for a new window: a zoom past the drawing, or the view coming to rest).`,
       );
     }
-    if (r.loadTrace) notes.push(`Trace of the main thread over the last 10 s before the load's deadline, time by event (nested events counted in each): ${traceText(r.loadTrace)}.`);
-    for (const [name, g] of moved) if (g.trace) notes.push(`Trace of the main thread during "${name}" (over budget): ${traceText(g.trace)}.`);
+    if (r.loadTrace)
+      notes.push(
+        `Trace of the main thread over the last 10 s before the load's deadline, time by event (nested events counted in each): ${traceText(r.loadTrace)}.`,
+      );
+    for (const [name, g] of moved)
+      if (g.trace) notes.push(`Trace of the main thread during "${name}" (over budget): ${traceText(g.trace)}.`);
     return { figures, notes };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -62,7 +62,13 @@ export async function benchFirstEventOverSocket(reps = 7): Promise<BenchResult> 
         sampleOf: 'run',
         target: { stat: 'median', op: '<=', value: 30 },
       },
-      { section: 'Run overhead', name: 'start-run sent to run-started arriving (setup done, workers taken)', unit: 'ms', samples: started, sampleOf: 'run' },
+      {
+        section: 'Run overhead',
+        name: 'start-run sent to run-started arriving (setup done, workers taken)',
+        unit: 'ms',
+        samples: started,
+        sampleOf: 'run',
+      },
     ],
   };
 }

@@ -128,7 +128,14 @@ export async function benchLockPrimitive(redisUrl: string, rounds = 5, roundMs =
   const prefix = `racelab-bench:lock:${randomUUID()}:`;
   const seq = new Map<string, number[]>(contestants.map((c) => [c.name, []]));
   const conc = new Map<string, number[]>(contestants.map((c) => [c.name, []]));
-  const ratio = { seqVsSemaphore: [] as number[], concVsSemaphore: [] as number[], seqVsLimit: [] as number[], concVsLimit: [] as number[], seqVsPlainLua: [] as number[], luaVsLimit: [] as number[] };
+  const ratio = {
+    seqVsSemaphore: [] as number[],
+    concVsSemaphore: [] as number[],
+    seqVsLimit: [] as number[],
+    concVsLimit: [] as number[],
+    seqVsPlainLua: [] as number[],
+    luaVsLimit: [] as number[],
+  };
   try {
     await round(conns, 1000, `${prefix}jit:`, 0); // untimed: JIT, script caches (the plain EVALSHA needs the script loaded), connections
     for (let r = 0; r < rounds; r++) {
@@ -151,18 +158,71 @@ export async function benchLockPrimitive(redisUrl: string, rounds = 5, roundMs =
 
   const figures: Figure[] = [];
   for (const contestant of contestants) {
-    figures.push({ section: SECTION, name: `${contestant.name}, sequential (1 client)`, unit: 'cycles/s', samples: seq.get(contestant.name)!, sampleOf: `round of ${roundMs / 1000} s` });
+    figures.push({
+      section: SECTION,
+      name: `${contestant.name}, sequential (1 client)`,
+      unit: 'cycles/s',
+      samples: seq.get(contestant.name)!,
+      sampleOf: `round of ${roundMs / 1000} s`,
+    });
   }
   for (const contestant of contestants) {
-    figures.push({ section: SECTION, name: `${contestant.name}, ${CLIENTS} clients`, unit: 'cycles/s', samples: conc.get(contestant.name)!, sampleOf: `round of ${roundMs / 1000} s` });
+    figures.push({
+      section: SECTION,
+      name: `${contestant.name}, ${CLIENTS} clients`,
+      unit: 'cycles/s',
+      samples: conc.get(contestant.name)!,
+      sampleOf: `round of ${roundMs / 1000} s`,
+    });
   }
   figures.push(
-    { section: SECTION, name: 'racelab ÷ redis-semaphore, sequential', unit: '×', samples: ratio.seqVsSemaphore, sampleOf: 'round', target: { stat: 'median', op: '>=', value: 1 } },
-    { section: SECTION, name: `racelab ÷ redis-semaphore, ${CLIENTS} clients`, unit: '×', samples: ratio.concVsSemaphore, sampleOf: 'round', target: { stat: 'median', op: '>=', value: 1 } },
-    { section: SECTION, name: 'racelab ÷ two-round-trip limit, sequential', unit: '×', samples: ratio.seqVsLimit, sampleOf: 'round', target: { stat: 'median', op: '>=', value: 0.9 } },
-    { section: SECTION, name: `racelab ÷ two-round-trip limit, ${CLIENTS} clients`, unit: '×', samples: ratio.concVsLimit, sampleOf: 'round' },
-    { section: SECTION, name: 'racelab ÷ its own two commands as plain calls, sequential', unit: '×', samples: ratio.seqVsPlainLua, sampleOf: 'round', note: 'library overhead' },
-    { section: SECTION, name: 'plain SET + EVALSHA ÷ plain SET + DEL, sequential', unit: '×', samples: ratio.luaVsLimit, sampleOf: 'round', note: 'cost of the Lua release itself' },
+    {
+      section: SECTION,
+      name: 'racelab ÷ redis-semaphore, sequential',
+      unit: '×',
+      samples: ratio.seqVsSemaphore,
+      sampleOf: 'round',
+      target: { stat: 'median', op: '>=', value: 1 },
+    },
+    {
+      section: SECTION,
+      name: `racelab ÷ redis-semaphore, ${CLIENTS} clients`,
+      unit: '×',
+      samples: ratio.concVsSemaphore,
+      sampleOf: 'round',
+      target: { stat: 'median', op: '>=', value: 1 },
+    },
+    {
+      section: SECTION,
+      name: 'racelab ÷ two-round-trip limit, sequential',
+      unit: '×',
+      samples: ratio.seqVsLimit,
+      sampleOf: 'round',
+      target: { stat: 'median', op: '>=', value: 0.9 },
+    },
+    {
+      section: SECTION,
+      name: `racelab ÷ two-round-trip limit, ${CLIENTS} clients`,
+      unit: '×',
+      samples: ratio.concVsLimit,
+      sampleOf: 'round',
+    },
+    {
+      section: SECTION,
+      name: 'racelab ÷ its own two commands as plain calls, sequential',
+      unit: '×',
+      samples: ratio.seqVsPlainLua,
+      sampleOf: 'round',
+      note: 'library overhead',
+    },
+    {
+      section: SECTION,
+      name: 'plain SET + EVALSHA ÷ plain SET + DEL, sequential',
+      unit: '×',
+      samples: ratio.luaVsLimit,
+      sampleOf: 'round',
+      note: 'cost of the Lua release itself',
+    },
   );
   const seqMedian = percentile(seq.get('racelab lock')!, 50);
   return {

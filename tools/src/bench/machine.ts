@@ -33,7 +33,9 @@ export async function describeMachine(redis: Redis, pool: pg.Pool): Promise<Mach
     cores: cpus().length,
     ramGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     freeGiB: Math.round((freemem() / 2 ** 30) * 10) / 10,
-    loadAvg: loadavg().map((x) => x.toFixed(2)).join(' '),
+    loadAvg: loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' '),
     node: process.version,
     redis: /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown',
     postgres: rows[0]?.v ?? 'unknown',

@@ -67,7 +67,10 @@ export function renderReport(r: Report): string {
     '| --- | --- | --- | --- |',
     ...figures
       .filter((f) => f.target)
-      .map((f) => `| ${f.section}: ${f.name} | ${targetText(f.target!, f.unit)} | ${formatNumber(statOf(f.samples, f.target!.stat), f.unit)} | ${verdictOf(f)} |`),
+      .map(
+        (f) =>
+          `| ${f.section}: ${f.name} | ${targetText(f.target!, f.unit)} | ${formatNumber(statOf(f.samples, f.target!.stat), f.unit)} | ${verdictOf(f)} |`,
+      ),
     '',
   ];
   if (r.failures.length > 0) {
@@ -79,7 +82,12 @@ export function renderReport(r: Report): string {
     if (rows.length === 0 && text.length === 0) continue;
     out.push(`## ${section}`, '');
     if (rows.length > 0) {
-      out.push('| Figure | unit | median | p99 | min – max | samples | target | note |', '| --- | --- | --- | --- | --- | --- | --- | --- |', ...rows.map(row), '');
+      out.push(
+        '| Figure | unit | median | p99 | min – max | samples | target | note |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- |',
+        ...rows.map(row),
+        '',
+      );
     }
     for (const t of text) out.push(t, '');
   }

@@ -85,7 +85,9 @@ const fmt = (x: number) => x.toFixed(1);
 async function bareProcessExits(times: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < times; i++) {
-    const child = spawn(process.execPath, ['-e', "process.on('message', () => process.exit(0)); process.send('ready')"], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    const child = spawn(process.execPath, ['-e', "process.on('message', () => process.exit(0)); process.send('ready')"], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
     await new Promise((resolve) => child.once('message', resolve));
     const t0 = performance.now();
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -120,8 +122,20 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
       const label = workMs === 120 ? 'token-lua at defaults (3 workers, workMs 120)' : 'token-lua, no work (3 workers, workMs 0)';
       figures.push(
         { section: SECTION, name: `racelab run, ${label}`, unit: 'ms', samples: racelab.map((r) => r.totalMs), sampleOf: 'run' },
-        { section: SECTION, name: `bare script, warm processes, ${label}`, unit: 'ms', samples: warm.map((r) => r.totalMs), sampleOf: 'run' },
-        { section: SECTION, name: `bare script, forking its processes, ${label}`, unit: 'ms', samples: cold.map((r) => r.totalMs), sampleOf: 'run' },
+        {
+          section: SECTION,
+          name: `bare script, warm processes, ${label}`,
+          unit: 'ms',
+          samples: warm.map((r) => r.totalMs),
+          sampleOf: 'run',
+        },
+        {
+          section: SECTION,
+          name: `bare script, forking its processes, ${label}`,
+          unit: 'ms',
+          samples: cold.map((r) => r.totalMs),
+          sampleOf: 'run',
+        },
         {
           section: SECTION,
           name: `racelab ÷ bare (warm), ${label}`,
@@ -130,7 +144,13 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
           sampleOf: 'round',
           target: { stat: 'median', op: '<=', value: 1.1 },
         },
-        { section: SECTION, name: `racelab ÷ bare (forking), ${label}`, unit: '×', samples: racelab.map((r, i) => r.totalMs / cold[i]!.totalMs), sampleOf: 'round' },
+        {
+          section: SECTION,
+          name: `racelab ÷ bare (forking), ${label}`,
+          unit: '×',
+          samples: racelab.map((r, i) => r.totalMs / cold[i]!.totalMs),
+          sampleOf: 'round',
+        },
       );
       notes.push(
         `Where the time goes, ${label} (medians, ms): ` +

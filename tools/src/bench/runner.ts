@@ -64,7 +64,9 @@ for (const f of report.results.flatMap((r) => r.figures)) {
   if (!f.target) continue;
   const met = meets(f.samples, f.target);
   const value = formatNumber(statOf(f.samples, f.target.stat), f.unit);
-  console.log(`  ${met === null ? 'not measured' : met ? 'met   ' : 'MISSED'}  ${f.section}: ${f.name}: ${f.target.stat} ${value} ${f.unit} (target ${f.target.op} ${f.target.value})`);
+  console.log(
+    `  ${met === null ? 'not measured' : met ? 'met   ' : 'MISSED'}  ${f.section}: ${f.name}: ${f.target.stat} ${value} ${f.unit} (target ${f.target.op} ${f.target.value})`,
+  );
 }
 console.log(`done in ${report.wallSeconds.toFixed(0)} s`);
 process.exit(0);

@@ -16,7 +16,10 @@ export interface ServerProcess {
 /** Starts the server and resolves once it prints its address. */
 export async function startServer(env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [serverMain], { env: { ...process.env, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [serverMain], {
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -66,7 +66,14 @@ export class SocketClient {
         if (e.type === 'worker-exited') lastExit = performance.now() - t0;
         if (e.type === 'run-failed') done(new Error(e.message));
         if (e.type === 'run-finished') {
-          done(null, { firstWorkerEventMs: first, verdictMs: performance.now() - t0, runStartedMs: started, lastExitMs: lastExit, events, finished: e });
+          done(null, {
+            firstWorkerEventMs: first,
+            verdictMs: performance.now() - t0,
+            runStartedMs: started,
+            lastExitMs: lastExit,
+            events,
+            finished: e,
+          });
         }
       };
       this.ws.on('message', onMessage);

@@ -48,10 +48,31 @@ export async function benchStampedeScale(reps = 3): Promise<BenchResult> {
     }
   }
   const figures: Figure[] = [
-    { section: SECTION, name: 'refresh calls (correct variant, 5,000 requests, 16 servers)', unit: 'calls', samples: refreshes, sampleOf: 'run', target: { stat: 'max', op: '==', value: 1 } },
-    { section: SECTION, name: 'requests ok (of 5,000)', unit: 'requests', samples: okRequests, sampleOf: 'run', target: { stat: 'min', op: '==', value: 5000 } },
+    {
+      section: SECTION,
+      name: 'refresh calls (correct variant, 5,000 requests, 16 servers)',
+      unit: 'calls',
+      samples: refreshes,
+      sampleOf: 'run',
+      target: { stat: 'max', op: '==', value: 1 },
+    },
+    {
+      section: SECTION,
+      name: 'requests ok (of 5,000)',
+      unit: 'requests',
+      samples: okRequests,
+      sampleOf: 'run',
+      target: { stat: 'min', op: '==', value: 5000 },
+    },
     { section: SECTION, name: 'start-run to verdict', unit: 'ms', samples: verdicts, sampleOf: 'run' },
-    { section: SECTION, name: 'server process peak RSS (VmHWM)', unit: 'MB', samples: serverPeaks, sampleOf: 'run', target: { stat: 'max', op: '<=', value: 300 } },
+    {
+      section: SECTION,
+      name: 'server process peak RSS (VmHWM)',
+      unit: 'MB',
+      samples: serverPeaks,
+      sampleOf: 'run',
+      target: { stat: 'max', op: '<=', value: 300 },
+    },
     { section: SECTION, name: 'its 16 worker processes together, peak RSS (sampled)', unit: 'MB', samples: workerPeaks, sampleOf: 'run' },
     { section: SECTION, name: 'events streamed to the page', unit: 'events', samples: events, sampleOf: 'run' },
   ];
@@ -59,7 +80,7 @@ export async function benchStampedeScale(reps = 3): Promise<BenchResult> {
     figures,
     notes: [
       'A fresh `node server/dist/main.js` per repetition on a free port (found services: the local Redis and PostgreSQL), a WebSocket client in the bench process sends start-run for token-stampede single-flight-lock-cache with requests=5000, servers=16 (other parameters at their defaults: provider latency 100 ms, one wave) and waits for run-finished. ' +
-        'Peak RSS is the server process\'s own VmHWM after the run (its whole life: start-up, warm pool, the run); its worker processes are separate processes, summed from /proc every 50 ms.',
+        "Peak RSS is the server process's own VmHWM after the run (its whole life: start-up, warm pool, the run); its worker processes are separate processes, summed from /proc every 50 ms.",
       `Where the time went, per repetition: ${phases.join('; ')}.`,
     ],
   };

@@ -59,8 +59,18 @@ export async function benchStartup(reps = 3): Promise<BenchResult> {
   const cases: { name: string; command: string[]; embedded: boolean; samples: number[] }[] = [
     { name: '`npm start` to the page, services running', command: ['npm', 'start', '--silent'], embedded: false, samples: [] },
     { name: '`npm start` to the page, embedded default', command: ['npm', 'start', '--silent'], embedded: true, samples: [] },
-    { name: '`node server/dist/main.js` (built) to the page, services running', command: [process.execPath, serverMain], embedded: false, samples: [] },
-    { name: '`node server/dist/main.js` (built) to the page, embedded default', command: [process.execPath, serverMain], embedded: true, samples: [] },
+    {
+      name: '`node server/dist/main.js` (built) to the page, services running',
+      command: [process.execPath, serverMain],
+      embedded: false,
+      samples: [],
+    },
+    {
+      name: '`node server/dist/main.js` (built) to the page, embedded default',
+      command: [process.execPath, serverMain],
+      embedded: true,
+      samples: [],
+    },
   ];
   const failures: string[] = [];
   for (let rep = 0; rep < reps; rep++) {

@@ -14,14 +14,14 @@ describe('extend', () => {
     expect(await redis.pttl(lock.key)).toBeGreaterThan(50_000);
   });
 
-  it('renews by the lock\'s own lease when none is given', async () => {
+  it("renews by the lock's own lease when none is given", async () => {
     const lock = (await acquire(redis, `${freshPrefix()}lock`, { ttlMs: 20_000 }))!;
     await redis.pexpire(lock.key, 100);
     expect(await extend(redis, lock)).toBe(true);
     expect(await redis.pttl(lock.key)).toBeGreaterThan(15_000);
   });
 
-  it('does not extend another holder\'s lock', async () => {
+  it("does not extend another holder's lock", async () => {
     const key = `${freshPrefix()}lock`;
     await redis.set(key, 'someone-else', 'PX', 1000);
     expect(await extend(redis, { key, token: 'mine', ttlMs: 60_000 })).toBe(false);

@@ -18,7 +18,7 @@ describe('release', () => {
     expect(await acquire(redis, key, { ttlMs: 5000 })).not.toBeNull();
   });
 
-  it('never deletes another holder\'s lock', async () => {
+  it("never deletes another holder's lock", async () => {
     const key = `${freshPrefix()}lock`;
     await redis.set(key, 'someone-else', 'PX', 5000);
     expect(await release(redis, { key, token: 'mine', ttlMs: 5000 })).toBe(false);

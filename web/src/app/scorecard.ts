@@ -14,7 +14,9 @@ export function loadScorecard(): Promise<LoadedScorecard> {
   loading ??= import('../../../docs/scorecard.json').then(
     (module) => {
       const parsed = Scorecard.safeParse(module.default);
-      return parsed.success ? { ok: true, card: parsed.data } : { ok: false, error: `the scorecard does not read: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };
+      return parsed.success
+        ? { ok: true, card: parsed.data }
+        : { ok: false, error: `the scorecard does not read: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };
     },
     (e: unknown) => ({ ok: false, error: `the scorecard could not be fetched: ${e instanceof Error ? e.message : String(e)}` }),
   );

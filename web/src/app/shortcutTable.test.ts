@@ -31,7 +31,32 @@ describe('shortcuts', () => {
 
   it('documents every shortcut it matches', () => {
     const documented = new Set(SHORTCUTS.map((s) => s.id));
-    for (const k of ['r', 'c', 'x', ' ', 's', 'S', 'n', 'N', 'v', 'j', 'k', 'o', '.', ',', 'Escape', '+', '-', 'ArrowLeft', 'ArrowRight', 'l', 'p', 't', 'h', '?'])
+    for (const k of [
+      'r',
+      'c',
+      'x',
+      ' ',
+      's',
+      'S',
+      'n',
+      'N',
+      'v',
+      'j',
+      'k',
+      'o',
+      '.',
+      ',',
+      'Escape',
+      '+',
+      '-',
+      'ArrowLeft',
+      'ArrowRight',
+      'l',
+      'p',
+      't',
+      'h',
+      '?',
+    ])
       expect(documented.has(key(k)!.id)).toBe(true);
     for (const k of ['ArrowLeft', 'ArrowRight', 'PageUp', 'PageDown'])
       expect(documented.has(matchShortcut({ key: k, code: '', shiftKey: false }, { presenter: true })!.id)).toBe(true);

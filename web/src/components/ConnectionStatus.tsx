@@ -1,6 +1,11 @@
 import { useStore } from '../store/index.js';
 
-const words = { connecting: 'connecting…', connected: 'connected', reconnecting: 'reconnecting…', offline: 'offline: a recorded run, no server needed' } as const;
+const words = {
+  connecting: 'connecting…',
+  connected: 'connected',
+  reconnecting: 'reconnecting…',
+  offline: 'offline: a recorded run, no server needed',
+} as const;
 
 export function ConnectionStatus() {
   const state = useStore((s) => s.connection);

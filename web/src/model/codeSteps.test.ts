@@ -14,7 +14,16 @@ const code = `async run(job) {
   job.emit({ type: 'lease-released', key, deleted: await job.redis.del(key) });
 }`;
 
-const variant: VariantManifest = { id: 'v', title: 'v', correct: false, summary: '', code, defaults: {}, faults: [], checkpoints: ['after-setnx'] };
+const variant: VariantManifest = {
+  id: 'v',
+  title: 'v',
+  correct: false,
+  summary: '',
+  code,
+  defaults: {},
+  faults: [],
+  checkpoints: ['after-setnx'],
+};
 
 describe('code steps', () => {
   it('finds the lines that emit events and name checkpoints', () => {

@@ -11,7 +11,8 @@ export function parseRule(text: string): FaultRule | null {
   const [checkpoint, target, action, ms, ...rest] = text.split(':');
   if (!checkpoint || !target || rest.length > 0) return null;
   if (action === 'kill' && ms === undefined) return { checkpoint, target, action };
-  if ((action === 'stall' || action === 'partition') && ms !== undefined && /^\d{1,5}$/.test(ms)) return { checkpoint, target, action, ms: Number(ms) };
+  if ((action === 'stall' || action === 'partition') && ms !== undefined && /^\d{1,5}$/.test(ms))
+    return { checkpoint, target, action, ms: Number(ms) };
   return null;
 }
 

@@ -54,7 +54,9 @@ describe('the final state of every recorded run', () => {
     const scale = domainFor(runSummary(events), 0, TRACK_PX);
     const width = TRACK_PX + 170 + 32; // the export's label column and padding around a 1200 px track
     const { svg } = timelineSvg([{ title: 'fencing · lease-only', events, scenario: undefined }], scale, width, 'dark');
-    const rect = svg.match(/<rect x="([\d.]+)" y="\d+" width="([\d.]+)" height="26"[^>]*><title>PostgreSQL document = worker-1 · fence 1 — stale/);
+    const rect = svg.match(
+      /<rect x="([\d.]+)" y="\d+" width="([\d.]+)" height="26"[^>]*><title>PostgreSQL document = worker-1 · fence 1 — stale/,
+    );
     expect(rect).not.toBeNull();
     expect(Number(rect![2])).toBeGreaterThanOrEqual(24);
     expect(Number(rect![1]) + Number(rect![2])).toBeCloseTo(170 + TRACK_PX, 0);

@@ -36,7 +36,9 @@ export const ICONS: Record<IconName, IconShape> = {
   check: { d: 'M5 12.5l4.5 4.5L19 7.5' },
   cross: { d: 'M6.5 6.5l11 11M17.5 6.5l-11 11' },
   ban: { d: `${RING}M5.6 5.6l12.8 12.8` },
-  skull: { d: 'M12 3c-4.4 0-8 3.1-8 7.2c0 2.4 1.2 4.2 3 5.3V19h10v-3.5c1.8-1.1 3-2.9 3-5.3C20 6.1 16.4 3 12 3ZM9 11h.01M15 11h.01M10 19v2M14 19v2' },
+  skull: {
+    d: 'M12 3c-4.4 0-8 3.1-8 7.2c0 2.4 1.2 4.2 3 5.3V19h10v-3.5c1.8-1.1 3-2.9 3-5.3C20 6.1 16.4 3 12 3ZM9 11h.01M15 11h.01M10 19v2M14 19v2',
+  },
   alert: { d: 'M12 5v9M12 18.5v.5' },
   eject: { d: 'M6 14l6-8l6 8ZM6 18.5h12' },
   stop: { d: 'M7 7h10v10H7Z', fill: true },

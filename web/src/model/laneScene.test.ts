@@ -40,7 +40,14 @@ describe('lane scene', () => {
     const lane = deriveLanes(events)[0]!;
     const end = events[events.length - 1]!.atMs;
     const scene = laneScene(lane, truthOf(events, lane.workerId), { startMs: 0, endMs: end }, 1200);
-    const drawn = scene.leases.length + scene.spans.length + scene.stalls.length + scene.truth.length + scene.majors.length + scene.minors.length + scene.clusters.length;
+    const drawn =
+      scene.leases.length +
+      scene.spans.length +
+      scene.stalls.length +
+      scene.truth.length +
+      scene.majors.length +
+      scene.minors.length +
+      scene.clusters.length;
     expect(drawn).toBeLessThan(600);
     expect(scene.clusters.length).toBeGreaterThan(0);
     expect(scene.clusters[0]!.label).toMatch(/^\d+ events of worker-1 from \d+ ms to [\d.]+ (ms|s)$/);

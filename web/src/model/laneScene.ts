@@ -87,7 +87,13 @@ export interface SceneOptions {
 }
 
 /** The scene of a lane in `drawn` (the committed window), `pxWidth` pixels wide. */
-export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, pxWidth: number, { reachMs = null, captionCharPx }: SceneOptions = {}): LaneScene {
+export function laneScene(
+  lane: Lane,
+  truth: TruthSegment[],
+  drawn: TimeWindow,
+  pxWidth: number,
+  { reachMs = null, captionCharPx }: SceneOptions = {},
+): LaneScene {
   const scale = makeScale(drawn.startMs, drawn.endMs);
   const slackMs = ((CLUSTER_PX / Math.max(1, pxWidth)) * (drawn.endMs - drawn.startMs)) / 2;
   const marks = cullInstants(lane.marks, drawn, slackMs);
@@ -102,14 +108,28 @@ export function laneScene(lane: Lane, truth: TruthSegment[], drawn: TimeWindow, 
     }
   } else {
     const extent = markExtent(pxWidth, captionCharPx);
-    majors = stackMarks(marks.filter((m) => m.major), scale, extent, 4);
-    minors = stackMarks(marks.filter((m) => !m.major), scale, extent, 1);
+    majors = stackMarks(
+      marks.filter((m) => m.major),
+      scale,
+      extent,
+      4,
+    );
+    minors = stackMarks(
+      marks.filter((m) => !m.major),
+      scale,
+      extent,
+      1,
+    );
   }
   const rows = majors.reduce((n, p) => Math.max(n, p.row + 1), clusters.length > 0 ? 1 : 0);
   const band = (s: Span) => s.kind === 'stall' || s.kind === 'blocked';
   const stalls = thinIntervals(lane.spans.filter(band), drawn, pxWidth);
   const leases = thinIntervals(lane.leases.map(leaseItem), drawn, pxWidth);
-  const spans = thinIntervals(lane.spans.filter((s) => !band(s)), drawn, pxWidth);
+  const spans = thinIntervals(
+    lane.spans.filter((s) => !band(s)),
+    drawn,
+    pxWidth,
+  );
   const shownTruth = thinIntervals(truth, drawn, pxWidth);
   return {
     scale,

@@ -90,7 +90,20 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     if (w === null) return;
     let lane = lanes.get(w);
     if (!lane)
-      lanes.set(w, (lane = { workerId: w, pid: null, spans: [], marks: [], fate: null, died: false, hasDeath: false, spanKinds: new Set(), markKinds: new Set() }));
+      lanes.set(
+        w,
+        (lane = {
+          workerId: w,
+          pid: null,
+          spans: [],
+          marks: [],
+          fate: null,
+          died: false,
+          hasDeath: false,
+          spanKinds: new Set(),
+          markKinds: new Set(),
+        }),
+      );
     const pushSpan = (span: Span) => {
       lane.spans.push(span);
       lane.spanKinds.add(span.kind);

@@ -5,7 +5,16 @@ import { runSummary } from './runSummary.js';
 import { blindDelRun } from './fixtures/blindDelRun.js';
 import { makeScale } from './timeScale.js';
 
-const mark = (id: string, atMs: number): Mark => ({ id, kind: 'note', atMs, tag: null, caption: null, label: id, details: [], major: true });
+const mark = (id: string, atMs: number): Mark => ({
+  id,
+  kind: 'note',
+  atMs,
+  tag: null,
+  caption: null,
+  label: id,
+  details: [],
+  major: true,
+});
 
 describe('layout', () => {
   it('fits a finished run, with room on the right for the final state and its words', () => {
@@ -34,7 +43,12 @@ describe('layout', () => {
 
   it('stacks marks that would collide, glyph and caption', () => {
     const fixed = () => ({ glyph: 2, caption: 5 });
-    const placed = stackMarks([mark('a', 100), mark('b', 101), mark('c', 500), mark('d', 102), mark('e', 170)], makeScale(0, 1000), fixed, 3);
+    const placed = stackMarks(
+      [mark('a', 100), mark('b', 101), mark('c', 500), mark('d', 102), mark('e', 170)],
+      makeScale(0, 1000),
+      fixed,
+      3,
+    );
     expect(placed.map((p) => [p.mark.id, p.row])).toEqual([
       ['a', 0],
       ['b', 1],
@@ -69,7 +83,10 @@ describe('layout', () => {
 
   it('counts the larger captions of the stage: marks that clear each other on the page take two rows there', () => {
     const caption = 'late-registration #1'; // 20 characters: 162 px on the page, 222 px on stage
-    const marks = [{ ...mark('a', 0), caption }, { ...mark('b', 200), caption }];
+    const marks = [
+      { ...mark('a', 0), caption },
+      { ...mark('b', 200), caption },
+    ];
     const rows = (charPx: number) => stackMarks(marks, makeScale(0, 1000), markExtent(1000, charPx)).map((p) => p.row);
     expect(rows(CAPTION_CHAR_PX)).toEqual([0, 0]);
     expect(rows(STAGE_CAPTION_CHAR_PX)).toEqual([0, 1]);

@@ -98,7 +98,5 @@ export const STAGE_CAPTION_CHAR_PX = 10.5;
 export function markExtent(trackPx: number, charPx = CAPTION_CHAR_PX): MarkExtent {
   const pct = (px: number) => (px / Math.max(1, trackPx)) * 100;
   return (mark) =>
-    mark.major
-      ? { glyph: pct(30), caption: mark.caption ? pct(12 + mark.caption.length * charPx) : 0 }
-      : { glyph: pct(16), caption: 0 };
+    mark.major ? { glyph: pct(30), caption: mark.caption ? pct(12 + mark.caption.length * charPx) : 0 } : { glyph: pct(16), caption: 0 };
 }

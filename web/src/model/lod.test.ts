@@ -8,7 +8,16 @@ describe('level of detail', () => {
   it('leaves out what is outside the window', () => {
     const items = [iv('a', -50, -10), iv('b', -10, 10), iv('c', 500, null), iv('d', 1001, 1100)];
     expect(cullIntervals(items, w).map((i) => i.id)).toEqual(['b', 'c']);
-    expect(cullInstants([{ id: 'x', atMs: -3 }, { id: 'y', atMs: 5 }], w, 2).map((i) => i.id)).toEqual(['y']);
+    expect(
+      cullInstants(
+        [
+          { id: 'x', atMs: -3 },
+          { id: 'y', atMs: 5 },
+        ],
+        w,
+        2,
+      ).map((i) => i.id),
+    ).toEqual(['y']);
   });
 
   it('tells whether a shape drawn is still open (reaches the live edge)', () => {

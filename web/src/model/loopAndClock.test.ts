@@ -37,7 +37,17 @@ describe('a blocked event loop', () => {
   it('while the loop is still blocked, the band is open; the end closes it (the log folded on)', () => {
     const live = run(['worker-1'], [[20, 'worker-1', { type: 'event-loop-blocked', task: 'synchronous task' }]], false);
     expect(deriveLanes(live)[0]!.spans.map((s) => [s.kind, s.startMs, s.endMs])).toEqual([['blocked', 20, null]]);
-    const grown = [...live, { type: 'event-loop-unblocked', task: 'synchronous task', blockedMs: 900, seq: live.length, atMs: 920, workerId: 'worker-1' } as RunEvent];
+    const grown = [
+      ...live,
+      {
+        type: 'event-loop-unblocked',
+        task: 'synchronous task',
+        blockedMs: 900,
+        seq: live.length,
+        atMs: 920,
+        workerId: 'worker-1',
+      } as RunEvent,
+    ];
     expect(deriveLanes(grown)[0]!.spans.map((s) => [s.kind, s.startMs, s.endMs])).toEqual([['blocked', 20, 920]]);
   });
 
@@ -48,7 +58,7 @@ describe('a blocked event loop', () => {
   });
 });
 
-describe('the nodes\' clocks', () => {
+describe("the nodes' clocks", () => {
   it('each node that reports its clock shows its offset; the node they are measured against is the reference', () => {
     const lanes = deriveLanes(
       run(

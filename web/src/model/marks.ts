@@ -96,10 +96,24 @@ export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<M
     case 'job-skipped':
       return { kind: 'skip', major: true, tag: null, caption: 'skipped', label: `${w} skipped the job ${at(e.atMs)}`, details: [e.reason] };
     case 'process-killed':
-      return { kind: 'death', major: true, tag: e.signal, caption: e.signal, label: `${w} killed by ${e.signal} ${at(e.atMs)}`, details: [] };
+      return {
+        kind: 'death',
+        major: true,
+        tag: e.signal,
+        caption: e.signal,
+        label: `${w} killed by ${e.signal} ${at(e.atMs)}`,
+        details: [],
+      };
     case 'worker-exited':
       if (e.signal !== null)
-        return { kind: 'death', major: true, tag: e.signal, caption: e.signal, label: `${w} died by ${e.signal} ${at(e.atMs)}`, details: [] };
+        return {
+          kind: 'death',
+          major: true,
+          tag: e.signal,
+          caption: e.signal,
+          label: `${w} died by ${e.signal} ${at(e.atMs)}`,
+          details: [],
+        };
       return {
         kind: 'exit',
         major: false,

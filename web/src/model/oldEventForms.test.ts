@@ -16,20 +16,29 @@ const drawn = (lanes: Lane[]) =>
 describe('old event forms', () => {
   it('an old work span that said the loop was blocked is the band', () => {
     const label = 'synchronous task: event loop blocked';
-    const old = run(['worker-1'], [
-      [20, 'worker-1', { type: 'work-started', label }],
-      [1520, 'worker-1', { type: 'work-finished', label }],
-    ]);
-    const typed = run(['worker-1'], [
-      [20, 'worker-1', { type: 'event-loop-blocked', task: 'synchronous task' }],
-      [1520, 'worker-1', { type: 'event-loop-unblocked', task: 'synchronous task', blockedMs: 1500 }],
-    ]);
+    const old = run(
+      ['worker-1'],
+      [
+        [20, 'worker-1', { type: 'work-started', label }],
+        [1520, 'worker-1', { type: 'work-finished', label }],
+      ],
+    );
+    const typed = run(
+      ['worker-1'],
+      [
+        [20, 'worker-1', { type: 'event-loop-blocked', task: 'synchronous task' }],
+        [1520, 'worker-1', { type: 'event-loop-unblocked', task: 'synchronous task', blockedMs: 1500 }],
+      ],
+    );
     expect(drawn(deriveLanes(old))).toEqual(drawn(deriveLanes(typed)));
     expect(deriveLanes(old)[0]!.spans.map((s) => s.kind)).toEqual(['blocked']);
   });
 
   it("an old note about a node's clock is that node's clock", () => {
-    const old = run(['node-1', 'node-2'], [[1100, 'node-2', { type: 'note', text: "node-2's clock is 1000 ms behind node-1's: to it, the slot starts now" }]]);
+    const old = run(
+      ['node-1', 'node-2'],
+      [[1100, 'node-2', { type: 'note', text: "node-2's clock is 1000 ms behind node-1's: to it, the slot starts now" }]],
+    );
     const typed = run(['node-1', 'node-2'], [[1100, 'node-2', { type: 'clock-skewed', offsetMs: -1000, reference: 'node-1' }]]);
     expect(drawn(deriveLanes(old))).toEqual(drawn(deriveLanes(typed)));
     expect(deriveLanes(old).map((l) => l.clock)).toEqual(['clock: reference', 'clock: −1000 ms']);

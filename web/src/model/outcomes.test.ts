@@ -36,7 +36,12 @@ describe('outcomes', () => {
 
   it('every mark kind has an icon drawn as a path, no font glyph', () => {
     for (const [kind, icon] of Object.entries(MARK_ICONS)) expect(ICONS[icon].d, kind).toMatch(/^M[\d. ]/);
-    const svg = timelineSvg([{ title: 't', events: runs['fencing/fenced']!, scenario: undefined }], { startMs: 0, endMs: 3500 }, 1400, 'dark').svg;
+    const svg = timelineSvg(
+      [{ title: 't', events: runs['fencing/fenced']!, scenario: undefined }],
+      { startMs: 0, endMs: 3500 },
+      1400,
+      'dark',
+    ).svg;
     expect(svg).toContain(`<path d="${ICONS.check.d}"`);
     expect(svg).toContain(`<path d="${ICONS.cross.d}"`);
     expect(svg).not.toMatch(/[✓✗☠⊘↧↩⏸]/u);

@@ -29,7 +29,14 @@ describe('prose', () => {
       { kind: 'paragraph', text: 'The orderings:' },
       { kind: 'list', ordered: true, items: ['**First** — worker-1 stops; worker-2 writes.', '**Second** — the same.'] },
       { kind: 'list', ordered: false, items: ['one', 'two'] },
-      { kind: 'table', header: ['check', '1 after', '2 before'], rows: [['none', 'let through', 'taken'], ['guard', 'refused', 'taken']] },
+      {
+        kind: 'table',
+        header: ['check', '1 after', '2 before'],
+        rows: [
+          ['none', 'let through', 'taken'],
+          ['guard', 'refused', 'taken'],
+        ],
+      },
     ]);
   });
 
@@ -48,7 +55,9 @@ describe('prose', () => {
   it('reads every scenario explanation without leaving list or table marks in a paragraph', async () => {
     const { readdirSync, readFileSync, existsSync } = await import('node:fs');
     const root = new URL('../../../server/src/scenarios/', import.meta.url);
-    const files = readdirSync(root).map((d) => new URL(`${d}/explanation.md`, root)).filter((f) => existsSync(f));
+    const files = readdirSync(root)
+      .map((d) => new URL(`${d}/explanation.md`, root))
+      .filter((f) => existsSync(f));
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
       for (const b of blocks(readFileSync(file, 'utf8'))) {

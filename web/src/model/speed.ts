@@ -15,5 +15,7 @@ function realText(ms: number): string {
 export function speedWords(speed: number): string {
   if (speed === 1) return '1× (real time)';
   const real = realText(1000 * speed);
-  return speed < 1 ? `${factorText(1 / speed)}× slower (1 s shown = ${real} real)` : `${factorText(speed)}× faster (1 s shown = ${real} real)`;
+  return speed < 1
+    ? `${factorText(1 / speed)}× slower (1 s shown = ${real} real)`
+    : `${factorText(speed)}× faster (1 s shown = ${real} real)`;
 }

@@ -62,7 +62,8 @@ export const deriveStaleWrites = memoOnLog((events: EventLog): Map<number, Stale
       }
       const newer = out.has(e.seq) ? null : supersededAt(who, e.atMs);
       let theirs: EventOf<'write-accepted'> | undefined;
-      for (let i = prior.length - 1; newer && !theirs && i >= 0; i--) if (prior[i]!.workerId === newer.by && prior[i]!.atMs >= newer.atMs) theirs = prior[i];
+      for (let i = prior.length - 1; newer && !theirs && i >= 0; i--)
+        if (prior[i]!.workerId === newer.by && prior[i]!.atMs >= newer.atMs) theirs = prior[i];
       if (newer && theirs) out.set(e.seq, { kind: 'superseded', write: e, newer: theirs, grantedMs: newer.atMs });
     }
     if (e.type === 'write-accepted') {

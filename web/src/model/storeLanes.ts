@@ -167,8 +167,7 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
     const noExpiry = e.value !== null && pttlMs === -1;
     const last = lane.segments[lane.segments.length - 1];
     // Same value, but a fresh TTL: the key was set again (by another holder, possibly).
-    const reset =
-      last?.expiresAtMs != null && pttlMs !== null && pttlMs >= 0 && e.atMs + pttlMs > last.expiresAtMs + LAG_MS;
+    const reset = last?.expiresAtMs != null && pttlMs !== null && pttlMs >= 0 && e.atMs + pttlMs > last.expiresAtMs + LAG_MS;
     if (last && last.value === e.value && last.noExpiry === noExpiry && !reset) continue;
     if (last) {
       last.endMs = e.atMs;
@@ -204,15 +203,17 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
   // The run's Redis keys first, PostgreSQL last, a lab's parts between (in the order first seen).
   const rank: Record<StoreKind, number> = { redis: 0, lab: 1, postgres: 2 };
   const order = (store: string) => rank[storeKind(store)];
-  return [...lanes.values()].sort((a, b) => order(a.store) - order(b.store)).map(({ store, name, segments }) => ({
-    store,
-    name,
-    leaseKey: storeKind(store) === 'redis' && leaseKeys.has(name),
-    segments: segments.map((s) => {
-      const closed = s.endMs === null && endMs !== null ? { ...s, endMs: Math.max(endMs, s.startMs), atEnd: true } : s;
-      return { ...closed, label: describe(store, name, closed) };
-    }),
-  }));
+  return [...lanes.values()]
+    .sort((a, b) => order(a.store) - order(b.store))
+    .map(({ store, name, segments }) => ({
+      store,
+      name,
+      leaseKey: storeKind(store) === 'redis' && leaseKeys.has(name),
+      segments: segments.map((s) => {
+        const closed = s.endMs === null && endMs !== null ? { ...s, endMs: Math.max(endMs, s.startMs), atEnd: true } : s;
+        return { ...closed, label: describe(store, name, closed) };
+      }),
+    }));
 });
 
 /**

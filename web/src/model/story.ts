@@ -38,10 +38,7 @@ function capped(lines: StoryLine[], rule: string, noun: string): StoryLine[] {
   if (lines.length <= PER_RULE) return lines;
   const rest = lines.length - PER_RULE;
   const last = lines[PER_RULE - 1]!;
-  return [
-    ...lines.slice(0, PER_RULE),
-    { id: `${rule}-more`, atMs: last.atMs, tone: last.tone, text: `…and ${rest} more ${noun}.` },
-  ];
+  return [...lines.slice(0, PER_RULE), { id: `${rule}-more`, atMs: last.atMs, tone: last.tone, text: `…and ${rest} more ${noun}.` }];
 }
 
 function overlapLines(events: EventLog): StoryLine[] {
@@ -92,7 +89,9 @@ function writeLines(events: EventLog, leases: Lease[]): StoryLine[] {
     zombieLeases.get(w)?.find((l) => l.zombie!.startMs <= atMs && (l.zombie!.endMs ?? Infinity) >= atMs);
   /** A later accepted write of the target, by another worker, with a higher fence: it replaced this one. */
   const replacedBy = (e: Write) =>
-    e.fence === undefined ? undefined : (writes.get(e.target) ?? []).find((w) => w.atMs > e.atMs && w.workerId !== e.workerId && (w.fence ?? -Infinity) > e.fence!);
+    e.fence === undefined
+      ? undefined
+      : (writes.get(e.target) ?? []).find((w) => w.atMs > e.atMs && w.workerId !== e.workerId && (w.fence ?? -Infinity) > e.fence!);
   /** Another worker was granted the key after the lease `l` (and before `atMs`): a newer holder existed. */
   const newerHolder = (l: Lease, atMs: number) =>
     leases.some((o) => o.key === l.key && o.workerId !== l.workerId && o.acquiredMs > l.acquiredMs && o.acquiredMs <= atMs);
@@ -106,28 +105,57 @@ function writeLines(events: EventLog, leases: Lease[]): StoryLine[] {
     const zombie = inZombie(who, e.atMs);
     if (why?.kind === 'out-of-order') {
       const head = `${who} wrote ${e.target} with fence ${e.fence} after ${why.newer.workerId} wrote with fence ${why.newer.fence}`;
-      fences.push(took ? line('damage', `${head}; the row took it — the stale write landed.`) : line('safe', `${head}; the row refused it — the stale write was stopped.`));
+      fences.push(
+        took
+          ? line('damage', `${head}; the row took it — the stale write landed.`)
+          : line('safe', `${head}; the row refused it — the stale write was stopped.`),
+      );
     } else if (why?.kind === 'lost-update') {
       const { read, between } = why;
       const other = `${between.workerId} had written ${e.target} = ${short(between.value)}`;
       if (!took)
-        lost.push(line('safe', `The store refused ${who}'s write of ${e.target} = ${short(e.value)}, made from its read of ${short(read.value)} after ${other}: ${e.reason} — ${between.workerId}'s write was kept.`));
+        lost.push(
+          line(
+            'safe',
+            `The store refused ${who}'s write of ${e.target} = ${short(e.value)}, made from its read of ${short(read.value)} after ${other}: ${e.reason} — ${between.workerId}'s write was kept.`,
+          ),
+        );
       else if (why.lost === true)
-        lost.push(line('damage', `${who} wrote ${e.target} = ${short(e.value)} from its read of ${short(read.value)}, after ${other}: ${between.workerId}'s write was lost.`));
+        lost.push(
+          line(
+            'damage',
+            `${who} wrote ${e.target} = ${short(e.value)} from its read of ${short(read.value)}, after ${other}: ${between.workerId}'s write was lost.`,
+          ),
+        );
       else if (why.lost === false)
-        lost.push(line('safe', `${who} read ${e.target} = ${short(read.value)} before ${between.workerId} wrote ${e.target} = ${short(between.value)}, then wrote ${e.target} = ${short(e.value)}; the stores' count came out right, so ${between.workerId}'s write was not lost.`));
+        lost.push(
+          line(
+            'safe',
+            `${who} read ${e.target} = ${short(read.value)} before ${between.workerId} wrote ${e.target} = ${short(between.value)}, then wrote ${e.target} = ${short(e.value)}; the stores' count came out right, so ${between.workerId}'s write was not lost.`,
+          ),
+        );
       else
-        lost.push(line('hazard', `${who} wrote ${e.target} = ${short(e.value)} after ${other} since its read of ${short(read.value)}: ${between.workerId}'s write may be lost — the verdict will tell.`));
+        lost.push(
+          line(
+            'hazard',
+            `${who} wrote ${e.target} = ${short(e.value)} after ${other} since its read of ${short(read.value)}: ${between.workerId}'s write may be lost — the verdict will tell.`,
+          ),
+        );
     } else if (zombie) {
       const head = `${who} wrote ${e.target} at ${formatMs(e.atMs)} without a valid lease on ${zombie.key}`;
       const over = took ? replacedBy(e) : undefined;
       if (!took) zombies.push(line('safe', `${head}; the store refused it.`));
-      else if (over) zombies.push(line('hazard', `${head}; it landed, then ${over.workerId}'s write with fence ${over.fence} replaced it.`));
+      else if (over)
+        zombies.push(line('hazard', `${head}; it landed, then ${over.workerId}'s write with fence ${over.fence} replaced it.`));
       else if (newerHolder(zombie, e.atMs)) zombies.push(line('damage', `${head}; the write landed.`));
       else zombies.push(line('hazard', `${head}; it landed, and no other worker had taken the lock by then.`));
     } else if (why?.kind === 'superseded') {
       const head = `${who} wrote ${e.target} after ${why.newer.workerId} had been granted the lock (at ${formatMs(why.grantedMs)}) and had written it`;
-      superseded.push(took ? line('damage', `${head}: the older holder's write landed over the newer one's.`) : line('safe', `${head}; the store refused it (${e.reason}) — the stale write was stopped.`));
+      superseded.push(
+        took
+          ? line('damage', `${head}: the older holder's write landed over the newer one's.`)
+          : line('safe', `${head}; the store refused it (${e.reason}) — the stale write was stopped.`),
+      );
     } else if (!took) {
       refused.push(line('safe', `The store refused ${who}'s write of ${e.target} = ${short(e.value)}: ${e.reason}.`));
     }
@@ -189,7 +217,12 @@ function endLines(events: EventLog): StoryLine[] {
     if (!last) continue;
     const kind = storeKind(lane.store);
     if (kind === 'postgres' && last.value !== null)
-      out.push({ id: `end-${lane.name}`, atMs: Infinity, tone: 'fact', text: `At the end, PostgreSQL held ${lane.name} = ${short(last.value)}.` });
+      out.push({
+        id: `end-${lane.name}`,
+        atMs: Infinity,
+        tone: 'fact',
+        text: `At the end, PostgreSQL held ${lane.name} = ${short(last.value)}.`,
+      });
     else if (kind !== 'redis' && last.value !== null) {
       const id = `${lane.store}\u0000${last.value}`;
       const group = alike.get(id) ?? { store: lane.store, names: [], value: last.value };
@@ -197,10 +230,20 @@ function endLines(events: EventLog): StoryLine[] {
       group.names.push(lane.name);
     }
     if (kind === 'redis' && lane.leaseKey && last.value !== null && last.noExpiry)
-      out.push({ id: `end-${lane.name}`, atMs: Infinity, tone: 'damage', text: `At the end, Redis still held ${lane.name} with no expiry.` });
+      out.push({
+        id: `end-${lane.name}`,
+        atMs: Infinity,
+        tone: 'damage',
+        text: `At the end, Redis still held ${lane.name} with no expiry.`,
+      });
   }
   for (const { store, names, value } of alike.values()) {
-    out.push({ id: `end-${store}-${names[0]}`, atMs: Infinity, tone: 'fact', text: `At the end: ${store} · ${joinWords(names)} = ${short(value)}.` });
+    out.push({
+      id: `end-${store}-${names[0]}`,
+      atMs: Infinity,
+      tone: 'fact',
+      text: `At the end: ${store} · ${joinWords(names)} = ${short(value)}.`,
+    });
   }
   return out;
 }
@@ -212,7 +255,9 @@ function verdictLines(events: EventLog): StoryLine[] {
   const broken = finished.expectations.filter((e) => !e.held);
   if (finished.verdict === 'pass' || broken.length === 0) {
     const held = finished.expectations.map((e) => e.text);
-    return held.length === 0 ? [] : [{ id: 'verdict-held', atMs: Infinity, tone: 'safe', text: `Counted from the stores, every invariant held — ${held.join('; ')}.` }];
+    return held.length === 0
+      ? []
+      : [{ id: 'verdict-held', atMs: Infinity, tone: 'safe', text: `Counted from the stores, every invariant held — ${held.join('; ')}.` }];
   }
   return broken.map((e) => ({
     id: `verdict-${e.id}`,
@@ -233,6 +278,7 @@ export const deriveStory = memoOnLog((events: EventLog): StoryLine[] => {
     ...skipLines(events),
   ].sort((a, b) => a.atMs - b.atMs);
   const calm = leases.length > 0 && !lines.some((l) => l.id.startsWith('overlap'));
-  if (calm) lines.push({ id: 'one-holder', atMs: Infinity, tone: 'safe', text: 'At no time did two workers believe they held the same lock.' });
+  if (calm)
+    lines.push({ id: 'one-holder', atMs: Infinity, tone: 'safe', text: 'At no time did two workers believe they held the same lock.' });
   return [...lines, ...endLines(events), ...verdictLines(events)];
 });

@@ -35,7 +35,8 @@ describe.each(Object.entries(runs))('the story of %s', (_id, events) => {
   it('tells nothing after the run ended as seen', () => {
     const { endMs } = runSummary(events);
     for (const line of story) {
-      for (const m of line.text.matchAll(/(?:expired|was deleted|wrote \S+) at (\d+) ms/g)) expect(Number(m[1]), line.text).toBeLessThanOrEqual(endMs!);
+      for (const m of line.text.matchAll(/(?:expired|was deleted|wrote \S+) at (\d+) ms/g))
+        expect(Number(m[1]), line.text).toBeLessThanOrEqual(endMs!);
       expect(line.atMs === Infinity || line.atMs <= endMs!).toBe(true);
     }
   });
@@ -67,17 +68,36 @@ describe('the story, read against the verdict', () => {
   it('fence-check database-guard (PASS): refused writes are prevented damage, an early write is replaced', () => {
     const t = text(runs['fence-check/database-guard']!);
     expect(t.filter((l) => l.startsWith('damage'))).toEqual([]);
-    expect(t).toContain('safe: worker-1 wrote late-write with fence 1 after worker-2 wrote with fence 2; the row refused it — the stale write was stopped.');
-    expect(t.some((l) => /^hazard: worker-1 wrote early-write at \d+ ms without a valid lease on lock:early-write; it landed, then worker-2's write with fence 2 replaced it\.$/.test(l))).toBe(true);
+    expect(t).toContain(
+      'safe: worker-1 wrote late-write with fence 1 after worker-2 wrote with fence 2; the row refused it — the stale write was stopped.',
+    );
+    expect(
+      t.some((l) =>
+        /^hazard: worker-1 wrote early-write at \d+ ms without a valid lease on lock:early-write; it landed, then worker-2's write with fence 2 replaced it\.$/.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('failover plain-lock (FAIL): the older holder’s write lands over the newer one’s', () => {
-    expect(text(runs['failover/plain-lock']!).some((l) => /^damage: worker-1 wrote document after worker-2 had been granted the lock \(at \d+ ms\) and had written it/.test(l))).toBe(true);
+    expect(
+      text(runs['failover/plain-lock']!).some((l) =>
+        /^damage: worker-1 wrote document after worker-2 had been granted the lock \(at \d+ ms\) and had written it/.test(l),
+      ),
+    ).toBe(true);
   });
 
   it('words a lease expiry after the run’s end as predicted, not seen', () => {
     const events = new LogBuilder()
-      .at(0, null, { type: 'run-started', scenario: 'duplicate-job', variant: 'token-lua', correct: true, params: {}, workers: ['worker-1'] })
+      .at(0, null, {
+        type: 'run-started',
+        scenario: 'duplicate-job',
+        variant: 'token-lua',
+        correct: true,
+        params: {},
+        workers: ['worker-1'],
+      })
       .at(5, 'worker-1', { type: 'lease-acquired', key: 'lock:job', ttlMs: 30000, token: 't1' })
       .at(10, 'worker-1', { type: 'process-killed', signal: 'SIGKILL' })
       .at(40, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'pass' })
@@ -94,7 +114,9 @@ describe('the story, read against the verdict', () => {
       .at(10, 'worker-1', { type: 'process-killed', signal: 'SIGKILL' })
       .at(40, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'pass' })
       .build();
-    expect(deriveStory(seen)[0]!.text).toBe('worker-1 was killed (SIGKILL) at 10 ms holding lock:job; Redis freed it only when the lease expired at 25 ms.');
+    expect(deriveStory(seen)[0]!.text).toBe(
+      'worker-1 was killed (SIGKILL) at 10 ms holding lock:job; Redis freed it only when the lease expired at 25 ms.',
+    );
   });
 });
 
@@ -102,32 +124,57 @@ describe('the story, read against the verdict', () => {
 // applies to some run, so none can pass by applying to nothing.
 const ends = (story: StoryLine[]) => story.filter((l) => l.id.startsWith('end-')).map((l) => l.text);
 const writeLines = (events: RunEvent[], story: StoryLine[]) => story.filter((l) => writeOf(events, l));
-const agreements: { metric: string; when?: (value: number | string) => boolean; check(events: RunEvent[], story: StoryLine[], value: number | string): void }[] = [
+const agreements: {
+  metric: string;
+  when?: (value: number | string) => boolean;
+  check(events: RunEvent[], story: StoryLine[], value: number | string): void;
+}[] = [
   {
     metric: 'staleWritesAccepted',
     check: (events, story, value) =>
-      expect(writeLines(events, story).filter((l) => l.tone === 'damage' && writeOf(events, l)!.type === 'write-accepted')).toHaveLength(value as number),
+      expect(writeLines(events, story).filter((l) => l.tone === 'damage' && writeOf(events, l)!.type === 'write-accepted')).toHaveLength(
+        value as number,
+      ),
   },
   {
     metric: 'staleWritesRejected',
-    check: (events, story, value) => expect(writeLines(events, story).filter((l) => writeOf(events, l)!.type === 'write-rejected')).toHaveLength(value as number),
+    check: (events, story, value) =>
+      expect(writeLines(events, story).filter((l) => writeOf(events, l)!.type === 'write-rejected')).toHaveLength(value as number),
   },
-  { metric: 'maxConcurrentHolders', when: (v) => (v as number) <= 1, check: (_e, story) => expect(story.filter((l) => l.id.startsWith('overlap'))).toEqual([]) },
-  { metric: 'maxConcurrentHolders', when: (v) => (v as number) >= 2, check: (_e, story) => expect(story.some((l) => l.id === 'one-holder')).toBe(false) },
+  {
+    metric: 'maxConcurrentHolders',
+    when: (v) => (v as number) <= 1,
+    check: (_e, story) => expect(story.filter((l) => l.id.startsWith('overlap'))).toEqual([]),
+  },
+  {
+    metric: 'maxConcurrentHolders',
+    when: (v) => (v as number) >= 2,
+    check: (_e, story) => expect(story.some((l) => l.id === 'one-holder')).toBe(false),
+  },
   { metric: 'finalWriter', check: (_e, story, value) => expect(ends(story).some((t) => t.includes(`= ${value as string}`))).toBe(true) },
   {
     metric: 'finalStock',
-    check: (_e, story, value) => expect(ends(story)).toContain(`At the end, PostgreSQL held stock = ${value} (v${/\(v(\d+)\)/.exec(ends(story).join(' '))![1]}).`),
+    check: (_e, story, value) =>
+      expect(ends(story)).toContain(`At the end, PostgreSQL held stock = ${value} (v${/\(v(\d+)\)/.exec(ends(story).join(' '))![1]}).`),
   },
-  { metric: 'emailsSent', check: (_e, story, value) => expect(ends(story)).toContain(`At the end, PostgreSQL held emails = ${value} sent.`) },
-  { metric: 'refreshCalls', check: (_e, story, value) => expect(ends(story)).toContain(`At the end: Token provider · refresh calls = ${value}.`) },
+  {
+    metric: 'emailsSent',
+    check: (_e, story, value) => expect(ends(story)).toContain(`At the end, PostgreSQL held emails = ${value} sent.`),
+  },
+  {
+    metric: 'refreshCalls',
+    check: (_e, story, value) => expect(ends(story)).toContain(`At the end: Token provider · refresh calls = ${value}.`),
+  },
 ];
 
-describe.each(agreements.map((a, i) => [`${a.metric}${a.when ? ` #${i}` : ''}`, a] as const))('the story agrees with %s', (_name, agreement) => {
-  const applies = Object.entries(runs).filter(([, events]) => {
-    const value = finishedOf(events).metrics[agreement.metric];
-    return value !== undefined && (agreement.when?.(value) ?? true);
-  });
-  it('on some run at least', () => expect(applies.length).toBeGreaterThan(0));
-  it.each(applies)('of %s', (_id, events) => agreement.check(events, deriveStory(events), finishedOf(events).metrics[agreement.metric]!));
-});
+describe.each(agreements.map((a, i) => [`${a.metric}${a.when ? ` #${i}` : ''}`, a] as const))(
+  'the story agrees with %s',
+  (_name, agreement) => {
+    const applies = Object.entries(runs).filter(([, events]) => {
+      const value = finishedOf(events).metrics[agreement.metric];
+      return value !== undefined && (agreement.when?.(value) ?? true);
+    });
+    it('on some run at least', () => expect(applies.length).toBeGreaterThan(0));
+    it.each(applies)('of %s', (_id, events) => agreement.check(events, deriveStory(events), finishedOf(events).metrics[agreement.metric]!));
+  },
+);

@@ -13,8 +13,15 @@ describe('fault plans', () => {
     expect(parsePlan('between-setnx-and-expire:first:kill,working:worker-2:stall:500')).toEqual(rules);
     expect(parsePlan('')).toEqual([]);
     expect(parseRule('working:first:stall')).toBeNull();
-    expect(parseRule('after-grant:worker-2:partition:2000')).toEqual({ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 2000 });
-    expect(formatRule({ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 2000 })).toBe('after-grant:worker-2:partition:2000');
+    expect(parseRule('after-grant:worker-2:partition:2000')).toEqual({
+      checkpoint: 'after-grant',
+      target: 'worker-2',
+      action: 'partition',
+      ms: 2000,
+    });
+    expect(formatRule({ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 2000 })).toBe(
+      'after-grant:worker-2:partition:2000',
+    );
     expect(parseRule('working:first:explode')).toBeNull();
     expect(parsePlan('working:first:kill,nope')).toBeNull();
     expect(samePlan(rules, [...rules])).toBe(true);
@@ -24,7 +31,9 @@ describe('fault plans', () => {
     expect(ruleWords({ checkpoint: 'holding-lock', target: 'first', action: 'kill' })).toBe(
       'the first worker there is killed (SIGKILL) at holding-lock',
     );
-    expect(ruleWords({ checkpoint: 'working', target: 'worker-2', action: 'stall', ms: 500 })).toBe('worker-2 stalls 500 ms (SIGSTOP) at working');
+    expect(ruleWords({ checkpoint: 'working', target: 'worker-2', action: 'stall', ms: 500 })).toBe(
+      'worker-2 stalls 500 ms (SIGSTOP) at working',
+    );
     expect(ruleWords({ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 2000 })).toBe(
       'worker-2 is partitioned 2000 ms (its link down) at after-grant',
     );
@@ -75,7 +84,18 @@ describe('the setup in the URL', () => {
 
   it('accepts one folder down, as the scorecard’s recordings are, and nothing that leaves the folder', () => {
     expect(safeRecordingName('scorecard/stall-past-lease-lib-redlock.json')).toBe('scorecard/stall-past-lease-lib-redlock.json');
-    for (const name of ['../x.json', 'scorecard/../x.json', '../scorecard/x.json', 'a/b/x.json', '/x.json', 'scorecard//x.json', '.hidden/x.json', 'scorecard/.x.json', 'scorecard\\x.json', 'scorecard/x.json/'])
+    for (const name of [
+      '../x.json',
+      'scorecard/../x.json',
+      '../scorecard/x.json',
+      'a/b/x.json',
+      '/x.json',
+      'scorecard//x.json',
+      '.hidden/x.json',
+      'scorecard/.x.json',
+      'scorecard\\x.json',
+      'scorecard/x.json/',
+    ])
       expect(safeRecordingName(name), name).toBeNull();
     const setup = { params: {}, replay: 'scorecard/holder-killed-lib-redlock.json' };
     expect(writeSetup(setup)).toBe('?replay=scorecard/holder-killed-lib-redlock.json');

@@ -39,7 +39,9 @@ describe('deriveVerdict', () => {
     const wrong = deriveVerdict(withExpected('pass', why), duplicateJobManifest);
     if (wrong.state !== 'finished') throw new Error(wrong.state);
     expect(wrong.expectation?.asExpected).toBe(false);
-    expect(wrong.expectation?.text).toMatch(/^NOT as expected: this run should give PASS here \(with one worker there is no race to lose\)/);
+    expect(wrong.expectation?.text).toMatch(
+      /^NOT as expected: this run should give PASS here \(with one worker there is no race to lose\)/,
+    );
   });
 
   it('passes a correct run', () => {

@@ -83,7 +83,12 @@ function expectationOf(finished: EventOf<'run-finished'>): { expectation?: { asE
   const reason = finished.expectedReason;
   if (asExpected) return reason ? { expectation: { asExpected, text: `Expected here: ${reason}` } } : {};
   const word = expected.toUpperCase();
-  return { expectation: { asExpected, text: `NOT as expected: this run should give ${word}${reason ? ` here (${reason})` : ''}. A verdict that differs is a bug in racelab or a machine too busy for the choreography.` } };
+  return {
+    expectation: {
+      asExpected,
+      text: `NOT as expected: this run should give ${word}${reason ? ` here (${reason})` : ''}. A verdict that differs is a bug in racelab or a machine too busy for the choreography.`,
+    },
+  };
 }
 
 const memoBuild = memoOnLogAnd(build);

@@ -35,7 +35,11 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
   const setTimer = deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = deps.clearTimer ?? ((id) => clearTimeout(id as ReturnType<typeof setTimeout>));
   const requestFrame =
-    deps.requestFrame !== undefined ? deps.requestFrame : typeof requestAnimationFrame === 'function' ? (fn: () => void) => requestAnimationFrame(fn) : null;
+    deps.requestFrame !== undefined
+      ? deps.requestFrame
+      : typeof requestAnimationFrame === 'function'
+        ? (fn: () => void) => requestAnimationFrame(fn)
+        : null;
   const cancelFrame = deps.cancelFrame ?? ((id) => cancelAnimationFrame(id as number));
   const actions = () => deps.store.getState();
 

@@ -34,7 +34,9 @@ describe('messages from the server', () => {
   it('routes each message the schema takes to its store action', () => {
     const events = blindDelRun().slice(0, 3);
     expect(take({ type: 'hello', catalog: [duplicateJobManifest] }).calls).toEqual([['setCatalog', [duplicateJobManifest]]]);
-    expect(take({ type: 'run-accepted', requestId: 'r', runId: 'run-1', controlKey: 'ab' }).calls).toEqual([['runAccepted', 'r', 'run-1', 'ab']]);
+    expect(take({ type: 'run-accepted', requestId: 'r', runId: 'run-1', controlKey: 'ab' }).calls).toEqual([
+      ['runAccepted', 'r', 'run-1', 'ab'],
+    ]);
     expect(take({ type: 'run-rejected', requestId: 'r', error: 'busy', retryAfterMs: 1000 }).calls).toEqual([['runRejected', 'r', 'busy']]);
     expect(take({ type: 'run-unknown', runId: 'run-1' }).calls).toEqual([['runUnknown', 'run-1']]);
     expect(take({ type: 'run-event', runId: 'run-1', event: finished }).calls).toEqual([['runEvent', 'run-1', finished]]);
@@ -43,10 +45,26 @@ describe('messages from the server', () => {
   });
 
   it.each([
-    ['a run-finished with a string for its seq', { type: 'run-event', runId: 'run-1', event: { ...finished, seq: '7' } }, "invalid server message 'run-event' at 'event.seq': Invalid input: expected number, received string"],
-    ['a run-finished whose verdict is not a verdict', { type: 'run-event', runId: 'run-1', event: { ...finished, verdict: 'maybe' } }, "at 'event.verdict'"],
-    ['a type no server sends', { type: 'run-exploded', runId: 'run-1' }, "invalid server message 'run-exploded' at 'type': Invalid discriminator value"],
-    ['an event of a type the model does not know', { type: 'run-event', runId: 'run-1', event: { type: 'lease-stolen', seq: 1, atMs: 2, workerId: null } }, "at 'event.type'"],
+    [
+      'a run-finished with a string for its seq',
+      { type: 'run-event', runId: 'run-1', event: { ...finished, seq: '7' } },
+      "invalid server message 'run-event' at 'event.seq': Invalid input: expected number, received string",
+    ],
+    [
+      'a run-finished whose verdict is not a verdict',
+      { type: 'run-event', runId: 'run-1', event: { ...finished, verdict: 'maybe' } },
+      "at 'event.verdict'",
+    ],
+    [
+      'a type no server sends',
+      { type: 'run-exploded', runId: 'run-1' },
+      "invalid server message 'run-exploded' at 'type': Invalid discriminator value",
+    ],
+    [
+      'an event of a type the model does not know',
+      { type: 'run-event', runId: 'run-1', event: { type: 'lease-stolen', seq: 1, atMs: 2, workerId: null } },
+      "at 'event.type'",
+    ],
     ['a field the protocol does not name', { type: 'run-unknown', runId: 'run-1', sql: 'drop table x' }, 'Unrecognized key: "sql"'],
     ['an empty batch', { type: 'run-events', runId: 'run-1', events: [] }, "at 'events'"],
     ['a hello whose catalog is not a list', { type: 'hello', catalog: {} }, "at 'catalog'"],

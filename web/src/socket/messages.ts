@@ -19,7 +19,8 @@ export interface MessageSink {
  * the store. Returns whether the frame was taken.
  */
 export function receive(data: unknown, sink: MessageSink, log: (text: string) => void = console.error): boolean {
-  const parsed = typeof data === 'string' ? parseServerMessage(data) : { ok: false as const, error: 'a binary frame: the server sends JSON text' };
+  const parsed =
+    typeof data === 'string' ? parseServerMessage(data) : { ok: false as const, error: 'a binary frame: the server sends JSON text' };
   if (parsed.ok) {
     dispatch(parsed.message, sink);
     return true;

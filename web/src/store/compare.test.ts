@@ -127,7 +127,13 @@ describe('links', () => {
       compare: 'token-lua',
     });
     const s = store.getState();
-    expect([s.variantId, s.paramInputs.workers, s.paramInputs.bogus, s.speed, s.compareWith]).toEqual(['blind-del', '5', undefined, 0.25, 'token-lua']);
+    expect([s.variantId, s.paramInputs.workers, s.paramInputs.bogus, s.speed, s.compareWith]).toEqual([
+      'blind-del',
+      '5',
+      undefined,
+      0.25,
+      'token-lua',
+    ]);
     expect(s.faults).toEqual([]);
   });
 });

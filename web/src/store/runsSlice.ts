@@ -95,7 +95,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       if (!request) return;
       const record = { ...(runs[runId] ?? newRecord({ runId, scenario: request.scenario, variant: request.variant })), slot: request.slot };
       const nextShown = [...shown.filter((id) => id !== runId), runId].sort(
-        (a, b) => (a === runId ? record.slot : runs[a]?.slot ?? 0) - (b === runId ? record.slot : runs[b]?.slot ?? 0),
+        (a, b) => (a === runId ? record.slot : (runs[a]?.slot ?? 0)) - (b === runId ? record.slot : (runs[b]?.slot ?? 0)),
       );
       set({
         pending: pending.filter((p) => p !== request),

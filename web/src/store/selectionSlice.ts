@@ -52,7 +52,10 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set, get) => 
   applySetup(setup) {
     const scenario = findScenario(get(), setup.scenario ?? get().scenarioId);
     if (!scenario) return;
-    const variant = scenario.variants.find((v) => v.id === setup.variant) ?? scenario.variants.find((v) => v.id === get().variantId) ?? scenario.variants[0];
+    const variant =
+      scenario.variants.find((v) => v.id === setup.variant) ??
+      scenario.variants.find((v) => v.id === get().variantId) ??
+      scenario.variants[0];
     if (!variant) return;
     const base = variantSetup(scenario, variant.id);
     const typed: Record<string, string> = {};

@@ -11,8 +11,7 @@ const NO_EVENTS: RunEvent[] = [];
 
 export const selectScenario = (s: State): ScenarioManifest | undefined => findScenario(s, s.scenarioId);
 
-export const selectVariant = (s: State): VariantManifest | undefined =>
-  selectScenario(s)?.variants.find((v) => v.id === s.variantId);
+export const selectVariant = (s: State): VariantManifest | undefined => selectScenario(s)?.variants.find((v) => v.id === s.variantId);
 
 export const selectCurrentRunId = (s: State): string | null => s.shown[0] ?? null;
 
@@ -60,8 +59,7 @@ export const selectRunInProgress = (s: State): boolean =>
   s.pending.length > 0 || s.shown.some((id) => isRunning(s.runs[id])) || selectReplaying(s);
 
 /** A live run on screen is in progress: its workers can take faults. */
-export const selectLiveInProgress = (s: State): boolean =>
-  s.shown.some((id) => s.runs[id]?.source === 'live' && isRunning(s.runs[id]));
+export const selectLiveInProgress = (s: State): boolean => s.shown.some((id) => s.runs[id]?.source === 'live' && isRunning(s.runs[id]));
 
 /** Two runs side by side. */
 export const selectComparing = (s: State): boolean => s.shown.length > 1 || s.pending.length > 1;

@@ -63,7 +63,7 @@ describe('store', () => {
     store.getState().appendEvents('run-1', events.slice(3), 1010); // overlaps: duplicates dropped
     expect(selectCurrentEvents(store.getState())).toHaveLength(events.length);
     expect(selectRunInProgress(store.getState())).toBe(false);
-    expect(store.getState().runs['run-1']!.clientOriginMs).toBe(996) // the lowest estimate wins;
+    expect(store.getState().runs['run-1']!.clientOriginMs).toBe(996); // the lowest estimate wins;
   });
 
   it('shows a rejection and frees the Run button', () => {

@@ -137,7 +137,4 @@ export interface CursorSlice {
 }
 
 export type State = CatalogSlice & ConnectionSlice & SelectionSlice & UiSlice & RunsSlice & CursorSlice;
-export type SliceCreator<T> = (
-  set: (partial: Partial<State> | ((s: State) => Partial<State>)) => void,
-  get: () => State,
-) => T;
+export type SliceCreator<T> = (set: (partial: Partial<State> | ((s: State) => Partial<State>)) => void, get: () => State) => T;

@@ -40,7 +40,9 @@ export function glideTo(to: TimeWindow, fit = false, reducedMotion = false): voi
     duration: 0.22,
     ease: 'easeOut',
     onUpdate: (p) =>
-      viewStore.getState().setWindow({ startMs: from.startMs + (to.startMs - from.startMs) * p, endMs: from.endMs + (to.endMs - from.endMs) * p }),
+      viewStore
+        .getState()
+        .setWindow({ startMs: from.startMs + (to.startMs - from.startMs) * p, endMs: from.endMs + (to.endMs - from.endMs) * p }),
     onComplete: () => {
       glide = null;
       target = null;

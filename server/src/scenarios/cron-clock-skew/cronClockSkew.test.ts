@@ -28,7 +28,9 @@ describe('cron-clock-skew at its defaults', () => {
     const fired = eventsOf(events, 'job-fired', 'node-2')[0]!;
     expect(fired.atMs).toBeGreaterThanOrEqual(1000);
     expect(fired.atMs).toBeGreaterThan(released.atMs);
-    expect(eventsOf(events, 'clock-skewed')).toEqual([expect.objectContaining({ workerId: 'node-2', offsetMs: -1000, reference: 'node-1' })]);
+    expect(eventsOf(events, 'clock-skewed')).toEqual([
+      expect.objectContaining({ workerId: 'node-2', offsetMs: -1000, reference: 'node-1' }),
+    ]);
     expect(eventsOf(events, 'lease-acquired').map((e) => [e.workerId, e.key])).toEqual([
       ['node-1', SLOT_KEY],
       ['node-2', SLOT_KEY],
@@ -47,7 +49,9 @@ describe('cron-clock-skew at its defaults', () => {
     const ttl = eventsOf(events, 'lease-acquired', 'node-1')[0]!.ttlMs!;
     expect(ttl).toBeGreaterThan(59_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
-    const last = eventsOf(events, 'key-observed').filter((e) => e.key === SLOT_KEY).at(-1)!;
+    const last = eventsOf(events, 'key-observed')
+      .filter((e) => e.key === SLOT_KEY)
+      .at(-1)!;
     expect(last.value).toBe('node-1');
     expect(last.pttlMs).toBeGreaterThan(55_000);
   });

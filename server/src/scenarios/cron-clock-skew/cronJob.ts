@@ -38,7 +38,14 @@ export interface SlotLockSteps {
 }
 
 /** `slot`: the slot this node fired for; `steps`: the variant's checkpoints. */
-export function cronJob(ctx: WorkerContext, index: number, clock: NodeClock, schedule: Schedule, slot: number, steps: string[] = []): CronJob {
+export function cronJob(
+  ctx: WorkerContext,
+  index: number,
+  clock: NodeClock,
+  schedule: Schedule,
+  slot: number,
+  steps: string[] = [],
+): CronJob {
   const jobMs = intParam(ctx.params, 'jobMs');
   const lockKey = ctx.key(`${LOCK_KEY}:${slotName(slot)}`);
   const token = `${ctx.workerId}:${randomUUID()}`;

@@ -23,17 +23,43 @@ export default defineScenario<CronJob>({
   source: import.meta.url,
   teachingOrder: 6,
   params: [
-    { kind: 'int', name: 'nodes', label: 'Nodes', help: "Nodes running the schedule; node-k's clock is (k-1) × skew behind node-1's.", min: 2, max: 4, default: 2 },
-    { kind: 'int', name: 'skewMs', label: 'Clock skew', unit: 'ms', help: "How far each node's clock is behind the previous node's.", min: 0, max: 10_000, default: 1000 },
+    {
+      kind: 'int',
+      name: 'nodes',
+      label: 'Nodes',
+      help: "Nodes running the schedule; node-k's clock is (k-1) × skew behind node-1's.",
+      min: 2,
+      max: 4,
+      default: 2,
+    },
+    {
+      kind: 'int',
+      name: 'skewMs',
+      label: 'Clock skew',
+      unit: 'ms',
+      help: "How far each node's clock is behind the previous node's.",
+      min: 0,
+      max: 10_000,
+      default: 1000,
+    },
     { kind: 'int', name: 'jobMs', label: 'Job', unit: 'ms', help: 'How long the invoice batch takes.', min: 0, max: 5000, default: 300 },
-    { kind: 'int', name: 'slotMs', label: 'Schedule period', unit: 'ms', help: 'The batch is due once per slot of this length (a minute by default).', min: 500, max: 120_000, default: 60_000 },
+    {
+      kind: 'int',
+      name: 'slotMs',
+      label: 'Schedule period',
+      unit: 'ms',
+      help: 'The batch is due once per slot of this length (a minute by default).',
+      min: 500,
+      max: 120_000,
+      default: 60_000,
+    },
   ],
   metrics: [
     { name: 'runsPerSlot', label: 'Runs of the slot', source: 'PostgreSQL: most rows of batch_runs for one slot' },
     {
       name: 'maxConcurrentRuns',
       label: 'Most nodes in the batch at once',
-      source: "PostgreSQL: most batch_runs rows whose spans (clock_timestamp() at start and end; no end: still running) overlap",
+      source: 'PostgreSQL: most batch_runs rows whose spans (clock_timestamp() at start and end; no end: still running) overlap',
     },
   ],
   variants: [releaseWhenDone, lockPerSlot],
@@ -63,7 +89,13 @@ export default defineScenario<CronJob>({
   },
 
   expectations: () => [
-    { id: 'once-per-slot', metric: 'runsPerSlot', op: 'eq', value: 1, text: 'the batch runs exactly once for its slot, whatever the clocks say' },
+    {
+      id: 'once-per-slot',
+      metric: 'runsPerSlot',
+      op: 'eq',
+      value: 1,
+      text: 'the batch runs exactly once for its slot, whatever the clocks say',
+    },
     { id: 'one-at-a-time', metric: 'maxConcurrentRuns', op: 'lte', value: 1, text: 'never two nodes in the batch at once' },
   ],
 
@@ -81,7 +113,9 @@ export default defineScenario<CronJob>({
     await settleExpiringLock(ctx, ctx.key(`${LOCK_KEY}:${slotName(slot)}`));
     // A lock held "until the slot ends" means nothing to a node whose clock already reads past it.
     if (slotAt(schedule, clock.now()) !== slot)
-      throw new Error(`${ctx.workerId} reached the lock only after its slot had ended by its own clock: the machine is too busy for a ${schedule.slotMs} ms slot; run it again`);
+      throw new Error(
+        `${ctx.workerId} reached the lock only after its slot had ended by its own clock: the machine is too busy for a ${schedule.slotMs} ms slot; run it again`,
+      );
     ctx.emit({ type: 'job-fired' });
     if (clock.behindMs > 0) ctx.emit({ type: 'clock-skewed', offsetMs: -clock.behindMs, reference: ctx.workerIds[0]!, mechanism });
     await variant.run(cronJob(ctx, index, clock, schedule, slot, variant.checkpoints));

@@ -35,8 +35,7 @@ export function nodeClock(params: Params, nodeIndex: number, moved: boolean): No
   return { behindMs, now: moved ? () => Date.now() : () => Date.now() - behindMs };
 }
 
-export const slotAt = (schedule: Schedule, clockMs: number): number =>
-  Math.floor((clockMs - schedule.startMs) / schedule.slotMs);
+export const slotAt = (schedule: Schedule, clockMs: number): number => Math.floor((clockMs - schedule.startMs) / schedule.slotMs);
 
 export const slotEndMs = (schedule: Schedule, slot: number): number => schedule.startMs + (slot + 1) * schedule.slotMs;
 

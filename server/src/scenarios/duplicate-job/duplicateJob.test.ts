@@ -44,7 +44,7 @@ describe('duplicate-job at its defaults', () => {
     expect(eventsOf(events, 'lease-expiry-set')).toHaveLength(0);
   });
 
-  it('blind-del: the first holder deletes the second one\'s lock and a third gets in', async () => {
+  it("blind-del: the first holder deletes the second one's lock and a third gets in", async () => {
     const { metrics, verdict, events } = await run('blind-del');
     expect(metrics).toEqual({ emailsSent: 3, maxConcurrentHolders: 2, lockTtlAfterRunMs: -2 });
     expect(verdict).toBe('fail');

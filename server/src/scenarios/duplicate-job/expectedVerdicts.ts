@@ -26,13 +26,13 @@ export function noneComesLater(params: Params): string | null {
 /** Containers arriving late: worker-2 fires once worker-1's lock is gone, and a lock does not remember the job ran. */
 export function lockForgetsTheJob(params: Params): string | null {
   if (!late(params) || workers(params) < 2 || firstFails(params)) return null;
-  return 'worker-2 fires after worker-1\'s lock is gone (released or expired): a lock does not remember that the job already ran';
+  return "worker-2 fires after worker-1's lock is gone (released or expired): a lock does not remember that the job already ran";
 }
 
 /** The first container's fetch fails with two containers: the other one sends the one report (no lock, or one it waits for). */
 export function oneLeftToSend(params: Params): string | null {
   if (!firstFails(params) || workers(params) !== 2) return null;
-  return 'the first container\'s fetch fails and it sends nothing: the one container left sends the one report';
+  return "the first container's fetch fails and it sends nothing: the one container left sends the one report";
 }
 
 /**
@@ -41,7 +41,7 @@ export function oneLeftToSend(params: Params): string | null {
  */
 export function nobodyLeftToRetry(params: Params): string | null {
   if (!firstFails(params)) return null;
-  if (workers(params) === 1) return 'the only container\'s fetch fails: nobody is left to send the report';
+  if (workers(params) === 1) return "the only container's fetch fails: nobody is left to send the report";
   if (!late(params)) {
     return 'every container tries while the first holder holds the lock, and its fetch fails: losers skip and none comes later to run the job';
   }
@@ -54,9 +54,10 @@ export function nobodyLeftToRetry(params: Params): string | null {
  */
 export function nobodyForTheDelToLetIn(params: Params): string | null {
   if (!firstFails(params) || !late(params)) return null;
-  if (workers(params) === 2) return 'worker-1\'s fetch fails and it sends nothing; worker-2 sends, and no third container comes for the DEL to let in';
+  if (workers(params) === 2)
+    return "worker-1's fetch fails and it sends nothing; worker-2 sends, and no third container comes for the DEL to let in";
   if (workers(params) < 3 || intParam(params, 'workMs') >= intParam(params, 'leaseMs')) return null;
-  return 'worker-1\'s fetch fails before its lease lapses: its DEL removes only its own lock, and the rest find worker-2\'s';
+  return "worker-1's fetch fails before its lease lapses: its DEL removes only its own lock, and the rest find worker-2's";
 }
 
 /**
@@ -66,5 +67,5 @@ export function nobodyForTheDelToLetIn(params: Params): string | null {
 export function secondLeaseLapses(params: Params): string | null {
   if (!firstFails(params) || !late(params) || workers(params) < 3) return null;
   if (intParam(params, 'workMs') < 2 * intParam(params, 'leaseMs')) return null;
-  return 'worker-1\'s fetch (workMs) lasts two leases: worker-2\'s lease too has lapsed when the rest fire, and a third container takes the lock';
+  return "worker-1's fetch (workMs) lasts two leases: worker-2's lease too has lapsed when the rest fire, and a third container takes the lock";
 }

@@ -17,23 +17,26 @@ afterAll(async () => {
 
 const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'duplicate-job', variant, params);
 const mutant = (id: string, params: Record<string, unknown>) => play(playground, 'duplicate-job', id, params, undefined, { mutants: true });
-const expectedOf = (played: Awaited<ReturnType<typeof run>>) => (played.outcome.status === 'finished' ? played.outcome.expected : undefined);
+const expectedOf = (played: Awaited<ReturnType<typeof run>>) =>
+  played.outcome.status === 'finished' ? played.outcome.expected : undefined;
 
 describe('failure first-fails', () => {
-  it('token-lua: worker-1\'s fetch fails, its release in finally frees the lock, worker-2 sends the one report', async () => {
+  it("token-lua: worker-1's fetch fails, its release in finally frees the lock, worker-2 sends the one report", async () => {
     const played = await run('token-lua', { workers: 2, arrival: 'late', failure: 'first-fails' });
     expect(played.metrics).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
     expect(played.verdict).toBe('pass');
     const { events } = played;
     expect(eventsOf(events, 'call-finished', 'worker-1')).toEqual([expect.objectContaining({ target: 'data source', status: 503 })]);
-    expect(eventsOf(events, 'note', 'worker-1').map((e) => e.text)).toContain('the job failed: the data source answered 503; no report is built');
+    expect(eventsOf(events, 'note', 'worker-1').map((e) => e.text)).toContain(
+      'the job failed: the data source answered 503; no report is built',
+    );
     expect(eventsOf(events, 'lease-released', 'worker-1')[0]?.deleted).toBe(1);
     expect(eventsOf(events, 'write-accepted').map((e) => e.workerId)).toEqual(['worker-2']);
     // A failed job is not a failed worker: every process ended on its own.
     expect(eventsOf(events, 'worker-exited').map((e) => e.code)).toEqual([0, 0]);
   });
 
-  it('token-lua, worker-1\'s fetch outlasting its lease: its release deletes nothing and worker-3 skips', async () => {
+  it("token-lua, worker-1's fetch outlasting its lease: its release deletes nothing and worker-3 skips", async () => {
     const { metrics, verdict, events } = await run('token-lua', OVERRUN_THEN_FAIL);
     expect(metrics).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
     expect(verdict).toBe('pass');
@@ -52,14 +55,14 @@ describe('failure first-fails', () => {
     }
   }, 60_000);
 
-  it('arriving together, the holder\'s fetch fails and nobody sends: a correct lock is expected to fail here', async () => {
+  it("arriving together, the holder's fetch fails and nobody sends: a correct lock is expected to fail here", async () => {
     const played = await run('token-lua', { failure: 'first-fails' });
     expect(played.metrics).toEqual({ emailsSent: 0, maxConcurrentHolders: 0, lockTtlAfterRunMs: -2 });
     expect(expectedOf(played)).toEqual({ verdict: 'fail', reason: expect.stringContaining('none comes later') });
     expect(eventsOf(played.events, 'job-skipped')).toHaveLength(2);
   });
 
-  it('no-lock: exactly one container\'s fetch fails, whoever starts first', async () => {
+  it("no-lock: exactly one container's fetch fails, whoever starts first", async () => {
     const { metrics, events } = await run('no-lock', { workers: 4, failure: 'first-fails' });
     expect(metrics).toEqual({ emailsSent: 3, maxConcurrentHolders: 3, lockTtlAfterRunMs: -2 });
     expect(eventsOf(events, 'call-finished')).toHaveLength(1);
@@ -87,8 +90,8 @@ describe('arriving late, a lock that cannot lapse', () => {
   });
 });
 
-describe('the release\'s near-misses fail for the reason they name', () => {
-  it('plain DEL: worker-1\'s late release deletes worker-2\'s lock and worker-3 gets in', async () => {
+describe("the release's near-misses fail for the reason they name", () => {
+  it("plain DEL: worker-1's late release deletes worker-2's lock and worker-3 gets in", async () => {
     const { metrics, events } = await mutant('token-lua-plain-del', OVERRUN_THEN_FAIL);
     expect(metrics).toEqual({ emailsSent: 2, maxConcurrentHolders: 2, lockTtlAfterRunMs: -2 });
     const w1Release = eventsOf(events, 'lease-released', 'worker-1')[0]!;
@@ -97,7 +100,7 @@ describe('the release\'s near-misses fail for the reason they name', () => {
     expect(eventsOf(events, 'lease-acquired', 'worker-3')[0]!.atMs).toBeGreaterThan(w1Release.atMs);
   }, 60_000);
 
-  it('GET then DEL: the GET finds worker-1\'s own token, a real stall lets the lease pass, the DEL hits worker-2\'s lock', async () => {
+  it("GET then DEL: the GET finds worker-1's own token, a real stall lets the lease pass, the DEL hits worker-2's lock", async () => {
     const { metrics, events } = await mutant('token-lua-get-then-del', FAIL_INSIDE_THE_LEASE);
     expect(metrics).toEqual({ emailsSent: 2, maxConcurrentHolders: 2, lockTtlAfterRunMs: -2 });
     const paused = eventsOf(events, 'process-paused', 'worker-1');
@@ -113,6 +116,10 @@ describe('the release\'s near-misses fail for the reason they name', () => {
     const { metrics, events } = await mutant('token-lua-release-only-on-success', FAIL_INSIDE_THE_LEASE);
     expect(metrics).toEqual({ emailsSent: 0, maxConcurrentHolders: 0, lockTtlAfterRunMs: 3000 });
     expect(eventsOf(events, 'lease-released')).toHaveLength(0);
-    expect(eventsOf(events, 'job-skipped').map((e) => e.workerId).sort()).toEqual(['worker-2', 'worker-3']);
+    expect(
+      eventsOf(events, 'job-skipped')
+        .map((e) => e.workerId)
+        .sort(),
+    ).toEqual(['worker-2', 'worker-3']);
   });
 });

@@ -71,7 +71,14 @@ export default defineScenario<NightlyJob>({
     },
   ],
   variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory, ...LIBRARY_VARIANTS],
-  mutants: [tokenLuaWithoutNx, pgAdvisoryXactLock, tokenLuaPlainDel, tokenLuaConstantToken, tokenLuaGetThenDel, tokenLuaReleaseOnlyOnSuccess],
+  mutants: [
+    tokenLuaWithoutNx,
+    pgAdvisoryXactLock,
+    tokenLuaPlainDel,
+    tokenLuaConstantToken,
+    tokenLuaGetThenDel,
+    tokenLuaReleaseOnlyOnSuccess,
+  ],
   // More containers, all trying while the first holds the lock; and two containers that
   // arrive one after the other. Both keep each variant's own timing: with more containers
   // arriving late, or a workMs shorter than blind-del's 1 s lease, whether a starved
@@ -81,12 +88,7 @@ export default defineScenario<NightlyJob>({
   // one that matches a constant token, lets worker-3 in); and it fails at once, inside a
   // 3 s lease (a release skipped leaves the lock to turn the others away; a GET and a DEL
   // split by a stall delete worker-2's lock). Each leaves a second of slack either way.
-  stabilityParams: [
-    { workers: 5, arrival: 'together' },
-    { workers: 2, arrival: 'late' },
-    OVERRUN_THEN_FAIL,
-    FAIL_INSIDE_THE_LEASE,
-  ],
+  stabilityParams: [{ workers: 5, arrival: 'together' }, { workers: 2, arrival: 'late' }, OVERRUN_THEN_FAIL, FAIL_INSIDE_THE_LEASE],
 
   workers: (params) => Array.from({ length: intParam(params, 'workers') }, (_, i) => `worker-${i + 1}`),
   watchedKeys: (_params, run) => lockKeys(run.date),

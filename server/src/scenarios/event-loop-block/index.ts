@@ -24,13 +24,21 @@ const metrics = ledgerMetrics('statements', OBSERVED_GRANTS);
 export default defineScenario<StatementJob>({
   id: 'event-loop-block',
   title: 'Blocked event loop',
-  summary:
-    'A worker holding a lease blocks its own event loop for longer than the lease; a watchdog timer in that loop cannot renew it.',
+  summary: 'A worker holding a lease blocks its own event loop for longer than the lease; a watchdog timer in that loop cannot renew it.',
   source: import.meta.url,
   teachingOrder: 7,
   params: [
     leaseParam('How long the lease lives in Redis; a watchdog renews it every third of that.', { min: 300 }),
-    { kind: 'int', name: 'blockMs', label: 'Event-loop block', unit: 'ms', help: "How long worker-1's synchronous task blocks its event loop, right after it takes the lease.", min: 0, max: 15_000, default: 1500 },
+    {
+      kind: 'int',
+      name: 'blockMs',
+      label: 'Event-loop block',
+      unit: 'ms',
+      help: "How long worker-1's synchronous task blocks its event loop, right after it takes the lease.",
+      min: 0,
+      max: 15_000,
+      default: 1500,
+    },
     workParam('How long each worker then prepares the statement (asynchronously) before it writes.', { default: 800 }),
   ],
   metrics: [
@@ -49,8 +57,7 @@ export default defineScenario<StatementJob>({
 
   workers: () => WORKERS,
   watchedKeys: () => [LOCK_KEY, FENCE_KEY],
-  deadlineMs: (params) =>
-    15_000 + intParam(params, 'blockMs') + intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
+  deadlineMs: (params) => 15_000 + intParam(params, 'blockMs') + intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
   async setup(stores) {
     await createStatementTables(stores);

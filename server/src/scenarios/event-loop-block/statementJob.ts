@@ -23,7 +23,11 @@ export type StatementSteps = FencedSteps<StatementJob>;
 
 export function statementJob(ctx: WorkerContext): StatementJob {
   const blockMs = intParam(ctx.params, 'blockMs');
-  const lease = fencedLease(ctx, { lockKey: LOCK_KEY, fenceKey: FENCE_KEY }, { label: 'prepare the statement', workMs: intParam(ctx.params, 'workMs') });
+  const lease = fencedLease(
+    ctx,
+    { lockKey: LOCK_KEY, fenceKey: FENCE_KEY },
+    { label: 'prepare the statement', workMs: intParam(ctx.params, 'workMs') },
+  );
 
   return {
     ...ctx,

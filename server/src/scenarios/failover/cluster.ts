@@ -58,7 +58,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const nodes: RedisNode[] = [];
   // Anything started before a failure is stopped again: no process outlives a broken setup.
   const closeAll = async (): Promise<void> => {
-    await Promise.all(closers.splice(0).reverse().map((close) => close().catch(() => undefined)));
+    await Promise.all(
+      closers
+        .splice(0)
+        .reverse()
+        .map((close) => close().catch(() => undefined)),
+    );
   };
   const startNode = async (name: string, args: string[], host?: LabHost): Promise<RedisNode> => {
     // Inside its lab host, a node listens on its end of the link: the host reaches it there.
@@ -68,7 +73,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const { hostname, port: portText } = new URL(service.url);
     const port = Number(portText);
     // Reconnects by itself: Sentinel drops every client of the replica it promotes.
-    const client = new Redis(port, hostname, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 20, lazyConnect: true });
+    const client = new Redis(port, hostname, {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => 20,
+      lazyConnect: true,
+    });
     client.on('error', () => undefined);
     closers.push(async () => client.disconnect());
     await client.connect();

@@ -90,7 +90,10 @@ describe('failover honours its parameters', () => {
   });
 
   it('no replication lag: the promoted replica has the key and worker-2 is turned away', async () => {
-    for (const [variant, outage] of [['plain-lock', 'primary'], ['wait-replica', 'zone']] as const) {
+    for (const [variant, outage] of [
+      ['plain-lock', 'primary'],
+      ['wait-replica', 'zone'],
+    ] as const) {
       const { metrics, verdict, events } = await run(variant, { lag: 'none', outage });
       expect(metrics).toEqual({
         maxConcurrentHolders: 1,
@@ -112,7 +115,7 @@ describe('failover honours its parameters', () => {
     expect(fenced.metrics).toEqual({ ...twoHolders, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2' });
   });
 
-  it("Sentinel waits downAfterMs before it fails over, and the work lasts workMs", async () => {
+  it('Sentinel waits downAfterMs before it fails over, and the work lasts workMs', async () => {
     const { metrics, events } = await run('pg-fence', { downAfterMs: 1500, workMs: 600 });
     expect(metrics).toEqual({ ...twoHolders, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2' });
     const died = firstSeen(events, 'Redis node', 'primary', 'dead (SIGKILL)');

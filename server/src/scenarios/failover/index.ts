@@ -2,7 +2,14 @@
 // lock on the primary; the primary dies before the replica Sentinel will promote has the
 // key; worker-2 takes the same lock on the promoted replica. Only the database can tell
 // worker-1's stale write from worker-2's.
-import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource, noStaleWrite, ledgerFigures } from '../kit/fencedLedger.js';
+import {
+  createFencedLedger,
+  ledgerMetrics,
+  measureFencedLedger,
+  type GrantSource,
+  noStaleWrite,
+  ledgerFigures,
+} from '../kit/fencedLedger.js';
 import { workParam } from '../kit/leaseParams.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { waitForFailover } from './choreography.js';
@@ -58,8 +65,26 @@ export default defineScenario<FailoverJob, FailoverFixture>({
       ],
       default: 'slow',
     },
-    { kind: 'int', name: 'waitTimeoutMs', label: 'WAIT timeout', unit: 'ms', help: 'How long WAIT blocks for a replica to acknowledge the lock (wait-replica).', min: 200, max: 10_000, default: 1000 },
-    { kind: 'int', name: 'downAfterMs', label: 'Sentinel down-after', unit: 'ms', help: "How long the primary must stay silent before Sentinel calls it down (down-after-milliseconds).", min: 300, max: 10_000, default: 500 },
+    {
+      kind: 'int',
+      name: 'waitTimeoutMs',
+      label: 'WAIT timeout',
+      unit: 'ms',
+      help: 'How long WAIT blocks for a replica to acknowledge the lock (wait-replica).',
+      min: 200,
+      max: 10_000,
+      default: 1000,
+    },
+    {
+      kind: 'int',
+      name: 'downAfterMs',
+      label: 'Sentinel down-after',
+      unit: 'ms',
+      help: 'How long the primary must stay silent before Sentinel calls it down (down-after-milliseconds).',
+      min: 300,
+      max: 10_000,
+      default: 500,
+    },
     workParam('How long each worker edits the document before it writes.'),
   ],
   metrics: [
@@ -124,9 +149,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   },
 
   // Two holders may exist after a failover; the lesson is that no stale write may land.
-  expectations: () => [
-    noStaleWrite('no write lands from a worker whose lock had already been granted to another'),
-  ],
+  expectations: () => [noStaleWrite('no write lands from a worker whose lock had already been granted to another')],
 
   async work(ctx, variant) {
     await waitForFailover(ctx); // worker-2 arrives once Sentinel has promoted a replica

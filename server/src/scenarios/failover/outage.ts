@@ -62,26 +62,32 @@ export function armOutage(cluster: Cluster, control: Redis, keys: OutageKeys, pl
     const primary = cluster.nodes.find((n) => n.name === NODES.primary)!;
     if (plan.awaitCopy) {
       const { master_repl_offset: written } = await replicationInfo(primary.client);
-      await waitUntil(plan.timeoutMs, 'the far replica to copy every write', async () => {
-        const { slave_repl_offset: copied } = await replicationInfo(cluster.far.client);
-        return Number(copied) >= Number(written);
-      }, stopping.signal);
+      await waitUntil(
+        plan.timeoutMs,
+        'the far replica to copy every write',
+        async () => {
+          const { slave_repl_offset: copied } = await replicationInfo(cluster.far.client);
+          return Number(copied) >= Number(written);
+        },
+        stopping.signal,
+      );
     }
     await cluster.link.primaryDying();
     const killedAt = performance.now();
     cluster.kill(plan.victims);
     const replicaHadKey = (await cluster.far.client.get(keys.lock)) !== null;
     const far2 = cluster.nodes.find((n) => n.name === NODES.far2)!;
-    await waitUntil(plan.timeoutMs, 'Sentinel to promote the far replica', async () => {
-      if ((await cluster.sentinelPrimary()) !== NODES.far) return false;
-      const [promoted, follower] = await Promise.all([replicationInfo(cluster.far.client), replicationInfo(far2.client)]);
-      // The far replica is a primary now, and its replica follows its new history (replid).
-      return (
-        promoted.role === 'master' &&
-        follower.master_link_status === 'up' &&
-        follower.master_replid === promoted.master_replid
-      );
-    }, stopping.signal);
+    await waitUntil(
+      plan.timeoutMs,
+      'Sentinel to promote the far replica',
+      async () => {
+        if ((await cluster.sentinelPrimary()) !== NODES.far) return false;
+        const [promoted, follower] = await Promise.all([replicationInfo(cluster.far.client), replicationInfo(far2.client)]);
+        // The far replica is a primary now, and its replica follows its new history (replid).
+        return promoted.role === 'master' && follower.master_link_status === 'up' && follower.master_replid === promoted.master_replid;
+      },
+      stopping.signal,
+    );
     record = { killed: plan.victims, replicaHadKey, promoted: NODES.far, failoverMs: Math.round(performance.now() - killedAt) };
     await control.lpush(keys.over, JSON.stringify(record));
   })().catch(async (error: unknown) => {

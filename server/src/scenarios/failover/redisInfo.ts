@@ -19,12 +19,7 @@ const POLL_EVERY_MS = 20;
  * Resolves once `check` answers true; a check that throws counts as "not yet". Rejects
  * after `timeoutMs`, or at once when `signal` is aborted.
  */
-export async function waitUntil(
-  timeoutMs: number,
-  what: string,
-  check: () => Promise<boolean>,
-  signal?: AbortSignal,
-): Promise<void> {
+export async function waitUntil(timeoutMs: number, what: string, check: () => Promise<boolean>, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   for (;;) {

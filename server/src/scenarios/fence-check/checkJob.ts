@@ -67,7 +67,12 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
   let leaseFence = 0;
 
   const log = (accepted: boolean) =>
-    ctx.pg.query('insert into attempts (ordering, worker, fence, accepted) values ($1, $2, $3, $4)', [o.id, ctx.workerId, leaseFence, accepted]);
+    ctx.pg.query('insert into attempts (ordering, worker, fence, accepted) values ($1, $2, $3, $4)', [
+      o.id,
+      ctx.workerId,
+      leaseFence,
+      accepted,
+    ]);
 
   const job: CheckJob = {
     ...ctx,

@@ -60,7 +60,14 @@ export function reachedStop(ctx: WorkerContext, o: Ordering): void {
 
 /** worker-1, on waking up: still in its lease, or the ordering's turn for the newer holder. */
 export async function afterWaking(ctx: WorkerContext, o: Ordering, token: string): Promise<void> {
-  const inLease = await ctx.redis.eval(CLAIM_WRITE_IN_LEASE, 2, ctx.key(lockKey(o.id)), ctx.key(writingInLeaseKey(o.id)), token, ctx.workerId);
+  const inLease = await ctx.redis.eval(
+    CLAIM_WRITE_IN_LEASE,
+    2,
+    ctx.key(lockKey(o.id)),
+    ctx.key(writingInLeaseKey(o.id)),
+    token,
+    ctx.workerId,
+  );
   if (Number(inLease) === 1) return;
   const newer = ctx.workerIds[1]!;
   const gone = [latch.finished(newer, o), `done:${newer}`];
@@ -79,5 +86,11 @@ export async function afterWaking(ctx: WorkerContext, o: Ordering, token: string
 export async function letStaleWriteFirst(ctx: WorkerContext, o: Ordering): Promise<void> {
   const first = ctx.workerIds[0]!;
   ctx.signal(latch.atWrite(ctx.workerId, o));
-  await waitWith(ctx, `choreography: ${first}'s stale write goes first`, latch.attempted(first, o), latch.finished(first, o), `done:${first}`);
+  await waitWith(
+    ctx,
+    `choreography: ${first}'s stale write goes first`,
+    latch.attempted(first, o),
+    latch.finished(first, o),
+    `done:${first}`,
+  );
 }

@@ -91,7 +91,11 @@ export async function observeDocuments(stores: RunStores): Promise<Record<string
   );
   return Object.fromEntries(
     rows.map((r) => {
-      const parts = [r.writer, ...(r.fence > 0 ? [`fence ${r.fence}`] : []), ...(r.lease_id ? [`lease of ${r.lease_id.split(':')[0]}`] : [])];
+      const parts = [
+        r.writer,
+        ...(r.fence > 0 ? [`fence ${r.fence}`] : []),
+        ...(r.lease_id ? [`lease of ${r.lease_id.split(':')[0]}`] : []),
+      ];
       return [r.id, parts.join(' · ')];
     }),
   );

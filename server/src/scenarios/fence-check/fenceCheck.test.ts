@@ -31,7 +31,10 @@ describe('fence-check at its defaults: which orderings each check lets through',
     // the log's order, which is causal here (worker-1 writes only once worker-2's write is
     // logged), not the sampled row's: worker-2's value may stand too briefly to be sampled.
     const lateWrites = eventsOf(events, 'write-accepted').filter((e) => e.target === 'late-write');
-    expect(lateWrites.map((e) => [e.workerId, e.fence])).toEqual([['worker-2', 2], ['worker-1', 1]]);
+    expect(lateWrites.map((e) => [e.workerId, e.fence])).toEqual([
+      ['worker-2', 2],
+      ['worker-1', 1],
+    ]);
     // And that is where the row stays, as the server read it last.
     const lateRow = eventsOf(events, 'row-observed').filter((e) => e.target === 'late-write');
     expect(lateRow.at(-1)?.value).toBe('worker-1 · fence 1');
@@ -39,7 +42,13 @@ describe('fence-check at its defaults: which orderings each check lets through',
 
   it('equal-lease-id: refuses early, but a late registration takes the row back', async () => {
     const { metrics, verdict, events } = await run('equal-lease-id');
-    expect(metrics).toEqual({ lateWrite: REFUSED, earlyWrite: REFUSED, checkThenWrite: REFUSED, lateRegistration: LET, orderingsLetThrough: 1 });
+    expect(metrics).toEqual({
+      lateWrite: REFUSED,
+      earlyWrite: REFUSED,
+      checkThenWrite: REFUSED,
+      lateRegistration: LET,
+      orderingsLetThrough: 1,
+    });
     expect(verdict).toBe('fail');
     // Where worker-1 was stopped in each ordering: the step it reached just before.
     const mine = events.filter((e) => e.workerId === 'worker-1');
@@ -52,7 +61,13 @@ describe('fence-check at its defaults: which orderings each check lets through',
 
   it('greater-than-in-app: the right rule, but a write between check and write is lost', async () => {
     const { metrics, verdict, events } = await run('greater-than-in-app');
-    expect(metrics).toEqual({ lateWrite: REFUSED, earlyWrite: TAKEN, checkThenWrite: LET, lateRegistration: REFUSED, orderingsLetThrough: 1 });
+    expect(metrics).toEqual({
+      lateWrite: REFUSED,
+      earlyWrite: TAKEN,
+      checkThenWrite: LET,
+      lateRegistration: REFUSED,
+      orderingsLetThrough: 1,
+    });
     expect(verdict).toBe('fail');
     // In check-then-write, worker-1 read fence 0 before it stopped, and wrote after worker-2.
     const reads = eventsOf(events, 'value-read', 'worker-1').filter((e) => e.target === 'check-then-write');
@@ -61,7 +76,13 @@ describe('fence-check at its defaults: which orderings each check lets through',
 
   it('database-guard: no ordering lets a stale write replace a newer one', async () => {
     const { metrics, verdict, events } = await run('database-guard');
-    expect(metrics).toEqual({ lateWrite: REFUSED, earlyWrite: TAKEN, checkThenWrite: REFUSED, lateRegistration: REFUSED, orderingsLetThrough: 0 });
+    expect(metrics).toEqual({
+      lateWrite: REFUSED,
+      earlyWrite: TAKEN,
+      checkThenWrite: REFUSED,
+      lateRegistration: REFUSED,
+      orderingsLetThrough: 0,
+    });
     expect(verdict).toBe('pass');
     const rows = eventsOf(events, 'row-observed');
     for (const doc of ['late-write', 'early-write', 'check-then-write', 'late-registration']) {
@@ -72,7 +93,13 @@ describe('fence-check at its defaults: which orderings each check lets through',
 
 describe('fence-check honours its parameters', () => {
   it('a pause shorter than the lease: nothing is stale, every check passes', async () => {
-    const quiet = { lateWrite: 'no stale write', earlyWrite: 'no stale write', checkThenWrite: 'no stale write', lateRegistration: 'no stale write', orderingsLetThrough: 0 };
+    const quiet = {
+      lateWrite: 'no stale write',
+      earlyWrite: 'no stale write',
+      checkThenWrite: 'no stale write',
+      lateRegistration: 'no stale write',
+      orderingsLetThrough: 0,
+    };
     // worker-1 wakes within its lease if its steps before the stop, the stop and its wake-up
     // fit in the lease: a real race, so the lease leaves seconds to spare however busy the machine.
     for (const variant of ['none', 'greater-than-in-app']) {

@@ -23,12 +23,15 @@ export default defineScenario<CheckJob>({
   id: 'fence-check',
   title: "The storage's fence check",
   summary:
-    'Which check lets a stale write through? Four orderings of a stale write against a newer holder\'s, played against the check you choose.',
+    "Which check lets a stale write through? Four orderings of a stale write against a newer holder's, played against the check you choose.",
   source: import.meta.url,
   teachingOrder: 11,
   params: [
-    leaseParam('How long each ordering\'s lease lives in Redis.', { max: 5000, default: 300 }),
-    pauseParam("How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", { max: 10_000, default: 700 }),
+    leaseParam("How long each ordering's lease lives in Redis.", { max: 5000, default: 300 }),
+    pauseParam("How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", {
+      max: 10_000,
+      default: 700,
+    }),
   ],
   metrics: [
     ...ORDERINGS.map((o) => ({

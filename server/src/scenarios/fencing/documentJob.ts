@@ -22,7 +22,11 @@ export type DocumentSteps = FencedSteps<DocumentJob>;
 /** Gives a worker context the document job's own operations. */
 export function documentJob(ctx: WorkerContext): DocumentJob {
   const pauseMs = intParam(ctx.params, 'pauseMs');
-  const lease = fencedLease(ctx, { lockKey: LOCK_KEY, fenceKey: FENCE_KEY }, { label: 'edit the document', workMs: intParam(ctx.params, 'workMs') });
+  const lease = fencedLease(
+    ctx,
+    { lockKey: LOCK_KEY, fenceKey: FENCE_KEY },
+    { label: 'edit the document', workMs: intParam(ctx.params, 'workMs') },
+  );
 
   return {
     ...ctx,

@@ -51,7 +51,11 @@ describe('fencing at its defaults', () => {
     ]);
     expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([expect.objectContaining({ fence: 1 })]);
     expect(eventsOf(events, 'write-accepted', 'worker-2')).toEqual([expect.objectContaining({ fence: 2 })]);
-    expect(eventsOf(events, 'key-observed').filter((e) => e.key === 'fence').at(-1)?.value).toBe('2');
+    expect(
+      eventsOf(events, 'key-observed')
+        .filter((e) => e.key === 'fence')
+        .at(-1)?.value,
+    ).toBe('2');
     expect(eventsOf(events, 'row-observed').at(-1)?.value).toBe('worker-2 · fence 2');
   });
 });
@@ -145,13 +149,25 @@ describe('fencing counts every grant from what Redis held, whatever the worker r
     const { metrics, verdict, events } = await play(playground, 'fencing', 'lease-only', {}, killAfterGrant);
     expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
     expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
-    expect(metrics).toEqual({ maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalFence: 1, finalWriter: 'worker-1' });
+    expect(metrics).toEqual({
+      maxConcurrentHolders: 2,
+      staleWritesAccepted: 1,
+      staleWritesRejected: 0,
+      finalFence: 1,
+      finalWriter: 'worker-1',
+    });
     expect(verdict).toBe('fail');
   });
 
   it("fenced: worker-2 killed before its fence reached the row: the row takes worker-1's stale write, and the verdict says so", async () => {
     const { metrics, verdict } = await play(playground, 'fencing', 'fenced', {}, killAfterGrant);
-    expect(metrics).toEqual({ maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalFence: 1, finalWriter: 'worker-1' });
+    expect(metrics).toEqual({
+      maxConcurrentHolders: 2,
+      staleWritesAccepted: 1,
+      staleWritesRejected: 0,
+      finalFence: 1,
+      finalWriter: 'worker-1',
+    });
     expect(verdict).toBe('fail');
   });
 });

@@ -5,7 +5,16 @@ import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
 import { waitForFreeLease } from './choreography.js';
 import { documentJob, type DocumentJob } from './documentJob.js';
-import { createFencedLedger, ledgerMetrics, OBSERVED_GRANTS, measureFencedLedger, recordGrantsOf, noStaleWrite, lastHolderWins, ledgerFigures } from '../kit/fencedLedger.js';
+import {
+  createFencedLedger,
+  ledgerMetrics,
+  OBSERVED_GRANTS,
+  measureFencedLedger,
+  recordGrantsOf,
+  noStaleWrite,
+  lastHolderWins,
+  ledgerFigures,
+} from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 import bypassesTheFence from './mutants/bypassesTheFence.js';
 import fenceAfterTheStall from './mutants/fenceAfterTheStall.js';
@@ -21,8 +30,7 @@ const metrics = ledgerMetrics('documents', OBSERVED_GRANTS);
 export default defineScenario<DocumentJob>({
   id: 'fencing',
   title: 'Fencing tokens',
-  summary:
-    "A worker's process stops while it holds a lease; the lease passes to another, and the first one wakes up and writes anyway.",
+  summary: "A worker's process stops while it holds a lease; the lease passes to another, and the first one wakes up and writes anyway.",
   source: import.meta.url,
   teachingOrder: 4,
   params: [
@@ -47,8 +55,7 @@ export default defineScenario<DocumentJob>({
 
   workers: () => WORKERS,
   watchedKeys: () => [LOCK_KEY, FENCE_KEY],
-  deadlineMs: (params) =>
-    15_000 + intParam(params, 'pauseMs') + intParam(params, 'leaseMs') + intParam(params, 'workMs'),
+  deadlineMs: (params) => 15_000 + intParam(params, 'pauseMs') + intParam(params, 'leaseMs') + intParam(params, 'workMs'),
 
   async setup(stores) {
     await stores.sql(`create table documents (

@@ -82,11 +82,7 @@ export function entityJob(ctx: WorkerContext, planned: PlannedJob, all: PlannedJ
     async sync(key) {
       if (waitReason !== null) ctx.emit({ type: 'wait-finished', reason: waitReason });
       const label = `sync ${planned.entity} (${planned.id})`;
-      await inTurn(ctx.pg, 'insert into job_runs (job, entity, worker) values ($1, $2, $3)', [
-        planned.id,
-        planned.entity,
-        ctx.workerId,
-      ]);
+      await inTurn(ctx.pg, 'insert into job_runs (job, entity, worker) values ($1, $2, $3)', [planned.id, planned.entity, ctx.workerId]);
       // From here the job counts as running until its row has an end, whatever becomes of it.
       if (steps.includes(AFTER_JOB_ROW)) await ctx.checkpoint(AFTER_JOB_ROW);
       const round = await markStarted(ctx, planned);

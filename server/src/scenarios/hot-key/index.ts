@@ -20,17 +20,42 @@ export default defineScenario<EntityJob>({
   source: import.meta.url,
   teachingOrder: 5,
   params: [
-    { kind: 'int', name: 'jobs', label: 'Jobs', help: 'Jobs to run; job i is about customer i mod customers.', min: 1, max: 40, default: 20 },
+    {
+      kind: 'int',
+      name: 'jobs',
+      label: 'Jobs',
+      help: 'Jobs to run; job i is about customer i mod customers.',
+      min: 1,
+      max: 40,
+      default: 20,
+    },
     { kind: 'int', name: 'entities', label: 'Customers', help: 'Different entities the jobs are about.', min: 1, max: 10, default: 5 },
-    { kind: 'int', name: 'workers', label: 'Workers', help: 'Worker processes; the jobs are spread over them and each runs its jobs concurrently.', min: 1, max: 10, default: 5 },
-    { kind: 'int', name: 'jobMs', label: 'Job length', unit: 'ms', help: 'How long one job works while it holds its lock.', min: 100, max: 2000, default: 200 },
+    {
+      kind: 'int',
+      name: 'workers',
+      label: 'Workers',
+      help: 'Worker processes; the jobs are spread over them and each runs its jobs concurrently.',
+      min: 1,
+      max: 10,
+      default: 5,
+    },
+    {
+      kind: 'int',
+      name: 'jobMs',
+      label: 'Job length',
+      unit: 'ms',
+      help: 'How long one job works while it holds its lock.',
+      min: 100,
+      max: 2000,
+      default: 200,
+    },
   ],
   metrics: [
     { name: 'jobsDone', label: 'Jobs done', source: 'PostgreSQL: rows of job_runs with an end' },
     {
       name: 'maxParallelJobs',
       label: 'Most jobs running at once',
-      source: "PostgreSQL: most job_runs rows whose spans (clock_timestamp() at start and end; no end: still running) overlap",
+      source: 'PostgreSQL: most job_runs rows whose spans (clock_timestamp() at start and end; no end: still running) overlap',
     },
     {
       name: 'maxParallelPerEntity',
@@ -88,7 +113,13 @@ export default defineScenario<EntityJob>({
         value: parallel,
         text: `jobs of different customers run side by side: ${parallel} at once`,
       },
-      { id: 'one-job-per-entity', metric: 'maxParallelPerEntity', op: 'lte', value: 1, text: 'two jobs of the same customer never run at once' },
+      {
+        id: 'one-job-per-entity',
+        metric: 'maxParallelPerEntity',
+        op: 'lte',
+        value: 1,
+        text: 'two jobs of the same customer never run at once',
+      },
     ];
   },
 

@@ -17,29 +17,27 @@ export async function markWaiting(ctx: WorkerContext, job: PlannedJob, lockName:
 
 /** Records that a job has started its work; returns its round. */
 export async function markStarted(ctx: WorkerContext, job: PlannedJob): Promise<number> {
-  const replies = await ctx.redis
-    .multi()
-    .hset(ctx.key(STATE_KEY), job.id, 'started')
-    .hincrby(ctx.key(STARTED_KEY), job.entity, 1)
-    .exec();
+  const replies = await ctx.redis.multi().hset(ctx.key(STATE_KEY), job.id, 'started').hincrby(ctx.key(STARTED_KEY), job.entity, 1).exec();
   return Number(replies?.[1]?.[1]) - 1;
 }
 
 /** Waits until each other customer has started its job of this round, or queues all its rest on `lockName`. */
-export async function waitForRound(ctx: WorkerContext, job: PlannedJob, round: number, plan: PlannedJob[], lockName: string): Promise<void> {
+export async function waitForRound(
+  ctx: WorkerContext,
+  job: PlannedJob,
+  round: number,
+  plan: PlannedJob[],
+  lockName: string,
+): Promise<void> {
   const byEntity = new Map<string, string[]>();
   for (const p of plan) if (p.entity !== job.entity) byEntity.set(p.entity, [...(byEntity.get(p.entity) ?? []), p.id]);
   const pending = [...byEntity].filter(([, ids]) => ids.length > round);
   if (pending.length === 0) return;
   for (;;) {
-    const [started, states] = await Promise.all([
-      ctx.redis.hgetall(ctx.key(STARTED_KEY)),
-      ctx.redis.hgetall(ctx.key(STATE_KEY)),
-    ]);
+    const [started, states] = await Promise.all([ctx.redis.hgetall(ctx.key(STARTED_KEY)), ctx.redis.hgetall(ctx.key(STATE_KEY))]);
     const ready = pending.every(
       ([entity, ids]) =>
-        Number(started[entity] ?? 0) > round ||
-        ids.every((id) => states[id] === 'started' || states[id] === `waits:${lockName}`),
+        Number(started[entity] ?? 0) > round || ids.every((id) => states[id] === 'started' || states[id] === `waits:${lockName}`),
     );
     if (ready) return;
     await ctx.sleep(POLL_MS);

@@ -14,7 +14,13 @@ export interface LeaseOfJob {
 }
 
 /** The lease `lockKey` on `redis`, held with `token`, for a job whose work is `label` for `workMs`. */
-export function leaseOfJob(ctx: WorkerContext, redis: Redis, lockKey: string, token: string, work: { label: string; workMs: number }): LeaseOfJob {
+export function leaseOfJob(
+  ctx: WorkerContext,
+  redis: Redis,
+  lockKey: string,
+  token: string,
+  work: { label: string; workMs: number },
+): LeaseOfJob {
   return {
     release: () => releaseIfMine(redis, lockKey, token),
     async skip() {

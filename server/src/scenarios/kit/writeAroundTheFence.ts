@@ -13,7 +13,8 @@ export function writeAroundTheFence<Job extends WorkerContext>(variant: SteppedV
     mistake: 'a second UPDATE of the same row (an autosave of the content) goes straight to the table, without the guard',
     failsAt: {},
     title: 'A write around the fence',
-    summary: "worker-1's plain UPDATE of its draft lands, and then its fenced write is refused: the row's trigger logs the stale one that landed.",
+    summary:
+      "worker-1's plain UPDATE of its draft lands, and then its fenced write is refused: the row's trigger logs the stale one that landed.",
     source,
     steps: {
       async write(job, content, fence) {

@@ -59,10 +59,7 @@ async function readOrBlockedByMe(
   for (;;) {
     if (read) return 'read';
     if (pid !== undefined) {
-      const { rows } = await ctx.pg.query<{ blocked: boolean }>(
-        'select pg_backend_pid() = any(pg_blocking_pids($1)) as blocked',
-        [pid],
-      );
+      const { rows } = await ctx.pg.query<{ blocked: boolean }>('select pg_backend_pid() = any(pg_blocking_pids($1)) as blocked', [pid]);
       if (rows[0]?.blocked) return 'blocked';
     }
     await Promise.race([latch, ctx.sleep(POLL_MS)]);

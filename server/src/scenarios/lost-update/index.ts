@@ -26,7 +26,16 @@ export default defineScenario<Admin>({
   source: import.meta.url,
   teachingOrder: 3,
   params: [
-    { kind: 'int', name: 'initialStock', label: 'Initial stock', unit: 'units', help: 'Units in stock before any sale.', min: 0, max: 100_000, default: 10 },
+    {
+      kind: 'int',
+      name: 'initialStock',
+      label: 'Initial stock',
+      unit: 'units',
+      help: 'Units in stock before any sale.',
+      min: 0,
+      max: 100_000,
+      default: 10,
+    },
     {
       kind: 'int-list',
       name: 'sales',
@@ -39,31 +48,38 @@ export default defineScenario<Admin>({
       maxItems: 20,
       default: [3, 2],
     },
-    { kind: 'int', name: 'thinkMs', label: 'Think time', unit: 'ms', help: 'How long each admin takes between reading the stock and saving the sale.', min: 0, max: 5000, default: 200 },
+    {
+      kind: 'int',
+      name: 'thinkMs',
+      label: 'Think time',
+      unit: 'ms',
+      help: 'How long each admin takes between reading the stock and saving the sale.',
+      min: 0,
+      max: 5000,
+      default: 200,
+    },
   ],
   metrics: [
-    { name: 'finalStock', label: 'Final stock', source: 'PostgreSQL: the product row\'s stock after the run' },
-    { name: 'expectedStock', label: 'Expected stock', source: 'parameters: the sales applied in list order, each refused when it does not fit' },
+    { name: 'finalStock', label: 'Final stock', source: "PostgreSQL: the product row's stock after the run" },
+    {
+      name: 'expectedStock',
+      label: 'Expected stock',
+      source: 'parameters: the sales applied in list order, each refused when it does not fit',
+    },
     {
       name: 'retries',
       label: 'Retries',
-      source: 'PostgreSQL: UPDATEs of the product that changed no row and that the same session followed with another (a statement trigger logs each one)',
+      source:
+        'PostgreSQL: UPDATEs of the product that changed no row and that the same session followed with another (a statement trigger logs each one)',
     },
     {
       name: 'refusedSales',
       label: 'Refused sales',
-      source: 'PostgreSQL: admins none of whose UPDATEs changed the product row (from the trigger\'s log; an admin that sent none counts)',
+      source: "PostgreSQL: admins none of whose UPDATEs changed the product row (from the trigger's log; an admin that sent none counts)",
     },
   ],
   variants: [readModifyWrite, atomicUpdate, optimisticVersion, selectForUpdate],
-  mutants: [
-    atomicNoGuard,
-    atomicGuardInApp,
-    optimisticNoVersionCheck,
-    optimisticNoRetry,
-    selectWithoutForUpdate,
-    selectForUpdateNoCheck,
-  ],
+  mutants: [atomicNoGuard, atomicGuardInApp, optimisticNoVersionCheck, optimisticNoRetry, selectWithoutForUpdate, selectForUpdateNoCheck],
   // Three admins on a larger stock, and two whose sales together exceed the stock.
   stabilityParams: [
     { initialStock: 100, sales: [10, 20, 30], thinkMs: 150 },
@@ -83,7 +99,10 @@ export default defineScenario<Admin>({
   observe: async (stores) => ({ [POSTGRES_STORE]: await observeProducts(stores) }),
 
   async measure(stores, params) {
-    const truth = await measureProducts(stores, salesParam(params).map((_, i) => adminId(i)));
+    const truth = await measureProducts(
+      stores,
+      salesParam(params).map((_, i) => adminId(i)),
+    );
     return {
       finalStock: truth.stock,
       expectedStock: correctOutcome(params).stock,
@@ -95,13 +114,22 @@ export default defineScenario<Admin>({
   expectations(params) {
     const { stock, refused } = correctOutcome(params);
     return [
-      { id: 'stock-matches-sales', metric: 'finalStock', op: 'eq', value: stock, text: `the stock ends at ${stock}: every sale that fits is taken off, none is lost` },
+      {
+        id: 'stock-matches-sales',
+        metric: 'finalStock',
+        op: 'eq',
+        value: stock,
+        text: `the stock ends at ${stock}: every sale that fits is taken off, none is lost`,
+      },
       {
         id: 'refuses-what-does-not-fit',
         metric: 'refusedSales',
         op: 'eq',
         value: refused,
-        text: refused === 0 ? 'no sale is refused: every sale fits' : `${plural(refused, 'sale')} that would oversell the stock ${refused === 1 ? 'is' : 'are'} refused`,
+        text:
+          refused === 0
+            ? 'no sale is refused: every sale fits'
+            : `${plural(refused, 'sale')} that would oversell the stock ${refused === 1 ? 'is' : 'are'} refused`,
       },
     ];
   },

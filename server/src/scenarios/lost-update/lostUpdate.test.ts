@@ -56,7 +56,9 @@ describe('lost-update at its defaults (stock 10, sales 3,2)', () => {
     expect(bRead.atMs).toBeLessThan(aWrite.atMs);
     expect(aWrite.atMs).toBeLessThan(bWrite.atMs);
     // What PostgreSQL held, as the server sampled it: 10, then A's 7, then B's 8.
-    const stock = eventsOf(events, 'row-observed').filter((e) => e.target === 'stock').map((e) => e.value);
+    const stock = eventsOf(events, 'row-observed')
+      .filter((e) => e.target === 'stock')
+      .map((e) => e.value);
     expect(stock).toEqual(['10 (v1)', '7 (v1)', '8 (v1)']);
   });
 
@@ -68,7 +70,7 @@ describe('lost-update at its defaults (stock 10, sales 3,2)', () => {
     expect(eventsOf(events, 'write-accepted').map((e) => e.value)).toEqual([7, 5]);
   });
 
-  it('optimistic-version: B\'s first write finds the version moved and retries once', async () => {
+  it("optimistic-version: B's first write finds the version moved and retries once", async () => {
     const { metrics, verdict, events } = await run('optimistic-version');
     expect(metrics).toEqual({ finalStock: 5, expectedStock: 5, retries: 1, refusedSales: 0 });
     expect(verdict).toBe('pass');
@@ -79,10 +81,14 @@ describe('lost-update at its defaults (stock 10, sales 3,2)', () => {
       [10, 1],
       [7, 2],
     ]);
-    expect(eventsOf(events, 'row-observed').filter((e) => e.target === 'stock').at(-1)?.value).toBe('5 (v3)');
+    expect(
+      eventsOf(events, 'row-observed')
+        .filter((e) => e.target === 'stock')
+        .at(-1)?.value,
+    ).toBe('5 (v3)');
   });
 
-  it('select-for-update: B really waits in PostgreSQL on A\'s row lock, then reads 7', async () => {
+  it("select-for-update: B really waits in PostgreSQL on A's row lock, then reads 7", async () => {
     const { metrics, verdict, events } = await run('select-for-update');
     expect(metrics).toEqual({ finalStock: 5, expectedStock: 5, retries: 0, refusedSales: 0 });
     expect(verdict).toBe('pass');
@@ -93,7 +99,9 @@ describe('lost-update at its defaults (stock 10, sales 3,2)', () => {
     expect(finished!.atMs - started!.atMs).toBeGreaterThanOrEqual(200); // A held the lock for thinkMs after that
     expect(eventsOf(events, 'value-read', 'admin-2')[0]?.value).toBe(7);
     // The server's own sample of pg_stat_activity saw the wait too.
-    const locks = eventsOf(events, 'row-observed').filter((e) => e.target === 'row lock').map((e) => e.value);
+    const locks = eventsOf(events, 'row-observed')
+      .filter((e) => e.target === 'row lock')
+      .map((e) => e.value);
     expect(locks).toContain('admin-2 waits for admin-1');
     expect(locks.at(-1)).toBe('no one waits');
   });
@@ -134,15 +142,13 @@ describe('lost-update honours its parameters', () => {
     expect(metrics).toEqual({ finalStock: 0, expectedStock: 0, retries: 14, refusedSales: 5 });
   });
 
-  it('twenty admins, select-for-update: each waits on the previous one\'s row lock, even without think time', async () => {
+  it("twenty admins, select-for-update: each waits on the previous one's row lock, even without think time", async () => {
     const { metrics, events } = await run('select-for-update', { initialStock: 15, sales: twenty, thinkMs: 0 });
     expect(metrics).toEqual({ finalStock: 0, expectedStock: 0, retries: 0, refusedSales: 5 });
     const notes = eventsOf(events, 'note')
       .sort((a, b) => a.atMs - b.atMs) // stamped by each process on the host-wide clock
       .map((e) => `${e.workerId}: ${e.text}`);
-    expect(notes).toEqual(
-      Array.from({ length: 19 }, (_, i) => `admin-${i + 1}: PostgreSQL: admin-${i + 2} waits for our row lock`),
-    );
+    expect(notes).toEqual(Array.from({ length: 19 }, (_, i) => `admin-${i + 1}: PostgreSQL: admin-${i + 2} waits for our row lock`));
   });
 
   it('thinkMs is how long each admin holds between its turn and its write', async () => {
@@ -157,8 +163,7 @@ describe('lost-update honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const prepare = (params: Record<string, unknown>) =>
-      playground.prepare({ scenario: 'lost-update', variant: 'atomic-update', params });
+    const prepare = (params: Record<string, unknown>) => playground.prepare({ scenario: 'lost-update', variant: 'atomic-update', params });
     const tooMany = prepare({ sales: Array(21).fill(1).join(',') });
     expect(tooMany.ok).toBe(false);
     expect(!tooMany.ok && tooMany.error).toMatch(/^parameter 'sales' must be a comma-separated list of 1 to 20 integers from 1 to 1000/);

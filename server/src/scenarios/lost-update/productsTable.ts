@@ -34,9 +34,7 @@ export async function createProducts(stores: RunStores, initialStock: number): P
 
 /** The row as the timeline shows it, e.g. "10 (v1)", and who waits on its lock right now. */
 export async function observeProducts(stores: RunStores): Promise<Record<string, string | null>> {
-  const row = await stores.sql<{ stock: number; version: number }>('select stock, version from products where id = $1', [
-    PRODUCT_ID,
-  ]);
+  const row = await stores.sql<{ stock: number; version: number }>('select stock, version from products where id = $1', [PRODUCT_ID]);
   const waits = await stores.sql<{ waiter: string; holders: string | null }>(
     `select split_part(w.application_name, ' ', 2) as waiter,
        (select string_agg(split_part(h.application_name, ' ', 2), ', ') from pg_stat_activity h
@@ -63,9 +61,7 @@ export interface ProductsTruth {
 /** Reads the verdict's numbers from the row and the trigger's log. */
 export async function measureProducts(stores: RunStores, admins: string[]): Promise<ProductsTruth> {
   const row = await stores.sql<{ stock: number }>('select stock from products where id = $1', [PRODUCT_ID]);
-  const { rows: writes } = await stores.sql<{ admin: string; changed: number }>(
-    'select admin, changed from stock_writes order by id',
-  );
+  const { rows: writes } = await stores.sql<{ admin: string; changed: number }>('select admin, changed from stock_writes order by id');
   const retries = writes.filter((w, i) => w.changed === 0 && writes.slice(i + 1).some((l) => l.admin === w.admin)).length;
   const sold = new Set(writes.filter((w) => w.changed > 0).map((w) => w.admin));
   const stock = row.rows[0]?.stock;

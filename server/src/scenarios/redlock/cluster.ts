@@ -90,11 +90,20 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   // libfaketime (its allocator reads the clock before the library is ready): the jump is
   // played on the node's expiries (clockJump.ts), and says so.
   if (network.clockJumpMs > 0) {
-    faults.push({ fault: 'clock-jump', target: `${nodeName(JUMPING_NODE)} +${network.clockJumpMs} ms`, mechanism: MECHANISM.simulatedExpiry });
+    faults.push({
+      fault: 'clock-jump',
+      target: `${nodeName(JUMPING_NODE)} +${network.clockJumpMs} ms`,
+      mechanism: MECHANISM.simulatedExpiry,
+    });
   }
 
   // A grant is a majority of the nodes holding one worker's token.
-  const grants = watchNodeGrants(stores, clients.map((client) => ({ client, dead: () => false })), network.lockKey, Math.floor(NODE_COUNT / 2) + 1);
+  const grants = watchNodeGrants(
+    stores,
+    clients.map((client) => ({ client, dead: () => false })),
+    network.lockKey,
+    Math.floor(NODE_COUNT / 2) + 1,
+  );
 
   return {
     shared,

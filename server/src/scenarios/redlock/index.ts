@@ -8,7 +8,15 @@ import { asReach } from './reach.js';
 import { storedName } from '../keyAliases.js';
 import { LOCK_KEY } from './keys.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { createFencedLedger, ledgerMetrics, measureFencedLedger, type GrantSource, noStaleWrite, lastHolderWins, ledgerFigures } from '../kit/fencedLedger.js';
+import {
+  createFencedLedger,
+  ledgerMetrics,
+  measureFencedLedger,
+  type GrantSource,
+  noStaleWrite,
+  lastHolderWins,
+  ledgerFigures,
+} from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
 import fenceAfterThePause from './mutants/fenceAfterThePause.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
@@ -72,8 +80,7 @@ export default defineScenario<RedlockJob, Cluster>({
   // Each worker a host of its own, so that a split is a partition in the kernel.
   lab: () => ({ network: true }),
   watchedKeys: () => [],
-  deadlineMs: (params) =>
-    20_000 + intParam(params, 'pauseMs') + 2 * intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
+  deadlineMs: (params) => 20_000 + intParam(params, 'pauseMs') + 2 * intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
   async setup(stores, params, run) {
     await stores.sql(`create table documents (

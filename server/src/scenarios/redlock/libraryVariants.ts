@@ -35,14 +35,22 @@ export function redlockLibraryVariant(module: LockModule): VariantDefinition<Red
       const nodes = await libraryNodes(job);
       const near = nodes[job.nodes.findIndex((node) => node.inReach)]!; // where this worker reads the lock's value
       const where = { lab: { nodes }, store: { redis: near, key: job.lockKey } };
-      await holdLibraryLock(job, module, LOCK_KEY, job.leaseMs, where, () => job.skip('no majority of the nodes took the lock'), async (grant) => {
-        await claimLeaseValue(job, grant.value);
-        job.token = grant.value; // the value the server looks for on a majority of the nodes
-        await job.enter();
-        await job.pause(); // worker-1's process is stopped here for pauseMs
-        await job.work();
-        await writeUnderLibraryLock(job, 'documents', 'document', grant, 0, job.write);
-      });
+      await holdLibraryLock(
+        job,
+        module,
+        LOCK_KEY,
+        job.leaseMs,
+        where,
+        () => job.skip('no majority of the nodes took the lock'),
+        async (grant) => {
+          await claimLeaseValue(job, grant.value);
+          job.token = grant.value; // the value the server looks for on a majority of the nodes
+          await job.enter();
+          await job.pause(); // worker-1's process is stopped here for pauseMs
+          await job.work();
+          await writeUnderLibraryLock(job, 'documents', 'document', grant, 0, job.write);
+        },
+      );
     },
   });
 }

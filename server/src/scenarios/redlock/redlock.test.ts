@@ -20,8 +20,7 @@ const run = (variant: string, params: Record<string, unknown> = {}) => play(play
 const stale = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' };
 const fenced = { maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2' };
 const quiet = { maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0, finalWriter: 'worker-2' };
-const notes = (events: Parameters<typeof eventsOf>[0], workerId: string) =>
-  eventsOf(events, 'note', workerId).map((e) => e.text);
+const notes = (events: Parameters<typeof eventsOf>[0], workerId: string) => eventsOf(events, 'note', workerId).map((e) => e.text);
 /** Where a worker's first event of a type stands in the run's log. */
 const seqOf = (events: Parameters<typeof eventsOf>[0], type: Parameters<typeof eventsOf>[1], workerId: string) =>
   eventsOf(events, type, workerId)[0]!.seq;
@@ -45,7 +44,9 @@ describe('redlock at its defaults', () => {
     expect(seqOf(events, 'work-finished', 'worker-2')).toBeLessThan(seqOf(events, 'write-accepted', 'worker-1'));
     expect(eventsOf(events, 'lease-released', 'worker-1')[0]?.deleted).toBe(0);
     // The server saw every node hand the lock from worker-1 to worker-2.
-    const node5 = eventsOf(events, 'row-observed').filter((e) => e.target === 'node-5 lock').map((e) => e.value);
+    const node5 = eventsOf(events, 'row-observed')
+      .filter((e) => e.target === 'node-5 lock')
+      .map((e) => e.value);
     expect(node5).toEqual(expect.arrayContaining(['worker-1', 'worker-2']));
     expect(node5.indexOf('worker-1')).toBeLessThan(node5.indexOf('worker-2'));
   });
@@ -59,7 +60,11 @@ describe('redlock at its defaults', () => {
       ['worker-2', 2],
     ]);
     expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([expect.objectContaining({ fence: 1 })]);
-    expect(eventsOf(events, 'row-observed').filter((e) => e.target === 'document').at(-1)?.value).toBe('worker-2 · fence 2');
+    expect(
+      eventsOf(events, 'row-observed')
+        .filter((e) => e.target === 'document')
+        .at(-1)?.value,
+    ).toBe('worker-2 · fence 2');
   });
 });
 

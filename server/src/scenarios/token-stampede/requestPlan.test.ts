@@ -8,7 +8,12 @@ describe('requestPlan', () => {
   });
 
   it('serves every request exactly once, over every server and wave', () => {
-    for (const [requests, servers, waves] of [[50, 3, 4], [5000, 16, 20], [1, 16, 20], [13, 5, 3]] as const) {
+    for (const [requests, servers, waves] of [
+      [50, 3, 4],
+      [5000, 16, 20],
+      [1, 16, 20],
+      [13, 5, 3],
+    ] as const) {
       const all = Array.from({ length: servers }, (_, k) => requestPlan(requests, servers, waves, k)).flat(2);
       expect(all.sort((a, b) => a - b)).toEqual(Array.from({ length: requests }, (_, i) => i + 1));
     }

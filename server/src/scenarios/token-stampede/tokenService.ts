@@ -88,12 +88,7 @@ export function tokenService(ctx: WorkerContext, provider: ProviderClient): Toke
   return service;
 }
 
-async function playWaves(
-  ctx: WorkerContext,
-  emit: WorkerContext['emit'],
-  provider: ProviderClient,
-  client: TokenClient,
-): Promise<void> {
+async function playWaves(ctx: WorkerContext, emit: WorkerContext['emit'], provider: ProviderClient, client: TokenClient): Promise<void> {
   const { params, workerId, workerIds } = ctx;
   const index = workerIds.indexOf(workerId);
   const waveGapMs = intParam(params, 'waveGapMs');

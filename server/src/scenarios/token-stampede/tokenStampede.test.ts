@@ -42,19 +42,36 @@ describe('token-stampede at its defaults', () => {
     expect(spanMs).toBeGreaterThanOrEqual(50 * 100);
   });
 
-  it('single-flight-local: one refresh per server; only the last server\'s requests succeed', async () => {
+  it("single-flight-local: one refresh per server; only the last server's requests succeed", async () => {
     const { metrics, verdict, events } = await run('single-flight-local');
     // server-3 serves requests 3, 6, …, 48 and refreshes last (arrival in turn).
     expect(metrics).toEqual({ refreshCalls: 3, requestsOk: 16, requestsFailed: 34 });
     expect(verdict).toBe('fail');
     for (const server of ['server-1', 'server-2', 'server-3']) {
-      expect(calls(events.filter((e) => e.workerId === server), 'POST /token')).toHaveLength(1);
+      expect(
+        calls(
+          events.filter((e) => e.workerId === server),
+          'POST /token',
+        ),
+      ).toHaveLength(1);
     }
-    expect(calls(events.filter((e) => e.workerId === 'server-3'), 'GET /api', 200)).toHaveLength(16);
-    expect(calls(events.filter((e) => e.workerId !== 'server-3'), 'GET /api', 200)).toHaveLength(0);
+    expect(
+      calls(
+        events.filter((e) => e.workerId === 'server-3'),
+        'GET /api',
+        200,
+      ),
+    ).toHaveLength(16);
+    expect(
+      calls(
+        events.filter((e) => e.workerId !== 'server-3'),
+        'GET /api',
+        200,
+      ),
+    ).toHaveLength(0);
   });
 
-  it('single-flight-lock-cache: one refresh, the others read the winner\'s token from Redis', async () => {
+  it("single-flight-lock-cache: one refresh, the others read the winner's token from Redis", async () => {
     const { metrics, verdict, events } = await run('single-flight-lock-cache');
     expect(metrics).toEqual({ refreshCalls: 1, requestsOk: 50, requestsFailed: 0 });
     expect(verdict).toBe('pass');
@@ -75,7 +92,9 @@ describe('token-stampede at its defaults', () => {
     // 2 s tokens, waves at 0, 1.4, 2.8 and 4.2 s; refreshes at about 0, 1.7 and 3.4 s.
     expect(metrics).toEqual({ refreshCalls: 3, requestsOk: 50, requestsFailed: 0 });
     expect(verdict).toBe('pass');
-    const tokens = eventsOf(events, 'row-observed').filter((e) => e.target === 'provider token').map((e) => e.value);
+    const tokens = eventsOf(events, 'row-observed')
+      .filter((e) => e.target === 'provider token')
+      .map((e) => e.value);
     expect(tokens.slice(1).some((v) => v?.includes('expired'))).toBe(false);
     // (A request that read a token just before its refresh revoked it gets a 401 and is
     // retried with the new one: a busy machine may make that happen, and it is no failure.)
@@ -98,7 +117,7 @@ describe('token-stampede honours its parameters', () => {
     expect(metrics).toEqual({ refreshCalls: 8, requestsOk: 1, requestsFailed: 7 });
   });
 
-  it('single-flight-local: the last server\'s share succeeds, whatever the counts', async () => {
+  it("single-flight-local: the last server's share succeeds, whatever the counts", async () => {
     expect((await run('single-flight-local', { servers: 5 })).metrics).toEqual({ refreshCalls: 5, requestsOk: 10, requestsFailed: 40 });
     // Arrival together is fine when every server has the same number of requests.
     expect((await run('single-flight-local', { servers: 2, arrival: 'together' })).metrics).toEqual({
@@ -160,7 +179,7 @@ describe('token-stampede honours its parameters', () => {
     });
   });
 
-  it('caps each server\'s events on large runs and says how many were left out', async () => {
+  it("caps each server's events on large runs and says how many were left out", async () => {
     const { metrics, events } = await run('refresh-every-request', { requests: 2000, servers: 2, providerLatencyMs: 0 });
     expect(metrics).toEqual({ refreshCalls: 2000, requestsOk: 1, requestsFailed: 1999 });
     const notes = eventsOf(events, 'note');

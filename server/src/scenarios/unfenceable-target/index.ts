@@ -3,7 +3,14 @@
 // or may not compare the token. A file cannot: the stale upload wins, token and all.
 import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
-import { createFencedLedger, measureFencedLedger, recordGrantsOf, SESSION_WORKER, noStaleWrite, lastHolderWins } from '../kit/fencedLedger.js';
+import {
+  createFencedLedger,
+  measureFencedLedger,
+  recordGrantsOf,
+  SESSION_WORKER,
+  noStaleWrite,
+  lastHolderWins,
+} from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY, REFUSED_KEY, REPORT_FENCE_KEY } from './keys.js';
 import { waitForFreeLease } from './choreography.js';
 import { publishedReport, uploadsKept } from './publishedReport.js';
@@ -49,7 +56,11 @@ export default defineScenario<UploadJob, UploadFolder>({
       source:
         "the target: the versioned key's own count of refused uploads (Redis), plus the pointer row's log of UPDATEs that matched nothing after a newer grant than their sender's (PostgreSQL); a plain file refuses nothing",
     },
-    { name: 'finalWriter', label: 'Writer of the report readers get', source: 'the target: the writer line of the report a reader gets (file, Redis key, or the file the pointer row names)' },
+    {
+      name: 'finalWriter',
+      label: 'Writer of the report readers get',
+      source: 'the target: the writer line of the report a reader gets (file, Redis key, or the file the pointer row names)',
+    },
     { name: 'finalFence', label: 'Fence in the report readers get', source: 'the target: the fence line of the report a reader gets' },
   ],
   variants: [fileWithToken, versionedKey, fencedPointer],
@@ -62,8 +73,7 @@ export default defineScenario<UploadJob, UploadFolder>({
 
   workers: () => WORKERS,
   watchedKeys: () => [LOCK_KEY, FENCE_KEY, REPORT_FENCE_KEY],
-  deadlineMs: (params) =>
-    15_000 + intParam(params, 'pauseMs') + intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
+  deadlineMs: (params) => 15_000 + intParam(params, 'pauseMs') + intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
   async setup(stores, _params, run) {
     // The pointer of fenced-pointer: which uploaded file is the report, and its fence.

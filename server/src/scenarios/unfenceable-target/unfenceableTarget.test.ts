@@ -16,14 +16,15 @@ afterAll(async () => {
   await playground.close();
 });
 
-const run = (variant: string, params: Record<string, unknown> = {}) =>
-  play(playground, 'unfenceable-target', variant, params);
+const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'unfenceable-target', variant, params);
 
 const stale = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1', finalFence: 1 };
 const refused = { maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2', finalFence: 2 };
 const quiet = { maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0, finalWriter: 'worker-2', finalFence: 2 };
 const readerLane = (events: Parameters<typeof eventsOf>[0]) =>
-  eventsOf(events, 'row-observed').filter((e) => e.target === 'report readers get').map((e) => e.value);
+  eventsOf(events, 'row-observed')
+    .filter((e) => e.target === 'report readers get')
+    .map((e) => e.value);
 
 describe('unfenceable-target at its defaults', () => {
   it('file-with-token: both hold fences, and the fence-1 file replaces the fence-2 file', async () => {
@@ -45,7 +46,11 @@ describe('unfenceable-target at its defaults', () => {
     expect(metrics).toEqual(refused);
     expect(verdict).toBe('pass');
     expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([expect.objectContaining({ fence: 1 })]);
-    expect(eventsOf(events, 'key-observed').filter((e) => e.key === 'report:fence').at(-1)?.value).toBe('2');
+    expect(
+      eventsOf(events, 'key-observed')
+        .filter((e) => e.key === 'report:fence')
+        .at(-1)?.value,
+    ).toBe('2');
     expect(readerLane(events).at(-1)).toBe('worker-2 · fence 2 (key report)');
   });
 

@@ -25,4 +25,3 @@ export async function createUploadFolder(runId: string): Promise<UploadFolder> {
     },
   };
 }
-

@@ -42,18 +42,26 @@ export function reportText(writer: string, fence: number): string {
  * worker-1's stall, the edit, and one upload by `put`; the lease released if still its own.
  */
 export async function uploadReport(job: UploadJob, { acquire, put }: UploadSteps): Promise<void> {
-  await holdLease(job, () => acquire(job), async ({ fence }) => {
-    await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
-    await job.work();
-    const report = reportText(job.workerId, fence); // "fence: 1" is the first line of the report
-    await job.upload(fence, () => put(job, report, fence));
-  });
+  await holdLease(
+    job,
+    () => acquire(job),
+    async ({ fence }) => {
+      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+      await job.work();
+      const report = reportText(job.workerId, fence); // "fence: 1" is the first line of the report
+      await job.upload(fence, () => put(job, report, fence));
+    },
+  );
 }
 
 /** Gives a worker context the report job's own operations. */
 export function uploadJob(ctx: WorkerContext): UploadJob {
   const pauseMs = intParam(ctx.params, 'pauseMs');
-  const lease = fencedLease(ctx, { lockKey: LOCK_KEY, fenceKey: FENCE_KEY }, { label: 'edit the report', workMs: intParam(ctx.params, 'workMs') });
+  const lease = fencedLease(
+    ctx,
+    { lockKey: LOCK_KEY, fenceKey: FENCE_KEY },
+    { label: 'edit the report', workMs: intParam(ctx.params, 'workMs') },
+  );
 
   return {
     ...ctx,

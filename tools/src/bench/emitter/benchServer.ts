@@ -65,7 +65,8 @@ const benchPlayground = {
     run.onEvent((event) => {
       // The run sets its time zero just before it appends run-started.
       if (event.type === 'run-started') startWallMs = wallOfMonotonic(run.startedAtNs);
-      if (event.workerId !== null && event.type === 'note') notes.push({ text: event.text, seq: event.seq, workerId: event.workerId, atMs: event.atMs, appendedWallMs: wallMs() });
+      if (event.workerId !== null && event.type === 'note')
+        notes.push({ text: event.text, seq: event.seq, workerId: event.workerId, atMs: event.atMs, appendedWallMs: wallMs() });
       if (event.type === 'run-finished' || event.type === 'run-failed') {
         lastRun = { runId: run.id, startWallMs, notes, verdict: event.type === 'run-finished' ? event.verdict : `error: ${event.message}` };
       }

@@ -67,7 +67,16 @@ export default defineScenario<WorkerContext>({
   params: [
     { kind: 'int', name: 'workers', label: 'Workers', help: 'Worker processes.', min: 1, max: 16, default: 4 },
     { kind: 'int', name: 'events', label: 'Events', help: 'Events of the whole run.', min: 1, max: 100_000, default: 6000 },
-    { kind: 'int', name: 'rate', label: 'Rate', unit: 'events/s', help: 'Events a second, all workers together.', min: 1, max: 1_000_000, default: 2000 },
+    {
+      kind: 'int',
+      name: 'rate',
+      label: 'Rate',
+      unit: 'events/s',
+      help: 'Events a second, all workers together.',
+      min: 1,
+      max: 1_000_000,
+      default: 2000,
+    },
     {
       kind: 'choice',
       name: 'mode',

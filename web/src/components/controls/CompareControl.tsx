@@ -38,7 +38,12 @@ export function CompareControl() {
         {own.map(option)}
         {libraries.length > 0 && <optgroup label="Libraries">{libraries.map(option)}</optgroup>}
       </select>
-      <button type="button" disabled={!connected || inProgress || !valid} title="Both variants at once, on one time axis (C)" onClick={() => startCompare()}>
+      <button
+        type="button"
+        disabled={!connected || inProgress || !valid}
+        title="Both variants at once, on one time axis (C)"
+        onClick={() => startCompare()}
+      >
         Run both side by side
       </button>
       {dropped.length > 0 && (

@@ -14,7 +14,14 @@ const selectRoster = (s: State): string => {
   return [...ids].join(' ');
 };
 
-function RuleRow({ rule, index, checkpoints, roster, onChange, onRemove }: {
+function RuleRow({
+  rule,
+  index,
+  checkpoints,
+  roster,
+  onChange,
+  onRemove,
+}: {
   rule: FaultRule;
   index: number;
   checkpoints: string[];
@@ -27,7 +34,11 @@ function RuleRow({ rule, index, checkpoints, roster, onChange, onRemove }: {
   return (
     <li className="rule">
       <div className="rule-inputs">
-        <select aria-label={`Breakpoint ${n} checkpoint`} value={rule.checkpoint} onChange={(e) => onChange({ ...rule, checkpoint: e.target.value })}>
+        <select
+          aria-label={`Breakpoint ${n} checkpoint`}
+          value={rule.checkpoint}
+          onChange={(e) => onChange({ ...rule, checkpoint: e.target.value })}
+        >
           {checkpoints.map((c) => (
             <option key={c} value={c}>
               at {c}

@@ -46,14 +46,7 @@ export function ParamField({ spec, text, error, onChange }: Props) {
       break;
     case 'int-list':
       input = (
-        <input
-          {...common}
-          type="text"
-          spellCheck={false}
-          autoComplete="off"
-          value={text}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <input {...common} type="text" spellCheck={false} autoComplete="off" value={text} onChange={(e) => onChange(e.target.value)} />
       );
       break;
   }

@@ -9,10 +9,7 @@ export function ParamsForm() {
   const variantId = useStore((s) => s.variantId);
   const inputs = useStore((s) => s.paramInputs);
   const setParamInput = useStore((s) => s.setParamInput);
-  const errors = useMemo(
-    () => (scenario && variantId ? fieldErrors(scenario, variantId, inputs) : {}),
-    [scenario, variantId, inputs],
-  );
+  const errors = useMemo(() => (scenario && variantId ? fieldErrors(scenario, variantId, inputs) : {}), [scenario, variantId, inputs]);
   if (!scenario || scenario.params.length === 0) return null;
   return (
     <fieldset className="params">

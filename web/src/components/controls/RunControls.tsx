@@ -13,10 +13,7 @@ export function RunControls() {
   const runError = useStore((s) => s.runError);
   const startRun = useStore((s) => s.startRun);
   const cancelRun = useStore((s) => s.cancelRun);
-  const valid = useMemo(
-    () => !!scenario && !!variantId && checkInputs(scenario, variantId, inputs).ok,
-    [scenario, variantId, inputs],
-  );
+  const valid = useMemo(() => !!scenario && !!variantId && checkInputs(scenario, variantId, inputs).ok, [scenario, variantId, inputs]);
   const why = !connected
     ? 'Not connected to the server.'
     : inProgress
@@ -36,7 +33,10 @@ export function RunControls() {
           aria-keyshortcuts="R"
           onClick={() => startRun()}
         >
-          Run <kbd className="key-hint" aria-hidden="true">R</kbd>
+          Run{' '}
+          <kbd className="key-hint" aria-hidden="true">
+            R
+          </kbd>
         </button>
         {canCancel && (
           <button type="button" className="cancel" title="Cancel (X)" onClick={() => cancelRun()}>

@@ -64,7 +64,9 @@ export function VariantPicker() {
   const selectVariant = useStore((s) => s.selectVariant);
   if (!scenario) return null;
   const { own, libraries } = splitVariants(scenario.variants);
-  const card = (v: VariantManifest) => <VariantCard key={v.id} variant={v} selected={v.id === variantId} onSelect={() => selectVariant(v.id)} />;
+  const card = (v: VariantManifest) => (
+    <VariantCard key={v.id} variant={v} selected={v.id === variantId} onSelect={() => selectVariant(v.id)} />
+  );
   return (
     <div className="field">
       <span id="variant-label" className="field-label">

@@ -2,7 +2,16 @@
 // at the playhead when one is set. Breakpoints of the fault plan are marked on their line.
 import type { FaultRule } from '@racelab/shared';
 import { useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
-import { codeAnchors, codeLines, deriveStepTimeline, followedStep, stepsAt, stepsKey, stepWords, type WorkerStep } from '../../model/codeSteps.js';
+import {
+  codeAnchors,
+  codeLines,
+  deriveStepTimeline,
+  followedStep,
+  stepsAt,
+  stepsKey,
+  stepWords,
+  type WorkerStep,
+} from '../../model/codeSteps.js';
 import type { IconName } from '../../model/icons.js';
 import { Icon } from '../icons/Icon.js';
 import { formatMs } from '../../model/timeScale.js';
@@ -29,16 +38,26 @@ const selectVariantRunId = (s: State): string | null =>
   s.shown.find((id) => s.runs[id]?.scenario === s.scenarioId && s.runs[id]?.variant === s.variantId) ?? null;
 
 function breakpointWords(rules: FaultRule[]): string {
-  return rules.map((r) => `${r.target === 'first' ? 'first worker' : r.target} ${r.action === 'kill' ? 'dies' : `stalls ${r.ms ?? 0} ms`}`).join(', ');
+  return rules
+    .map((r) => `${r.target === 'first' ? 'first worker' : r.target} ${r.action === 'kill' ? 'dies' : `stalls ${r.ms ?? 0} ms`}`)
+    .join(', ');
 }
 
 const NO_WORKERS: string[] = [];
 
 /** The variant's source with the line each worker is at and the plan's breakpoints. */
-function codeSource(code: string, variantId: string, steps: WorkerStep[], faults: FaultRule[], workers: string[], pre: RefObject<HTMLPreElement | null>) {
+function codeSource(
+  code: string,
+  variantId: string,
+  steps: WorkerStep[],
+  faults: FaultRule[],
+  workers: string[],
+  pre: RefObject<HTMLPreElement | null>,
+) {
   const lines = codeLines(code);
   const byLine = new Map<number, WorkerStep[]>();
-  for (const step of steps) if (step.line !== null && step.state !== 'done') byLine.set(step.line, [...(byLine.get(step.line) ?? []), step]);
+  for (const step of steps)
+    if (step.line !== null && step.state !== 'done') byLine.set(step.line, [...(byLine.get(step.line) ?? []), step]);
   const anchors = codeAnchors(code).byCheckpoint;
   const breakpoints = new Map<number, FaultRule[]>();
   for (const rule of faults) {
@@ -57,7 +76,11 @@ function codeSource(code: string, variantId: string, steps: WorkerStep[], faults
               {line}
               {bp && <span className="bp-tag">● {breakpointWords(bp)}</span>}
               {here?.map((s) => (
-                <span key={s.workerId} className={`step-tag ${s.state}`} style={{ '--worker': workerColor(workers.indexOf(s.workerId)) } as CSSProperties}>
+                <span
+                  key={s.workerId}
+                  className={`step-tag ${s.state}`}
+                  style={{ '--worker': workerColor(workers.indexOf(s.workerId)) } as CSSProperties}
+                >
                   <Icon name={stateIcon[s.state]} /> {s.workerId}
                 </span>
               ))}
@@ -90,8 +113,12 @@ export function CodePanel() {
   const workersKey = workers.join(' ');
   // `key` and `workersKey` stand for `steps` and `workers` in the dependencies; `pre` is only
   // attached to the <pre>, not read.
-  // eslint-disable-next-line react-hooks/refs, react-hooks/exhaustive-deps
-  const source = useMemo(() => (variant ? codeSource(variant.code, variant.id, steps, faults, workers, pre) : null), [variant, key, faults, workersKey]);
+  /* eslint-disable react-hooks/refs, react-hooks/exhaustive-deps */
+  const source = useMemo(
+    () => (variant ? codeSource(variant.code, variant.id, steps, faults, workers, pre) : null),
+    [variant, key, faults, workersKey],
+  );
+  /* eslint-enable react-hooks/refs, react-hooks/exhaustive-deps */
   if (!variant) return null;
   return (
     <section className="panel code" aria-labelledby="code-title">

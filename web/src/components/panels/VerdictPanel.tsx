@@ -17,7 +17,11 @@ const NONE: EventOf<'run-started'>['faults'] = [];
 function sourceWords(run: RunRecord | undefined, cursor: Cursor): string {
   if (!run) return '';
   const speed = runSummary(run.events).started?.speed ?? 1;
-  const parts = [speed !== 1 ? `at ${speed}×` : '', run.source === 'recording' ? 'recorded run' : '', cursor.mode === 'replay' ? `replay at ${cursor.rate}×` : ''];
+  const parts = [
+    speed !== 1 ? `at ${speed}×` : '',
+    run.source === 'recording' ? 'recorded run' : '',
+    cursor.mode === 'replay' ? `replay at ${cursor.rate}×` : '',
+  ];
   return parts.filter(Boolean).join(' · ');
 }
 
@@ -26,13 +30,19 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
   const id = useStore((s) => runId ?? s.shown[0] ?? null);
   const run = useStore((s) => (id ? s.runs[id] : undefined));
   const scenario = useStore((s) => scenarioOfRun(s, id ? s.runs[id] : undefined));
-  const pending = useStore((s) => (runId ? null : s.pending[0] ?? null));
+  const pending = useStore((s) => (runId ? null : (s.pending[0] ?? null)));
   // The verdict and the story as they stood at the cursor (the end, once it is there).
   const events = useStore((s) => selectShownLog(s, id));
   const cursor = useStore((s) => s.cursor);
   const view = deriveVerdict(events, scenario);
   const ref = pending ?? run;
-  const title = ref ? runTitle(scenarioOfRun(useStore.getState(), run) ?? useStore.getState().catalog?.find((c) => c.id === ref.scenario), ref.scenario, ref.variant) : null;
+  const title = ref
+    ? runTitle(
+        scenarioOfRun(useStore.getState(), run) ?? useStore.getState().catalog?.find((c) => c.id === ref.scenario),
+        ref.scenario,
+        ref.variant,
+      )
+    : null;
   const faults = runSummary(events).started?.faults ?? NONE;
 
   let status: { cls: string; text: string };
@@ -50,12 +60,18 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
   // A Tab stop of its own: where the verdict sits in a box of fixed size (beside the
   // timeline, on stage) it scrolls, and a keyboard must be able to scroll it.
   return (
-    <section className="panel verdict" tabIndex={0} {...(named && title ? { 'aria-label': `Verdict of ${title}` } : { 'aria-labelledby': headingId })}>
+    <section
+      className="panel verdict"
+      tabIndex={0}
+      {...(named && title ? { 'aria-label': `Verdict of ${title}` } : { 'aria-labelledby': headingId })}
+    >
       <div className="panel-head">
         <h2 id={headingId}>Verdict</h2>
         {title && <p className="run-of">{title}</p>}
         {extra && <p className="run-of source">{extra}</p>}
-        {faults.length > 0 && <p className="run-of source">breakpoints: {faults.map((f) => `${f.action} at ${f.checkpoint}`).join(', ')}</p>}
+        {faults.length > 0 && (
+          <p className="run-of source">breakpoints: {faults.map((f) => `${f.action} at ${f.checkpoint}`).join(', ')}</p>
+        )}
       </div>
       <p className={`headline ${status.cls}`} role="status">
         {status.text}
@@ -68,7 +84,10 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
       {view.state === 'finished' && !pending && (
         <>
           {view.expectation && (
-            <p className={`expectation ${view.expectation.asExpected ? 'expected' : 'unexpected'}`} {...(view.expectation.asExpected ? {} : { role: 'alert' })}>
+            <p
+              className={`expectation ${view.expectation.asExpected ? 'expected' : 'unexpected'}`}
+              {...(view.expectation.asExpected ? {} : { role: 'alert' })}
+            >
               {view.expectation.text}
             </p>
           )}

@@ -10,13 +10,28 @@ export function PresentControls() {
   const setHelpOpen = useStore((s) => s.setHelpOpen);
   return (
     <div className="present-controls" role="toolbar" aria-label="Presenting">
-      <button type="button" aria-pressed={presenter} title="The stage only, in large type, fitted to the screen (P)" onClick={() => setPresenter(!presenter)}>
+      <button
+        type="button"
+        aria-pressed={presenter}
+        title="The stage only, in large type, fitted to the screen (P)"
+        onClick={() => setPresenter(!presenter)}
+      >
         Presenter mode
       </button>
-      <button type="button" aria-pressed={theme === 'light'} title="Light theme, for bright rooms (T)" onClick={() => setTheme(theme === 'light' ? 'dark' : 'light')}>
+      <button
+        type="button"
+        aria-pressed={theme === 'light'}
+        title="Light theme, for bright rooms (T)"
+        onClick={() => setTheme(theme === 'light' ? 'dark' : 'light')}
+      >
         Light theme
       </button>
-      <button type="button" aria-pressed={theme === 'contrast'} title="Black on white with strong colours, for a washed-out projector (H)" onClick={() => setTheme(theme === 'contrast' ? 'dark' : 'contrast')}>
+      <button
+        type="button"
+        aria-pressed={theme === 'contrast'}
+        title="Black on white with strong colours, for a washed-out projector (H)"
+        onClick={() => setTheme(theme === 'contrast' ? 'dark' : 'contrast')}
+      >
         High contrast
       </button>
       <button type="button" aria-haspopup="dialog" title="Keyboard shortcuts (?)" onClick={() => setHelpOpen(true)}>

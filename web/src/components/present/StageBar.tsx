@@ -47,7 +47,14 @@ export function StageBar() {
           <button type="button" onClick={() => perform({ id: 'toggle-variant' })} title="V">
             Toggle variant
           </button>
-          <button type="button" className="run" disabled={busy || !connected} onClick={() => perform({ id: 'run' })} title="R" aria-keyshortcuts="R">
+          <button
+            type="button"
+            className="run"
+            disabled={busy || !connected}
+            onClick={() => perform({ id: 'run' })}
+            title="R"
+            aria-keyshortcuts="R"
+          >
             Run
           </button>
           <button type="button" disabled={busy || !connected} onClick={() => perform({ id: 'compare' })} title="C">

@@ -8,7 +8,13 @@ export function ScorecardToggle() {
   const open = useStore((s) => s.scorecard);
   const setScorecard = useStore((s) => s.setScorecard);
   return (
-    <button type="button" className="scorecard-toggle" aria-pressed={open} title="Lock libraries under faults: the matrix, each cell a recorded run" onClick={() => setScorecard(!open)}>
+    <button
+      type="button"
+      className="scorecard-toggle"
+      aria-pressed={open}
+      title="Lock libraries under faults: the matrix, each cell a recorded run"
+      onClick={() => setScorecard(!open)}
+    >
       Library scorecard
     </button>
   );

@@ -119,17 +119,15 @@ export function ScorecardView() {
   return (
     <section className="scorecard" aria-labelledby="scorecard-title">
       <div className="sc-head">
-        <h2 id="scorecard-title">
-          Lock libraries under faults
-        </h2>
+        <h2 id="scorecard-title">Lock libraries under faults</h2>
         <button type="button" onClick={() => setScorecard(false)}>
           Back to the playground
         </button>
       </div>
       <p className="sc-lead">
-        Real npm lock libraries run as variants of racelab’s scenarios, in real worker processes against the real Redis and PostgreSQL; every verdict is
-        read from the stores. A lease {FAIR_WORDS}: no library is faulted for
-        what no lease can promise. Each cell replays its run here, with no server.
+        Real npm lock libraries run as variants of racelab’s scenarios, in real worker processes against the real Redis and PostgreSQL;
+        every verdict is read from the stores. A lease {FAIR_WORDS}: no library is faulted for what no lease can promise. Each cell replays
+        its run here, with no server.
       </p>
       {loaded === null && <p className="sc-loading">Loading the scorecard…</p>}
       {loaded && !loaded.ok && (

@@ -3,7 +3,13 @@ import type { ScorecardCell } from '@racelab/shared';
 import shipped from '../../../public/recordings/index.json';
 import { cellLook, FAIR_WORDS, seenAtWords, WHY_LEASES_NEED_FENCING as WHY } from './cellLook.js';
 
-const cell = (over: Partial<ScorecardCell>): ScorecardCell => ({ fault: 'stall-past-lease', lock: 'lib-x', verdict: 'correct', note: '', ...over });
+const cell = (over: Partial<ScorecardCell>): ScorecardCell => ({
+  fault: 'stall-past-lease',
+  lock: 'lib-x',
+  verdict: 'correct',
+  note: '',
+  ...over,
+});
 
 describe('a scorecard cell in words', () => {
   it('gives each verdict its own icon, not colour alone, and the fair words only to what every lease gives', () => {
@@ -21,7 +27,10 @@ describe('a scorecard cell in words', () => {
     ]);
     expect(looks[1]).toMatchObject({ words: 'duplicate work', fair: `as with any lease: a lease ${FAIR_WORDS}` });
     expect(looks.filter((l) => l.fair)).toHaveLength(1);
-    expect(cellLook(cell({ verdict: 'stale write accepted', byDesign: true }))).toMatchObject({ words: 'stale write accepted', fair: `no fence: ${FAIR_WORDS}` });
+    expect(cellLook(cell({ verdict: 'stale write accepted', byDesign: true }))).toMatchObject({
+      words: 'stale write accepted',
+      fair: `no fence: ${FAIR_WORDS}`,
+    });
     // The same word without byDesign is a fault of the lock: never softened.
     expect(cellLook(cell({ verdict: 'duplicate work' }))).toEqual({ tone: 'failed', icon: 'cross', words: 'duplicate work' });
   });

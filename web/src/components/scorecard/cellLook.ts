@@ -25,7 +25,13 @@ export function cellLook(cell: ScorecardCell): CellLook {
   if (cell.verdict === 'correct') return { tone: 'correct', icon: 'check', words: 'correct' };
   if (cell.verdict === 'does not apply') return { tone: 'not-applicable', icon: 'ban', words: 'does not apply' };
   const fair = fairWords(cell);
-  if (fair) return { tone: 'by-design', icon: 'warning', words: cell.verdict, fair: fair.includes(LEASE_PROMISE) ? fair : `${fair}: a lease ${LEASE_PROMISE}` };
+  if (fair)
+    return {
+      tone: 'by-design',
+      icon: 'warning',
+      words: cell.verdict,
+      fair: fair.includes(LEASE_PROMISE) ? fair : `${fair}: a lease ${LEASE_PROMISE}`,
+    };
   return { tone: 'failed', icon: 'cross', words: cell.verdict };
 }
 

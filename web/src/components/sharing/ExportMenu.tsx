@@ -38,7 +38,11 @@ export function ExportMenu() {
     for (const r of shownRuns(s)) {
       const scenario = scenarioOfRun(s, r);
       if (!scenario) continue;
-      downloadText(`${fileStem(r.scenario, r.variant)}.json`, JSON.stringify(createRecording(scenario, r.variant, r.events, new Date())), 'application/json');
+      downloadText(
+        `${fileStem(r.scenario, r.variant)}.json`,
+        JSON.stringify(createRecording(scenario, r.variant, r.events, new Date())),
+        'application/json',
+      );
     }
   };
   const trace = () => {
@@ -47,7 +51,8 @@ export function ExportMenu() {
     downloadText(`${stem()}.trace.json`, JSON.stringify(chromeTrace(runs, new Date())), 'application/json');
   };
   const history = () => {
-    for (const r of shownRuns(get())) downloadText(`${fileStem(r.scenario, r.variant)}.history.edn`, jepsenHistory(r.events), 'application/edn');
+    for (const r of shownRuns(get()))
+      downloadText(`${fileStem(r.scenario, r.variant)}.history.edn`, jepsenHistory(r.events), 'application/edn');
   };
   const svg = () => {
     const { svg } = exportSvg(get());
@@ -70,7 +75,11 @@ export function ExportMenu() {
         <button type="button" onClick={recording} title="The run's events and its scenario: open it again here, with no server (D)">
           Download recording
         </button>
-        <button type="button" onClick={trace} title="Chrome Trace Event JSON: open it in ui.perfetto.dev or in Chrome DevTools (Performance, Load profile)">
+        <button
+          type="button"
+          onClick={trace}
+          title="Chrome Trace Event JSON: open it in ui.perfetto.dev or in Chrome DevTools (Performance, Load profile)"
+        >
           Export Perfetto trace
         </button>
         <button type="button" onClick={history} title="Jepsen-style history (EDN, one op per line) for offline checkers">

@@ -41,7 +41,13 @@ export function RecordingControls() {
       <legend className="field-label">Recorded runs</legend>
       <div className="field">
         <label htmlFor={OPEN_RECORDING_ID}>Open recording</label>
-        <input id={OPEN_RECORDING_ID} ref={input} type="file" accept=".json,application/json" onChange={(e) => void openFile(e.target.files?.[0])} />
+        <input
+          id={OPEN_RECORDING_ID}
+          ref={input}
+          type="file"
+          accept=".json,application/json"
+          onChange={(e) => void openFile(e.target.files?.[0])}
+        />
       </div>
       {shipped.length > 0 && (
         <div className="field">

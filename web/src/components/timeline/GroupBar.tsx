@@ -6,7 +6,19 @@ import { intervalStyle } from './geometry.js';
 import { useTip } from './Tooltip.js';
 import { shape } from './sameProps.js';
 
-export const GroupBar = shape(function GroupBar({ group, what, owner, cls, scale }: { group: Group; what: string; owner: string; cls: string; scale: TimeScale }) {
+export const GroupBar = shape(function GroupBar({
+  group,
+  what,
+  owner,
+  cls,
+  scale,
+}: {
+  group: Group;
+  what: string;
+  owner: string;
+  cls: string;
+  scale: TimeScale;
+}) {
   const tip = useTip({ title: groupLabel(what, group.count, group.startMs, group.endMs, owner), lines: ['zoom in to see each one'] });
   return (
     <div className={`${cls} group`} style={intervalStyle(group.startMs, group.endMs, scale)} {...tip}>

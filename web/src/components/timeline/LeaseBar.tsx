@@ -36,9 +36,7 @@ export const LeaseBar = shape(function LeaseBar({ lease, scale }: { lease: Lease
   const heldTip = useTip(held);
   const z = lease.zombie;
   const zombieTip = useTip({
-    title: z
-      ? `${lease.workerId} zombie on ${lease.key} from ${formatMs(z.startMs)} to ${until(z.endMs)}`
-      : '',
+    title: z ? `${lease.workerId} zombie on ${lease.key} from ${formatMs(z.startMs)} to ${until(z.endMs)}` : '',
     lines: [
       lease.end.kind === 'deleted' ? `its lock was deleted by ${lease.end.by}` : 'its lease had expired',
       'the worker still believed it held the lock',
@@ -63,12 +61,7 @@ export const LeaseBar = shape(function LeaseBar({ lease, scale }: { lease: Lease
         </div>
       )}
       {z && !z.pending && (
-        <Shape
-          className="zombie"
-          style={intervalStyle(z.startMs, z.endMs, scale)}
-          enter="fade"
-          {...zombieTip}
-        >
+        <Shape className="zombie" style={intervalStyle(z.startMs, z.endMs, scale)} enter="fade" {...zombieTip}>
           <span className="bar-text">zombie</span>
         </Shape>
       )}

@@ -30,7 +30,15 @@ const OverlapBar = shape(function OverlapBar({ span, scale }: { span: HolderSpan
 });
 
 function useThinned(spans: HolderSpan[], drawn: TimeWindow, pxWidth: number) {
-  return useMemo(() => thinIntervals<Keyed>(spans.map((s) => ({ ...s, id: `${s.key}-${s.startMs}` })), drawn, pxWidth), [spans, drawn, pxWidth]);
+  return useMemo(
+    () =>
+      thinIntervals<Keyed>(
+        spans.map((s) => ({ ...s, id: `${s.key}-${s.startMs}` })),
+        drawn,
+        pxWidth,
+      ),
+    [spans, drawn, pxWidth],
+  );
 }
 
 interface Props {

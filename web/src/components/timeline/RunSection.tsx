@@ -60,7 +60,15 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
         </div>
       </div>
       {lanes.map((lane) => (
-        <WorkerLane key={lane.workerId} lane={lane} truth={truth.get(lane.workerId) ?? NO_TRUTH} drawn={drawn} pxWidth={pxWidth} faultsFor={faultsFor} reachMs={reachMs} />
+        <WorkerLane
+          key={lane.workerId}
+          lane={lane}
+          truth={truth.get(lane.workerId) ?? NO_TRUTH}
+          drawn={drawn}
+          pxWidth={pxWidth}
+          faultsFor={faultsFor}
+          reachMs={reachMs}
+        />
       ))}
       {lanes.some((l) => l.leases.length > 0) && <OverlapRow spans={overlaps} scale={scale} drawn={drawn} pxWidth={pxWidth} />}
       {storeLanes.map((k, i) => (

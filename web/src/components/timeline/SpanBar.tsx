@@ -10,12 +10,7 @@ export const SpanBar = shape(function SpanBar({ span, scale }: { span: Span; sca
   const end = span.endMs === null ? 'now' : formatMs(span.endMs);
   const tip = useTip({ title: `${span.label} to ${end}`, lines: span.details });
   return (
-    <Shape
-      className={`span ${span.kind}`}
-      style={intervalStyle(span.startMs, span.endMs, scale)}
-      enter="fade"
-      {...tip}
-    >
+    <Shape className={`span ${span.kind}`} style={intervalStyle(span.startMs, span.endMs, scale)} enter="fade" {...tip}>
       {span.kind === 'stall' && <span className="bar-text">stalled</span>}
       {span.kind === 'blocked' && <span className="bar-text">event loop blocked</span>}
     </Shape>

@@ -15,8 +15,7 @@ import { shape } from './sameProps.js';
 function endWords(s: StoreSegment): string | null {
   if (!s.endedBy) return null;
   if (s.endedBy.kind === 'expired') return 'then: expired';
-  if (s.endedBy.kind === 'deleted')
-    return s.endedBy.by === s.holder ? `then: released by ${s.holder}` : `then: deleted by ${s.endedBy.by}`;
+  if (s.endedBy.kind === 'deleted') return s.endedBy.by === s.holder ? `then: released by ${s.holder}` : `then: deleted by ${s.endedBy.by}`;
   return 'then: replaced';
 }
 
@@ -64,12 +63,7 @@ const Segment = shape(function Segment({ store, seg, scale, color, flagNoExpiry 
     seg.atEnd && 'at-end',
   ].filter(Boolean);
   return (
-    <Shape
-      className={cls.join(' ')}
-      style={style}
-      enter="fade"
-      {...tip}
-    >
+    <Shape className={cls.join(' ')} style={style} enter="fade" {...tip}>
       <span className="bar-text">{empty && !room ? '' : segmentText(store, seg, flagNoExpiry)}</span>
     </Shape>
   );

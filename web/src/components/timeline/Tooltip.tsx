@@ -27,22 +27,19 @@ export function TooltipHost({ children }: { children: ReactNode }) {
   const container = useRef<HTMLDivElement>(null);
   const [tip, setTip] = useState<TipState | null>(null);
   const hideTimer = useRef<number | null>(null);
-  const show = useCallback(
-    (target: HTMLElement, content: TipContent) => {
-      if (hideTimer.current !== null) window.clearTimeout(hideTimer.current);
-      const box = container.current?.getBoundingClientRect();
-      const r = target.getBoundingClientRect();
-      if (!box) return;
-      const below = r.top - box.top < 90;
-      setTip({
-        ...content,
-        x: Math.min(Math.max(r.left + r.width / 2 - box.left, 120), box.width - 120),
-        y: below ? r.bottom - box.top + 8 : r.top - box.top - 8,
-        below,
-      });
-    },
-    [],
-  );
+  const show = useCallback((target: HTMLElement, content: TipContent) => {
+    if (hideTimer.current !== null) window.clearTimeout(hideTimer.current);
+    const box = container.current?.getBoundingClientRect();
+    const r = target.getBoundingClientRect();
+    if (!box) return;
+    const below = r.top - box.top < 90;
+    setTip({
+      ...content,
+      x: Math.min(Math.max(r.left + r.width / 2 - box.left, 120), box.width - 120),
+      y: below ? r.bottom - box.top + 8 : r.top - box.top - 8,
+      below,
+    });
+  }, []);
   const hide = useCallback(() => {
     hideTimer.current = window.setTimeout(() => setTip(null), 60);
   }, []);

@@ -15,5 +15,11 @@ export const TruthBar = shape(function TruthBar({ seg, scale }: { seg: TruthSegm
       ...(seg.inferred ? ['the value names no worker: the last worker to acquire the key'] : []),
     ],
   });
-  return <div className={`truth${seg.noExpiry ? ' no-expiry' : ''}`} style={intervalStyle(seg.startMs, drawnEndMs(seg, scale), scale)} {...tip} />;
+  return (
+    <div
+      className={`truth${seg.noExpiry ? ' no-expiry' : ''}`}
+      style={intervalStyle(seg.startMs, drawnEndMs(seg, scale), scale)}
+      {...tip}
+    />
+  );
 });

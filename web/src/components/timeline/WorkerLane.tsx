@@ -47,7 +47,14 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs }: 
       aria-label={lane.workerId}
       // Its height and its rows of marks as numbers the stylesheet places them by (presenter
       // mode lays a lane out tighter, and shares the height there is between the lanes).
-      style={{ '--worker': workerColor(lane.index), '--lane-h': `${scene.heightPx}px`, '--mark-rows': scene.rows, '--mark-row-px': `${MARK_ROW_PX}px` } as CSSProperties}
+      style={
+        {
+          '--worker': workerColor(lane.index),
+          '--lane-h': `${scene.heightPx}px`,
+          '--mark-rows': scene.rows,
+          '--mark-row-px': `${MARK_ROW_PX}px`,
+        } as CSSProperties
+      }
     >
       <div className="tl-label">
         <span className="swatch" aria-hidden="true" />
@@ -64,16 +71,32 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs }: 
       <div className="tl-track">
         <div className="tl-content" data-open={scene.open ? '' : undefined}>
           {scene.stalls.map((t) =>
-            t.kind === 'one' ? <SpanBar key={t.item.id} span={t.item} scale={scale} /> : <GroupBar key={t.id} group={t} what="stalls" owner={owner} cls="span stall" scale={scale} />,
+            t.kind === 'one' ? (
+              <SpanBar key={t.item.id} span={t.item} scale={scale} />
+            ) : (
+              <GroupBar key={t.id} group={t} what="stalls" owner={owner} cls="span stall" scale={scale} />
+            ),
           )}
           {scene.leases.map((t) =>
-            t.kind === 'one' ? <LeaseBar key={t.item.id} lease={t.item.lease} scale={scale} /> : <GroupBar key={t.id} group={t} what="leases" owner={owner} cls="lease" scale={scale} />,
+            t.kind === 'one' ? (
+              <LeaseBar key={t.item.id} lease={t.item.lease} scale={scale} />
+            ) : (
+              <GroupBar key={t.id} group={t} what="leases" owner={owner} cls="lease" scale={scale} />
+            ),
           )}
           {scene.truth.map((t) =>
-            t.kind === 'one' ? <TruthBar key={t.item.id} seg={t.item} scale={scale} /> : <GroupBar key={t.id} group={t} what="Redis holds" owner={owner} cls="truth" scale={scale} />,
+            t.kind === 'one' ? (
+              <TruthBar key={t.item.id} seg={t.item} scale={scale} />
+            ) : (
+              <GroupBar key={t.id} group={t} what="Redis holds" owner={owner} cls="truth" scale={scale} />
+            ),
           )}
           {scene.spans.map((t) =>
-            t.kind === 'one' ? <SpanBar key={t.item.id} span={t.item} scale={scale} /> : <GroupBar key={t.id} group={t} what="waits and work" owner={owner} cls="span work" scale={scale} />,
+            t.kind === 'one' ? (
+              <SpanBar key={t.item.id} span={t.item} scale={scale} />
+            ) : (
+              <GroupBar key={t.id} group={t} what="waits and work" owner={owner} cls="span work" scale={scale} />
+            ),
           )}
           {scene.minors.map((p) => (
             <MarkGlyph key={p.mark.id} placed={p} />

@@ -18,8 +18,12 @@ describe('sameProps', () => {
 
   it('compares a scale by its numbers and a cluster by its words', () => {
     const span = { id: 'work-3', startMs: 0, endMs: null };
-    expect(sameProps({ span, scale: { startMs: 0, endMs: 300, width: 100 } }, { span, scale: { startMs: 0, endMs: 300, width: 100 } })).toBe(true);
-    expect(sameProps({ span, scale: { startMs: 0, endMs: 300, width: 100 } }, { span, scale: { startMs: 0, endMs: 450, width: 100 } })).toBe(false);
+    expect(
+      sameProps({ span, scale: { startMs: 0, endMs: 300, width: 100 } }, { span, scale: { startMs: 0, endMs: 300, width: 100 } }),
+    ).toBe(true);
+    expect(
+      sameProps({ span, scale: { startMs: 0, endMs: 300, width: 100 } }, { span, scale: { startMs: 0, endMs: 450, width: 100 } }),
+    ).toBe(false);
     const cluster = { id: 'cluster-mark-1', count: 3, label: '3 events', details: ['3 × note'] };
     expect(sameProps({ cluster }, { cluster: { ...cluster, details: ['3 × note'] } })).toBe(true);
     expect(sameProps({ cluster }, { cluster: { ...cluster, details: ['2 × note', '1 × exit'] } })).toBe(false);

@@ -78,7 +78,8 @@ function placeContent(body: HTMLElement, { leftPct, widthPct }: { leftPct: numbe
   const scale = widthPct / Math.max(1e-9, layoutWidthPct);
   // A transform's percent is of the element's own (laid-out) width; the origin is its left edge.
   const shift = (leftPct / Math.max(1e-9, layoutWidthPct)) * 100;
-  const transform = Math.abs(scale - 1) < 1e-6 ? `translateX(${shift.toFixed(4)}%)` : `translateX(${shift.toFixed(4)}%) scaleX(${scale.toFixed(6)})`;
+  const transform =
+    Math.abs(scale - 1) < 1e-6 ? `translateX(${shift.toFixed(4)}%)` : `translateX(${shift.toFixed(4)}%) scaleX(${scale.toFixed(6)})`;
   // A live collection: no selector matched over the whole drawing every frame.
   for (const el of body.getElementsByClassName('tl-content') as HTMLCollectionOf<HTMLElement>) {
     if (el.style.width !== width) el.style.width = width;

@@ -49,16 +49,39 @@ function runEvents(run: TraceRun, pid: number): TraceEvent[] {
     out.push({ name, cat, ph: 'X', pid, tid, ts: us(startMs), dur: Math.max(0, us((endMsOrNull ?? end) - startMs)), args });
   for (const lane of deriveLanes(run.events)) {
     const tid = lane.index + 1;
-    out.push({ name: 'thread_name', ph: 'M', pid, tid, args: { name: lane.pid === null ? lane.workerId : `${lane.workerId} (pid ${lane.pid})` } });
+    out.push({
+      name: 'thread_name',
+      ph: 'M',
+      pid,
+      tid,
+      args: { name: lane.pid === null ? lane.workerId : `${lane.workerId} (pid ${lane.pid})` },
+    });
     out.push({ name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } });
     for (const l of lane.leases) {
-      slice(tid, 'lease', `lease ${l.key}`, l.acquiredMs, l.heldEndMs, { ttlMs: l.ttlMs, fence: l.fence, token: l.token, ended: l.end.kind });
+      slice(tid, 'lease', `lease ${l.key}`, l.acquiredMs, l.heldEndMs, {
+        ttlMs: l.ttlMs,
+        fence: l.fence,
+        token: l.token,
+        ended: l.end.kind,
+      });
       if (l.zombie && !l.zombie.pending)
-        slice(tid, 'zombie', `zombie ${l.key}`, l.zombie.startMs, l.zombie.endMs, { why: l.end.kind === 'deleted' ? `deleted by ${l.end.by}` : 'expired' });
+        slice(tid, 'zombie', `zombie ${l.key}`, l.zombie.startMs, l.zombie.endMs, {
+          why: l.end.kind === 'deleted' ? `deleted by ${l.end.by}` : 'expired',
+        });
     }
-    for (const s of lane.spans) slice(tid, s.kind, s.kind === 'stall' ? 'process stalled' : s.kind, s.startMs, s.endMs, { label: s.label, details: s.details });
+    for (const s of lane.spans)
+      slice(tid, s.kind, s.kind === 'stall' ? 'process stalled' : s.kind, s.startMs, s.endMs, { label: s.label, details: s.details });
     for (const m of lane.marks)
-      out.push({ name: m.caption ?? m.kind, cat: m.kind, ph: 'i', s: 't', pid, tid, ts: us(m.atMs), args: { label: m.label, details: m.details } });
+      out.push({
+        name: m.caption ?? m.kind,
+        cat: m.kind,
+        ph: 'i',
+        s: 't',
+        pid,
+        tid,
+        ts: us(m.atMs),
+        args: { label: m.label, details: m.details },
+      });
   }
   if (workers.length > 0) out.push({ name: 'thread_name', ph: 'M', pid, tid: HOLDERS_TID, args: { name: 'holders at once' } });
   for (const o of deriveOverlaps(run.events))

@@ -25,7 +25,9 @@ interface Thread {
 async function openInDevTools(traceEvents: unknown[]): Promise<Thread[]> {
   const engine = TraceEngine.Processor.TraceProcessor.createWithAllHandlers();
   await engine.parse(traceEvents as never, {});
-  const parsed = (engine as unknown as { data: unknown }).data as { Renderer: { processes: Map<unknown, { threads: Map<unknown, Thread> }> } };
+  const parsed = (engine as unknown as { data: unknown }).data as {
+    Renderer: { processes: Map<unknown, { threads: Map<unknown, Thread> }> };
+  };
   return [...parsed.Renderer.processes.values()].flatMap((p) => [...p.threads.values()]);
 }
 
@@ -37,13 +39,20 @@ describe('the Chrome trace in the DevTools trace engine', () => {
     expect([...byName.keys()]).toEqual(['worker-1', 'worker-2', 'worker-3', 'holders at once', 'Redis lock:nightly-report']);
 
     const names = (thread: string) => byName.get(thread)!.entries.map((e) => e.name);
-    expect(names('worker-1')).toEqual(expect.arrayContaining(['lease lock:nightly-report', 'work', 'process stalled', 'zombie lock:nightly-report']));
+    expect(names('worker-1')).toEqual(
+      expect.arrayContaining(['lease lock:nightly-report', 'work', 'process stalled', 'zombie lock:nightly-report']),
+    );
     expect(names('worker-2')).toContain('lease lock:nightly-report');
     expect(names('holders at once')).toContain('2 workers at once on lock:nightly-report');
     expect(names('Redis lock:nightly-report')).toEqual(expect.arrayContaining(['worker-1', 'worker-2', 'worker-3']));
 
     // The engine reads time as the file gives it: worker-1's lease slice is where the export put it.
-    const lease = trace.traceEvents.find((e) => e.ph === 'X' && e.name === 'lease lock:nightly-report' && e.tid === trace.traceEvents.find((m) => m.args?.name === 'worker-1 (pid 5100)')?.tid);
+    const lease = trace.traceEvents.find(
+      (e) =>
+        e.ph === 'X' &&
+        e.name === 'lease lock:nightly-report' &&
+        e.tid === trace.traceEvents.find((m) => m.args?.name === 'worker-1 (pid 5100)')?.tid,
+    );
     const seen = byName.get('worker-1')!.entries.find((e) => e.name === 'lease lock:nightly-report')!;
     expect(lease).toBeDefined();
     expect(seen.dur).toBe(lease!.dur);

@@ -35,7 +35,9 @@ describe('Chrome trace', () => {
       [2, 700_000, 't'],
       [3, 900_000, 't'],
     ]);
-    expect(trace.traceEvents.find((e) => e.cat === 'blind-delete')!.args!.label).toBe("worker-1 deleted worker-2's lock lock:nightly-report at 803 ms");
+    expect(trace.traceEvents.find((e) => e.cat === 'blind-delete')!.args!.label).toBe(
+      "worker-1 deleted worker-2's lock lock:nightly-report at 803 ms",
+    );
     expect((JSON.parse(JSON.stringify(trace)) as { displayTimeUnit: unknown }).displayTimeUnit).toBe('ms');
   });
 });
@@ -71,7 +73,9 @@ describe('Jepsen history', () => {
 
   it('prints one op map per line', () => {
     const lines = jepsenHistory(blindDelRun()).trim().split('\n');
-    expect(lines[0]).toBe('{:index 0, :type :invoke, :f :acquire, :value "lock:nightly-report", :process 0, :time 4000000, :worker "worker-1"}');
+    expect(lines[0]).toBe(
+      '{:index 0, :type :invoke, :f :acquire, :value "lock:nightly-report", :process 0, :time 4000000, :worker "worker-1"}',
+    );
     expect(lines.some((l) => l.includes(':type :ok, :f :write, :value ["email" "report-2024-06-01"]'))).toBe(true);
   });
 });

@@ -66,7 +66,15 @@ export function historyOps(events: EventLog): Op[] {
         const ok = e.type === 'lease-acquired';
         const value: EdnValue = ok && e.fence !== undefined ? [e.key, e.fence] : e.key;
         if (!pending.delete(slot)) ops.push({ type: 'invoke', f: 'acquire', value: e.key, process: p, time: ns(e.atMs), worker: w });
-        ops.push({ type: ok ? 'ok' : 'fail', f: 'acquire', value, process: p, time: ns(e.atMs), worker: w, ...(ok ? {} : { error: 'held' }) });
+        ops.push({
+          type: ok ? 'ok' : 'fail',
+          f: 'acquire',
+          value,
+          process: p,
+          time: ns(e.atMs),
+          worker: w,
+          ...(ok ? {} : { error: 'held' }),
+        });
         break;
       }
       case 'lease-expiry-set':
@@ -86,7 +94,14 @@ export function historyOps(events: EventLog): Op[] {
         break;
       }
       case 'call-finished': {
-        const invoke: Op = { type: 'invoke', f: 'call', value: e.target, process: p, time: ns(Math.max(0, e.atMs - e.durationMs)), worker: w };
+        const invoke: Op = {
+          type: 'invoke',
+          f: 'call',
+          value: e.target,
+          process: p,
+          time: ns(Math.max(0, e.atMs - e.durationMs)),
+          worker: w,
+        };
         ops.push(invoke, { ...invoke, type: e.status < 400 ? 'ok' : 'fail', time: ns(e.atMs), value: [e.target, e.status] });
         break;
       }

@@ -43,7 +43,6 @@ export function workerColorOf(index: number): string {
   return WORKERS[index % WORKERS.length]!;
 }
 
-
 export const MARK_COLORS: Partial<Record<MarkKind, string>> = {
   'write-accepted': '#22c55e',
   'write-rejected': '#f59e0b',

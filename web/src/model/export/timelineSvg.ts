@@ -48,7 +48,17 @@ class Canvas {
   x(ms: number): number {
     return this.x0 + Math.min(Math.max(timeToX(ms, this.scale), -1), 101) * (this.w / 100);
   }
-  bar(y: number, h: number, startMs: number, endMs: number | null, endAll: number, attrs: string, text = '', textFill = this.p.text, title = ''): void {
+  bar(
+    y: number,
+    h: number,
+    startMs: number,
+    endMs: number | null,
+    endAll: number,
+    attrs: string,
+    text = '',
+    textFill = this.p.text,
+    title = '',
+  ): void {
     const a = this.x(startMs);
     const b = this.x(endMs ?? endAll);
     if (b < this.x0 || a > this.x0 + this.w || b - a < 0.3) return;
@@ -57,7 +67,10 @@ class Canvas {
     const tip = title ? `<title>${esc(title)}</title>` : '';
     this.parts.push(`<rect x="${left.toFixed(1)}" y="${y}" width="${(right - left).toFixed(1)}" height="${h}" ${attrs}>${tip}</rect>`);
     const t = fit(text, right - left);
-    if (t) this.parts.push(`<text x="${(left + 5).toFixed(1)}" y="${y + h / 2 + 4}" font-size="12" font-weight="600" fill="${textFill}">${esc(t)}</text>`);
+    if (t)
+      this.parts.push(
+        `<text x="${(left + 5).toFixed(1)}" y="${y + h / 2 + 4}" font-size="12" font-weight="600" fill="${textFill}">${esc(t)}</text>`,
+      );
   }
   /** Words ending at `right`, on a solid label of their own (drawn over what is left of them). */
   endLabel(y: number, h: number, right: number, text: string, attrs: string): void {
@@ -66,7 +79,9 @@ class Canvas {
     const t = fit(text, r - left + 2);
     this.parts.push(`<rect x="${left.toFixed(1)}" y="${y}" width="${(r - left).toFixed(1)}" height="${h}" fill="${this.p.bg}"/>`);
     this.parts.push(`<rect x="${left.toFixed(1)}" y="${y}" width="${(r - left).toFixed(1)}" height="${h}" ${attrs}/>`);
-    this.parts.push(`<text x="${(r - 6).toFixed(1)}" y="${y + h / 2 + 4}" font-size="12" font-weight="600" text-anchor="end" fill="${this.p.text}">${esc(t)}</text>`);
+    this.parts.push(
+      `<text x="${(r - 6).toFixed(1)}" y="${y + h / 2 + 4}" font-size="12" font-weight="600" text-anchor="end" fill="${this.p.text}">${esc(t)}</text>`,
+    );
   }
   text(x: number, y: number, s: string, attrs = ''): void {
     this.parts.push(`<text x="${x.toFixed(1)}" y="${y}" ${attrs}>${esc(s)}</text>`);
@@ -80,7 +95,8 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
   if (header) {
     const v = deriveVerdict(run.events, run.scenario);
     c.text(PAD, y + 21, run.title, `font-size="15" font-weight="700" fill="${p.text}"`);
-    if (v.state === 'finished') c.text(c.x0 + 8, y + 21, v.headline, `font-size="14" font-weight="700" fill="${v.pass ? p.correct : p.broken}"`);
+    if (v.state === 'finished')
+      c.text(c.x0 + 8, y + 21, v.headline, `font-size="14" font-weight="700" fill="${v.pass ? p.correct : p.broken}"`);
     y += HEAD_H;
   }
   const truth = deriveTruth(run.events);
@@ -93,7 +109,8 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
     if (lane.fate) c.text(PAD, y + 40, lane.fate, `font-size="11" fill="${lane.died ? p.broken : p.muted}"`);
     for (const t of scene.stalls) {
       const [s, e] = t.kind === 'one' ? [t.item.startMs, t.item.endMs] : [t.startMs, t.endMs];
-      if (t.kind === 'one' && t.item.kind === 'blocked') c.bar(y, h, s, e, end, `fill="url(#blocked)" stroke="#f59e0b" stroke-width="1.5"`, 'EVENT LOOP BLOCKED', '#f59e0b');
+      if (t.kind === 'one' && t.item.kind === 'blocked')
+        c.bar(y, h, s, e, end, `fill="url(#blocked)" stroke="#f59e0b" stroke-width="1.5"`, 'EVENT LOOP BLOCKED', '#f59e0b');
       else c.bar(y, h, s, e, end, `fill="url(#stall)"`, 'STALLED', p.muted);
     }
     for (const t of scene.leases) {
@@ -102,8 +119,27 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
         continue;
       }
       const l = t.item.lease;
-      c.bar(y + 10, 26, l.acquiredMs, l.heldEndMs ?? l.expiresAtMs, end, `rx="4" fill="${color}"`, `${l.key}${l.fence !== undefined ? ` #${l.fence}` : ''}`, '#0b0e14');
-      if (l.zombie && !l.zombie.pending) c.bar(y + 10, 26, l.zombie.startMs, l.zombie.endMs, end, `fill="url(#zombie)" stroke="${p.broken}" stroke-width="2" stroke-dasharray="5 3"`, 'ZOMBIE', p.text);
+      c.bar(
+        y + 10,
+        26,
+        l.acquiredMs,
+        l.heldEndMs ?? l.expiresAtMs,
+        end,
+        `rx="4" fill="${color}"`,
+        `${l.key}${l.fence !== undefined ? ` #${l.fence}` : ''}`,
+        '#0b0e14',
+      );
+      if (l.zombie && !l.zombie.pending)
+        c.bar(
+          y + 10,
+          26,
+          l.zombie.startMs,
+          l.zombie.endMs,
+          end,
+          `fill="url(#zombie)" stroke="${p.broken}" stroke-width="2" stroke-dasharray="5 3"`,
+          'ZOMBIE',
+          p.text,
+        );
     }
     for (const t of scene.truth) {
       const [s, e] = t.kind === 'one' ? [t.item.startMs, t.item.endMs] : [t.startMs, t.endMs];
@@ -111,7 +147,8 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
       c.bar(y + 38, 5, s, e2, end, `fill="${color}" opacity="0.55"`);
     }
     for (const t of scene.spans) {
-      if (t.kind === 'one' && t.item.kind === 'wait') c.bar(y + 47, 4, t.item.startMs, t.item.endMs, end, `fill="${p.muted}" opacity="0.6"`);
+      if (t.kind === 'one' && t.item.kind === 'wait')
+        c.bar(y + 47, 4, t.item.startMs, t.item.endMs, end, `fill="${p.muted}" opacity="0.6"`);
       else if (t.kind === 'one') c.bar(y + 45, 8, t.item.startMs, t.item.endMs, end, `rx="3" fill="${color}" opacity="0.55"`);
       else c.bar(y + 45, 8, t.startMs, t.endMs, end, `rx="3" fill="${color}" opacity="0.55"`);
     }
@@ -125,7 +162,12 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
         `<path d="${icon.d}" transform="translate(${(cx - 8).toFixed(1)} ${cy - 8}) scale(0.6667)" fill="${icon.fill ? '#0b0e14' : 'none'}" stroke="#0b0e14" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round"/>`,
       );
       if (m.mark.caption)
-        c.text(m.flip ? cx - 16 : cx + 16, cy + 4, m.mark.caption, `font-size="12" font-weight="600" fill="${fill}"${m.flip ? ' text-anchor="end"' : ''}`);
+        c.text(
+          m.flip ? cx - 16 : cx + 16,
+          cy + 4,
+          m.mark.caption,
+          `font-size="12" font-weight="600" fill="${fill}"${m.flip ? ' text-anchor="end"' : ''}`,
+        );
     }
     for (const k of scene.clusters) {
       const cx = c.x0 + k.x * (c.w / 100);
@@ -138,7 +180,18 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
   const overlaps = deriveOverlaps(run.events);
   if (overlaps.length > 0) {
     c.text(PAD, y + 21, 'Holders', `font-size="14" font-weight="700" fill="${p.text}"`);
-    for (const o of overlaps) c.bar(y + 5, 22, o.startMs, o.endMs, end, `rx="4" fill="${p.brokenBg}" stroke="${p.broken}"`, `${o.holders.length} workers at once — the lock said 1`, p.broken, `${o.holders.join(' + ')}: ${o.holders.length} workers at once — the lock said 1`);
+    for (const o of overlaps)
+      c.bar(
+        y + 5,
+        22,
+        o.startMs,
+        o.endMs,
+        end,
+        `rx="4" fill="${p.brokenBg}" stroke="${p.broken}"`,
+        `${o.holders.length} workers at once — the lock said 1`,
+        p.broken,
+        `${o.holders.join(' + ')}: ${o.holders.length} workers at once — the lock said 1`,
+      );
     y += OVERLAP_H;
   }
   for (const lane of deriveStoreLanes(run.events)) {
@@ -146,7 +199,12 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
     c.text(PAD, y + 30, fit(lane.name, LABEL_W - PAD), `font-size="10" font-family="monospace" fill="${p.muted}"`);
     for (const s of lane.segments) {
       if (s.value === null) continue;
-      const stroke = (s.noExpiry && lane.leaseKey) || s.stale ? p.broken : s.holder ? workerColorOf(runSummary(run.events).workers.indexOf(s.holder)) : p.muted;
+      const stroke =
+        (s.noExpiry && lane.leaseKey) || s.stale
+          ? p.broken
+          : s.holder
+            ? workerColorOf(runSummary(run.events).workers.indexOf(s.holder))
+            : p.muted;
       const text = segmentText(lane.store, s, lane.leaseKey);
       const attrs = `rx="4" fill="${stroke}" fill-opacity="0.25" stroke="${stroke}"${s.stale ? ' stroke-width="2"' : ''}`;
       const to = drawnEndMs(s, c.scale);
@@ -161,7 +219,12 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
 }
 
 /** The SVG text of the runs in `view`, `width` px wide. */
-export function timelineSvg(runs: SvgRun[], view: TimeWindow, width: number, theme: 'dark' | 'light'): { svg: string; width: number; height: number } {
+export function timelineSvg(
+  runs: SvgRun[],
+  view: TimeWindow,
+  width: number,
+  theme: 'dark' | 'light',
+): { svg: string; width: number; height: number } {
   const p = paletteOf(theme);
   const x0 = LABEL_W;
   const c = new Canvas(x0, width - x0 - PAD * 2, makeScale(view.startMs, view.endMs), p);
@@ -178,8 +241,13 @@ export function timelineSvg(runs: SvgRun[], view: TimeWindow, width: number, the
     y = drawRun(c, run, view, y, runs.length > 1) + 6;
     body.push(...c.parts);
   }
-  const grid = times.map((t) => `<line x1="${c.x(t).toFixed(1)}" x2="${c.x(t).toFixed(1)}" y1="${axisY}" y2="${y}" stroke="${p.border}" stroke-opacity="0.6"/>`);
-  const labels = times.map((t) => `<text x="${c.x(t).toFixed(1)}" y="${axisY + 18}" font-size="12" text-anchor="middle" fill="${p.muted}">${esc(formatMs(t))}</text>`);
+  const grid = times.map(
+    (t) => `<line x1="${c.x(t).toFixed(1)}" x2="${c.x(t).toFixed(1)}" y1="${axisY}" y2="${y}" stroke="${p.border}" stroke-opacity="0.6"/>`,
+  );
+  const labels = times.map(
+    (t) =>
+      `<text x="${c.x(t).toFixed(1)}" y="${axisY + 18}" font-size="12" text-anchor="middle" fill="${p.muted}">${esc(formatMs(t))}</text>`,
+  );
   const height = y + 10;
   const svg = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, 'DejaVu Sans', sans-serif">`,

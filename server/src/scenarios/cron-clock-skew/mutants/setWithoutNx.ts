@@ -8,7 +8,7 @@ export default mutantOf(lockPerSlot, {
   failsAt: {},
   title: 'Lock per slot, set without NX',
   summary:
-    'The right key and the right lease, but SET without NX always answers OK: node-2 overwrites node-1\'s key and bills the slot again.',
+    "The right key and the right lease, but SET without NX always answers OK: node-2 overwrites node-1's key and bills the slot again.",
   source: import.meta.url,
   steps: {
     // The mistake: without NX this SET never fails, whoever holds the key.

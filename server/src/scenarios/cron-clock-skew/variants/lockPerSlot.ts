@@ -8,7 +8,7 @@ export default defineSteppedVariant<CronJob, SlotLockSteps>({
   correct: true,
   summary:
     'The same lock on the slot, never released: it expires when the slot ends. node-2 fires a second late, finds the slot taken and skips. A late clock only has to be less late than a slot.',
-  figures: 'runs of the slot 1: the slot\'s key lives to the slot\'s end',
+  figures: "runs of the slot 1: the slot's key lives to the slot's end",
   source: import.meta.url,
   checkpoints: [AFTER_BATCH_ROW],
   expectedOtherwise: slotShorterThanSkew,

@@ -6,10 +6,11 @@ import tokenLua from '../variants/tokenLua.js';
 
 export default mutantOf(tokenLua, {
   id: 'token-lua-constant-token',
-  mistake: 'the token is a constant, the same in every container: compare-and-delete matches another holder\'s lock',
+  mistake: "the token is a constant, the same in every container: compare-and-delete matches another holder's lock",
   failsAt: OVERRUN_THEN_FAIL,
   title: 'Compare-and-delete, but a constant token',
-  summary: "worker-1's fetch outlasts its lease and fails; worker-2 holds the lock with the same value, so worker-1's compare-and-delete deletes it and worker-3 gets in.",
+  summary:
+    "worker-1's fetch outlasts its lease and fails; worker-2 holds the lock with the same value, so worker-1's compare-and-delete deletes it and worker-3 gets in.",
   source: import.meta.url,
   steps: { token: () => 'nightly-report' }, // the mistake: not unique to this holder
 });

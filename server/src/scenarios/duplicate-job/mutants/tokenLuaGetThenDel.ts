@@ -9,7 +9,8 @@ export default mutantOf(tokenLua, {
   mistake: 'releases with GET, compare in the application, then DEL: two commands a stall can split',
   failsAt: FAIL_INSIDE_THE_LEASE,
   title: 'Unique token, but GET then DEL',
-  summary: "worker-1's fetch fails; its GET finds its own token, then its process stalls past the lease; worker-2 takes the lock, and worker-1's DEL deletes it: worker-3 gets in while worker-2 still builds.",
+  summary:
+    "worker-1's fetch fails; its GET finds its own token, then its process stalls past the lease; worker-2 takes the lock, and worker-1's DEL deletes it: worker-3 gets in while worker-2 still builds.",
   source: import.meta.url,
   checkpoints: ['working', 'report-sent', 'between-get-and-del'],
   // 3 s lease, a fetch of 100 ms: worker-1 resumes about 1.5 s after its lease lapsed and

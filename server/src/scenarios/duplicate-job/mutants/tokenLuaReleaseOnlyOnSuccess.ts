@@ -11,7 +11,8 @@ export default defineMutant<NightlyJob>({
   mistake: 'releases after the job, not in finally: a job that throws keeps the lock until its lease lapses',
   failsAt: FAIL_INSIDE_THE_LEASE,
   title: 'Unique token, compare-and-delete, but no finally',
-  summary: "worker-1's fetch fails and the job throws past the release: its lock stays, worker-2 and worker-3 find it taken and skip, and no report is sent.",
+  summary:
+    "worker-1's fetch fails and the job throws past the release: its lock stays, worker-2 and worker-3 find it taken and skip, and no report is sent.",
   source: import.meta.url,
   checkpoints: ['working', 'report-sent'],
   async run(job) {

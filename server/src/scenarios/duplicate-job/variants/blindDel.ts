@@ -7,7 +7,7 @@ export default defineVariant<NightlyJob>({
   title: 'SET NX PX, release with DEL',
   correct: false,
   summary:
-    'The lease expires while the first holder still works; a second container takes it; the first one finishes and its DEL removes the second one\'s lock, so a third gets in.',
+    "The lease expires while the first holder still works; a second container takes it; the first one finishes and its DEL removes the second one's lock, so a third gets in.",
   figures: 'lease 1 s, work 1.5 s: max concurrent holders 2, e-mails 3',
   source: import.meta.url,
   expectedOtherwise: (params) => onlyOneContainer(params) ?? noneComesLater(params) ?? nobodyForTheDelToLetIn(params),

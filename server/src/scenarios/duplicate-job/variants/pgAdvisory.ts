@@ -12,7 +12,7 @@ export default defineSteppedVariant<NightlyJob, AdvisorySteps>({
   title: 'PostgreSQL advisory lock',
   correct: true,
   summary:
-    'pg_try_advisory_lock on a key made of the report and the night: one container gets it, the others skip. The lock lives as long as the holder\'s database session.',
+    "pg_try_advisory_lock on a key made of the report and the night: one container gets it, the others skip. The lock lives as long as the holder's database session.",
   figures: 'e-mails 1',
   source: import.meta.url,
   expectedOtherwise: (params) => lockForgetsTheJob(params) ?? nobodyLeftToRetry(params),

@@ -5,8 +5,7 @@ export default defineVariant<NightlyJob>({
   id: 'setnx-no-expiry',
   title: 'SETNX without expiry',
   correct: false,
-  summary:
-    'The lock never expires. The holder dies before it sends the report; its key stays forever and every later run skips.',
+  summary: 'The lock never expires. The holder dies before it sends the report; its key stays forever and every later run skips.',
   figures: 'holder killed (SIGKILL) before sending: e-mails 0, lock TTL -1 (never expires)',
   source: import.meta.url,
   checkpoints: ['holding-lock', 'working', 'report-sent'],

@@ -5,8 +5,7 @@ export default defineVariant<NightlyJob>({
   id: 'setnx-then-expire',
   title: 'SETNX, then EXPIRE',
   correct: false,
-  summary:
-    'Two commands where one is needed. The holder dies between SETNX and EXPIRE, so the key never gets its expiry.',
+  summary: 'Two commands where one is needed. The holder dies between SETNX and EXPIRE, so the key never gets its expiry.',
   figures: 'holder killed between SETNX and EXPIRE: e-mails 0, lock TTL -1',
   source: import.meta.url,
   checkpoints: ['between-setnx-and-expire', 'working', 'report-sent'],

@@ -8,8 +8,7 @@ export default defineSteppedVariant<NightlyJob, LockSteps>({
   id: 'token-lua',
   title: 'Unique token, Lua compare-and-delete',
   correct: true,
-  summary:
-    'SET key token NX PX, losers skip, and the release deletes the key only while it still holds this worker\'s token.',
+  summary: "SET key token NX PX, losers skip, and the release deletes the key only while it still holds this worker's token.",
   figures: 'e-mails 1, max concurrent holders 1',
   source: import.meta.url,
   expectedOtherwise: (params) => lockForgetsTheJob(params) ?? nobodyLeftToRetry(params) ?? secondLeaseLapses(params),

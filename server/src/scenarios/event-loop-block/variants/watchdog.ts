@@ -10,7 +10,7 @@ export default defineVariant<StatementJob>({
   title: 'Lease with a watchdog',
   correct: false,
   summary:
-    "A timer renews the lease every third of it, so long work keeps it. But the watchdog is a timer in the same event loop: while worker-1 blocks it for 1.5 s, it cannot fire, the 1 s lease expires, and the stale write lands anyway.",
+    'A timer renews the lease every third of it, so long work keeps it. But the watchdog is a timer in the same event loop: while worker-1 blocks it for 1.5 s, it cannot fire, the 1 s lease expires, and the stale write lands anyway.',
   figures: 'the same: its timer cannot fire in a blocked loop',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],

@@ -23,17 +23,21 @@ export default defineSteppedVariant<StatementJob, StatementSteps>({
       job.write('update statements set content = $1, fence = $2, writer = $3 where id = 1 and fence < $2', [content, fence, job.workerId]),
   },
   async run(job, { acquire, write }) {
-    await holdLease(job, () => acquire(job), async ({ fence }) => {
-      // The watchdog keeps long work covered; it cannot cover a blocked loop, so the fence has to.
-      const stopWatchdog = startWatchdog(job, job.renewEveryMs);
-      try {
-        job.blockEventLoop(); // worker-1: a long synchronous task — no timer fires, the watchdog's included
-        await job.work();
-        const content = `statement by ${job.workerId}`;
-        reportWrite(job, await write(job, content, fence), 'statement', content, fence);
-      } finally {
-        stopWatchdog();
-      }
-    });
+    await holdLease(
+      job,
+      () => acquire(job),
+      async ({ fence }) => {
+        // The watchdog keeps long work covered; it cannot cover a blocked loop, so the fence has to.
+        const stopWatchdog = startWatchdog(job, job.renewEveryMs);
+        try {
+          job.blockEventLoop(); // worker-1: a long synchronous task — no timer fires, the watchdog's included
+          await job.work();
+          const content = `statement by ${job.workerId}`;
+          reportWrite(job, await write(job, content, fence), 'statement', content, fence);
+        } finally {
+          stopWatchdog();
+        }
+      },
+    );
   },
 });

@@ -10,8 +10,9 @@ export default mutantOf(pgFence, {
   id: 'fence-compared-in-app',
   mistake: "reads the row's fence and compares it in JavaScript, then writes without the guard in the UPDATE",
   failsAt: {},
-  title: "Fence compared in the application",
-  summary: "worker-1 checks the row's fence (0 < 1: fine) before its work; worker-2 writes fence 2 meanwhile, and worker-1's unguarded write lands.",
+  title: 'Fence compared in the application',
+  summary:
+    "worker-1 checks the row's fence (0 < 1: fine) before its work; worker-2 writes fence 2 meanwhile, and worker-1's unguarded write lands.",
   source: import.meta.url,
   steps: {
     // The mistake: the check is a read, and the write that follows (unguarded) does not repeat it.

@@ -27,10 +27,14 @@ export default defineSteppedVariant<FailoverJob, FencedSteps>({
       job.write('update documents set content = $1, writer = $2, fence = $3 where id = 1 and fence < $3', [content, job.workerId, fence]),
   },
   async run(job, { acquire, write }) {
-    await holdLease(job, () => acquire(job), async ({ fence }) => {
-      await job.work();
-      const content = `draft by ${job.workerId}`;
-      reportWrite(job, await write(job, content, fence), 'document', content, fence);
-    });
+    await holdLease(
+      job,
+      () => acquire(job),
+      async ({ fence }) => {
+        await job.work();
+        const content = `draft by ${job.workerId}`;
+        reportWrite(job, await write(job, content, fence), 'document', content, fence);
+      },
+    );
   },
 });

@@ -10,7 +10,7 @@ export default defineSteppedVariant<FailoverJob, LockSteps>({
   title: 'SET NX PX, then WAIT for a replica',
   correct: false,
   summary:
-    "The lock is trusted only once WAIT says a replica has it. That stops a failover from losing it to a lagging replica, but not when the replica that confirmed it dies with the primary: Sentinel promotes the other one, and worker-2 takes the same lock.",
+    'The lock is trusted only once WAIT says a replica has it. That stops a failover from losing it to a lagging replica, but not when the replica that confirmed it dies with the primary: Sentinel promotes the other one, and worker-2 takes the same lock.',
   figures: 'outage of the zone (primary and the replica that acknowledged WAIT): holders 2, stale writes accepted 1',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],

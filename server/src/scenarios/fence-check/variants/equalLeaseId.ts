@@ -7,7 +7,7 @@ export default defineVariant<CheckJob>({
   title: 'Storage takes writes from the registered lease id',
   correct: false,
   summary:
-    "When granted, the holder registers its lease id with the row; the row takes writes carrying that id only. It refuses stale writes even before the new holder writes — but ids have no order, so a holder that registers late takes the row back.",
+    'When granted, the holder registers its lease id with the row; the row takes writes carrying that id only. It refuses stale writes even before the new holder writes — but ids have no order, so a holder that registers late takes the row back.',
   figures: 'orderings let through 1 (late registration)',
   source: import.meta.url,
   expectedOtherwise: wakesInLease,
@@ -19,10 +19,13 @@ export default defineVariant<CheckJob>({
       await job.pg.query('update documents set lease_id = $1 where id = $2', [lease.id, job.doc]);
       await job.checkpoint('before-write');
       // The check is in the update: only the registered lease may write.
-      await job.write(
-        'update documents set content = $1, writer = $2, fence = $3 where id = $4 and lease_id = $5',
-        [job.content, job.workerId, lease.fence, job.doc, lease.id],
-      );
+      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4 and lease_id = $5', [
+        job.content,
+        job.workerId,
+        lease.fence,
+        job.doc,
+        lease.id,
+      ]);
     });
   },
 });

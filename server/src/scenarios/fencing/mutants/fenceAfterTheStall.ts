@@ -9,7 +9,8 @@ export default mutantOf(fenced, {
   mistake: 'takes the fence with a separate INCR after SET NX, so a stall between the two reorders the numbers',
   failsAt: {},
   title: 'Fence taken apart from the lease',
-  summary: "worker-1 takes the lease, stops, and only then INCRs: worker-2 got fence 1 meanwhile, so worker-1's stale write carries fence 2 and the guard lets it in.",
+  summary:
+    "worker-1 takes the lease, stops, and only then INCRs: worker-2 got fence 1 meanwhile, so worker-1's stale write carries fence 2 and the guard lets it in.",
   source: import.meta.url,
   steps: {
     acquire: async (job) => {

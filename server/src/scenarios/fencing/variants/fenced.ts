@@ -22,11 +22,15 @@ export default defineSteppedVariant<DocumentJob, DocumentSteps>({
       job.write('update documents set content = $1, fence = $2, writer = $3 where id = 1 and fence < $2', [content, fence, job.workerId]),
   },
   async run(job, { acquire, write }) {
-    await holdLease(job, () => acquire(job), async ({ fence }) => {
-      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
-      await job.work();
-      const content = `draft by ${job.workerId}`;
-      reportWrite(job, await write(job, content, fence), 'document', content, fence);
-    });
+    await holdLease(
+      job,
+      () => acquire(job),
+      async ({ fence }) => {
+        await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+        await job.work();
+        const content = `draft by ${job.workerId}`;
+        reportWrite(job, await write(job, content, fence), 'document', content, fence);
+      },
+    );
   },
 });

@@ -20,6 +20,10 @@ export default defineVariant<EntityJob>({
   async run(job) {
     const lease = job.lease(LOCK_KEY); // one key for all entities: customer-1 waits on customer-2's job
     // Every job must run, so a loser waits its turn and tries again; it does not skip.
-    await holdLease(lease, () => waitTurn(job, lease), () => job.sync(lease.lockKey));
+    await holdLease(
+      lease,
+      () => waitTurn(job, lease),
+      () => job.sync(lease.lockKey),
+    );
   },
 });

@@ -8,7 +8,7 @@ export default defineSteppedVariant<EntityJob, EntitySteps>({
   title: 'One lock key per entity',
   correct: true,
   summary:
-    "The lock key names the entity the job is about. Jobs of the same customer still wait for each other; jobs of different customers never do, so 5 run side by side.",
+    'The lock key names the entity the job is about. Jobs of the same customer still wait for each other; jobs of different customers never do, so 5 run side by side.',
   figures: 'most jobs at once 5, never two of one customer, wall time 800 ms',
   source: import.meta.url,
   steps: {
@@ -17,6 +17,10 @@ export default defineSteppedVariant<EntityJob, EntitySteps>({
   },
   async run(job, { lockName, acquire }) {
     const lease = job.lease(lockName(job));
-    await holdLease(lease, () => acquire(job, lease), () => job.sync(lease.lockKey));
+    await holdLease(
+      lease,
+      () => acquire(job, lease),
+      () => job.sync(lease.lockKey),
+    );
   },
 });

@@ -27,15 +27,20 @@ export default defineSteppedVariant<Admin, OptimisticSteps>({
   title: 'Optimistic: write only if the version is unchanged, else retry',
   correct: true,
   summary:
-    'Each admin reads the stock with its version and writes only where the version is still the one it read. B\'s first write matches no row because A wrote first; B reads again (7, v2) and writes 5.',
+    "Each admin reads the stock with its version and writes only where the version is still the one it read. B's first write matches no row because A wrote first; B reads again (7, v2) and writes 5.",
   figures: 'final stock 5, retries 1',
   source: import.meta.url,
   checkpoints: ['sale-done'],
   steps: {
     // Matches no row if anyone wrote since our read: the version says so, not a clock.
     write: async (admin, left, version) =>
-      (await admin.pg.query('update products set stock = $2, version = version + 1 where id = $1 and version = $3', [admin.productId, left, version]))
-        .rowCount === 1,
+      (
+        await admin.pg.query('update products set stock = $2, version = version + 1 where id = $1 and version = $3', [
+          admin.productId,
+          left,
+          version,
+        ])
+      ).rowCount === 1,
     again: readVersioned, // start over from what the row holds now
   },
   async run(admin, { write, again }) {

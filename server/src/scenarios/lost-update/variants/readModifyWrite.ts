@@ -7,7 +7,7 @@ export default defineVariant<Admin>({
   title: 'Read, subtract in the app, write the number back',
   correct: false,
   summary:
-    'Each admin reads the stock, subtracts its sale in the application and writes the result. A and B both read 10; A writes 7, then B writes 8 over it: A\'s sale is lost.',
+    "Each admin reads the stock, subtracts its sale in the application and writes the result. A and B both read 10; A writes 7, then B writes 8 over it: A's sale is lost.",
   figures: 'stock 10, sales 3 and 2: final stock 8 (should be 5)',
   source: import.meta.url,
   checkpoints: ['sale-done'],

@@ -14,7 +14,7 @@ export default defineSteppedVariant<Admin, LockedReadSteps>({
   title: 'SELECT … FOR UPDATE in a transaction',
   correct: true,
   summary:
-    'Each admin locks the row as it reads it and keeps the lock until it commits. B\'s read waits in PostgreSQL until A has committed, so B reads 7, not 10.',
+    "Each admin locks the row as it reads it and keeps the lock until it commits. B's read waits in PostgreSQL until A has committed, so B reads 7, not 10.",
   figures: 'final stock 5; the later admin waits on the row lock',
   source: import.meta.url,
   checkpoints: ['sale-done'],

@@ -9,7 +9,8 @@ export default mutantOf(redlockFenced, {
   mistake: 'takes the fence from the sequence after the pause, not right after the grant',
   failsAt: {},
   title: 'Fence taken late',
-  summary: "worker-1 takes its number only after its stop, when worker-2 already has fence 1: worker-1's stale write carries fence 2 and the guard lets it in.",
+  summary:
+    "worker-1 takes its number only after its stop, when worker-2 already has fence 1: worker-1's stale write carries fence 2 and the guard lets it in.",
   source: import.meta.url,
   steps: {
     acquire: async (job) => {

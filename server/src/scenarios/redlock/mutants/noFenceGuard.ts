@@ -8,10 +8,12 @@ export default mutantOf(redlockFenced, {
   mistake: 'writes the fence into the row without `where fence < $new`: nothing compares it',
   failsAt: {},
   title: 'Redlock and a fence that nothing compares',
-  summary: "The sequence hands out the right numbers and the row stores them, but the UPDATE has no guard: worker-1's fence-1 write lands after fence 2.",
+  summary:
+    "The sequence hands out the right numbers and the row stores them, but the UPDATE has no guard: worker-1's fence-1 write lands after fence 2.",
   source: import.meta.url,
   steps: {
     // The mistake: the guard `and fence < $3` is missing.
-    write: (job, content, fence) => job.write('update documents set content = $1, writer = $2, fence = $3 where id = 1', [content, job.workerId, fence]),
+    write: (job, content, fence) =>
+      job.write('update documents set content = $1, writer = $2, fence = $3 where id = 1', [content, job.workerId, fence]),
   },
 });

@@ -40,9 +40,7 @@ export async function acquireMajority(job: RedlockJob): Promise<{ validityMs: nu
 
 /** Deletes this client's key on every node (release-if-mine), in parallel; returns how many keys went. */
 export async function releaseAll(job: RedlockJob): Promise<number> {
-  const replies = await Promise.all(
-    job.nodes.map((node) => ask(node, releaseIfMine(node.redis, job.lockKey, job.token))),
-  );
+  const replies = await Promise.all(job.nodes.map((node) => ask(node, releaseIfMine(node.redis, job.lockKey, job.token))));
   return replies.reduce<number>((sum, deleted) => sum + Number(deleted ?? 0), 0);
 }
 
@@ -60,7 +58,7 @@ export default defineVariant<RedlockJob>({
   title: 'Redlock over five nodes, unconditional write',
   correct: false,
   summary:
-    "worker-1 takes the lock on a majority of five independent Redis nodes, then its process stops. Every key expires; worker-2 takes a majority of its own and writes. worker-1 wakes up still believing it holds the lock, and its stale write lands.",
+    'worker-1 takes the lock on a majority of five independent Redis nodes, then its process stops. Every key expires; worker-2 takes a majority of its own and writes. worker-1 wakes up still believing it holds the lock, and its stale write lands.',
   figures:
     'five Redis nodes; worker-1 stopped 2.5 s holding all five; worker-2 takes a majority: holders 2, stale writes accepted 1 (a 1 s clock jump on node-3 in a split network gives two majorities with no pause at all)',
   source: import.meta.url,
@@ -78,17 +76,24 @@ export default defineVariant<RedlockJob>({
     const split = choiceParam(params, 'reach') === 'split';
     const safeMs = split ? leaseMs - jumpMs : leaseMs;
     if (pauseMs + workMs >= safeMs) return null;
-    const until = split && jumpMs > 0 ? `node-3's key, ${jumpMs} ms early by its clock jump, frees worker-2's majority at ${safeMs} ms` : `no second majority can form before the lock's ${leaseMs} ms are over`;
+    const until =
+      split && jumpMs > 0
+        ? `node-3's key, ${jumpMs} ms early by its clock jump, frees worker-2's majority at ${safeMs} ms`
+        : `no second majority can form before the lock's ${leaseMs} ms are over`;
     return `worker-1's pause and work (${pauseMs} + ${workMs} ms) end before that: ${until}, so nothing is stale`;
   },
   async run(job) {
-    await holdLease(heldOnTheNodes(job), () => takeMajority(job), async () => {
-      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
-      await job.work();
-      const content = `draft by ${job.workerId}`;
-      // A majority said yes, so the write goes ahead: nothing here can tell it is too late.
-      await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
-      job.emit({ type: 'write-accepted', target: 'document', value: content });
-    });
+    await holdLease(
+      heldOnTheNodes(job),
+      () => takeMajority(job),
+      async () => {
+        await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+        await job.work();
+        const content = `draft by ${job.workerId}`;
+        // A majority said yes, so the write goes ahead: nothing here can tell it is too late.
+        await job.write('update documents set content = $1, writer = $2 where id = 1', [content, job.workerId]);
+        job.emit({ type: 'write-accepted', target: 'document', value: content });
+      },
+    );
   },
 });

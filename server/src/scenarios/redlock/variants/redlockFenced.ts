@@ -11,7 +11,7 @@ export default defineSteppedVariant<RedlockJob, RedlockSteps>({
   correct: true,
   summary:
     "The same Redlock and the same stall, but every grant takes a number from a PostgreSQL sequence and the row takes a write only from a number higher than the one it holds. Both workers still believe they hold the lock; worker-1's stale write is refused.",
-  figures: 'the same two holders; stale writes accepted 0 (refused by the row\'s fence)',
+  figures: "the same two holders; stale writes accepted 0 (refused by the row's fence)",
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   steps: {
@@ -29,11 +29,15 @@ export default defineSteppedVariant<RedlockJob, RedlockSteps>({
       job.write('update documents set content = $1, writer = $2, fence = $3 where id = 1 and fence < $3', [content, job.workerId, fence]),
   },
   async run(job, { acquire, write }) {
-    await holdLease(heldOnTheNodes(job), () => acquire(job), async ({ fence }) => {
-      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
-      await job.work();
-      const content = `draft by ${job.workerId}`;
-      reportWrite(job, await write(job, content, fence), 'document', content, fence);
-    });
+    await holdLease(
+      heldOnTheNodes(job),
+      () => acquire(job),
+      async ({ fence }) => {
+        await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+        await job.work();
+        const content = `draft by ${job.workerId}`;
+        reportWrite(job, await write(job, content, fence), 'document', content, fence);
+      },
+    );
   },
 });

@@ -11,7 +11,7 @@ export interface RecheckSteps {
 
 export default defineSteppedVariant<TokenService, RecheckSteps>({
   id: 'proactive-refresh',
-  title: 'Proactive refresh at 80% of the token\'s life',
+  title: "Proactive refresh at 80% of the token's life",
   correct: true,
   summary:
     'A background loop on every server, behind one Redis lock, refreshes the shared token when 80% of its life has passed; requests only read Redis. After the first one, no request waits for a refresh or ever sees an expired token.',

@@ -7,7 +7,7 @@ export default defineVariant<TokenService>({
   title: 'Single-flight inside each process',
   correct: false,
   summary:
-    'Each server process keeps its token and lets one refresh at a time fly; its other requests wait for that one. Nothing is shared across processes: one refresh per server, each revoking the others\' tokens, so only the last server\'s requests succeed.',
+    "Each server process keeps its token and lets one refresh at a time fly; its other requests wait for that one. Nothing is shared across processes: one refresh per server, each revoking the others' tokens, so only the last server's requests succeed.",
   figures: 'refresh calls 3 (one per server), ok 16, failed 34',
   source: import.meta.url,
   checkpoints: ['requests-answered'],

@@ -19,7 +19,11 @@ export default defineSteppedVariant<UploadJob, UploadSteps>({
     async put(job, report, fence) {
       const file = await writeOnce(job, report, fence);
       // Publishing is the database's call: the pointer moves only to a higher fence.
-      const { rowCount } = await job.pg.query('update published set file = $1, fence = $2, writer = $3 where id = 1 and fence < $2', [file, fence, job.workerId]);
+      const { rowCount } = await job.pg.query('update published set file = $1, fence = $2, writer = $3 where id = 1 and fence < $2', [
+        file,
+        fence,
+        job.workerId,
+      ]);
       return rowCount === 1;
     },
   },

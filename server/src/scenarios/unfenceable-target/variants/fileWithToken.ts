@@ -12,12 +12,13 @@ export default defineSteppedVariant<UploadJob, UploadSteps>({
   title: 'Fencing token written into a plain file',
   correct: false,
   summary:
-    "Each upload carries its fence number inside the report, but the target is a plain file: rename replaces whatever is there. worker-1 wakes up after worker-2 uploaded with fence 2, and its fence-1 upload wins.",
+    'Each upload carries its fence number inside the report, but the target is a plain file: rename replaces whatever is there. worker-1 wakes up after worker-2 uploaded with fence 2, and its fence-1 upload wins.',
   figures: 'both hold fences (1, 2); the fence-1 file replaces the fence-2 file: readers get fence 1',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // worker-1 uploads after its pause and its work; within the lease, nobody else holds it yet.
-  expectedOtherwise: (params) => actsInsideLease(params, 'pauseMs', 'pause', "uploads before the lease can pass on, and worker-2's upload comes last"),
+  expectedOtherwise: (params) =>
+    actsInsideLease(params, 'pauseMs', 'pause', "uploads before the lease can pass on, and worker-2's upload comes last"),
   steps: {
     acquire: takeWithFence, // the lease and a fence number, in one step
     async put(job, report) {
