@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 60000,
     hookTimeout: 60000,
     pool: 'forks',
+    // Two test files at a time on a 2-core machine (the default would be one): most of a
+    // scenario test is waiting on its choreography (stalls, leases, latches), not computing.
+    maxWorkers: 2,
   },
 });

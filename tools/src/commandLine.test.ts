@@ -34,7 +34,11 @@ describe.concurrent('command lines', () => {
     ['stability', ['--param', 'workers'], /^--param takes name=value, got 'workers'$/m],
     ['stability', ['--scenario', 'nope'], /^unknown scenario 'nope'; known: duplicate-job, token-stampede, /m],
     ['stability', ['--except', 'dupliate-job'], /^unknown scenario 'dupliate-job'/m],
-    ['stability', ['--scenario', 'fencing', '--variant', 'no-lock'], /^unknown variant 'no-lock' of fencing; known: lease-only, fenced$/m],
+    [
+      'stability',
+      ['--scenario', 'fencing', '--variant', 'no-lock'],
+      /^unknown variant 'no-lock' of fencing; known: lease-only, fenced(, lib-[a-z-]+)+$/m,
+    ],
     ['stability', ['--defaults-only', '--declared-only'], /leave nothing to run together/],
   ])('%s %j is refused with exit 2', async (name, args, message) => {
     const { code, stderr } = await run(name, args);
