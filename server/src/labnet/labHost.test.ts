@@ -10,10 +10,10 @@ import { startEmbeddedRedis } from '../services/embeddedRedis.js';
 import type { StartedService } from '../services/startedService.js';
 import { startRunLab } from '../runs/runLab.js';
 import { createLabHost, type LabHost } from './labHost.js';
+import { ROOT_ON_LINUX } from '../testing/machine.js';
 import { detectLabMechanisms } from './mechanisms.js';
 
 const mechanisms = detectLabMechanisms();
-const asRoot = process.platform === 'linux' && process.getuid?.() === 0;
 
 /** A Redis PING sent from inside `host`'s namespace: 'PONG', 'timeout' after `timeoutMs`, or the error's code. */
 function pingFrom(host: LabHost, address: string, port: number, timeoutMs: number): Promise<string> {
@@ -34,12 +34,12 @@ s.on('error', (e) => { console.log(e.code); process.exit(0); });`;
 
 describe('what the machine gives the labs', () => {
   it('as root on Linux, namespaces and libfaketime are found; forced off, none is, and it says why', () => {
-    if (asRoot) {
-      expect(mechanisms.namespaces).toBe(true);
-      expect(mechanisms.faketime).toMatch(/libfaketime\.so\.1$/);
-    } else {
-      expect(mechanisms.namespaces).toBe(false);
-    }
+    // As root on Linux all three are there (.ci/run installs nftables and faketime); elsewhere no namespaces, so no nftables.
+    expect(mechanisms, mechanisms.why.join('; ')).toMatchObject(
+      ROOT_ON_LINUX
+        ? { namespaces: true, nftables: true, faketime: expect.stringMatching(/libfaketime\.so\.1$/) as unknown }
+        : { namespaces: false, nftables: false },
+    );
     const off = detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' });
     expect(off).toEqual({ namespaces: false, nftables: false, faketime: null, why: ['RACELAB_REAL_FAULTS=off'] });
   });
@@ -68,8 +68,9 @@ if (!mechanisms.namespaces) {
   describe('a lab host, on a machine without namespaces', () => {
     it('cannot be made: the kernel refuses, and nothing is left', async () => {
       expect(mechanisms.why.length).toBeGreaterThan(0);
-      await expect(createLabHost('worker-1')).rejects.toThrow();
+      await expect(createLabHost('worker-1')).rejects.toThrow(/netns add/);
       expect((await racelabNamespaces()).filter((n) => n.startsWith(`racelab-${process.pid}-`))).toEqual([]);
+      expect(await sweepNamespaces()).toEqual([]);
     });
   });
 }
@@ -97,11 +98,10 @@ if (mechanisms.namespaces)
       expect(await pingFrom(host, host.hostAddress, port, 2000)).toBe('PONG');
       // 127.0.0.1 inside the namespace is the namespace's own loopback: no Redis there.
       expect(await pingFrom(host, '127.0.0.1', port, 2000)).toBe('ECONNREFUSED');
-      if (mechanisms.nftables) {
-        await host.drop(host.hostAddress, port);
-        expect(await pingFrom(host, host.hostAddress, port, 700)).toBe('timeout');
-        expect(await own.ping()).toBe('PONG');
-      }
+      expect(mechanisms.nftables).toBe(true);
+      await host.drop(host.hostAddress, port);
+      expect(await pingFrom(host, host.hostAddress, port, 700)).toBe('timeout');
+      expect(await own.ping()).toBe('PONG');
     });
 
     it('a dropFrom loses what one service sends to the host, and nothing else', async () => {
@@ -178,31 +178,27 @@ process.stdin.on('end', async () => { for (const h of hosts) await h.close(); pr
     });
   });
 
-describe('the start-up sweep', () => {
-  it('deletes the namespaces of a racelab process killed with SIGKILL, and only those (none where there are none)', async () => {
-    if (!mechanisms.namespaces) {
-      await expect(createLabHost('kept')).rejects.toThrow(/netns add/);
-      expect(await sweepNamespaces()).toEqual([]);
-      return;
-    }
-    const mine = await createLabHost('kept');
-    // A process of its own creates a lab host and is killed before it can remove it.
-    const labHostModule = new URL('./labHost.js', import.meta.url).href.replace('/src/', '/dist/');
-    const script = `const { createLabHost } = await import(${JSON.stringify(labHostModule)});
+if (mechanisms.namespaces)
+  describe('the start-up sweep', () => {
+    it('deletes the namespaces of a racelab process killed with SIGKILL, and only those', async () => {
+      const mine = await createLabHost('kept');
+      // A process of its own creates a lab host and is killed before it can remove it.
+      const labHostModule = new URL('./labHost.js', import.meta.url).href.replace('/src/', '/dist/');
+      const script = `const { createLabHost } = await import(${JSON.stringify(labHostModule)});
 const host = await createLabHost('left');
 console.log(host.namespace);
 setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const left = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-    expect(await racelabNamespaces()).toContain(left);
-    const swept = await sweepNamespaces();
-    expect(swept).toContain(left);
-    expect(swept).not.toContain(mine.namespace);
-    expect(await racelabNamespaces()).toContain(mine.namespace);
-    await mine.close();
-    expect(await racelabNamespaces()).not.toContain(mine.namespace);
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const left = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      expect(await racelabNamespaces()).toContain(left);
+      const swept = await sweepNamespaces();
+      expect(swept).toContain(left);
+      expect(swept).not.toContain(mine.namespace);
+      expect(await racelabNamespaces()).toContain(mine.namespace);
+      await mine.close();
+      expect(await racelabNamespaces()).not.toContain(mine.namespace);
+    });
   });
-});

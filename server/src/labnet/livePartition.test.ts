@@ -9,6 +9,7 @@ import type { FaultRule } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import type { Run } from '../runs/run.js';
 import { eventsOf, openTestPlayground } from '../testing/testPlayground.js';
+import { ROOT_ON_LINUX } from '../testing/machine.js';
 import { detectLabMechanisms, MECHANISM } from './mechanisms.js';
 
 const real = detectLabMechanisms();
@@ -39,6 +40,7 @@ async function untilRunning(run: Run): Promise<void> {
 
 describe('a planned partition', () => {
   it("cuts worker-2's link at its checkpoint for its ms where the workers are hosts; is refused with a reason where they are not", async () => {
+    expect(real.namespaces).toBe(ROOT_ON_LINUX); // which of the two this machine must show
     const prepared = machine.prepare({ scenario: 'redlock', variant: 'redlock', params: {}, faults: partitionAtGrant });
     if (!real.namespaces) {
       expect(prepared).toMatchObject({ ok: false, error: expect.stringMatching(/worker-2 does not run as a lab host/) });
@@ -68,6 +70,7 @@ describe('a planned partition', () => {
 
 describe('a live partition', () => {
   it('from the page: cut and healed in the kernel where the workers are hosts, an error and an untouched run where not', async () => {
+    expect(real.namespaces).toBe(ROOT_ON_LINUX);
     for (const [playground, hosts] of [
       [machine, real.namespaces],
       [fallback, false],
@@ -95,8 +98,8 @@ describe('a live partition', () => {
         expect(eventsOf(run.events, 'run-started')[0]?.hosts).toEqual([]);
       }
       const outcome = await finished;
-      expect(outcome.status).toBe('finished');
-      if (outcome.status === 'finished') expect(outcome.verdict).toBe(outcome.expected.verdict);
+      if (outcome.status !== 'finished') throw new Error(`the run did not finish: ${outcome.status}`);
+      expect(outcome.verdict).toBe(outcome.expected.verdict);
       expect(run.fault('worker-2', 'partition')).toBe('the run has ended');
     }
   });

@@ -21,8 +21,12 @@ describe('the scorecard shipped with the page', () => {
   });
 
   it('names, for each cell that ran, a recording in its folder of that run', () => {
-    for (const cell of card.cells) {
-      if (cell.verdict === 'does not apply') continue;
+    const ran = card.cells.filter((cell) => cell.verdict !== 'does not apply');
+    // A cell that does not apply ran nothing: it names no recording and no parameters.
+    for (const cell of card.cells.filter((c) => !ran.includes(c)))
+      expect([cell.recording, cell.seenAt], `${cell.lock} × ${cell.fault}`).toEqual([undefined, undefined]);
+    expect(ran.length).toBeGreaterThan(0);
+    for (const cell of ran) {
       const where = `${cell.lock} × ${cell.fault}`;
       expect(cell.recording, where).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]*\.json$/);
       const parsed = parseRecording(readFileSync(`${folder}${cell.recording}`, 'utf8'));
