@@ -216,30 +216,21 @@ export async function benchTimelineAtScale(): Promise<BenchResult> {
             ? 'not measured: nothing in this build panned or zoomed (wheel, Ctrl/Shift+wheel, drag, + → − keys)'
             : `gestures that moved the view: ${moved.map(([name]) => name).join(', ')}`,
       },
-      {
+      // What the page holds once loaded: one sample each.
+      ...(
+        [
+          ['JS heap used after a full GC', 'MB', r.memory.jsHeapUsedBytes / MB],
+          ['renderer process RSS', 'MB', r.memory.rendererRssBytes / MB],
+          ['DOM nodes', 'nodes', r.memory.domNodes],
+        ] as const
+      ).map(([name, unit, value]) => ({
         section,
-        name: 'JS heap used after a full GC',
-        unit: 'MB',
-        samples: [r.memory.jsHeapUsedBytes / MB].filter(Number.isFinite),
+        name,
+        unit,
+        samples: [value].filter(Number.isFinite),
         sampleOf: 'page',
         note: r.loaded ? '' : 'while still loading',
-      },
-      {
-        section,
-        name: 'renderer process RSS',
-        unit: 'MB',
-        samples: [r.memory.rendererRssBytes / MB].filter(Number.isFinite),
-        sampleOf: 'page',
-        note: r.loaded ? '' : 'while still loading',
-      },
-      {
-        section,
-        name: 'DOM nodes',
-        unit: 'nodes',
-        samples: [r.memory.domNodes].filter(Number.isFinite),
-        sampleOf: 'page',
-        note: r.loaded ? '' : 'while still loading',
-      },
+      })),
     ];
     const notes = [
       `Method (e2e/bench/timelineAtScale.live-bench.ts): ${r.events.toLocaleString('en-US')} events of 4 workers' lock cycles (lease requested/acquired/released, work started/finished, read, write, call) at ${r.rate.toLocaleString('en-US')} events/s, loaded ${r.loadedVia === 'recording file' ? 'from a generated recording through the page\'s "Open recording" input' : "as a live run of the bench emitter through the page's own socket (this build has no recording input)"}. ` +

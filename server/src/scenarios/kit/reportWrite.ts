@@ -9,3 +9,16 @@ export function reportWrite(ctx: Pick<WorkerContext, 'emit'>, updated: number, t
   if (updated > 0) ctx.emit({ type: 'write-accepted', target, value, ...fenced });
   else ctx.emit({ type: 'write-rejected', target, value, ...fenced, reason: 'the row holds a newer fence' });
 }
+
+/**
+ * The holder's draft of the document, written by `write` with its fence (the variant's own
+ * UPDATE and guard), and what the row did with it on the timeline.
+ */
+export async function writeDraft<Job extends Pick<WorkerContext, 'emit' | 'workerId'>>(
+  job: Job,
+  fence: number,
+  write: (job: Job, content: string, fence: number) => Promise<number>,
+): Promise<void> {
+  const content = `draft by ${job.workerId}`;
+  reportWrite(job, await write(job, content, fence), 'document', content, fence);
+}

@@ -1,6 +1,6 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
-import { reportWrite } from '../../kit/reportWrite.js';
+import { writeDraft } from '../../kit/reportWrite.js';
 import { defineSteppedVariant } from '../../types.js';
 import type { FailoverJob, FencedSteps } from '../failoverJob.js';
 
@@ -32,8 +32,7 @@ export default defineSteppedVariant<FailoverJob, FencedSteps>({
       () => acquire(job),
       async ({ fence }) => {
         await job.work();
-        const content = `draft by ${job.workerId}`;
-        reportWrite(job, await write(job, content, fence), 'document', content, fence);
+        await writeDraft(job, fence, write);
       },
     );
   },

@@ -1,7 +1,7 @@
 import { takeWithFence } from '../../kit/acquireWithFence.js';
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
-import { reportWrite } from '../../kit/reportWrite.js';
+import { writeDraft } from '../../kit/reportWrite.js';
 import { defineSteppedVariant } from '../../types.js';
 import type { DocumentJob, DocumentSteps } from '../documentJob.js';
 
@@ -28,8 +28,7 @@ export default defineSteppedVariant<DocumentJob, DocumentSteps>({
       async ({ fence }) => {
         await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
         await job.work();
-        const content = `draft by ${job.workerId}`;
-        reportWrite(job, await write(job, content, fence), 'document', content, fence);
+        await writeDraft(job, fence, write);
       },
     );
   },

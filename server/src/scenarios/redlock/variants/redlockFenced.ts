@@ -1,6 +1,6 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
-import { reportWrite } from '../../kit/reportWrite.js';
+import { writeDraft } from '../../kit/reportWrite.js';
 import { defineSteppedVariant } from '../../types.js';
 import type { RedlockJob, RedlockSteps } from '../redlockJob.js';
 import { heldOnTheNodes, takeMajority } from './redlock.js';
@@ -35,8 +35,7 @@ export default defineSteppedVariant<RedlockJob, RedlockSteps>({
       async ({ fence }) => {
         await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
         await job.work();
-        const content = `draft by ${job.workerId}`;
-        reportWrite(job, await write(job, content, fence), 'document', content, fence);
+        await writeDraft(job, fence, write);
       },
     );
   },
