@@ -43,7 +43,10 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
   });
   let outage: Outage;
   try {
-    const control = stores.redis.duplicate(); // BLPOP blocks its connection: not the server's shared one
+    // BLPOP blocks its connection: not the server's shared one. And it waits as long as the
+    // workers take to get there, which on a loaded machine is more than the server's command
+    // timeout (which the copy would inherit, and which failed the outage with "Command timed out").
+    const control = stores.redis.duplicate({ commandTimeout: undefined });
     control.on('error', () => undefined);
     const keys = { start: stores.key(OUTAGE_START_KEY), over: stores.key(OUTAGE_OVER_KEY), lock: stores.key(LOCK_KEY) };
     const victims = zone ? [NODES.primary, NODES.near] : [NODES.primary];
