@@ -10,9 +10,9 @@ export function ScorecardToggle() {
   const setScorecard = useStore((s) => s.setScorecard);
   return (
     <ToggleButton
-      className="scorecard-toggle"
       pressed={open}
       onChange={setScorecard}
+      className="scorecard-toggle"
       title="Lock libraries under faults: the matrix, each cell a recorded run"
     >
       Library scorecard
