@@ -5,6 +5,7 @@ import { basename, isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LockAdapter, LockConnections, LockModule } from './lockAdapter.js';
 import advisoryLock from './libraries/advisoryLock.js';
+import ioredfour from './libraries/ioredfour.js';
 import microfleetIoredisLock from './libraries/microfleetIoredisLock.js';
 import { redisSemaphoreMutex, redisSemaphoreRedlockMutex } from './libraries/redisSemaphore.js';
 import redlock from './libraries/redlock.js';
@@ -24,6 +25,7 @@ export const LIBRARY_LOCKS: LockModule[] = [
   redisSemaphoreMutex,
   redisSemaphoreRedlockMutex,
   microfleetIoredisLock,
+  ioredfour,
   advisoryLock,
 ];
 
