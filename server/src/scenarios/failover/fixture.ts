@@ -4,6 +4,7 @@
 // names, and the replication bytes the slow link holds or lost.
 import type { LabHost } from '../../labnet/labHost.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
+import { readKeyValue } from '../keyValue.js';
 import type { Observed, RunFixture, RunStores } from '../types.js';
 import { startCluster, type Cluster, type RedisNode } from './cluster.js';
 import { LOCK_KEY, NODES, OUTAGE_OVER_KEY, OUTAGE_START_KEY } from './keys.js';
@@ -87,7 +88,7 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
 async function describeNode(node: RedisNode, lockKey: string): Promise<string> {
   if (node.dead) return 'dead (SIGKILL)';
   try {
-    const [role, value] = await Promise.all([node.client.role(), node.client.get(lockKey)]);
+    const [role, value] = await Promise.all([node.client.role(), readKeyValue(node.client, lockKey)]);
     const shown = role[0] === 'master' ? 'primary' : 'replica';
     return `${shown} · ${value === null ? 'no lock key' : `lock ${value}`}`;
   } catch {
