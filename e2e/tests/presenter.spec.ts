@@ -130,6 +130,7 @@ test.describe('presenter mode, every shipped recording', () => {
       const all = await recordings(request, server.url);
       expect(all.length).toBeGreaterThanOrEqual(20);
       let boxes: { timeline: Box; verdict: Box } | null = null;
+      let namespaces = 0;
       for (const r of all) {
         await page.goto(`${server.url}/?replay=${r.file}&presenter=1`);
         await expect(verdictStatus(page), r.file).toHaveText(/^(PASS|FAIL)/);
@@ -148,7 +149,15 @@ test.describe('presenter mode, every shipped recording', () => {
         expect(now, r.file).toEqual(boxes);
         // Readable from the back row: no timeline text under 18 px, at either size.
         expect(await textsSmallerThan(timelineOf(page), 18), r.file).toEqual([]);
+        // A store row's key keeps its namespace whole (lock: and fence: rows of one write
+        // differ only there), whatever is cut of the rest.
+        const cutNamespaces = await timelineOf(page)
+          .locator('.key-head')
+          .evaluateAll((heads) => heads.filter((h) => h.scrollWidth > h.clientWidth + 1 || h.clientWidth === 0).map((h) => h.textContent));
+        expect(cutNamespaces, r.file).toEqual([]);
+        namespaces += await timelineOf(page).locator('.key-head').count();
       }
+      expect(namespaces, 'store rows whose key has a namespace').toBeGreaterThan(20);
     });
   }
 });

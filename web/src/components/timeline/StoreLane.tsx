@@ -79,6 +79,25 @@ interface LaneProps {
   sameStoreAbove: boolean;
 }
 
+/**
+ * A key's name as its namespace (up to the first colon) and the rest. On stage, where a
+ * label is one line, the rest is cut at its start: keys that share a prefix differ at their
+ * end (lock:sync:customer-1, -2…), and keys that share an end differ by their namespace
+ * (lock:late-write, fence:late-write), so both ends stay in sight.
+ */
+function KeyName({ name }: { name: string }) {
+  const colon = name.indexOf(':');
+  const head = colon > 0 && colon < name.length - 1 ? name.slice(0, colon + 1) : '';
+  return (
+    <span className="worker-facts key-name">
+      {head && <span className="key-head">{head}</span>}
+      <span className="key-rest">
+        <bdi>{name.slice(head.length)}</bdi>
+      </span>
+    </span>
+  );
+}
+
 export function StoreLane({ lane, scale, drawn, pxWidth, workers, sameStoreAbove }: LaneProps) {
   const shown = useMemo(() => thinIntervals(lane.segments, drawn, pxWidth), [lane, drawn, pxWidth]);
   const name = `${lane.store} ${lane.name}`;
@@ -86,9 +105,7 @@ export function StoreLane({ lane, scale, drawn, pxWidth, workers, sameStoreAbove
     <div className={`tl-row store ${storeKind(lane.store)}${sameStoreAbove ? ' same-store' : ''}`} role="group" aria-label={name}>
       <div className="tl-label" title={name}>
         <span className="worker-id">{lane.store}</span>
-        <span className="worker-facts key-name">
-          <bdi>{lane.name}</bdi>
-        </span>
+        <KeyName name={lane.name} />
       </div>
       <div className="tl-track">
         <div className="tl-content" data-open={anyOpen(shown) ? '' : undefined}>
