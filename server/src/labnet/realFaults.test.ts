@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultsOf, formatParam, resolveParams, type Params, type RunEvent, type ScenarioManifest } from '@racelab/shared';
+import { faultsOf, resolveParams, type Params, type RunEvent, type ScenarioManifest } from '@racelab/shared';
 import { racelabNamespaces } from '../debris/namespaces.js';
 import type { Playground } from '../runs/playground.js';
 import { loadCatalog } from '../scenarios/registry.js';
@@ -115,13 +115,6 @@ async function playedAsExpected(playground: Playground, mechanisms: LabMechanism
 /** The defaults, then each declared set: the order of a variant's `expected` verdicts. */
 const setsOf = (manifest: ScenarioManifest): Params[] => [{}, ...(manifest.declaredSets ?? [])];
 
-const setWords = (set: Params): string =>
-  Object.keys(set).length === 0
-    ? 'the defaults'
-    : Object.entries(set)
-        .map(([k, v]) => `${k}=${formatParam(v)}`)
-        .join(' ');
-
 it('this machine gives the labs what root on Linux gives: namespaces, nftables and libfaketime', () => {
   expect(real.namespaces).toBe(ROOT_ON_LINUX);
   expect(real.nftables).toBe(ROOT_ON_LINUX);
@@ -133,7 +126,7 @@ for (const scenario of Object.keys(SCENARIOS)) {
   const manifest = manifests.find((m) => m.id === scenario)!;
   describe(scenario, () => {
     for (const [setIndex, set] of setsOf(manifest).entries()) {
-      it(`at ${setWords(set)}: every variant, real and forced off, gives its expected verdict with its faults' mechanisms named`, async () => {
+      it(`at ${setIndex === 0 ? 'the defaults' : JSON.stringify(set)}: every variant, real and forced off, gives its expected verdict with its faults' mechanisms named`, async () => {
         for (const variant of manifest.variants) {
           // The two playgrounds at once: one run each, as the scenario tests run them.
           const [onMachine, imitated] = await Promise.all([
