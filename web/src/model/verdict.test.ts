@@ -78,14 +78,21 @@ describe('deriveVerdict', () => {
       [200, 'worker-2', { type: 'process-paused', plannedMs: null }],
       [300, 'worker-2', { type: 'process-paused', plannedMs: 500 }], // planned: the expectation counts it
       [400, 'worker-2', { type: 'fault-staged', fault: 'partition', target: 'worker-2 ↔ node-1', mechanism: 'proxy' }], // the scenario's own split
+      [450, 'worker-1', { type: 'fault-staged', fault: 'isolation', target: 'node-4 from worker-1', mechanism: 'proxy' }],
+      [450, 'worker-2', { type: 'fault-staged', fault: 'isolation', target: 'node-4 from worker-2', mechanism: 'proxy' }],
       [500, 'worker-3', { type: 'process-killed', signal: 'SIGKILL' }],
     ]);
-    expect(struckFrom(log)).toEqual(["worker-1's link cut", 'worker-2 paused from the page', 'worker-3 killed from the page']);
+    expect(struckFrom(log)).toEqual([
+      "worker-1's link cut",
+      'worker-2 paused from the page',
+      'node-4 isolated',
+      'worker-3 killed from the page',
+    ]);
     const v = deriveVerdict(log, duplicateJobManifest);
     if (v.state !== 'finished') throw new Error(v.state);
     expect(v.expectation).toEqual({
       asExpected: false,
-      text: "NOT as expected: this run should give PASS. Its parameters alone give that; it was also struck by faults they do not include (worker-1's link cut, worker-2 paused from the page, worker-3 killed from the page).",
+      text: "NOT as expected: this run should give PASS. Its parameters alone give that; it was also struck by faults they do not include (worker-1's link cut, worker-2 paused from the page, node-4 isolated, worker-3 killed from the page).",
     });
     // A kill the plan asked for is the plan's; with nothing else, a differing verdict is a bug.
     const planned = struck(

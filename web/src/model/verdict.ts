@@ -85,8 +85,8 @@ function build(events: EventLog, scenario: ScenarioManifest): VerdictView {
 
 /**
  * The faults a run was struck by that its expected verdict does not count, in words: a
- * worker's link cut (from the page or a plan), a process paused from the page, a kill no
- * plan asked for. The expectation is of the parameters alone.
+ * worker's link cut or a lab node isolated (from the page or a plan), a process paused
+ * from the page, a kill no plan asked for. The expectation is of the parameters alone.
  */
 export function struckFrom(events: EventLog): string[] {
   const started = runSummary(events).started;
@@ -95,6 +95,7 @@ export function struckFrom(events: EventLog): string[] {
   for (const e of events) {
     const w = e.workerId ?? '';
     if (e.type === 'fault-staged' && e.fault === 'partition' && e.target.startsWith(`${w}'s link`)) words.add(`${w}'s link cut`);
+    if (e.type === 'fault-staged' && e.fault === 'isolation') words.add(`${e.target.split(' from ')[0]!} isolated`);
     if (e.type === 'process-paused' && e.plannedMs === null) words.add(`${w} paused from the page`);
     if (e.type === 'process-killed' && !plannedKill) words.add(`${w} killed from the page`);
   }
