@@ -9,7 +9,7 @@ import { ExpectationResult, Metrics, MetricValue, VerdictWord } from './verdict.
 const key = z.string().min(1).max(300);
 const value = MetricValue;
 /** The network and clock faults a lab stages (see fault-staged). */
-const StagedFaultKind = z.enum(['partition', 'partition-healed', 'clock-skew', 'clock-jump', 'slow-link']);
+const StagedFaultKind = z.enum(['partition', 'partition-healed', 'isolation', 'clock-skew', 'clock-jump', 'slow-link']);
 
 /** Facts a worker reports about itself through its one `emit`. */
 export const workerEventBodies = [
@@ -105,6 +105,8 @@ export const serverEventBodies = [
     faults: z.array(FaultRule).default([]),
     /** The workers that run as lab hosts of their own: a live partition may cut their link. */
     hosts: z.array(z.string()).default([]),
+    /** The lab nodes a live or planned isolate may cut from every worker (redlock's Redis nodes). */
+    nodes: z.array(z.string()).default([]),
   }),
   z.object({ type: z.literal('worker-started'), pid: z.number().int() }),
   /** plannedMs null: paused from the page, until it is resumed. */

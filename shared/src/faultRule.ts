@@ -4,16 +4,18 @@ import { z } from 'zod';
 
 /**
  * What a planned fault does at its checkpoint: SIGKILL the process, SIGSTOP it for `ms`, or
- * partition it (its lab host's link set down) for `ms`, or to the run's end without `ms`.
+ * partition it (its lab host's link set down) for `ms`, or to the run's end without `ms`;
+ * or isolate a lab node (`node`) from every worker, to the run's end.
  */
-export const PlannedFaultAction = z.enum(['kill', 'stall', 'partition']);
+export const PlannedFaultAction = z.enum(['kill', 'stall', 'partition', 'isolate']);
 export type PlannedFaultAction = z.infer<typeof PlannedFaultAction>;
 
 /**
  * What the page may do to a live worker: SIGSTOP, SIGCONT or SIGKILL its process; or, when it
- * runs as a lab host of its own, cut its link (partition) and set it up again (heal).
+ * runs as a lab host of its own, cut its link (partition) and set it up again (heal). And to
+ * a lab node (a Redis node of redlock): cut it from every worker, to the run's end (isolate).
  */
-export const LiveFaultAction = z.enum(['pause', 'resume', 'kill', 'partition', 'heal']);
+export const LiveFaultAction = z.enum(['pause', 'resume', 'kill', 'partition', 'heal', 'isolate']);
 export type LiveFaultAction = z.infer<typeof LiveFaultAction>;
 
 /** Longest stall a plan may ask for, in ms, before the run's time scale stretches it. */
@@ -32,6 +34,8 @@ export const FaultRule = z.strictObject({
   action: PlannedFaultAction,
   /** For stall: how long the process stays stopped, in ms; for partition: how long the link stays down. */
   ms: z.number().int().min(0).optional(),
+  /** For isolate: the lab node cut from every worker, e.g. "node-3". */
+  node: z.string().min(1).max(40).optional(),
 });
 export type FaultRule = z.infer<typeof FaultRule>;
 
@@ -39,4 +43,12 @@ export type FaultRule = z.infer<typeof FaultRule>;
 export const PlannedFault = FaultRule.refine((rule) => rule.ms === undefined || rule.ms <= MAX_STALL_MS, {
   path: ['ms'],
   message: `a stall or a partition lasts at most ${MAX_STALL_MS} ms`,
-});
+})
+  .refine((rule) => (rule.action === 'isolate') === (rule.node !== undefined), {
+    path: ['node'],
+    message: 'an isolate names its node, and only an isolate names one',
+  })
+  .refine((rule) => rule.action !== 'isolate' || rule.ms === undefined, {
+    path: ['ms'],
+    message: "an isolated node stays cut to the run's end: an isolate takes no ms",
+  });

@@ -16,10 +16,14 @@ describe('parseClientMessage', () => {
       scenario: 's',
       variant: 'v',
       speed: 0.25,
-      faults: [{ checkpoint: 'working', target: 'first', action: 'stall', ms: 500 }],
+      faults: [
+        { checkpoint: 'working', target: 'first', action: 'stall', ms: 500 },
+        { checkpoint: 'after-grant', target: 'worker-1', action: 'isolate', node: 'node-4' },
+      ],
     };
     expect(parseClientMessage(JSON.stringify(start)).ok).toBe(true);
     expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"worker-1","action":"pause"}').ok).toBe(true);
+    expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"node-3","action":"isolate"}').ok).toBe(true);
     expect(parseClientMessage('{"type":"subscribe","runId":"a","afterSeq":41}').ok).toBe(true);
   });
 
@@ -41,6 +45,18 @@ describe('parseClientMessage', () => {
       "at 'faults.0.action'",
     ],
     ['{"type":"fault","runId":"a","workerId":"worker-1","action":"sigkill-the-server"}', "at 'action'"],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"isolate"}]}',
+      "at 'faults.0.node': an isolate names its node",
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"kill","node":"node-1"}]}',
+      "at 'faults.0.node': an isolate names its node, and only an isolate names one",
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"isolate","node":"node-1","ms":500}]}',
+      "at 'faults.0.ms': an isolated node stays cut",
+    ],
     ['{"type":"subscribe","runId":"a","afterSeq":-5}', "at 'afterSeq'"],
   ])('rejects %s with a clear error', (text, fragment) => {
     const result = parseClientMessage(text);

@@ -11,26 +11,10 @@ import type { StartedService } from '../services/startedService.js';
 import { startRunLab } from '../runs/runLab.js';
 import { createLabHost, type LabHost } from './labHost.js';
 import { ROOT_ON_LINUX } from '../testing/machine.js';
+import { pingFrom } from '../testing/pingFrom.js';
 import { detectLabMechanisms } from './mechanisms.js';
 
 const mechanisms = detectLabMechanisms();
-
-/** A Redis PING sent from inside `host`'s namespace: 'PONG', 'timeout' after `timeoutMs`, or the error's code. */
-function pingFrom(host: LabHost, address: string, port: number, timeoutMs: number): Promise<string> {
-  const script = `const s = require('net').connect(${port}, '${address}');
-s.setTimeout(${timeoutMs}, () => { console.log('timeout'); process.exit(0); });
-s.on('connect', () => s.write('PING\\r\\n'));
-s.on('data', (d) => { console.log(d.toString().trim().replace('+', '')); process.exit(0); });
-s.on('error', (e) => { console.log(e.code); process.exit(0); });`;
-  const [command, ...args] = host.wrap([process.execPath, '-e', script]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', () => resolve(out.trim()));
-  });
-}
 
 describe('what the machine gives the labs', () => {
   it('as root on Linux, namespaces and libfaketime are found; forced off, none is, and it says why', () => {

@@ -1,88 +1,170 @@
 // The scenarios with network and clock faults give the same verdicts whichever mechanism
 // plays their faults, and each run says which one did: the kernel's partition and
 // libfaketime where the machine has them (root on Linux), the proxy and the simulated
-// clock when the real ones are forced off. No namespace of this process outlives a run.
+// clock when the real ones are forced off. Every variant of redlock, failover and
+// cron-clock-skew is played both ways at its defaults and at each parameter set its
+// scenario declares, and held to the verdict expected there. No namespace, link or faked
+// process of this process outlives the runs.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultsOf, resolveParams, type Params, type RunEvent, type ScenarioManifest } from '@racelab/shared';
 import { racelabNamespaces } from '../debris/namespaces.js';
 import type { Playground } from '../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../testing/testPlayground.js';
+import { loadCatalog } from '../scenarios/registry.js';
+import { ROOT_ON_LINUX } from '../testing/machine.js';
+import { eventsOf, openTestPlayground, play, type Played } from '../testing/testPlayground.js';
 import { NAMESPACE_PREFIX } from './labHost.js';
-import { detectLabMechanisms, MECHANISM } from './mechanisms.js';
+import { detectLabMechanisms, MECHANISM, type LabMechanisms } from './mechanisms.js';
 
 const real = detectLabMechanisms();
 const forcedOff = detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' });
+const { manifests } = await loadCatalog();
 let machine: Playground;
 let fallback: Playground;
+/** Every worker process any run of this file started. */
+const workerPids = new Set<number>();
 beforeAll(async () => {
-  [machine, fallback] = await Promise.all([openTestPlayground(0), openTestPlayground(2, { labMechanisms: forcedOff })]);
+  // Warm workers for the runs whose workers are not lab hosts; a lab host's is made for its run.
+  [machine, fallback] = await Promise.all([openTestPlayground(2), openTestPlayground(2, { labMechanisms: forcedOff })]);
 });
 afterAll(async () => {
   await Promise.all([machine?.close(), fallback?.close()]);
 });
 
-const mine = async (): Promise<string[]> => (await racelabNamespaces()).filter((n) => n.startsWith(`${NAMESPACE_PREFIX}${process.pid}-`));
+const mine = `${NAMESPACE_PREFIX}${process.pid}-`;
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const faked = (pid: number): boolean => {
+  try {
+    return /libfaketime/.test(readFileSync(`/proc/${pid}/environ`, 'utf8'));
+  } catch {
+    return false; // gone between the two looks
+  }
+};
 
-/** Plays a variant and checks its verdict is the one expected at these parameters; returns the run. */
-async function asExpected(playground: Playground, scenario: string, variant: string, params: Record<string, unknown> = {}) {
-  const played = await play(playground, scenario, variant, params);
-  if (played.outcome.status !== 'finished') throw new Error(`the run failed: ${played.outcome.message}`);
-  expect(played.verdict).toBe(played.outcome.expected.verdict);
+/** [fault, target, mechanism] of every fault of a run, in one order whichever worker logged first. */
+const faultList = (events: RunEvent[]): string[][] =>
+  faultsOf(events)
+    .map((f) => [f.fault, f.target, f.mechanism])
+    .sort((a, b) => a.join().localeCompare(b.join()));
+
+/** The faults a run at these parameters must log, played by these mechanisms. */
+type FaultsExpected = (params: Params, mechanisms: LabMechanisms) => string[][];
+
+const kernelCut = (m: LabMechanisms): string => (m.namespaces && m.nftables ? MECHANISM.nftables : MECHANISM.proxy);
+
+const redlockFaults: FaultsExpected = (params, m) => [
+  // A split: two nodes out of each worker's reach.
+  ...(params.reach === 'split'
+    ? [
+        ['partition', 'worker-1 ↔ node-4', kernelCut(m)],
+        ['partition', 'worker-1 ↔ node-5', kernelCut(m)],
+        ['partition', 'worker-2 ↔ node-1', kernelCut(m)],
+        ['partition', 'worker-2 ↔ node-2', kernelCut(m)],
+      ]
+    : []),
+  // redis-server does not start under libfaketime: node-3's jump is simulated both ways (docs/REAL_FAULTS.md).
+  ...(Number(params.clockJumpMs) > 0 ? [['clock-jump', `node-3 +${Number(params.clockJumpMs)} ms`, MECHANISM.simulatedExpiry]] : []),
+  ...(Number(params.pauseMs) > 0 ? [['stall', 'worker-1', 'SIGSTOP']] : []),
+];
+
+const failoverFaults: FaultsExpected = (params, m) => (params.lag === 'slow' ? [['slow-link', 'primary → far replica', kernelCut(m)]] : []);
+
+const clock = (m: LabMechanisms): string => (m.faketime ? MECHANISM.faketime : MECHANISM.simulatedClock);
+/** node-k is (k-1) × skew late; node-1, the true clock, is not skewed. */
+const cronFaults: FaultsExpected = (params, m) =>
+  Number(params.skewMs) === 0
+    ? []
+    : Array.from({ length: Number(params.nodes) - 1 }, (_, i) => [
+        'clock-skew',
+        `node-${i + 2}'s clock -${(i + 1) * Number(params.skewMs)} ms`,
+        clock(m),
+      ]);
+
+const SCENARIOS: Record<string, FaultsExpected> = {
+  redlock: redlockFaults,
+  failover: failoverFaults,
+  'cron-clock-skew': cronFaults,
+};
+
+/** Plays a variant at a set and checks the verdict expected there and each fault's mechanism. */
+async function playedAsExpected(playground: Playground, mechanisms: LabMechanisms, scenario: string, variant: string, setIndex: number) {
+  const manifest = manifests.find((m) => m.id === scenario)!;
+  const set = setsOf(manifest)[setIndex]!;
+  const resolved = resolveParams(manifest, variant, set);
+  if (!resolved.ok) throw new Error(resolved.error);
+  const played = await play(playground, scenario, variant, set);
+  for (const e of eventsOf(played.events, 'worker-started')) workerPids.add(e.pid);
+  if (played.outcome.status !== 'finished') throw new Error(`${variant} failed: ${played.outcome.message}`);
+  const expected = manifest.variants.find((v) => v.id === variant)!.expected![setIndex]!;
+  expect(played.outcome.expected).toEqual(expected); // the manifest's word is the run's
+  expect({ variant, verdict: played.verdict }).toEqual({ variant, verdict: expected.verdict });
+  expect(faultList(played.events)).toEqual(
+    SCENARIOS[scenario]!(resolved.params, mechanisms).sort((a, b) => a.join().localeCompare(b.join())),
+  );
   return played;
 }
 
-const mechanisms = (events: Parameters<typeof eventsOf>[0]) => eventsOf(events, 'fault-staged').map((e) => [e.fault, e.mechanism]);
+/** The defaults, then each declared set: the order of a variant's `expected` verdicts. */
+const setsOf = (manifest: ScenarioManifest): Params[] => [{}, ...(manifest.declaredSets ?? [])];
 
-describe('redlock: a split', () => {
-  const split = { reach: 'split', leaseMs: 2000, pauseMs: 3000, workMs: 100 };
-  it('is cut in the kernel where the workers are hosts, by the blackhole when forced off: the same verdicts', async () => {
-    const kernel = real.namespaces && real.nftables ? MECHANISM.nftables : MECHANISM.proxy;
-    const onMachine = await asExpected(machine, 'redlock', 'redlock', split);
-    // Two nodes out of each worker's reach.
-    expect(mechanisms(onMachine.events)).toEqual(Array(4).fill(['partition', kernel]));
-    const imitated = await asExpected(fallback, 'redlock', 'redlock', split);
-    expect(mechanisms(imitated.events)).toEqual(Array(4).fill(['partition', MECHANISM.proxy]));
-    expect(imitated.metrics).toEqual(onMachine.metrics);
-    // Each worker really ran in a namespace of its own on the machine, and in none when forced off.
-    expect(eventsOf(onMachine.events, 'fault-staged', 'worker-2').map((e) => e.target)).toEqual(['worker-2 ↔ node-1', 'worker-2 ↔ node-2']);
-    expect(await mine()).toEqual([]);
-  });
-
-  it('forced off: the fenced variant at the defaults and the clock jump, with the jump named simulated', async () => {
-    await asExpected(fallback, 'redlock', 'redlock-fenced');
-    const jump = await asExpected(fallback, 'redlock', 'redlock', { clockJumpMs: 1000, pauseMs: 0, reach: 'split' });
-    expect(mechanisms(jump.events)).toContainEqual(['clock-jump', MECHANISM.simulatedExpiry]);
-  });
+it('this machine gives the labs what root on Linux gives: namespaces, nftables and libfaketime', () => {
+  expect(real.namespaces).toBe(ROOT_ON_LINUX);
+  expect(real.nftables).toBe(ROOT_ON_LINUX);
+  expect(real.faketime !== null).toBe(ROOT_ON_LINUX);
+  expect(forcedOff).toMatchObject({ namespaces: false, nftables: false, faketime: null });
 });
 
-describe('cron-clock-skew: the late clocks', () => {
-  it("move the node's own wall clock with libfaketime where installed, and are simulated when forced off: the same verdicts", async () => {
-    const clock = real.faketime ? MECHANISM.faketime : MECHANISM.simulatedClock;
-    for (const params of [{}, { nodes: 3, skewMs: 200, jobMs: 300 }] as Record<string, unknown>[]) {
-      for (const variant of ['release-when-done', 'lock-per-slot']) {
-        const onMachine = await asExpected(machine, 'cron-clock-skew', variant, params);
-        expect(eventsOf(onMachine.events, 'clock-skewed').map((e) => e.mechanism)).not.toHaveLength(0);
-        expect(new Set(eventsOf(onMachine.events, 'clock-skewed').map((e) => e.mechanism))).toEqual(new Set([clock]));
-        const imitated = await asExpected(fallback, 'cron-clock-skew', variant, params);
-        expect(new Set(mechanisms(imitated.events).map(([, m]) => m))).toEqual(new Set([MECHANISM.simulatedClock]));
-        expect(imitated.metrics).toEqual(onMachine.metrics);
-      }
+for (const scenario of Object.keys(SCENARIOS)) {
+  const manifest = manifests.find((m) => m.id === scenario)!;
+  describe(scenario, () => {
+    for (const [setIndex, set] of setsOf(manifest).entries()) {
+      it(`at ${setIndex === 0 ? 'the defaults' : JSON.stringify(set)}: every variant, real and forced off, gives its expected verdict with its faults' mechanisms named`, async () => {
+        for (const variant of manifest.variants) {
+          // The two playgrounds at once: one run each, as the scenario tests run them.
+          const [onMachine, imitated] = await Promise.all([
+            playedAsExpected(machine, real, scenario, variant.id, setIndex),
+            playedAsExpected(fallback, forcedOff, scenario, variant.id, setIndex),
+          ]);
+          expect({ variant: variant.id, metrics: imitated.metrics }).toEqual({ variant: variant.id, metrics: onMachine.metrics });
+          checkHosts(scenario, onMachine, imitated);
+        }
+      }, 300_000);
     }
   });
-});
+}
 
-describe('failover: the slow link', () => {
-  it("holds the primary's bytes in the kernel where the far replica is a host, in the proxy when forced off: the same verdicts", async () => {
-    const kernel = real.namespaces && real.nftables ? MECHANISM.nftables : MECHANISM.proxy;
-    const onMachine = await asExpected(machine, 'failover', 'plain-lock');
-    expect(mechanisms(onMachine.events)).toEqual([['slow-link', kernel]]);
-    const imitated = await asExpected(fallback, 'failover', 'plain-lock');
-    expect(mechanisms(imitated.events)).toEqual([['slow-link', MECHANISM.proxy]]);
-    expect(imitated.metrics).toEqual(onMachine.metrics);
-    // Either way the bytes the primary sent after the hold died with it.
-    for (const played of [onMachine, imitated]) {
-      const link = eventsOf(played.events, 'row-observed').filter((e) => e.target === 'link to the far replica');
-      expect(link.at(-1)?.value).toMatch(/^cut · [1-9]\d* bytes never arrived$/);
-    }
-    expect(await mine()).toEqual([]);
+/** Which processes ran as hosts: the workers of redlock on the machine, none forced off. */
+function checkHosts(scenario: string, onMachine: Played, imitated: Played): void {
+  const hosts = (played: Played) => eventsOf(played.events, 'run-started')[0]!.hosts;
+  expect(hosts(onMachine)).toEqual(scenario === 'redlock' && real.namespaces ? ['worker-1', 'worker-2'] : []);
+  expect(hosts(imitated)).toEqual([]);
+  if (scenario !== 'cron-clock-skew') return;
+  // Each late node's own clock said how it was moved.
+  for (const [played, m] of [
+    [onMachine, real],
+    [imitated, forcedOff],
+  ] as const) {
+    const skewed = eventsOf(played.events, 'clock-skewed');
+    expect(skewed.length).toBeGreaterThan(0);
+    expect(new Set(skewed.map((e) => e.mechanism))).toEqual(new Set([clock(m)]));
+  }
+}
+
+describe('nothing of the runs is left', () => {
+  it('no namespace of this process, no link into one, and no worker under libfaketime', async () => {
+    expect(workerPids.size).toBeGreaterThan(0); // the runs above ran
+    expect((await racelabNamespaces()).filter((n) => n.startsWith(mine))).toEqual([]);
+    const links = execFileSync('ip', ['-o', 'link', 'show']).toString();
+    expect(links.split('\n').filter((line) => line.includes(`link-netns ${mine}`))).toEqual([]);
+    // Warm pool workers live until the playgrounds close; none of them is faked.
+    expect([...workerPids].filter((pid) => alive(pid) && faked(pid))).toEqual([]);
   });
 });

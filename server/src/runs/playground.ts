@@ -9,6 +9,7 @@ import { findVariant, loadCatalog, type Catalog } from '../scenarios/registry.js
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
 import { notAHost } from './linkFaults.js';
+import { notANode } from './nodeIsolation.js';
 import { Run } from './run.js';
 import { StoreWatch } from './storeWatch.js';
 import { scaleDurations } from './timeScale.js';
@@ -209,6 +210,10 @@ export class Playground {
           ok: false,
           error: `a partition at '${fault.checkpoint}': ${notAHost(fault.target === 'first' ? 'the first worker' : fault.target)}`,
         };
+      }
+      // An isolate cuts a node the workers reach over the lab's network (its names are the fixture's, checked when it strikes).
+      if (fault.action === 'isolate' && !scenario.lab?.(params.params).network) {
+        return { ok: false, error: `an isolate at '${fault.checkpoint}': ${notANode(fault.node ?? '', [])}` };
       }
     }
     const run = new Run(

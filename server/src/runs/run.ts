@@ -33,6 +33,7 @@ import { isOver, transition, type RunStatus } from './runStatus.js';
 import { createRunStores, type OwnedRunStores } from './runStores.js';
 import { startRunLab, type RunLab } from './runLab.js';
 import { LinkFaults } from './linkFaults.js';
+import { NodeIsolation } from './nodeIsolation.js';
 import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
@@ -125,9 +126,14 @@ export class Run {
     append: (workerId, body, atMs) => this.log.append(workerId, body, atMs),
     cancel: (reason) => this.cancel(reason),
     partition: (workerId, ms) => this.links.partition(workerId, ms),
+    isolate: (node, onCut) => this.isolation.isolate(node, onCut),
   });
   private readonly links = new LinkFaults({
     staged: (workerId, fault) => this.log.append(workerId, { type: 'fault-staged', ...fault }),
+    logLine: (line) => this.logLine(`run ${this.id}: ${line}`),
+  });
+  private readonly isolation = new NodeIsolation({
+    staged: ({ workerId, ...fault }) => this.log.append(workerId ?? null, { type: 'fault-staged', ...fault }),
     logLine: (line) => this.logLine(`run ${this.id}: ${line}`),
   });
   private readonly abort = new AbortController();
@@ -196,9 +202,13 @@ export class Run {
     this.processes.killAll();
   }
 
-  /** A fault from the page on one worker's real process or its link; returns an error when it cannot apply. */
+  /** A fault from the page on one worker's real process or its link, or on a lab node (`isolate`); returns an error when it cannot apply. */
   fault(workerId: string, action: LiveFaultAction): string | undefined {
     if (this.done) return 'the run has ended';
+    if (action === 'isolate') {
+      if (this.status !== 'running') return `the run is ${this.status}: an isolate applies while it runs`;
+      return this.isolation.isolate(workerId);
+    }
     if (action !== 'partition' && action !== 'heal') return this.processes.fault(workerId, action);
     if (!this.request.scenario.workers(this.request.params).includes(workerId)) return `no worker '${workerId}' in this run`;
     if (this.status !== 'running') return `the run is ${this.status}: a partition applies while it runs`;
@@ -263,6 +273,7 @@ export class Run {
       deadline = setTimeout(() => this.cancel(`the run passed its deadline of ${deadlineMs} ms; its workers were killed`), deadlineMs);
 
       const coordinator = new Coordinator(workerIds, faults);
+      this.isolation.useCuts(fixture?.isolate ?? {}, (latch) => coordinator.signal(latch));
       this.log.startClock();
       signal.throwIfAborted();
       this.move('running');
@@ -276,6 +287,7 @@ export class Run {
         speed,
         faults: this.request.faults ?? variant.faults ?? [],
         hosts: this.links.partitionable,
+        nodes: this.isolation.isolatable,
       });
       // The network and clock faults the lab arranged, each with the mechanism that plays it.
       for (const { workerId, ...fault } of [...(lab?.faults ?? []), ...(fixture?.faults ?? [])]) {
@@ -358,6 +370,7 @@ export class Run {
     } finally {
       clearTimeout(deadline);
       this.links.end();
+      this.isolation.end();
       this.processes.killAll();
       await this.cleanUpWithin(underway, CLEANUP_BUDGET_MS);
       this.settle();

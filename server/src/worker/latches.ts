@@ -16,3 +16,8 @@ export function keyGoneLatch(key: string): string {
 export function keySeenLatch(key: string, value: string): string {
   return `key-seen:${key}=${value}`;
 }
+
+/** Set once a lab node (e.g. "node-3") has been cut from every worker by an isolate, live or planned. */
+export function isolatedLatch(node: string): string {
+  return `isolated:${node}`;
+}

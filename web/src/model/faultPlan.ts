@@ -1,9 +1,13 @@
 // Fault plans: breakpoints at a variant's checkpoints, in words and as URL text.
 import type { FaultRule, VariantManifest } from '@racelab/shared';
 
-/** "between-setnx-and-expire:first:kill", "working:worker-2:stall:500", "after-grant:worker-2:partition:2000". */
+/**
+ * "between-setnx-and-expire:first:kill", "working:worker-2:stall:500", "after-grant:worker-2:partition:2000",
+ * "after-grant:worker-1:isolate:node-4".
+ */
 export function formatRule(rule: FaultRule): string {
-  return [rule.checkpoint, rule.target, rule.action, ...(rule.action !== 'kill' ? [String(rule.ms ?? 0)] : [])].join(':');
+  const last = rule.action === 'kill' ? [] : rule.action === 'isolate' ? [rule.node ?? ''] : [String(rule.ms ?? 0)];
+  return [rule.checkpoint, rule.target, rule.action, ...last].join(':');
 }
 
 /** The rule a piece of URL text describes, or null when it is not one. */
@@ -13,6 +17,7 @@ export function parseRule(text: string): FaultRule | null {
   if (action === 'kill' && ms === undefined) return { checkpoint, target, action };
   if ((action === 'stall' || action === 'partition') && ms !== undefined && /^\d{1,5}$/.test(ms))
     return { checkpoint, target, action, ms: Number(ms) };
+  if (action === 'isolate' && ms !== undefined && /^[\w-]{1,40}$/.test(ms)) return { checkpoint, target, action, node: ms };
   return null;
 }
 
@@ -31,9 +36,12 @@ export function samePlan(a: FaultRule[], b: FaultRule[]): boolean {
   return formatPlan(a) === formatPlan(b);
 }
 
-/** "worker-2 stalls 500 ms at working", "the first worker there is killed at holding-lock". */
+/** "worker-2 stalls 500 ms at working", "the first worker there is killed at holding-lock", "node-4 is isolated from every worker (…) once worker-1 reaches after-grant". */
 export function ruleWords(rule: FaultRule): string {
   const who = rule.target === 'first' ? 'the first worker there' : rule.target;
+  if (rule.action === 'isolate') {
+    return `${rule.node ?? 'a node'} is isolated from every worker (to the run's end) once ${rule.target === 'first' ? 'a worker' : who} reaches ${rule.checkpoint}`;
+  }
   const what =
     rule.action === 'kill'
       ? 'is killed (SIGKILL)'

@@ -22,6 +22,10 @@ describe('fault plans', () => {
     expect(formatRule({ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 2000 })).toBe(
       'after-grant:worker-2:partition:2000',
     );
+    const isolate = { checkpoint: 'after-grant', target: 'worker-1', action: 'isolate' as const, node: 'node-4' };
+    expect(formatRule(isolate)).toBe('after-grant:worker-1:isolate:node-4');
+    expect(parseRule('after-grant:worker-1:isolate:node-4')).toEqual(isolate);
+    expect(parseRule('after-grant:worker-1:isolate')).toBeNull();
     expect(parseRule('working:first:explode')).toBeNull();
     expect(parsePlan('working:first:kill,nope')).toBeNull();
     expect(samePlan(rules, [...rules])).toBe(true);
@@ -36,6 +40,9 @@ describe('fault plans', () => {
     );
     expect(ruleWords({ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 2000 })).toBe(
       'worker-2 is partitioned 2000 ms (its link down) at after-grant',
+    );
+    expect(ruleWords({ checkpoint: 'after-grant', target: 'worker-1', action: 'isolate', node: 'node-4' })).toBe(
+      "node-4 is isolated from every worker (to the run's end) once worker-1 reaches after-grant",
     );
   });
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { blindDelRun } from './fixtures/blindDelRun.js';
-import { LogBuilder } from './fixtures/build.js';
+import type { EventOf } from '@racelab/shared';
+import { LogBuilder, type EventBody } from './fixtures/build.js';
 import { duplicateJobManifest } from './fixtures/manifest.js';
 import { noLockRun } from './fixtures/noLockRun.js';
 import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
-import { deriveVerdict, headlineOf } from './verdict.js';
+import { deriveVerdict, headlineOf, struckFrom } from './verdict.js';
 
 describe('deriveVerdict', () => {
   it('writes each expectation in numbers with the manifest’s label', () => {
@@ -49,6 +50,59 @@ describe('deriveVerdict', () => {
     if (v.state !== 'finished') throw new Error(v.state);
     expect(v.headline).toBe('PASS — the invariant held');
     expect(v.lines[0]!.text).toBe('E-mails sent: 1 — should be 1');
+  });
+
+  it('names the faults a run was struck by beyond its parameters, instead of calling the difference a bug', () => {
+    const struck = (facts: [number, string | null, EventBody][], plan: EventOf<'run-started'>['faults'] = []) => {
+      const b = new LogBuilder().at(0, null, {
+        type: 'run-started',
+        scenario: 'redlock',
+        variant: 'redlock',
+        correct: false,
+        params: {},
+        workers: [],
+        faults: plan,
+      });
+      for (const [atMs, w, body] of facts) b.at(atMs, w, body);
+      b.at(3000, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'fail', expectedVerdict: 'pass' });
+      return b.build();
+    };
+    const cut: EventBody = {
+      type: 'fault-staged',
+      fault: 'partition',
+      target: "worker-1's link to every host, to the run's end or a heal",
+      mechanism: 'kernel link down',
+    };
+    const log = struck([
+      [100, 'worker-1', cut],
+      [200, 'worker-2', { type: 'process-paused', plannedMs: null }],
+      [300, 'worker-2', { type: 'process-paused', plannedMs: 500 }], // planned: the expectation counts it
+      [400, 'worker-2', { type: 'fault-staged', fault: 'partition', target: 'worker-2 ↔ node-1', mechanism: 'proxy' }], // the scenario's own split
+      [450, 'worker-1', { type: 'fault-staged', fault: 'isolation', target: 'node-4 from worker-1', mechanism: 'proxy' }],
+      [450, 'worker-2', { type: 'fault-staged', fault: 'isolation', target: 'node-4 from worker-2', mechanism: 'proxy' }],
+      [500, 'worker-3', { type: 'process-killed', signal: 'SIGKILL' }],
+    ]);
+    expect(struckFrom(log)).toEqual([
+      "worker-1's link cut",
+      'worker-2 paused from the page',
+      'node-4 isolated',
+      'worker-3 killed from the page',
+    ]);
+    const v = deriveVerdict(log, duplicateJobManifest);
+    if (v.state !== 'finished') throw new Error(v.state);
+    expect(v.expectation).toEqual({
+      asExpected: false,
+      text: "NOT as expected: this run should give PASS. Its parameters alone give that; it was also struck by faults they do not include (worker-1's link cut, worker-2 paused from the page, node-4 isolated, worker-3 killed from the page).",
+    });
+    // A kill the plan asked for is the plan's; with nothing else, a differing verdict is a bug.
+    const planned = struck(
+      [[500, 'worker-3', { type: 'process-killed', signal: 'SIGKILL' }]],
+      [{ checkpoint: 'c', target: 'first', action: 'kill' }],
+    );
+    expect(struckFrom(planned)).toEqual([]);
+    const bug = deriveVerdict(planned, duplicateJobManifest);
+    if (bug.state !== 'finished') throw new Error(bug.state);
+    expect(bug.expectation?.text).toMatch(/A verdict that differs is a bug in racelab/);
   });
 
   it('shows a failed run’s message, and a running run', () => {

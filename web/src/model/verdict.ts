@@ -73,10 +73,36 @@ function build(events: EventLog, scenario: ScenarioManifest): VerdictView {
     .map((n) => ({ name: n, text: metricText(metricOf(scenario, n), n, finished.metrics[n]) }));
   const pass = finished.verdict === 'pass';
   const broken = lines.filter((l) => !l.held).length;
-  return { state: 'finished', pass, headline: headlineOf(pass, lines.length, broken), lines, others, ...expectationOf(finished) };
+  return {
+    state: 'finished',
+    pass,
+    headline: headlineOf(pass, lines.length, broken),
+    lines,
+    others,
+    ...expectationOf(finished, struckFrom(events)),
+  };
 }
 
-function expectationOf(finished: EventOf<'run-finished'>): { expectation?: { asExpected: boolean; text: string } } {
+/**
+ * The faults a run was struck by that its expected verdict does not count, in words: a
+ * worker's link cut or a lab node isolated (from the page or a plan), a process paused
+ * from the page, a kill no plan asked for. The expectation is of the parameters alone.
+ */
+export function struckFrom(events: EventLog): string[] {
+  const started = runSummary(events).started;
+  const plannedKill = started?.faults.some((f) => f.action === 'kill') ?? false;
+  const words = new Set<string>();
+  for (const e of events) {
+    const w = e.workerId ?? '';
+    if (e.type === 'fault-staged' && e.fault === 'partition' && e.target.startsWith(`${w}'s link`)) words.add(`${w}'s link cut`);
+    if (e.type === 'fault-staged' && e.fault === 'isolation') words.add(`${e.target.split(' from ')[0]!} isolated`);
+    if (e.type === 'process-paused' && e.plannedMs === null) words.add(`${w} paused from the page`);
+    if (e.type === 'process-killed' && !plannedKill) words.add(`${w} killed from the page`);
+  }
+  return [...words];
+}
+
+function expectationOf(finished: EventOf<'run-finished'>, struck: string[]): { expectation?: { asExpected: boolean; text: string } } {
   const expected = finished.expectedVerdict;
   if (!expected) return {};
   const asExpected = expected === finished.verdict;
@@ -86,7 +112,11 @@ function expectationOf(finished: EventOf<'run-finished'>): { expectation?: { asE
   return {
     expectation: {
       asExpected,
-      text: `NOT as expected: this run should give ${word}${reason ? ` here (${reason})` : ''}. A verdict that differs is a bug in racelab or a machine too busy for the choreography.`,
+      text: `NOT as expected: this run should give ${word}${reason ? ` here (${reason})` : ''}. ${
+        struck.length > 0
+          ? `Its parameters alone give that; it was also struck by faults they do not include (${struck.join(', ')}).`
+          : 'A verdict that differs is a bug in racelab or a machine too busy for the choreography.'
+      }`,
     },
   };
 }

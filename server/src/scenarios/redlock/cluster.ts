@@ -13,11 +13,12 @@ import type { StartedService } from '../../services/startedService.js';
 import type { StagedFault } from '@racelab/shared';
 import { MECHANISM, labMechanisms } from '../../labnet/mechanisms.js';
 import type { LabHost } from '../../labnet/labHost.js';
-import type { RunFixture, RunStores } from '../types.js';
+import { startRelay, type Relay } from '../../labnet/relay.js';
+import type { NodeCut, RunFixture, RunStores } from '../types.js';
 import { startBlackhole, type Blackhole } from './blackhole.js';
-import { CLOCK_OFFSET_KEY, JUMPING_NODE, linkHostKey, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY } from './keys.js';
+import { CLOCK_OFFSET_KEY, JUMPING_NODE, linkHostKey, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY, viewUrlKey } from './keys.js';
 import type { Reach } from './reach.js';
-import { reachableNodes } from './reach.js';
+import { decidingNode, reachableNodes } from './reach.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
 
 export interface Cluster extends RunFixture {
@@ -27,6 +28,8 @@ export interface Cluster extends RunFixture {
   observe(): Promise<Record<string, string>>;
   /** The grants the server sees on the nodes, recorded in the run's grants table. */
   grants: NodeGrants;
+  /** "Isolate node-3": each node cut from every worker, in the kernel or by the workers' own links (redlockJob.ts). */
+  isolate: Record<string, NodeCut>;
   close(): Promise<void>;
 }
 
@@ -77,12 +80,26 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   const kernel = hosts.length > 0 && labMechanisms().nftables;
   shared[PARTITION_KEY] = kernel ? MECHANISM.nftables : MECHANISM.proxy;
   const faults: StagedFault[] = [];
+  const port = (i: number): number => Number(new URL(started[i]!.url).port);
+  // The harness's own view of the deciding and the jumping node passes a relay on the link,
+  // beside the node's port, so that isolating either cuts the variant, never the choreography.
+  const relays: Relay[] = [];
+  const viewed = [...new Set([decidingNode(network.reach), JUMPING_NODE])];
+  for (const [k, workerId] of network.workerIds.entries()) {
+    const host = hosts[k];
+    if (!host) continue;
+    for (const i of viewed) {
+      const relay = await startRelay(host.hostAddress, { host: '127.0.0.1', port: port(i) });
+      relays.push(relay);
+      shared[viewUrlKey(workerId, i)] = `redis://${relay.host}:${relay.port}`;
+    }
+  }
   for (const [k, workerId] of network.workerIds.entries()) {
     const host = hosts[k];
     if (host) shared[linkHostKey(workerId)] = host.hostAddress;
     for (let i = 0; i < NODE_COUNT; i++) {
       if (reachableNodes(network.reach, k).includes(i)) continue;
-      if (kernel) await host!.drop(host!.hostAddress, Number(new URL(started[i]!.url).port));
+      if (kernel) await host!.drop(host!.hostAddress, port(i));
       faults.push({ fault: 'partition', target: `${workerId} ↔ ${nodeName(i)}`, mechanism: shared[PARTITION_KEY], workerId });
     }
   }
@@ -105,10 +122,28 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
     Math.floor(NODE_COUNT / 2) + 1,
   );
 
+  // An isolated node: dropped in each worker's namespace where the split is the kernel's; else
+  // each worker's own link to it turns into a blackhole once told (the run sets its latch).
+  const isolate = Object.fromEntries(
+    started.map((_, i) => [
+      nodeName(i),
+      async (): Promise<StagedFault[]> => {
+        if (kernel) await Promise.all(hosts.map((host) => host.drop(host.hostAddress, port(i))));
+        return network.workerIds.map((workerId) => ({
+          fault: 'isolation' as const,
+          target: `${nodeName(i)} from ${workerId}`,
+          mechanism: shared[PARTITION_KEY]!,
+          workerId,
+        }));
+      },
+    ]),
+  );
+
   return {
     shared,
     faults,
     grants,
+    isolate,
     async observe() {
       const locks = await Promise.all(clients.map((c) => c.get(network.lockKey)));
       const lanes: Record<string, string> = {};
@@ -121,6 +156,7 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       await grants.stop().catch(() => undefined); // measure has said what went wrong
       for (const client of clients) client.disconnect();
       await blackhole?.close();
+      await Promise.all(relays.map((relay) => relay.close()));
       await Promise.all(started.map((node) => node.stop()));
       process.off('exit', killAll);
     },

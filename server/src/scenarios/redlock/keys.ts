@@ -16,6 +16,8 @@ export const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
 export const PARTITION_KEY = 'partition';
 /** The `shared` entry with the host address of a worker's lab link, where it reaches the nodes; absent on the host's own network. */
 export const linkHostKey = (workerId: string): string => `linkHost:${workerId}`;
+/** The `shared` entry with where a lab host worker reaches a node for its harness's own view (a relay beside the node's port); absent: the node's own address. */
+export const viewUrlKey = (workerId: string, index: number): string => `view:${workerId}:node${index + 1}`;
 /** "node-1" … "node-5" for indices 0 … 4. */
 export const nodeName = (index: number): string => `node-${index + 1}`;
 

@@ -10,7 +10,7 @@ import { ledgerLibraryFrame, writeUnderLibraryLock } from '../ledgerLibraryVaria
 import { holdLibraryLock } from '../libraryLock.js';
 import { defineVariant, type VariantDefinition } from '../types.js';
 import { LOCK_KEY } from './keys.js';
-import type { RedlockJob } from './redlockJob.js';
+import { connected, type RedlockJob } from './redlockJob.js';
 import redlock, { NODE_TIMEOUT_MS } from './variants/redlock.js';
 
 /** The library's own connections to the nodes: a node in reach answers, one out of reach times out as the hand-written Redlock's. */
@@ -18,10 +18,12 @@ async function libraryNodes(job: RedlockJob): Promise<Redis[]> {
   const nodes = job.nodes.map((node) => {
     const redis = node.redis.duplicate(node.inReach ? {} : { commandTimeout: NODE_TIMEOUT_MS });
     redis.on('error', () => undefined); // a command that fails reports it to the library
+    // Isolated: its requests from then on time out as a node out of reach's (ioredis reads the option per command).
+    void node.isolated.then(() => (redis.options.commandTimeout = NODE_TIMEOUT_MS));
     return redis;
   });
   // Connected before the story starts, so a node's timeout measures the request alone.
-  await Promise.all(nodes.filter((_, i) => job.nodes[i]!.inReach).map((redis) => redis.ping()));
+  await Promise.all(nodes.flatMap((redis, i) => (job.nodes[i]!.inReach ? [connected(job.nodes[i]!, redis)] : [])));
   return nodes;
 }
 

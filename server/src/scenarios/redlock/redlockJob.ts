@@ -11,10 +11,12 @@ import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder, waitForFreeLock } from './choreography.js';
 import { jumpClock } from './clockJump.js';
 import { MECHANISM } from '../../labnet/mechanisms.js';
-import { JUMPING_NODE, linkHostKey, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY } from './keys.js';
+import { JUMPING_NODE, linkHostKey, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY, viewUrlKey } from './keys.js';
+import { startLink } from './blackhole.js';
+import { isolatedLatch } from '../../worker/latches.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { storedName } from '../keyAliases.js';
-import { neverSilent, silentFor } from './silence.js';
+import { silentFor } from './silence.js';
 
 export interface RedlockNode {
   name: string;
@@ -25,9 +27,12 @@ export interface RedlockNode {
   /**
    * The client's timeout on a request to this node: resolves null once the node has been
    * silent for `ms`. In this lab's network that happens to a node out of reach only (after
-   * `ms` of real time): a node in reach answers, however late a busy machine makes it (silence.ts).
+   * `ms` of real time), or isolated (`ms` after the cut): a node in reach answers, however
+   * late a busy machine makes it (silence.ts).
    */
   silence(ms: number): Promise<null>;
+  /** Resolves once the node is isolated from every worker ("isolate node-3", live or planned); for most runs, never. */
+  isolated: Promise<void>;
 }
 
 export interface RedlockJob extends WorkerContext {
@@ -65,6 +70,15 @@ export interface RedlockHarness {
   disconnect(): void;
 }
 
+/** Resolves once `redis`, a connection to `node`, has answered a PING, or the node has been isolated (it never will then). */
+export function connected(node: RedlockNode, redis: Redis): Promise<unknown> {
+  const ping = redis.ping();
+  const cut = node.isolated.then(() => {
+    ping.catch(() => undefined); // its failure, later, is no one's to report
+  });
+  return Promise.race([ping, cut]);
+}
+
 function connect(url: string): Redis {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, connectionName: 'racelab-worker' });
   redis.on('error', () => undefined); // a failing command reports it
@@ -84,22 +98,30 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
     return node.toString();
   };
   const kernelCut = ctx.shared[PARTITION_KEY] === MECHANISM.nftables;
+  // Without the kernel's cut, this worker reaches each node in reach over a link of its own
+  // (blackhole.ts) that an isolation of the node turns into a blackhole.
+  const links = kernelCut ? [] : await Promise.all(reachable.map((i) => startLink(url(i))));
   const nodes: RedlockNode[] = Array.from({ length: NODE_COUNT }, (_, i) => {
     const inReach = reachable.includes(i);
+    const link = links[reachable.indexOf(i)];
+    const isolated = ctx.waitFor(isolatedLatch(nodeName(i))).then(() => link?.cut());
     return {
       name: nodeName(i),
       // Out of reach: the node itself behind the kernel's cut, or the blackhole.
-      redis: connect(inReach || kernelCut ? url(i) : String(ctx.shared.blackholeUrl)),
+      redis: connect(link?.url ?? (inReach || kernelCut ? url(i) : String(ctx.shared.blackholeUrl))),
       inReach,
-      silence: inReach ? neverSilent : silentFor,
+      silence: inReach ? (ms) => isolated.then(() => silentFor(ms)) : silentFor,
+      isolated,
     };
   });
-  // The harness's own view of two nodes, whatever the partition: the choreography's
-  // deciding node and the node whose clock jumps.
-  const deciding = connect(url(decidingNode(reach)));
-  const jumping = connect(url(JUMPING_NODE));
+  // The harness's own view of two nodes, whatever the partition or isolation: the
+  // choreography's deciding node and the node whose clock jumps (on a lab host, through a
+  // relay beside the node's port, see cluster.ts).
+  const view = (i: number): string => String(ctx.shared[viewUrlKey(ctx.workerId, i)] ?? url(i));
+  const deciding = connect(view(decidingNode(reach)));
+  const jumping = connect(view(JUMPING_NODE));
   // Connected before the story starts, so a node's per-request timeout measures the request alone.
-  await Promise.all([...reachable.map((i) => nodes[i]!.redis.ping()), deciding.ping(), jumping.ping()]);
+  await Promise.all([...reachable.map((i) => connected(nodes[i]!, nodes[i]!.redis)), deciding.ping(), jumping.ping()]);
 
   const pauseMs = intParam(ctx.params, 'pauseMs');
   const workMs = intParam(ctx.params, 'workMs');
@@ -148,6 +170,7 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
       for (const node of nodes) node.redis.disconnect();
       deciding.disconnect();
       jumping.disconnect();
+      for (const link of links) void link.close();
     },
   };
 }

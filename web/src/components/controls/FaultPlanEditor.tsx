@@ -1,6 +1,8 @@
 // Breakpoints: at a named step of the variant's code (a checkpoint, e.g. between SETNX and
 // EXPIRE), the first worker to get there, or a chosen one, dies (SIGKILL) or stalls
-// (SIGSTOP for n ms). The server checks each rule and says why it refuses one.
+// (SIGSTOP for n ms), is partitioned (its lab host's link down for n ms), or has a lab node
+// isolated from every worker (redlock's Redis nodes, as its runs on the page listed them).
+// The server checks each rule and says why it refuses one.
 import type { FaultRule } from '@racelab/shared';
 import { newRule, ruleWords, samePlan } from '../../model/faultPlan.js';
 import { runSummary } from '../../model/runSummary.js';
@@ -14,11 +16,28 @@ const selectRoster = (s: State): string => {
   return [...ids].join(' ');
 };
 
+/** Lab nodes an isolate may cut, as the runs of this scenario on the page listed them, joined. */
+const selectLabNodes = (s: State): string => {
+  const nodes = new Set<string>();
+  for (const run of Object.values(s.runs))
+    if (run.scenario === s.scenarioId) for (const n of runSummary(run.events).started?.nodes ?? []) nodes.add(n);
+  return [...nodes].join(' ');
+};
+
+/** The rule with another action, keeping what the new action takes. */
+function withAction(rule: FaultRule, action: string, nodes: string[]): FaultRule {
+  const { checkpoint, target } = rule;
+  if (action === 'kill') return { checkpoint, target, action: 'kill' };
+  if (action === 'isolate') return { checkpoint, target, action: 'isolate', node: rule.node ?? nodes[0] ?? 'node-1' };
+  return { checkpoint, target, action: action === 'partition' ? 'partition' : 'stall', ms: rule.ms ?? 500 };
+}
+
 function RuleRow({
   rule,
   index,
   checkpoints,
   roster,
+  nodes,
   onChange,
   onRemove,
 }: {
@@ -26,6 +45,7 @@ function RuleRow({
   index: number;
   checkpoints: string[];
   roster: string[];
+  nodes: string[];
   onChange(rule: FaultRule): void;
   onRemove(): void;
 }) {
@@ -55,19 +75,23 @@ function RuleRow({
         <select
           aria-label={`Breakpoint ${n} action`}
           value={rule.action}
-          onChange={(e) =>
-            onChange(
-              e.target.value === 'kill'
-                ? { checkpoint: rule.checkpoint, target: rule.target, action: 'kill' }
-                : { ...rule, action: e.target.value === 'partition' ? 'partition' : 'stall', ms: rule.ms ?? 500 },
-            )
-          }
+          onChange={(e) => onChange(withAction(rule, e.target.value, nodes))}
         >
           <option value="kill">dies (SIGKILL)</option>
           <option value="stall">stalls (SIGSTOP)</option>
           <option value="partition">is partitioned (link down; workers that are lab hosts)</option>
+          {(nodes.length > 0 || rule.action === 'isolate') && <option value="isolate">isolates a lab node from every worker</option>}
         </select>
-        {rule.action !== 'kill' && (
+        {rule.action === 'isolate' && (
+          <select aria-label={`Breakpoint ${n} node`} value={rule.node} onChange={(e) => onChange({ ...rule, node: e.target.value })}>
+            {[...new Set([...nodes, ...(rule.node ? [rule.node] : [])])].map((node) => (
+              <option key={node} value={node}>
+                {node}
+              </option>
+            ))}
+          </select>
+        )}
+        {(rule.action === 'stall' || rule.action === 'partition') && (
           <input
             type="number"
             aria-label={`Breakpoint ${n} ${rule.action} (ms)`}
@@ -92,6 +116,7 @@ export function FaultPlanEditor() {
   const faults = useStore((s) => s.faults);
   const setFaults = useStore((s) => s.setFaults);
   const roster = useStore(selectRoster);
+  const nodes = useStore(selectLabNodes);
   if (!variant) return null;
   const add = newRule(variant);
   const own = samePlan(faults, variant.faults);
@@ -111,6 +136,7 @@ export function FaultPlanEditor() {
                 index={i}
                 checkpoints={variant.checkpoints}
                 roster={roster ? roster.split(' ') : []}
+                nodes={nodes ? nodes.split(' ') : []}
                 onChange={(r) => setFaults(faults.map((x, j) => (j === i ? r : x)))}
                 onRemove={() => setFaults(faults.filter((_, j) => j !== i))}
               />

@@ -12,6 +12,7 @@ import type { TimeWindow } from '../../model/viewport.js';
 import { useStore } from '../../store/index.js';
 import { isRunning, scenarioOfRun, selectShownLog } from '../../store/selectors.js';
 import { runTitle } from '../panels/runTitle.js';
+import { NodeFaults } from './NodeFaults.js';
 import { OverlapBands, OverlapRow } from './OverlapRow.js';
 import { StoreLane } from './StoreLane.js';
 import { WorkerLane } from './WorkerLane.js';
@@ -71,6 +72,7 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
         />
       ))}
       {lanes.some((l) => l.leases.length > 0) && <OverlapRow spans={overlaps} scale={scale} drawn={drawn} pxWidth={pxWidth} />}
+      {faultsFor && <NodeFaults runId={faultsFor} />}
       {storeLanes.map((k, i) => (
         <StoreLane
           key={`${k.store}:${k.name}`}
