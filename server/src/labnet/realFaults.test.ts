@@ -124,7 +124,8 @@ it('this machine gives the labs what root on Linux gives: namespaces, nftables a
 
 for (const scenario of Object.keys(SCENARIOS)) {
   const manifest = manifests.find((m) => m.id === scenario)!;
-  describe(scenario, () => {
+  // A scenario's sets at once (the config's maxConcurrency): each run keeps its lab apart.
+  describe.concurrent(scenario, () => {
     for (const [setIndex, set] of setsOf(manifest).entries()) {
       it(`at ${setIndex === 0 ? 'the defaults' : JSON.stringify(set)}: every variant, real and forced off, gives its expected verdict with its faults' mechanisms named`, async () => {
         for (const variant of manifest.variants) {

@@ -75,7 +75,8 @@ export function armOutage(cluster: Cluster, control: Redis, keys: OutageKeys, pl
     await cluster.link.primaryDying();
     const killedAt = performance.now();
     cluster.kill(plan.victims);
-    const replicaHadKey = (await cluster.far.client.get(keys.lock)) !== null;
+    // EXISTS, not GET: a library may keep its lock as a hash (ioredfour does).
+    const replicaHadKey = (await cluster.far.client.exists(keys.lock)) === 1;
     const far2 = cluster.nodes.find((n) => n.name === NODES.far2)!;
     await waitUntil(
       plan.timeoutMs,
