@@ -10,6 +10,7 @@ import {
   noStaleWrite,
   ledgerFigures,
 } from '../kit/fencedLedger.js';
+import { choiceSpec } from '../kit/choiceParam.js';
 import { workParam } from '../kit/leaseParams.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { waitForFailover } from './choreography.js';
@@ -43,28 +44,14 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   source: import.meta.url,
   teachingOrder: 8,
   params: [
-    {
-      kind: 'choice',
-      name: 'outage',
-      label: 'Outage',
-      help: 'primary: the primary dies alone. zone: its zone goes down — the primary and the near replica beside it die together.',
-      options: [
-        { value: 'primary', label: 'primary' },
-        { value: 'zone', label: 'zone' },
-      ],
-      default: 'primary',
-    },
-    {
-      kind: 'choice',
-      name: 'lag',
-      label: 'Replication lag',
-      help: "slow: the link to the far replica holds the primary's bytes longer than the run lasts. none: the far replica has copied every write when the outage strikes.",
-      options: [
-        { value: 'slow', label: 'slow' },
-        { value: 'none', label: 'none' },
-      ],
-      default: 'slow',
-    },
+    choiceSpec('outage', 'Outage', {
+      primary: 'the primary dies alone.',
+      zone: 'its zone goes down — the primary and the near replica beside it die together.',
+    }),
+    choiceSpec('lag', 'Replication lag', {
+      slow: "the link to the far replica holds the primary's bytes longer than the run lasts.",
+      none: 'the far replica has copied every write when the outage strikes.',
+    }),
     {
       kind: 'int',
       name: 'waitTimeoutMs',
