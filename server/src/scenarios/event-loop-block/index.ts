@@ -5,7 +5,7 @@
 // than the lease.
 import { leaseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
-import { waitForFreeLease } from './choreography.js';
+import { handover } from './choreography.js';
 import { lastHolderWins, ledgerMetrics, noStaleWrite, OBSERVED_GRANTS, recordGrantsOf } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 import { statementJob, type StatementJob } from './statementJob.js';
@@ -79,8 +79,5 @@ export default defineScenario<StatementJob>({
     lastHolderWins(WORKERS[1]!, 'the statement keeps the write of worker-2, the last worker granted the lease'),
   ],
 
-  async work(ctx, variant) {
-    if (ctx.workerId !== ctx.workerIds[0]) await waitForFreeLease(ctx);
-    await variant.run(statementJob(ctx));
-  },
+  work: handover.work(statementJob),
 });

@@ -3,7 +3,7 @@
 // writes too. Only the database can tell the stale write from the good one.
 import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
-import { waitForFreeLease } from './choreography.js';
+import { handover } from './choreography.js';
 import { documentJob, type DocumentJob } from './documentJob.js';
 import {
   createFencedLedger,
@@ -88,8 +88,5 @@ export default defineScenario<DocumentJob>({
     lastHolderWins(WORKERS[1]!, 'the document keeps the write of worker-2, the last worker granted the lease'),
   ],
 
-  async work(ctx, variant) {
-    if (ctx.workerId !== ctx.workerIds[0]) await waitForFreeLease(ctx);
-    await variant.run(documentJob(ctx));
-  },
+  work: handover.work(documentJob),
 });

@@ -4,11 +4,12 @@
 // pointer row logs its own writes (../kit/fencedLedger.ts); a file and a Redis key keep no
 // log, so the job logs each upload (only the holders figure reads that log).
 import { AFTER_WRITE } from '../kit/fencedLedger.js';
-import { fencedLease, type FencedLease } from '../kit/fencedLease.js';
+import type { FencedLease } from '../kit/fencedLease.js';
 import { holdLease, type Grant } from '../kit/holdLease.js';
-import { intParam, type WorkerContext } from '../types.js';
-import { keepWriteOrder } from './choreography.js';
-import { FENCE_KEY, LOCK_KEY, REFUSED_KEY, REPORT_FENCE_KEY, REPORT_KEY } from './keys.js';
+import { pauseFirst } from '../leaseHandover.js';
+import type { WorkerContext } from '../types.js';
+import { handover } from './choreography.js';
+import { REFUSED_KEY, REPORT_FENCE_KEY, REPORT_KEY } from './keys.js';
 
 /** `work` edits the report for workMs. */
 export interface UploadJob extends WorkerContext, FencedLease {
@@ -56,25 +57,17 @@ export async function uploadReport(job: UploadJob, { acquire, put }: UploadSteps
 
 /** Gives a worker context the report job's own operations. */
 export function uploadJob(ctx: WorkerContext): UploadJob {
-  const pauseMs = intParam(ctx.params, 'pauseMs');
-  const lease = fencedLease(
-    ctx,
-    { lockKey: LOCK_KEY, fenceKey: FENCE_KEY },
-    { label: 'edit the report', workMs: intParam(ctx.params, 'workMs') },
-  );
+  const job = handover.job(ctx, 'edit the report');
 
   return {
-    ...ctx,
-    ...lease,
+    ...job,
     dir: String(ctx.shared.dir),
     reportKey: ctx.key(REPORT_KEY),
     reportFenceKey: ctx.key(REPORT_FENCE_KEY),
     refusedKey: ctx.key(REFUSED_KEY),
-    async pause() {
-      if (ctx.workerId === ctx.workerIds[0] && pauseMs > 0) await ctx.stall(pauseMs);
-    },
+    pause: () => pauseFirst(ctx),
     async upload(fence, attempt) {
-      await keepWriteOrder(ctx, lease.token);
+      await handover.keepWriteOrder(ctx, job.token);
       const taken = await attempt();
       await ctx.checkpoint(AFTER_WRITE);
       // The job's own log of the upload (the sender is the session's worker).
