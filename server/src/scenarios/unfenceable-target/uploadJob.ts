@@ -3,11 +3,11 @@
 // report to the variant's target. What a reader gets is read from the target itself; the
 // pointer row logs its own writes (../kit/fencedLedger.ts); a file and a Redis key keep no
 // log, so the job logs each upload (only the holders figure reads that log).
-import { AFTER_WRITE } from '../kit/fencedLedger.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../kit/fencedLedger.js';
 import type { FencedLease } from '../kit/fencedLease.js';
 import { holdLease, type Grant } from '../kit/holdLease.js';
 import { pauseFirst } from '../leaseHandover.js';
-import type { WorkerContext } from '../types.js';
+import { defineSteppedVariant, type SteppedVariant, type VariantDefinition, type WorkerContext } from '../types.js';
 import { handover } from './choreography.js';
 import { REFUSED_KEY, REPORT_FENCE_KEY, REPORT_KEY } from './keys.js';
 
@@ -43,16 +43,19 @@ export function reportText(writer: string, fence: number): string {
  * worker-1's stall, the edit, and one upload by `put`; the lease released if still its own.
  */
 export async function uploadReport(job: UploadJob, { acquire, put }: UploadSteps): Promise<void> {
-  await holdLease(
-    job,
-    () => acquire(job),
-    async ({ fence }) => {
-      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
-      await job.work();
-      const report = reportText(job.workerId, fence); // "fence: 1" is the first line of the report
-      await job.upload(fence, () => put(job, report, fence));
-    },
-  );
+  await holdLease(job, acquire, async ({ fence }) => {
+    await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+    await job.work();
+    const report = reportText(job.workerId, fence); // "fence: 1" is the first line of the report
+    await job.upload(fence, () => put(job, report, fence));
+  });
+}
+
+/** A variant of this lab: its steps played by the report's life (uploadReport), with the lab's checkpoints. */
+export function defineUploadVariant(
+  definition: Omit<VariantDefinition<UploadJob>, 'run' | 'checkpoints'> & { steps: UploadSteps },
+): SteppedVariant<UploadJob, UploadSteps> {
+  return defineSteppedVariant<UploadJob, UploadSteps>({ ...definition, checkpoints: [AFTER_GRANT, AFTER_WRITE], run: uploadReport });
 }
 
 /** Gives a worker context the report job's own operations. */
