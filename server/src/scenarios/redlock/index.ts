@@ -2,6 +2,7 @@
 // lock on a majority and its process is stopped for real (SIGSTOP); every key expires,
 // worker-2 takes a majority of its own and writes; worker-1 wakes up and writes too. A
 // clock jump on one node can give a second majority with no pause at all.
+import { choiceSpec } from '../kit/choiceParam.js';
 import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { nodeGrantSource } from '../kit/nodeGrants.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
@@ -43,17 +44,10 @@ export default defineScenario<RedlockJob, Cluster>({
       max: 60_000,
       default: 0,
     },
-    {
-      kind: 'choice',
-      name: 'reach',
-      label: 'Network',
-      help: 'all: every worker reaches every node. split: worker-1 reaches nodes 1–3 and worker-2 nodes 3–5; the others never answer.',
-      options: [
-        { value: 'all', label: 'every node reachable' },
-        { value: 'split', label: 'split: 1–3 | 3–5' },
-      ],
-      default: 'all',
-    },
+    choiceSpec('reach', 'Network', {
+      all: { label: 'every node reachable', does: 'every worker reaches every node.' },
+      split: { label: 'split: 1–3 | 3–5', does: 'worker-1 reaches nodes 1–3 and worker-2 nodes 3–5; the others never answer.' },
+    }),
   ],
   metrics: [metrics.maxConcurrentHolders, metrics.staleWritesAccepted, metrics.staleWritesRejected, metrics.finalWriter],
   variants: [redlock, redlockFenced, ...LIBRARY_VARIANTS],
