@@ -12,5 +12,7 @@ export default defineConfig({
     // Two test files at a time on a 2-core machine (the default would be one): most of a
     // scenario test is waiting on its choreography (stalls, leases, latches), not computing.
     maxWorkers: 2,
+    // Tests marked concurrent (the CLI's, the near-misses) run three at a time within their file.
+    maxConcurrency: 3,
   },
 });

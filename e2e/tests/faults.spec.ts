@@ -12,18 +12,22 @@ test('pause, resume and kill real worker processes during a run', async ({ page 
   const timeline = page.getByRole('region', { name: 'Timeline' });
   const lane = (w: string) => timeline.getByRole('group', { name: w, exact: true });
 
+  // worker-3 from the keyboard (3 pauses it) and worker-2 from its lane are paused first: a
+  // stopped process cannot finish its work, so however slow the machine, both are still
+  // there to be resumed once worker-1 is killed.
+  await expect(lane('worker-3').getByRole('button', { name: 'Pause worker-3' })).toBeVisible();
+  await page.locator('body').press('3');
+  await expect(lane('worker-3').getByRole('button', { name: 'Resume worker-3' })).toBeVisible();
+  await lane('worker-2').getByRole('button', { name: 'Pause worker-2' }).click();
+  await expect(timeline.getByRole('img', { name: /^worker-2 process stalled from \d+ ms to now$/ })).toBeVisible();
+
   await lane('worker-1').getByRole('button', { name: 'Kill worker-1' }).click();
   await expect(lane('worker-1')).toContainText('killed by SIGKILL');
   await expect(timeline.getByRole('img', { name: /^worker-1 killed by SIGKILL at \d+ ms$/ })).toBeVisible();
 
-  await lane('worker-2').getByRole('button', { name: 'Pause worker-2' }).click();
-  await expect(timeline.getByRole('img', { name: /^worker-2 process stalled from \d+ ms to now$/ })).toBeVisible();
   await lane('worker-2').getByRole('button', { name: 'Resume worker-2' }).click();
   await expect(timeline.getByRole('img', { name: /^worker-2 process stalled from \d+ ms to \d+ ms$/ })).toBeVisible();
-
-  // The same from the keyboard: 3 pauses worker-3, 3 again resumes it.
-  await page.locator('body').press('3');
-  await expect(lane('worker-3').getByRole('button', { name: 'Resume worker-3' })).toBeVisible();
+  // 3 again resumes worker-3.
   await page.locator('body').press('3');
   await expect(lane('worker-3').getByRole('button', { name: 'Pause worker-3' })).toBeVisible();
 

@@ -35,16 +35,19 @@ test('nothing moves when the verdict arrives; labels are whole and apart', async
   await expect(timeline.getByRole('group', { name: 'worker-2', exact: true })).toBeVisible();
   const during = { timeline: await boxOf(timeline), legend: await boxOf(legend) };
   // While the run is live, the "now" label and the tick labels do not overlap (both are
-  // drawn for the eye only, so they are measured by their boxes).
-  const overlaps = await timeline.evaluate((el) => {
+  // drawn for the eye only, so they are measured by their boxes), measured in one go in the
+  // page as soon as a frame draws the live edge.
+  const handle = await timeline.evaluateHandle((el) => el);
+  const overlaps = await page.waitForFunction((el) => {
     const now = el.querySelector('.live-edge.live .live-label')?.getBoundingClientRect();
-    if (!now) return -1;
-    return Array.from(el.querySelectorAll<HTMLElement>('.tick'))
+    if (!now) return null;
+    const overlapping = Array.from(el.querySelectorAll<HTMLElement>('.tick'))
       .filter((t) => t.style.display !== 'none')
       .map((t) => t.getBoundingClientRect())
       .filter((t) => t.right > now.left && t.left < now.right && t.bottom > now.top && t.top < now.bottom).length;
-  });
-  expect(overlaps).toBe(0);
+    return { overlapping }; // an object: a count of 0 would read as "not yet"
+  }, handle);
+  expect(await overlaps.jsonValue()).toEqual({ overlapping: 0 });
   await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/, { timeout: RUN_TIMEOUT });
   await expect(page.getByRole('region', { name: 'Verdict' }).getByRole('list', { name: 'Numbers' })).toBeVisible();
   const after = { timeline: await boxOf(timeline), legend: await boxOf(legend) };

@@ -1,5 +1,6 @@
 // The lock libraries on the page: a library variant run from the page under the fault its
-// scorecard cell was seen at, against the real server, gives the cell's numbers; and the
+// scorecard cell was seen at, against the real server, gives the cell's numbers and shows
+// the library's call as a user writes it; and the
 // scorecard view, served with no server at all, holds every lock and fault of
 // docs/scorecard.json, replays a cell's run with no socket, and leads back to the matrix.
 import { readFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ const lockName = (id: string) => card.locks.find((l) => l.id === id)!.name;
 const faultTitle = (id: string) => card.faults.find((f) => f.id === id)!.title;
 
 test('a library variant runs from the page under its scorecard fault and gives the cell’s numbers', async ({ page }) => {
-  const cell = cellAt(card, 'lib-redlock', 'stall-past-lease')!;
+  const cell = cellAt(card, 'lib-ioredfour', 'stall-past-lease')!;
   const seenAt = cell.seenAt!;
   // The setup the cell states, through a link (parameters and fault plan as the page takes them).
   const query = new URLSearchParams({ scenario: seenAt.scenario, variant: cell.lock });
@@ -38,6 +39,8 @@ test('a library variant runs from the page under its scorecard fault and gives t
     const label = metrics.find((m) => m.name === metric)!.label;
     await expect(numbers).toContainText(`${label}: ${cell.metrics![metric]}`);
   }
+  // The code beside it is the library's adapter: its own call, as a user of ioredfour writes it.
+  await expect(page.getByRole('region', { name: 'Code' })).toContainText('await locks.acquireLock(key, ttlMs)');
 
   // The header leads to the scorecard, and the link says so.
   await page.getByRole('button', { name: 'Library scorecard' }).click();

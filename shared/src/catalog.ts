@@ -6,6 +6,8 @@ import { FaultRule } from './faultRule.js';
 import { ExpectedVerdict } from './verdict.js';
 
 const paramText = { name: z.string(), label: z.string(), help: z.string() };
+/** A scenario's or a variant's names, and its summary: one or two sentences, what it does and what happens. */
+const entryText = { id: z.string(), title: z.string(), summary: z.string() };
 
 /** A parameter of a scenario, with the bounds every caller is held to. */
 export const ParamSpec = z.discriminatedUnion('kind', [
@@ -35,11 +37,8 @@ export const Params = z.record(z.string(), ParamValue);
 export type Params = z.infer<typeof Params>;
 
 export const VariantManifest = z.object({
-  id: z.string(),
-  title: z.string(),
+  ...entryText,
   correct: z.boolean(),
-  /** One or two sentences: what this variant does and what happens. */
-  summary: z.string(),
   /** The variant's source code as shown beside the timeline. */
   code: z.string(),
   /** A variant that runs an npm lock library, at the version racelab pins: the page lists these apart. */
@@ -74,9 +73,7 @@ export const MetricSpec = z.object({
 export type MetricSpec = z.infer<typeof MetricSpec>;
 
 export const ScenarioManifest = z.object({
-  id: z.string(),
-  title: z.string(),
-  summary: z.string(),
+  ...entryText,
   /** Plain-words explanation: why the broken variants fail, what the correct ones change. */
   explanation: z.string(),
   params: z.array(ParamSpec),

@@ -1,6 +1,8 @@
 // Each library adapter against the real Redis and PostgreSQL: one holder at a time, a
-// release lets the next in, and a lock with a TTL expires on its own.
+// release lets the next in, a lock with a TTL expires on its own, and a lock with a fence
+// gives the next holder a higher one, whose lock the older holder's release leaves alone.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
@@ -54,10 +56,27 @@ describe.each(LIBRARY_LOCKS.filter((m) => m.redisKey('lock') !== null).map((m) =
       // A renewing lock is renewed by its holder's timer: it must be released to stop; the
       // others are left to expire. Either way, after the wait the next holder gets in.
       if (module.renews) await a.release(held);
-      else await new Promise((resolve) => setTimeout(resolve, 600));
+      else await sleep(600);
       const next = await b.acquire('lock:y', 5000);
       expect(next).not.toBeNull();
       await b.release(next);
     });
   },
 );
+
+describe.each(LIBRARY_LOCKS.filter((m) => m.fences).map((m) => [m.name, m] as const))('%s, a lock with a fence', (_name, module) => {
+  it('gives the grant after an expiry a higher fence, and the older holder cannot release it', async () => {
+    const prefix = `racelab-test:${randomUUID().slice(0, 8)}:`;
+    const [a, b] = [await open(module, prefix), await open(module, prefix)];
+    const first = await a.acquire('lock:f', 200);
+    expect(first).not.toBeNull();
+    await sleep(400); // the first lease expires, never released
+    const second = await b.acquire('lock:f', 5000);
+    expect(second).not.toBeNull();
+    expect(b.fence!(second)).toBeGreaterThan(a.fence!(first));
+    // The stale holder's release comes late: the newer grant still holds the lock.
+    await a.release(first);
+    expect(await a.acquire('lock:f', 5000)).toBeNull();
+    await b.release(second);
+  });
+});

@@ -56,6 +56,8 @@ export interface LockModule<Handle = unknown> {
   version: string;
   /** The variant's id on the page: kebab-case. */
   id: string;
+  /** The module's own URL (import.meta.url): the page shows its code. */
+  source: string;
   /** One line: what the lock is and what it promises. */
   summary: string;
   /** Does the lock renew itself while its holder runs (a watchdog)? */
@@ -66,8 +68,6 @@ export interface LockModule<Handle = unknown> {
   spansNodes: boolean;
   /** Where in the run's key space the lock lives for `key`, when the library adds a prefix of its own; null: not in Redis. */
   redisKey(key: string): string | null;
-  /** The module's own URL (import.meta.url): the page shows its code. */
-  source: string;
   create(connections: LockConnections): LockAdapter<Handle> | Promise<LockAdapter<Handle>>;
 }
 

@@ -5,9 +5,9 @@ import { basename, isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LockAdapter, LockConnections, LockModule } from './lockAdapter.js';
 import advisoryLock from './libraries/advisoryLock.js';
+import ioredfour from './libraries/ioredfour.js';
 import microfleetIoredisLock from './libraries/microfleetIoredisLock.js';
-import redisSemaphoreMutex from './libraries/redisSemaphoreMutex.js';
-import redisSemaphoreRedlockMutex from './libraries/redisSemaphoreRedlockMutex.js';
+import { redisSemaphoreMutex, redisSemaphoreRedlockMutex } from './libraries/redisSemaphore.js';
 import redlock from './libraries/redlock.js';
 import sesamecareRedlock from './libraries/sesamecareRedlock.js';
 
@@ -25,6 +25,7 @@ export const LIBRARY_LOCKS: LockModule[] = [
   redisSemaphoreMutex,
   redisSemaphoreRedlockMutex,
   microfleetIoredisLock,
+  ioredfour,
   advisoryLock,
 ];
 
@@ -52,12 +53,12 @@ export async function loadOwnLock(path: string): Promise<LockModule> {
     name: own?.name ?? basename(path),
     version: own?.version ?? 'local',
     id: OWN_LOCK_ID,
+    source: pathToFileURL(path).href,
     summary: `Your lock from ${basename(path)}, behind the same interface as the libraries.`,
     renews: own?.renews ?? false,
     fences: own?.fences ?? false,
     spansNodes: own?.spansNodes ?? false,
     redisKey: own?.redisKey ?? ((key) => key),
-    source: pathToFileURL(path).href,
     create: (connections) => create.call(own, connections),
   };
 }

@@ -1,5 +1,6 @@
 // The key observer against the real Redis: a lease counting down is reported once, and a
-// renewal to the same length is reported too (what a watchdog does), as is the key's end.
+// renewal to the same length is reported too (what a watchdog does), as is the key's end;
+// a lock kept as a hash is reported by its fields.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshPrefix, testRedis } from '../testing/testRedis.js';
@@ -50,5 +51,15 @@ describe('key observer', () => {
     await observer.stop();
     // Set, renewed three times, deleted: the countdown in between is not news.
     expect(seen.map((o) => o.value)).toEqual(['worker-1', 'worker-1', 'worker-1', 'worker-1', null]);
+  });
+
+  it('reports a lock kept as a hash by its fields, as ioredfour keeps its index', async () => {
+    const { prefix, seen, observer } = observe();
+    // In one transaction, as its script does: no sample sees the hash without its expiry.
+    await redis.multi().hset(`${prefix}lock`, 'index', '7').pexpire(`${prefix}lock`, 300).exec();
+    await sleep(500);
+    await observer.stop();
+    expect(seen.map((o) => o.value)).toEqual(['{index: 7}', null]);
+    expect(seen[0]!.pttlMs).toBeGreaterThan(0);
   });
 });

@@ -3,6 +3,7 @@
 // keyspace notifications report each SET, DEL and expiry as it happens; sampling keeps
 // the TTL current and covers a Redis that does not notify.
 import type { Redis } from 'ioredis';
+import { LUA_VALUE_OF } from '../scenarios/keyValue.js';
 import type { KeyspaceEvents } from './keyspaceEvents.js';
 import { SamplingLoop } from './samplingLoop.js';
 
@@ -18,20 +19,12 @@ export interface KeyObservation {
   redisTimeUs?: number;
 }
 
-// A string's value, a set's sorted members as "{a, b}", or another type's name; and the PTTL;
-// then Redis's TIME (seconds, microseconds) of the snapshot.
-const READ_KEYS = `
+// Each key's value (as the timeline shows it: ../scenarios/keyValue.ts) and its PTTL; then
+// Redis's TIME (seconds, microseconds) of the snapshot.
+const READ_KEYS = `${LUA_VALUE_OF}
 local out = {}
 for i, key in ipairs(KEYS) do
-  local t = redis.call('TYPE', key).ok
-  local value = false
-  if t == 'string' then value = redis.call('GET', key)
-  elseif t == 'set' then
-    local members = redis.call('SMEMBERS', key)
-    table.sort(members)
-    value = '{' .. table.concat(members, ', ') .. '}'
-  elseif t ~= 'none' then value = t end
-  out[2 * i - 1] = value
+  out[2 * i - 1] = valueOf(key)
   out[2 * i] = redis.call('PTTL', key)
 end
 local now = redis.call('TIME')

@@ -1,6 +1,7 @@
 // The library variants of the labs with Redis of their own, end to end on the real stores:
 // a lock of one node on the primary that fails over before replication (two holders, the
-// stale write lands), and a Redlock library over the five nodes with two of them out of
+// stale write lands; with ioredfour's fence, whose counter failed over too, the row refuses
+// it), and a Redlock library over the five nodes with two of them out of
 // each worker's reach (one majority at a time: nothing stale) and with node-3's clock jump
 // (a second majority: the stale write lands).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,24 @@ describe('failover, with a lock library', () => {
     expect(verdict).toBe('fail');
     // Both grants are the library's own values, each seen on the lab's nodes.
     expect(new Set(eventsOf(events, 'lease-acquired').map((e) => e.token)).size).toBe(2);
+  }, 60_000);
+
+  it("ioredfour: the promoted replica never had the counter either and hands out the same index; the row refuses worker-1's equal fence", async () => {
+    const { metrics, verdict, events } = await play(playground, 'failover', 'lib-ioredfour');
+    expect(metrics).toMatchObject({
+      maxConcurrentHolders: 2,
+      staleWritesAccepted: 0,
+      staleWritesRejected: 1,
+      replicaHadKeyAtFailover: 'no',
+      finalWriter: 'worker-2',
+    });
+    expect(verdict).toBe('pass');
+    // One value and one fence for both grants: the index the dead primary gave, given again.
+    const grants = eventsOf(events, 'lease-acquired');
+    expect(grants.map((e) => [e.workerId, e.token, e.fence])).toEqual([
+      ['worker-1', '{index: 1}', 1],
+      ['worker-2', '{index: 1}', 1],
+    ]);
   }, 60_000);
 });
 

@@ -8,18 +8,20 @@
 import type { Params } from '@racelab/shared';
 import { writeRow } from './kit/fencedLedger.js';
 import { fencedLease, type FencedLease } from './kit/fencedLease.js';
+import { LUA_VALUE_OF } from './keyValue.js';
 import { intParam, type ScenarioDefinition, type WorkerContext } from './types.js';
 
 /** Names the worker that found its lease still live just before it acted. */
 const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
 
 /**
- * At write time: is this worker's lease still live (KEYS[1] holds its token ARGV[1])? If
- * so, say so where the next worker looks before it takes the lease (KEYS[2] = ARGV[2], the
- * worker); both in one step inside Redis. 1 when it was live.
+ * At write time: is this worker's lease still live (KEYS[1] holds its token ARGV[1], read as
+ * ./keyValue.ts reads a lock of any type)? If so, say so where the next worker looks before
+ * it takes the lease (KEYS[2] = ARGV[2], the worker); both in one step inside Redis. 1 when
+ * it was live.
  */
-export const CLAIM_WRITE_IN_LEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+export const CLAIM_WRITE_IN_LEASE = `${LUA_VALUE_OF}
+if valueOf(KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[2], ARGV[2])
   return 1
 end

@@ -1,7 +1,8 @@
 // Every library variant of the lease-handover labs, end to end on the real stores: the
 // library's own value is matched to its holder (two holders at once, not three: worker-2's
-// write is not stale), a stale write lands without a fence; and a renewing library keeps
-// its lease through long work once its event loop is free again.
+// write is not stale), a stale write lands without a fence and is refused by the row with
+// the library's fence; and a renewing library keeps its lease through long work once its
+// event loop is free again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_LOCKS } from '../locks/lockModules.js';
 import type { Playground } from '../runs/playground.js';
@@ -16,16 +17,23 @@ afterAll(() => playground.close());
 const inRedis = LIBRARY_LOCKS.filter((m) => m.redisKey('lock') !== null);
 
 describe('fencing, with each library', () => {
-  it.each(inRedis.map((m) => [m.id] as const))(
-    "%s: worker-1 is stopped past its lease; its stale write lands over worker-2's",
-    async (id) => {
+  it.each(inRedis.map((m) => [m.id, m.fences ? "the row refuses it by the lock's fence" : "it lands over worker-2's", m.fences] as const))(
+    '%s: worker-1 is stopped past its lease and writes: %s',
+    async (id, _outcome, fences) => {
       const { metrics, verdict, events } = await play(playground, 'fencing', id);
-      expect(metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' });
-      expect(verdict).toBe('fail');
+      expect(metrics).toMatchObject(
+        fences
+          ? { maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2', finalFence: 2 }
+          : { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' },
+      );
+      expect(verdict).toBe(fences ? 'pass' : 'fail');
       // The grants the server saw are the values the library stored, each filed by its holder.
-      const tokens = eventsOf(events, 'lease-acquired').map((e) => e.token);
+      const grants = eventsOf(events, 'lease-acquired');
+      const tokens = grants.map((e) => e.token);
       expect(new Set(tokens).size).toBe(2);
       expect(eventsOf(events, 'key-observed').map((e) => e.value)).toEqual(expect.arrayContaining(tokens));
+      // A lock that fences gives each grant its number; the others give none.
+      expect(grants.map((e) => e.fence)).toEqual(fences ? [1, 2] : [undefined, undefined]);
     },
     30_000,
   );

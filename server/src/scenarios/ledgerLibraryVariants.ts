@@ -74,7 +74,7 @@ export async function writeUnderLibraryLock(
   const fence = grant.fence ?? fenceOtherwise;
   const sql = `update ${table} set content = $1, fence = $2, writer = $3 where id = 1${guard}`;
   if ((await write(sql, [content, fence, job.workerId])) === 1) job.emit({ type: 'write-accepted', target, value: content, fence });
-  else job.emit({ type: 'write-rejected', target, value: content, fence, reason: 'the row holds a newer fence' });
+  else job.emit({ type: 'write-rejected', target, value: content, fence, reason: 'the row holds this fence or a newer one' });
 }
 
 /** The variant of a lease-handover lab (`handover`) that runs `module`'s lock around the job. */

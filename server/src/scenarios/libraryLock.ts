@@ -5,6 +5,7 @@
 import type { Redis } from 'ioredis';
 import type { LockAdapter, LockModule } from '../locks/lockAdapter.js';
 import { openLock, type LabConnections } from '../locks/openLock.js';
+import { readKeyValue } from './keyValue.js';
 import type { VariantDefinition, WorkerContext } from './types.js';
 
 export interface LibraryGrant {
@@ -56,7 +57,7 @@ export function lockPlace(ctx: WorkerContext, module: LockModule, lockKey: strin
     lockKey,
     shownKey: inRedis ? key : `${module.name}(${lockKey})`,
     inRedis,
-    read: async () => (inRedis ? await redis.get(key) : null),
+    read: async () => (inRedis ? await readKeyValue(redis, key) : null),
   };
 }
 

@@ -1,8 +1,9 @@
 // The scorecard's runner on a small slice, on the real stores: one library × three faults,
 // each cell read from its run's metrics, with its parameters and its recording, and a second
-// pass gives the same matrix; and the labs with nodes of their own: a Redlock library over the
+// pass gives the same matrix; the labs with nodes of their own: a Redlock library over the
 // partitioned five nodes and on the primary that fails over, a lock of one Redis under the
-// Redlock fault (the full matrix is `npm run scorecard`, never run by the tests).
+// Redlock fault; and a library that fences, whose stale writes the row refuses (the full
+// matrix is `npm run scorecard`, never run by the tests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recording } from '@racelab/shared';
 import { LIBRARY_LOCKS } from '../locks/lockModules.js';
@@ -66,5 +67,24 @@ describe('runScorecard', () => {
     expect(partition!.seenAt).toMatchObject({ scenario: 'redlock', params: { reach: 'split', pauseMs: 0, clockJumpMs: 0 } });
     expect(unfit!.note).toContain('one Redis');
     expect(recordings).toHaveLength(3);
+  }, 60_000);
+
+  it("reads a library's own fence from the row: ioredfour's stale write is refused after the stall and after the failover", async () => {
+    const ioredfour = LIBRARY_LOCKS.find((l) => l.id === 'lib-ioredfour')!;
+    const fenced = SCORECARD_FAULTS.filter((f) => f.id === 'stale-write' || f.id === 'failover-before-replication');
+    const card = await runScorecard(playground, [ioredfour], fenced, () => undefined);
+    expect(matrix(card)).toEqual([
+      ['lib-ioredfour', 'stale-write', 'correct', false],
+      ['lib-ioredfour', 'failover-before-replication', 'correct', false],
+    ]);
+    for (const cell of card.cells) {
+      expect(cell.metrics).toMatchObject({
+        maxConcurrentHolders: 2,
+        staleWritesAccepted: 0,
+        staleWritesRejected: 1,
+        finalWriter: 'worker-2',
+      });
+      expect(cell.note).toContain('rejected by the row');
+    }
   }, 60_000);
 });

@@ -39,7 +39,9 @@ export async function play(
     run: prepared.run,
     outcome,
     events: prepared.run.events,
-    metrics: outcome.status === 'finished' ? outcome.metrics : {},
+    // A run that failed has no metrics: its reason stands in for them, so that an assertion
+    // on the metrics says why instead of "expected {}".
+    metrics: outcome.status === 'finished' ? outcome.metrics : { runFailed: outcome.message },
     verdict: outcome.status === 'finished' ? outcome.verdict : 'error',
   };
 }

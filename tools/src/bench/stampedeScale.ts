@@ -4,12 +4,17 @@
 // The verdict must still say 1 refresh call; time from start-run to the verdict; the
 // server process's peak RSS (VmHWM, a fresh server per repetition) and, sampled every
 // 50 ms, the most its worker processes held together.
-import type { BenchResult, Figure } from './figure.js';
+import type { BenchResult, Figure, Target } from './figure.js';
 import { childPids, procBytes, startServer } from './serverProcess.js';
 import { SocketClient } from './socketClient.js';
 
 const SECTION = 'Scale of a run';
 const MB = 2 ** 20;
+
+/** One of this section's figures: one sample a run. */
+function figure(name: string, unit: string, samples: number[], target?: Target): Figure {
+  return { section: SECTION, name, unit, samples, sampleOf: 'run', target };
+}
 
 export async function benchStampedeScale(reps = 3): Promise<BenchResult> {
   const verdicts: number[] = [];
@@ -47,34 +52,13 @@ export async function benchStampedeScale(reps = 3): Promise<BenchResult> {
       await server.stop();
     }
   }
-  const figures: Figure[] = [
-    {
-      section: SECTION,
-      name: 'refresh calls (correct variant, 5,000 requests, 16 servers)',
-      unit: 'calls',
-      samples: refreshes,
-      sampleOf: 'run',
-      target: { stat: 'max', op: '==', value: 1 },
-    },
-    {
-      section: SECTION,
-      name: 'requests ok (of 5,000)',
-      unit: 'requests',
-      samples: okRequests,
-      sampleOf: 'run',
-      target: { stat: 'min', op: '==', value: 5000 },
-    },
-    { section: SECTION, name: 'start-run to verdict', unit: 'ms', samples: verdicts, sampleOf: 'run' },
-    {
-      section: SECTION,
-      name: 'server process peak RSS (VmHWM)',
-      unit: 'MB',
-      samples: serverPeaks,
-      sampleOf: 'run',
-      target: { stat: 'max', op: '<=', value: 300 },
-    },
-    { section: SECTION, name: 'its 16 worker processes together, peak RSS (sampled)', unit: 'MB', samples: workerPeaks, sampleOf: 'run' },
-    { section: SECTION, name: 'events streamed to the page', unit: 'events', samples: events, sampleOf: 'run' },
+  const figures = [
+    figure('refresh calls (correct variant, 5,000 requests, 16 servers)', 'calls', refreshes, { stat: 'max', op: '==', value: 1 }),
+    figure('requests ok (of 5,000)', 'requests', okRequests, { stat: 'min', op: '==', value: 5000 }),
+    figure('start-run to verdict', 'ms', verdicts),
+    figure('server process peak RSS (VmHWM)', 'MB', serverPeaks, { stat: 'max', op: '<=', value: 300 }),
+    figure('its 16 worker processes together, peak RSS (sampled)', 'MB', workerPeaks),
+    figure('events streamed to the page', 'events', events),
   ];
   return {
     figures,

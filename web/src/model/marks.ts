@@ -63,6 +63,11 @@ function clockMark(w: string, atMs: number, skew: ClockSkew): Omit<Mark, 'id' | 
   };
 }
 
+/** A worker's death by a signal, drawn large: "killed by SIGKILL" (the kill itself) or "died by SIGKILL" (its exit). */
+function deathMark(w: string, atMs: number, signal: string, how: 'killed by' | 'died by'): Omit<Mark, 'id' | 'atMs'> {
+  return { kind: 'death', major: true, tag: signal, caption: signal, label: `${w} ${how} ${signal} ${at(atMs)}`, details: [] };
+}
+
 /** The mark an event draws in its worker's lane, or null when it draws none. */
 export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<Mark, 'id' | 'atMs'> | null {
   switch (e.type) {
@@ -96,24 +101,9 @@ export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<M
     case 'job-skipped':
       return { kind: 'skip', major: true, tag: null, caption: 'skipped', label: `${w} skipped the job ${at(e.atMs)}`, details: [e.reason] };
     case 'process-killed':
-      return {
-        kind: 'death',
-        major: true,
-        tag: e.signal,
-        caption: e.signal,
-        label: `${w} killed by ${e.signal} ${at(e.atMs)}`,
-        details: [],
-      };
+      return deathMark(w, e.atMs, e.signal, 'killed by');
     case 'worker-exited':
-      if (e.signal !== null)
-        return {
-          kind: 'death',
-          major: true,
-          tag: e.signal,
-          caption: e.signal,
-          label: `${w} died by ${e.signal} ${at(e.atMs)}`,
-          details: [],
-        };
+      if (e.signal !== null) return deathMark(w, e.atMs, e.signal, 'died by');
       return {
         kind: 'exit',
         major: false,

@@ -13,12 +13,12 @@ export default defineLock({
   name: 'advisory-lock',
   version: '2.0.0',
   id: 'lib-advisory-lock',
+  source: import.meta.url,
   summary: 'advisory-lock: pg_try_advisory_lock on a hash of the name, in a session of its own; no TTL, freed when the session ends.',
   renews: false,
   fences: false,
   spansNodes: false,
   redisKey: () => null, // it lives in PostgreSQL
-  source: import.meta.url,
   create({ databaseUrl, keyPrefix }) {
     const mutexFor = advisoryLock(databaseUrl);
     return {

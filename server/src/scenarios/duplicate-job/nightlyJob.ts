@@ -2,6 +2,7 @@
 // The job builds a report (a row in `reports`, stamped by PostgreSQL when it starts) and
 // sends it: a row in `emails` that must name its report. The verdict counts the e-mails
 // and, from the two rows' store-side times, how many containers were building at once.
+import { readKeyValue } from '../keyValue.js';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { doneLatch, keyGoneLatch } from '../../worker/latches.js';
 
@@ -120,7 +121,7 @@ export function nightlyJob(ctx: WorkerContext): NightlyJob {
       ctx.emit({ type: 'work-finished', label: 'build the report' });
     },
     async skip(key, heldBy) {
-      ctx.emit({ type: 'lease-denied', key, heldBy: heldBy === undefined ? await ctx.redis.get(key) : heldBy });
+      ctx.emit({ type: 'lease-denied', key, heldBy: heldBy === undefined ? await readKeyValue(ctx.redis, key) : heldBy });
       ctx.emit({ type: 'job-skipped', reason: 'another container holds the lock' });
       await attempted();
     },

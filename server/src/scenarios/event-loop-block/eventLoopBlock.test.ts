@@ -30,8 +30,11 @@ describe('event-loop-block at its defaults', () => {
     const [blockEnd] = eventsOf(events, 'event-loop-unblocked', 'worker-1');
     expect(blockEnd!.atMs - blockStart!.atMs).toBeGreaterThanOrEqual(1500);
     expect(blockEnd!.blockedMs).toBeGreaterThanOrEqual(1500);
-    // worker-2 got the lease and wrote while worker-1's loop was still blocked.
-    expect(eventsOf(events, 'lease-acquired', 'worker-2')[0]!.atMs).toBeLessThan(blockEnd!.atMs);
+    // worker-2 got the lease before worker-1, unblocked, wrote on the lease it had lost. (Its
+    // grant usually falls inside the block; on a loaded machine the server may see the
+    // lease gone a little after the block ends, which changes nothing of the story.)
+    const [stale] = eventsOf(events, 'write-accepted', 'worker-1');
+    expect(eventsOf(events, 'lease-acquired', 'worker-2')[0]!.atMs).toBeLessThan(stale!.atMs);
     expect(eventsOf(events, 'lease-released', 'worker-1')[0]?.deleted).toBe(0);
     expect(eventsOf(events, 'row-observed').at(-1)?.value).toBe('worker-1 · fence 1');
   });

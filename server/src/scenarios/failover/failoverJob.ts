@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { FencedSteps as FencedStepsOf } from '../kit/fencedLease.js';
 import { writeRow } from '../kit/fencedLedger.js';
 import { grantSeen } from '../kit/nodeGrants.js';
+import { readKeyValue } from '../keyValue.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { letNewerHoldersWriteFirst, startOutage } from './choreography.js';
@@ -82,7 +83,7 @@ export function failoverJob(ctx: WorkerContext, lockRedis: Redis): FailoverJob {
       return releaseIfMine(lockRedis, lockKey, token);
     },
     async denied() {
-      ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await lockRedis.get(lockKey) });
+      ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await readKeyValue(lockRedis, lockKey) });
       return skip('another worker holds the lock');
     },
     skip,

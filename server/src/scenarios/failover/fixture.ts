@@ -4,6 +4,7 @@
 // names, and the replication bytes the slow link holds or lost.
 import type { LabHost } from '../../labnet/labHost.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
+import { readKeyValue } from '../keyValue.js';
 import type { Observed, RunFixture, RunStores } from '../types.js';
 import { startCluster, type Cluster, type RedisNode } from './cluster.js';
 import { LOCK_KEY, NODES, OUTAGE_OVER_KEY, OUTAGE_START_KEY } from './keys.js';
@@ -43,7 +44,10 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
   });
   let outage: Outage;
   try {
-    const control = stores.redis.duplicate(); // BLPOP blocks its connection: not the server's shared one
+    // BLPOP blocks its connection: not the server's shared one. And it waits as long as the
+    // workers take to get there, which on a loaded machine is more than the server's command
+    // timeout (which the copy would inherit, and which failed the outage with "Command timed out").
+    const control = stores.redis.duplicate({ commandTimeout: undefined });
     control.on('error', () => undefined);
     const keys = { start: stores.key(OUTAGE_START_KEY), over: stores.key(OUTAGE_OVER_KEY), lock: stores.key(LOCK_KEY) };
     const victims = zone ? [NODES.primary, NODES.near] : [NODES.primary];
@@ -84,7 +88,7 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
 async function describeNode(node: RedisNode, lockKey: string): Promise<string> {
   if (node.dead) return 'dead (SIGKILL)';
   try {
-    const [role, value] = await Promise.all([node.client.role(), node.client.get(lockKey)]);
+    const [role, value] = await Promise.all([node.client.role(), readKeyValue(node.client, lockKey)]);
     const shown = role[0] === 'master' ? 'primary' : 'replica';
     return `${shown} · ${value === null ? 'no lock key' : `lock ${value}`}`;
   } catch {

@@ -1,6 +1,7 @@
 // The operations every lease-holding job module gives its variants, written once: release
 // (release-if-mine), the report of a lease another worker holds, and the job's timed work.
 import type { Redis } from 'ioredis';
+import { readKeyValue } from '../keyValue.js';
 import type { WorkerContext } from '../types.js';
 import { releaseIfMine } from './releaseIfMine.js';
 
@@ -24,7 +25,7 @@ export function leaseOfJob(
   return {
     release: () => releaseIfMine(redis, lockKey, token),
     async skip() {
-      ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await redis.get(lockKey) });
+      ctx.emit({ type: 'lease-denied', key: lockKey, heldBy: await readKeyValue(redis, lockKey) });
       ctx.emit({ type: 'job-skipped', reason: 'another worker holds the lease' });
       return null;
     },

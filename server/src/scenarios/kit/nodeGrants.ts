@@ -9,6 +9,7 @@
 // TIME and PostgreSQL's clock_timestamp() read the same host wall clock.
 import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LUA_VALUE_OF } from '../keyValue.js';
 import type { RunStores, WorkerContext } from '../types.js';
 import { AFTER_GRANT, insertGrant, type GrantSource } from './fencedLedger.js';
 
@@ -19,10 +20,10 @@ const grantSeenKey = (token: string): string => `grant-seen:${token}`;
 const SAMPLE_MS = 5;
 const POLL_MS = 5;
 
-/** The node's TIME (seconds, microseconds) and the key's value, in one atomic read. */
-const READ_KEY = `
+/** The node's TIME (seconds, microseconds) and the key's value (as ../keyValue.ts shows it), in one atomic read. */
+const READ_KEY = `${LUA_VALUE_OF}
 local now = redis.call('TIME')
-return {now[1], now[2], redis.call('GET', KEYS[1])}`;
+return {now[1], now[2], valueOf(KEYS[1])}`;
 
 export interface WatchedNode {
   /** The server's own connection to the node. */

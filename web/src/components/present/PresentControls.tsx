@@ -1,6 +1,14 @@
 // Presenter mode (the stage only, fitted to the screen, in large type), the themes (a
 // high-contrast one for washed-out projectors), and the list of shortcuts.
 import { useStore } from '../../store/index.js';
+import type { Theme } from '../../store/types.js';
+import { ToggleButton } from '../controls/ToggleButton.js';
+
+/** The themes besides the dark one: each button turns its theme on, or back to dark. */
+const THEMES: { theme: Theme; label: string; title: string }[] = [
+  { theme: 'light', label: 'Light theme', title: 'Light theme, for bright rooms (T)' },
+  { theme: 'contrast', label: 'High contrast', title: 'Black on white with strong colours, for a washed-out projector (H)' },
+];
 
 export function PresentControls() {
   const presenter = useStore((s) => s.presenter);
@@ -10,30 +18,14 @@ export function PresentControls() {
   const setHelpOpen = useStore((s) => s.setHelpOpen);
   return (
     <div className="present-controls" role="toolbar" aria-label="Presenting">
-      <button
-        type="button"
-        aria-pressed={presenter}
-        title="The stage only, in large type, fitted to the screen (P)"
-        onClick={() => setPresenter(!presenter)}
-      >
+      <ToggleButton pressed={presenter} onChange={setPresenter} title="The stage only, in large type, fitted to the screen (P)">
         Presenter mode
-      </button>
-      <button
-        type="button"
-        aria-pressed={theme === 'light'}
-        title="Light theme, for bright rooms (T)"
-        onClick={() => setTheme(theme === 'light' ? 'dark' : 'light')}
-      >
-        Light theme
-      </button>
-      <button
-        type="button"
-        aria-pressed={theme === 'contrast'}
-        title="Black on white with strong colours, for a washed-out projector (H)"
-        onClick={() => setTheme(theme === 'contrast' ? 'dark' : 'contrast')}
-      >
-        High contrast
-      </button>
+      </ToggleButton>
+      {THEMES.map((t) => (
+        <ToggleButton key={t.theme} pressed={theme === t.theme} onChange={(on) => setTheme(on ? t.theme : 'dark')} title={t.title}>
+          {t.label}
+        </ToggleButton>
+      ))}
       <button type="button" aria-haspopup="dialog" title="Keyboard shortcuts (?)" onClick={() => setHelpOpen(true)}>
         Keyboard shortcuts
       </button>

@@ -3,20 +3,20 @@
 import { fromScorecard } from '../../app/scorecard.js';
 import { useStore } from '../../store/index.js';
 import { selectCurrentRun } from '../../store/selectors.js';
+import { ToggleButton } from '../controls/ToggleButton.js';
 
 export function ScorecardToggle() {
   const open = useStore((s) => s.scorecard);
   const setScorecard = useStore((s) => s.setScorecard);
   return (
-    <button
-      type="button"
+    <ToggleButton
+      pressed={open}
+      onChange={setScorecard}
       className="scorecard-toggle"
-      aria-pressed={open}
       title="Lock libraries under faults: the matrix, each cell a recorded run"
-      onClick={() => setScorecard(!open)}
     >
       Library scorecard
-    </button>
+    </ToggleButton>
   );
 }
 

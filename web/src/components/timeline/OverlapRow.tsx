@@ -6,7 +6,7 @@ import { anyOpen, thinIntervals } from '../../model/lod.js';
 import { formatMs, type TimeScale } from '../../model/timeScale.js';
 import type { TimeWindow } from '../../model/viewport.js';
 import { intervalStyle } from './geometry.js';
-import { GroupBar } from './GroupBar.js';
+import { drawThinned } from './GroupBar.js';
 import { useTip } from './Tooltip.js';
 import { shape } from './sameProps.js';
 
@@ -58,13 +58,9 @@ export function OverlapRow({ spans, scale, drawn, pxWidth }: Props) {
       </div>
       <div className="tl-track">
         <div className="tl-content" data-open={anyOpen(shown) ? '' : undefined}>
-          {shown.map((t) =>
-            t.kind === 'one' ? (
-              <OverlapBar key={t.item.id} span={t.item} scale={scale} />
-            ) : (
-              <GroupBar key={t.id} group={t} what="overlaps" owner="the lock" cls="overlap-bar" scale={scale} />
-            ),
-          )}
+          {drawThinned(shown, { what: 'overlaps', owner: 'the lock', cls: 'overlap-bar', scale }, (s) => (
+            <OverlapBar key={s.id} span={s} scale={scale} />
+          ))}
         </div>
       </div>
     </div>

@@ -3,7 +3,7 @@
 import { useMemo, type CSSProperties } from 'react';
 import { anyOpen, thinIntervals } from '../../model/lod.js';
 import type { TimeWindow } from '../../model/viewport.js';
-import { GroupBar } from './GroupBar.js';
+import { drawThinned } from './GroupBar.js';
 import { absentWord, drawnEndMs, segmentText, storeKind, type StoreLane as Lane, type StoreSegment } from '../../model/storeLanes.js';
 import { formatMs, timeToX, type TimeScale } from '../../model/timeScale.js';
 import { workerColor } from './colors.js';
@@ -92,20 +92,16 @@ export function StoreLane({ lane, scale, drawn, pxWidth, workers, sameStoreAbove
       </div>
       <div className="tl-track">
         <div className="tl-content" data-open={anyOpen(shown) ? '' : undefined}>
-          {shown.map((t) =>
-            t.kind === 'one' ? (
-              <Segment
-                key={t.item.id}
-                store={lane.store}
-                seg={t.item}
-                scale={scale}
-                color={workerColor(workers.indexOf(t.item.holder ?? ''))}
-                flagNoExpiry={lane.leaseKey}
-              />
-            ) : (
-              <GroupBar key={t.id} group={t} what="values" owner={`${lane.store} ${lane.name}`} cls="key-seg" scale={scale} />
-            ),
-          )}
+          {drawThinned(shown, { what: 'values', owner: name, cls: 'key-seg', scale }, (seg) => (
+            <Segment
+              key={seg.id}
+              store={lane.store}
+              seg={seg}
+              scale={scale}
+              color={workerColor(workers.indexOf(seg.holder ?? ''))}
+              flagNoExpiry={lane.leaseKey}
+            />
+          ))}
         </div>
       </div>
     </div>

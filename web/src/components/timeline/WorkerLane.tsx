@@ -12,7 +12,7 @@ import { useStore } from '../../store/index.js';
 import { Icon } from '../icons/Icon.js';
 import { ClusterGlyph } from './ClusterGlyph.js';
 import { workerColor } from './colors.js';
-import { GroupBar } from './GroupBar.js';
+import { drawThinned } from './GroupBar.js';
 import { LaneFaults } from './LaneFaults.js';
 import { LeaseBar } from './LeaseBar.js';
 import { MarkGlyph } from './MarkGlyph.js';
@@ -70,34 +70,18 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs }: 
       </div>
       <div className="tl-track">
         <div className="tl-content" data-open={scene.open ? '' : undefined}>
-          {scene.stalls.map((t) =>
-            t.kind === 'one' ? (
-              <SpanBar key={t.item.id} span={t.item} scale={scale} />
-            ) : (
-              <GroupBar key={t.id} group={t} what="stalls" owner={owner} cls="span stall" scale={scale} />
-            ),
-          )}
-          {scene.leases.map((t) =>
-            t.kind === 'one' ? (
-              <LeaseBar key={t.item.id} lease={t.item.lease} scale={scale} />
-            ) : (
-              <GroupBar key={t.id} group={t} what="leases" owner={owner} cls="lease" scale={scale} />
-            ),
-          )}
-          {scene.truth.map((t) =>
-            t.kind === 'one' ? (
-              <TruthBar key={t.item.id} seg={t.item} scale={scale} />
-            ) : (
-              <GroupBar key={t.id} group={t} what="Redis holds" owner={owner} cls="truth" scale={scale} />
-            ),
-          )}
-          {scene.spans.map((t) =>
-            t.kind === 'one' ? (
-              <SpanBar key={t.item.id} span={t.item} scale={scale} />
-            ) : (
-              <GroupBar key={t.id} group={t} what="waits and work" owner={owner} cls="span work" scale={scale} />
-            ),
-          )}
+          {drawThinned(scene.stalls, { what: 'stalls', owner, cls: 'span stall', scale }, (s) => (
+            <SpanBar key={s.id} span={s} scale={scale} />
+          ))}
+          {drawThinned(scene.leases, { what: 'leases', owner, cls: 'lease', scale }, (l) => (
+            <LeaseBar key={l.id} lease={l.lease} scale={scale} />
+          ))}
+          {drawThinned(scene.truth, { what: 'Redis holds', owner, cls: 'truth', scale }, (seg) => (
+            <TruthBar key={seg.id} seg={seg} scale={scale} />
+          ))}
+          {drawThinned(scene.spans, { what: 'waits and work', owner, cls: 'span work', scale }, (s) => (
+            <SpanBar key={s.id} span={s} scale={scale} />
+          ))}
           {scene.minors.map((p) => (
             <MarkGlyph key={p.mark.id} placed={p} />
           ))}

@@ -3,6 +3,7 @@
 import { useStore } from 'zustand';
 import { fitView, panFraction, zoomBy } from '../../view/viewActions.js';
 import { viewStore } from '../../view/viewStore.js';
+import { ToggleButton } from '../controls/ToggleButton.js';
 
 export function ZoomControls() {
   const whole = useStore(viewStore, (s) => s.window === null);
@@ -24,14 +25,13 @@ export function ZoomControls() {
       <button type="button" aria-label="Show the whole run" title="Show the whole run (0)" disabled={whole} onClick={() => fitView()}>
         fit
       </button>
-      <button
-        type="button"
-        aria-pressed={follow}
+      <ToggleButton
+        pressed={follow}
+        onChange={(on) => viewStore.getState().setFollow(on)}
         title="Keep the live edge in view while a run is in progress (L)"
-        onClick={() => viewStore.getState().setFollow(!follow)}
       >
         follow live
-      </button>
+      </ToggleButton>
     </div>
   );
 }

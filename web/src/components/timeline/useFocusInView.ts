@@ -2,6 +2,7 @@
 import { useEffect, type RefObject } from 'react';
 import { spanOf } from '../../model/viewport.js';
 import { currentView, panMs } from '../../view/viewActions.js';
+import { listen } from './listen.js';
 
 export function useFocusInView(body: RefObject<HTMLElement | null>, axisTrack: RefObject<HTMLElement | null>): void {
   useEffect(() => {
@@ -17,7 +18,6 @@ export function useFocusInView(body: RefObject<HTMLElement | null>, axisTrack: R
       const dx = x < track.left ? x - track.left - margin : x > track.right ? x - track.right + margin : 0;
       if (dx !== 0) panMs((dx / track.width) * spanOf(currentView()));
     };
-    el.addEventListener('focusin', onFocus);
-    return () => el.removeEventListener('focusin', onFocus);
+    return listen(el, { focusin: onFocus });
   }, [body, axisTrack]);
 }

@@ -6,6 +6,7 @@ import { xToTime, makeScale } from '../../model/timeScale.js';
 import { spanOf, wheelFactor } from '../../model/viewport.js';
 import { currentView, panMs, setPlayhead, zoomNow } from '../../view/viewActions.js';
 import { viewStore } from '../../view/viewStore.js';
+import { listen } from './listen.js';
 
 /** A drag shorter than this is a click, in px. */
 const CLICK_PX = 4;
@@ -72,17 +73,11 @@ export function usePointerZoom(body: RefObject<HTMLElement | null>, axisTrack: R
         if (at?.inside) setPlayhead(Math.max(0, at.ms));
       }
     };
-    el.addEventListener('wheel', onWheel, { passive: false });
-    el.addEventListener('pointerdown', onDown);
-    el.addEventListener('pointermove', onMove);
-    el.addEventListener('pointerup', onUp);
-    el.addEventListener('pointercancel', onUp);
-    return () => {
-      el.removeEventListener('wheel', onWheel);
-      el.removeEventListener('pointerdown', onDown);
-      el.removeEventListener('pointermove', onMove);
-      el.removeEventListener('pointerup', onUp);
-      el.removeEventListener('pointercancel', onUp);
-    };
+    // Not passive: the wheel zooms instead of scrolling the page (the pointer events are never passive).
+    return listen(
+      el,
+      { wheel: onWheel, pointerdown: onDown, pointermove: onMove, pointerup: onUp, pointercancel: onUp },
+      { passive: false },
+    );
   }, [body, axisTrack]);
 }

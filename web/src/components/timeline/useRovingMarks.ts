@@ -8,6 +8,7 @@
 // first lane's pause; ← → Home End move within a lane's toolbar, ↑ ↓ to the next lane's; Tab
 // goes on to the marks and Shift+Tab from a mark comes back. The buttons are tabindex -1.
 import { useEffect, type RefObject } from 'react';
+import { listen } from './listen.js';
 import { firstMark, nextMark, ROVING_KEYS, type MarkBox, type RovingKey } from './rovingOrder.js';
 
 const MARK = '.tl-content [role="img"]';
@@ -80,13 +81,6 @@ export function useRovingMarks(bodyRef: RefObject<HTMLElement | null>): void {
       e.preventDefault();
       if (to && to !== target) to.focus();
     };
-    body.addEventListener('focusin', onFocusIn);
-    body.addEventListener('focusout', onFocusOut);
-    body.addEventListener('keydown', onKeyDown);
-    return () => {
-      body.removeEventListener('focusin', onFocusIn);
-      body.removeEventListener('focusout', onFocusOut);
-      body.removeEventListener('keydown', onKeyDown);
-    };
+    return listen(body, { focusin: onFocusIn, focusout: onFocusOut, keydown: onKeyDown });
   }, [bodyRef]);
 }

@@ -107,22 +107,12 @@ export function useTimelineFrame(
   /** Asks React to draw again: the domain at this frame's clock is not the one drawn. */
   onStale: () => void,
 ): void {
-  // The frame loop reads the latest arguments through these refs, written as React draws so
+  // The frame loop reads the latest arguments through this ref, written as React draws so
   // a frame never works from older ones than the DOM shows.
-  /* eslint-disable react-hooks/refs */
-  const committedRef = useRef(committed);
-  committedRef.current = committed;
-  const trackPxRef = useRef(trackPx);
-  trackPxRef.current = trackPx;
-  const runIdsRef = useRef(runIds);
-  runIdsRef.current = runIds;
-  const commitRef = useRef(onCommit);
-  commitRef.current = onCommit;
-  const domainEndAtRef = useRef(domainEndAt);
-  domainEndAtRef.current = domainEndAt;
-  const staleRef = useRef(onStale);
-  staleRef.current = onStale;
-  /* eslint-enable react-hooks/refs */
+  const args = { committed, trackPx, runIds, onCommit, domainEndAt, onStale };
+  const latest = useRef(args);
+  // eslint-disable-next-line react-hooks/refs -- written during render on purpose: see above
+  latest.current = args;
   const drawRef = useRef<() => void>(() => {});
 
   useEffect(() => {
@@ -141,7 +131,7 @@ export function useTimelineFrame(
       const t = targets;
       const v = viewStore.getState();
       const { runs: records, cursor } = useStore.getState();
-      const runs = runIdsRef.current.map((id) => records[id]).filter((r): r is RunRecord => !!r);
+      const runs = latest.current.runIds.map((id) => records[id]).filter((r): r is RunRecord => !!r);
       const page = performance.now();
       // Where the drawing reaches: the live edge, or the cursor when held or replayed.
       let nowMs = 0;
@@ -160,7 +150,7 @@ export function useTimelineFrame(
           viewStore.getState().setWindow(followed);
         }
       }
-      const drawn = committedRef.current;
+      const drawn = latest.current.committed;
       const body = t.body.current;
       if (body) {
         // A new drawing is laid out at the width the view asks for now; later frames scale it.
@@ -177,7 +167,7 @@ export function useTimelineFrame(
         for (const el of body.getElementsByClassName('tl-content') as HTMLCollectionOf<HTMLElement>)
           if (el.hasAttribute('data-open') && el.style.getPropertyValue('--live-x') !== liveX) el.style.setProperty('--live-x', liveX);
       }
-      const width = trackPxRef.current;
+      const width = latest.current.trackPx;
       const axisKey = `${view.startMs} ${view.endMs} ${width}`;
       if (axisKey !== axisFor) {
         axisFor = axisKey;
@@ -208,10 +198,10 @@ export function useTimelineFrame(
       }
       // The domain grows on round numbers ahead of the live edge (or of a replay's cursor):
       // React draws it again when this frame's clock gives another domain than the drawn one.
-      const endMs = domainEndAtRef.current(page);
+      const endMs = latest.current.domainEndAt(page);
       if (endMs !== v.bounds.endMs && endMs !== staleAsked) {
         staleAsked = endMs;
-        staleRef.current();
+        latest.current.onStale();
       }
       // Mid-gesture, ask React for a new drawing only when a blank edge would show or the
       // drawing is stretched too far (at most every COMMIT_EVERY_MS); the rest redraws it exactly.
@@ -219,7 +209,7 @@ export function useTimelineFrame(
         lastCommitAsk = page;
         // Zooming out: draw well beyond the view, so that the next notches need no redraw.
         const zoomingOut = spanOf(view) > spanOf(drawn) * 0.8;
-        commitRef.current(committedFor(view, v.bounds, zoomingOut ? ZOOM_OUT_MARGIN : MOVING_MARGIN));
+        latest.current.onCommit(committedFor(view, v.bounds, zoomingOut ? ZOOM_OUT_MARGIN : MOVING_MARGIN));
       }
       if (live) frame = requestAnimationFrame(draw);
     };
@@ -242,7 +232,7 @@ export function useTimelineFrame(
         const now = viewStore.getState();
         const want = now.window ? committedFor(now.window, now.bounds) : now.bounds;
         // At rest the drawing is made exactly for the view: crisp text, fresh clusters.
-        if (!sameWindow(want, committedRef.current)) commitRef.current(want);
+        if (!sameWindow(want, latest.current.committed)) latest.current.onCommit(want);
       }, SETTLE_MS);
     });
     const unsubscribeRuns = useStore.subscribe((s, prev) => {

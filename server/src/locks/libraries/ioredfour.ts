@@ -1,0 +1,45 @@
+// ioredfour 1.4.3: the lock is a hash {index} with a PEXPIRE. The index is an INCR of a
+// counter beside it (one per namespace), in the same script as the grant, so each grant's is
+// higher than the last: a fencing token. Release and extend compare it; no renewal of its own.
+// It says no value of its own: the scenarios read the hash right after the grant ("{index: 1}").
+// The counter lives in the lock's Redis: a failover that loses a grant loses its increment too,
+// and the promoted replica hands the same index out again; a row that takes only a higher
+// fence still refuses the older holder's write (the failover lab shows it).
+import Lock from 'ioredfour';
+import { defineLock } from '../lockAdapter.js';
+
+export default defineLock<Lock.Acquired>({
+  name: 'ioredfour',
+  version: '1.4.3',
+  id: 'lib-ioredfour',
+  source: import.meta.url,
+  summary: 'ioredfour: a hash {index} with PEXPIRE, the index an INCR per grant, given as a fence; release compares it; no renewal.',
+  renews: false,
+  fences: true,
+  spansNodes: false,
+  redisKey: (key) => `lock:${key}`, // its default namespace "lock" names the key "lock:<key>"
+  create({ redis }) {
+    const locks = new Lock({ redis });
+    // It hears releases on a duplicate of `redis`: quiet when a lab's primary dies, as `redis` is.
+    const subscriber = locks._redisSubscriber;
+    subscriber.on('error', () => undefined);
+    return {
+      async acquire(key, ttlMs) {
+        // acquireLock tries once (waitAcquireLock would wait): a container that does not get it skips the job.
+        const lock = await locks.acquireLock(key, ttlMs);
+        return lock.success ? lock : null;
+      },
+      async release(lock) {
+        await locks.releaseLock(lock); // a lock that expired, or passed on to a higher index, is left alone
+      },
+      async extend(lock, ttlMs) {
+        if (!(await locks.extendLock(lock, ttlMs)).success)
+          throw new Error(`ioredfour: lock ${lock.id} is no longer held at index ${lock.index}`);
+      },
+      fence: (lock) => lock.index,
+      async close() {
+        subscriber.disconnect(); // ioredfour has no close of its own
+      },
+    };
+  },
+});
