@@ -4,10 +4,12 @@
 // before worker-1 acts on the protected resource, worker-2 acts first. Which case a run is
 // in is decided once, atomically in Redis, so no verdict hangs on which process the
 // scheduler ran first. (redlock and fence-check decide it on their own nodes and orderings,
-// with the same two scripts.)
+// with the same two scripts.) Each worker's job holds a fenced lease (kit/fencedLease.ts).
 import type { Params } from '@racelab/shared';
+import { writeRow } from './kit/fencedLedger.js';
+import { fencedLease, type FencedLease } from './kit/fencedLease.js';
 import { LUA_VALUE_OF } from './keyValue.js';
-import { intParam, type WorkerContext } from './types.js';
+import { intParam, type ScenarioDefinition, type WorkerContext } from './types.js';
 
 /** Names the worker that found its lease still live just before it acted. */
 const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
@@ -36,21 +38,39 @@ return redis.call('GET', KEYS[2]) or 'free'`;
 export interface LeaseHandoverOptions {
   /** The lease's key (unprefixed). */
   lockKey: string;
+  /** The counter the lab's fence numbers come from (unprefixed). */
+  fenceKey: string;
   /** The table of the run's schema with a row per attempt, by `worker`. */
   attemptsTable: string;
   /** What a worker does to the resource, for the timeline: "writes", "uploads". */
   verb: string;
 }
 
+/** A job of a lab whose one effect is an UPDATE of its guarded row. */
+export interface RowJob extends WorkerContext, FencedLease {
+  /** Runs the update ($1 content, $2 fence, $3 writer) once newer holders have written; returns the rows updated. */
+  write(sql: string, values: [content: string, fence: number, writer: string]): Promise<number>;
+}
+
 export interface LeaseHandover {
+  /** The lease's key (unprefixed). */
+  lockKey: string;
   /** worker-2's arrival: it waits while worker-1 holds the lease, then goes for it. */
   waitForFreeLease(ctx: WorkerContext): Promise<void>;
   /** Before a write: if this worker's lease has passed on, the newer holders write first. */
   keepWriteOrder(ctx: WorkerContext, token: string): Promise<void>;
+  /** A worker's job: its context and its fenced lease, for work that is `label` for workMs. */
+  job(ctx: WorkerContext, label: string): WorkerContext & FencedLease;
+  /** The same job, whose effect is an UPDATE of the guarded row, sent in the lab's order. */
+  rowJob(ctx: WorkerContext, label: string): RowJob;
+  /** The scenario's `work`: worker-2 arrives once worker-1's lease is free; each worker runs the variant with its job. */
+  work<Job>(jobOf: (ctx: WorkerContext) => Job): ScenarioDefinition<Job>['work'];
 }
 
-export function leaseHandover({ lockKey, attemptsTable, verb }: LeaseHandoverOptions): LeaseHandover {
-  return {
+export function leaseHandover({ lockKey, fenceKey, attemptsTable, verb }: LeaseHandoverOptions): LeaseHandover {
+  const handover: LeaseHandover = {
+    lockKey,
+
     async waitForFreeLease(ctx) {
       const first = ctx.workerIds[0]!;
       await ctx.waitFor(`granted:${first}`, `done:${first}`);
@@ -75,7 +95,32 @@ export function leaseHandover({ lockKey, attemptsTable, verb }: LeaseHandoverOpt
         ctx.emit({ type: 'wait-finished', reason });
       }
     },
+
+    job: (ctx, label) => ({ ...ctx, ...fencedLease(ctx, { lockKey, fenceKey }, { label, workMs: intParam(ctx.params, 'workMs') }) }),
+
+    rowJob(ctx, label) {
+      const job = handover.job(ctx, label);
+      return {
+        ...job,
+        async write(sql, values) {
+          await handover.keepWriteOrder(ctx, job.token);
+          return writeRow(ctx, sql, values);
+        },
+      };
+    },
+
+    work: (jobOf) => async (ctx, variant) => {
+      if (ctx.workerId !== ctx.workerIds[0]) await handover.waitForFreeLease(ctx);
+      await variant.run(jobOf(ctx));
+    },
   };
+  return handover;
+}
+
+/** On worker-1: its process stopped for real (SIGSTOP) for pauseMs, then continued, as by a GC pause or a VM migration. */
+export async function pauseFirst(ctx: WorkerContext): Promise<void> {
+  const pauseMs = intParam(ctx.params, 'pauseMs');
+  if (ctx.workerId === ctx.workerIds[0] && pauseMs > 0) await ctx.stall(pauseMs);
 }
 
 /**

@@ -8,9 +8,10 @@ import type { LockModule } from '../locks/lockAdapter.js';
 import { LOCKS } from '../locks/lockModules.js';
 import { AFTER_GRANT, AFTER_WRITE, claimLeaseValue, grantOnRecord, writeRow } from './kit/fencedLedger.js';
 import type { LeaseOfJob } from './kit/leaseOfJob.js';
+import { actsInsideLease, type LeaseHandover } from './leaseHandover.js';
 import { holdLibraryLock, libraryFrame, type LibraryGrant } from './libraryLock.js';
 import type { Params } from '@racelab/shared';
-import { defineVariant, type VariantDefinition, type WorkerContext } from './types.js';
+import { defineVariant, intParam, type VariantDefinition, type WorkerContext } from './types.js';
 
 /** What a lease-handover lab's job offers a library variant. */
 export interface HandoverJob extends WorkerContext, Pick<LeaseOfJob, 'work' | 'skip'> {
@@ -18,17 +19,27 @@ export interface HandoverJob extends WorkerContext, Pick<LeaseOfJob, 'work' | 's
 }
 
 export interface HandoverLab<Job extends HandoverJob> {
-  /** The lease's key name (unprefixed). */
-  lockKey: string;
   /** The guarded table (one row, id 1, with content, fence and writer) and its name on the timeline. */
-  table: string;
-  target: string;
+  row: { table: string; target: string };
   /** The fault between the grant and the work: worker-1's stall or block. */
   hold(job: Job): Promise<void> | void;
-  /** The lab's choreography before a write (leaseHandover's keepWriteOrder). */
-  keepWriteOrder(ctx: WorkerContext, token: string): Promise<void>;
-  /** Why `module` is expected to pass at `params` though it has no fence (null: it is expected to fail). */
-  passesWithoutFence(module: LockModule, params: Params): string | null;
+  /**
+   * That fault in words ("pause") and the parameter that times it ("pauseMs"), and why a lock
+   * that renews its lease passes when the fault ends inside it (`renewed`).
+   */
+  stall: { words: string; param: string; renewed: string };
+}
+
+/**
+ * Why `module`, which gives no fence, is expected to pass at `params`: worker-1's stall ends
+ * inside its lease and, for a lock that does not renew it, its work too. null: it is
+ * expected to fail. A stalled process renews nothing; once it runs again, a renewing lock
+ * keeps its lease for any work.
+ */
+function passesWithoutFence({ stall }: HandoverLab<never>, module: LockModule, params: Params): string | null {
+  if (!module.renews) return actsInsideLease(params, stall.param, stall.words, 'writes before the lease can pass on');
+  const [leaseMs, stallMs] = [intParam(params, 'leaseMs'), intParam(params, stall.param)];
+  return stallMs < leaseMs ? `worker-1's ${stall.words} ends inside its lease (${leaseMs} ms): ${stall.renewed}` : null;
 }
 
 /**
@@ -66,27 +77,31 @@ export async function writeUnderLibraryLock(
   else job.emit({ type: 'write-rejected', target, value: content, fence, reason: 'the row holds this fence or a newer one' });
 }
 
-/** The variant of a lease-handover lab that runs `module`'s lock around the job. */
-export function handoverLibraryVariant<Job extends HandoverJob>(lab: HandoverLab<Job>, module: LockModule): VariantDefinition<Job> {
+/** The variant of a lease-handover lab (`handover`) that runs `module`'s lock around the job. */
+export function handoverLibraryVariant<Job extends HandoverJob>(
+  handover: LeaseHandover,
+  lab: HandoverLab<Job>,
+  module: LockModule,
+): VariantDefinition<Job> {
   return defineVariant<Job>({
-    ...ledgerLibraryFrame(module, lab.lockKey),
-    expectedOtherwise: (params) => (module.fences ? null : lab.passesWithoutFence(module, params)),
+    ...ledgerLibraryFrame(module, handover.lockKey),
+    expectedOtherwise: (params) => (module.fences ? null : passesWithoutFence(lab, module, params)),
     run: (job) =>
       holdLibraryLock(
         job,
         module,
-        lab.lockKey,
+        handover.lockKey,
         job.leaseMs,
         {},
         () => job.skip(),
         async (grant) => {
           await claimLeaseValue(job, grant.value);
-          const grantNo = await grantOnRecord(job, lab.lockKey, grant.value);
+          const grantNo = await grantOnRecord(job, handover.lockKey, grant.value);
           job.signal(`granted:${job.workerId}`);
           await lab.hold(job);
           await job.work();
-          await writeUnderLibraryLock(job, lab.table, lab.target, grant, grantNo, async (sql, values) => {
-            await lab.keepWriteOrder(job, grant.value);
+          await writeUnderLibraryLock(job, lab.row.table, lab.row.target, grant, grantNo, async (sql, values) => {
+            await handover.keepWriteOrder(job, grant.value);
             return writeRow(job, sql, values);
           });
         },
@@ -95,6 +110,6 @@ export function handoverLibraryVariant<Job extends HandoverJob>(lab: HandoverLab
 }
 
 /** A lab's library variants: every lock module that keeps an expiring lease in Redis. */
-export function handoverLibraryVariants<Job extends HandoverJob>(lab: HandoverLab<Job>): VariantDefinition<Job>[] {
-  return LOCKS.filter((m) => m.redisKey(lab.lockKey) !== null).map((m) => handoverLibraryVariant(lab, m));
+export function handoverLibraryVariants<Job extends HandoverJob>(handover: LeaseHandover, lab: HandoverLab<Job>): VariantDefinition<Job>[] {
+  return LOCKS.filter((m) => m.redisKey(handover.lockKey) !== null).map((m) => handoverLibraryVariant(handover, lab, m));
 }

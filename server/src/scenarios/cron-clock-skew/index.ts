@@ -2,6 +2,7 @@
 // clocks disagree. The batch is guarded by a correct lock on the schedule slot; when it
 // is released as soon as the short job is done, a node whose clock is late fires after
 // the release and runs the slot again.
+import { mostAtOnceSource } from '../kit/spanRows.js';
 import { defineScenario, intParam } from '../types.js';
 import { createBatchRuns, mostRunsAtOnce, observeBatchRuns, runsPerSlot } from './batchRuns.js';
 import { agreeOnSlotStart, settleExpiringLock, waitForEarlierNodes } from './choreography.js';
@@ -59,7 +60,7 @@ export default defineScenario<CronJob>({
     {
       name: 'maxConcurrentRuns',
       label: 'Most nodes in the batch at once',
-      source: 'PostgreSQL: most batch_runs rows whose spans (clock_timestamp() at start and end; no end: still running) overlap',
+      source: mostAtOnceSource('batch_runs'),
     },
   ],
   variants: [releaseWhenDone, lockPerSlot],

@@ -1,5 +1,6 @@
 // duplicate-job: a nightly job fires on every container at once and must send one
 // report e-mail. Each variant is one way to guard it with a Redis lock.
+import { choiceSpec } from '../kit/choiceParam.js';
 import { leaseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
 import { FetchFailed, fireWhenDue, lockKeys, nightlyJob, type NightlyJob } from './nightlyJob.js';
@@ -31,28 +32,15 @@ export default defineScenario<NightlyJob>({
     { kind: 'int', name: 'workers', label: 'Workers', help: 'Containers running the job.', min: 1, max: 20, default: 3 },
     workParam('How long the job works before it sends the e-mail.', { max: 10_000, default: 120 }),
     leaseParam('How long the lock lives in Redis.', { min: 10, max: 120_000, default: 30_000 }),
-    {
-      kind: 'choice',
-      name: 'arrival',
-      label: 'Arrival',
-      help: 'together: every container fires at once. late: worker-2 fires when the first lease is gone, the rest when worker-1 is done.',
-      options: [
-        { value: 'together', label: 'together' },
-        { value: 'late', label: 'late' },
-      ],
-      default: 'together',
-    },
-    {
-      kind: 'choice',
-      name: 'failure',
-      label: 'Failure',
-      help: "first-fails: the first container to start the job (worker-1 when arriving late) has its data fetch fail after workMs, before it starts the report; the job throws while the lock is held, and the variant's release runs, or not.",
-      options: [
-        { value: 'none', label: 'none' },
-        { value: 'first-fails', label: 'first fails' },
-      ],
-      default: 'none',
-    },
+    choiceSpec('arrival', 'Arrival', {
+      together: 'every container fires at once.',
+      late: 'worker-2 fires when the first lease is gone, the rest when worker-1 is done.',
+    }),
+    choiceSpec('failure', 'Failure', {
+      none: null,
+      'first-fails':
+        "the first container to start the job (worker-1 when arriving late) has its data fetch fail after workMs, before it starts the report; the job throws while the lock is held, and the variant's release runs, or not.",
+    }),
   ],
   metrics: [
     { name: 'emailsSent', label: 'E-mails sent', source: 'PostgreSQL: rows of emails' },

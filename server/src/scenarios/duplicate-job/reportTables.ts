@@ -1,22 +1,15 @@
 // The run's ground truth in PostgreSQL: the reports the containers build and the e-mails
 // they send, each stamped by the database itself, so no figure relies on a worker's word.
+import { createStampedTable } from '../kit/stampedRows.js';
 import type { RunStores } from '../types.js';
+
+/** Who built or sent it, for which entity and night. */
+const JOB_COLUMNS = ['id serial primary key', 'worker text not null', 'entity text not null', 'report_date date not null'];
 
 /** Creates `reports` and `emails`; an e-mail must name the report it sends. */
 export async function createReportTables(stores: RunStores): Promise<void> {
-  await stores.sql(`create table reports (
-    id serial primary key,
-    worker text not null,
-    entity text not null,
-    report_date date not null,
-    started_at timestamptz not null default clock_timestamp())`);
-  await stores.sql(`create table emails (
-    id serial primary key,
-    worker text not null,
-    entity text not null,
-    report_date date not null,
-    report_id int not null references reports (id),
-    sent_at timestamptz not null default clock_timestamp())`);
+  await createStampedTable(stores, 'reports', JOB_COLUMNS, 'started_at');
+  await createStampedTable(stores, 'emails', [...JOB_COLUMNS, 'report_id int not null references reports (id)'], 'sent_at');
 }
 
 /**

@@ -1,7 +1,7 @@
 // The lease handover shared by the labs where a stalled holder's lease passes on
-// (../leaseHandover.ts), on this scenario's lock and its table of attempts.
+// (../leaseHandover.ts), on this scenario's lock and fence and its table of attempts.
 import { leaseHandover } from '../leaseHandover.js';
 import { WRITES_TABLE } from '../kit/fencedLedger.js';
-import { LOCK_KEY } from './keys.js';
+import { FENCE_KEY, LOCK_KEY } from './keys.js';
 
-export const { waitForFreeLease, keepWriteOrder } = leaseHandover({ lockKey: LOCK_KEY, attemptsTable: WRITES_TABLE, verb: 'writes' });
+export const handover = leaseHandover({ lockKey: LOCK_KEY, fenceKey: FENCE_KEY, attemptsTable: WRITES_TABLE, verb: 'writes' });

@@ -5,11 +5,11 @@
 // than the lease.
 import { leaseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
-import { waitForFreeLease } from './choreography.js';
-import { lastHolderWins, ledgerMetrics, noStaleWrite, OBSERVED_GRANTS, recordGrantsOf } from '../kit/fencedLedger.js';
+import { handover } from './choreography.js';
+import { lastHolderWins, noStaleWrite, recordGrantsOf } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
 import { statementJob, type StatementJob } from './statementJob.js';
-import { createStatementTables, measureStatement, observeStatement } from './statementTable.js';
+import { createStatementTables, measureStatement, observeStatement, STATEMENT_METRICS } from './statementTable.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
 import noFenceGuard from './mutants/noFenceGuard.js';
 import noWatchdog from './variants/noWatchdog.js';
@@ -19,7 +19,6 @@ import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
-const metrics = ledgerMetrics('statements', OBSERVED_GRANTS);
 
 export default defineScenario<StatementJob>({
   id: 'event-loop-block',
@@ -41,12 +40,7 @@ export default defineScenario<StatementJob>({
     },
     workParam('How long each worker then prepares the statement (asynchronously) before it writes.', { default: 800 }),
   ],
-  metrics: [
-    { ...metrics.maxConcurrentHolders, label: 'Workers that believed they held the lease at once' },
-    metrics.staleWritesAccepted,
-    metrics.staleWritesRejected,
-    metrics.finalWriter,
-  ],
+  metrics: STATEMENT_METRICS,
   variants: [noWatchdog, watchdog, watchdogFenced, ...LIBRARY_VARIANTS],
   mutants: [noFenceGuard, fenceComparedInApp],
   // A block well inside the lease (the watchdog keeps it); and a short lease with a long block.
@@ -79,8 +73,5 @@ export default defineScenario<StatementJob>({
     lastHolderWins(WORKERS[1]!, 'the statement keeps the write of worker-2, the last worker granted the lease'),
   ],
 
-  async work(ctx, variant) {
-    if (ctx.workerId !== ctx.workerIds[0]) await waitForFreeLease(ctx);
-    await variant.run(statementJob(ctx));
-  },
+  work: handover.work(statementJob),
 });

@@ -2,20 +2,17 @@
 // On worker-1 the job starts with a long synchronous task that blocks the event loop: no
 // signal, no SIGSTOP, the process is running flat out, and no timer of it can fire.
 import { performance } from 'node:perf_hooks';
-import { writeRow } from '../kit/fencedLedger.js';
-import { fencedLease, type FencedLease, type FencedSteps } from '../kit/fencedLease.js';
+import type { FencedSteps } from '../kit/fencedLease.js';
+import type { RowJob } from '../leaseHandover.js';
 import { intParam, type WorkerContext } from '../types.js';
-import { keepWriteOrder } from './choreography.js';
-import { FENCE_KEY, LOCK_KEY } from './keys.js';
+import { handover } from './choreography.js';
 
 /** `work` prepares the statement for workMs (awaits: the event loop is free meanwhile). */
-export interface StatementJob extends WorkerContext, FencedLease {
+export interface StatementJob extends RowJob {
   /** How often a watchdog renews the lease: a third of it. */
   renewEveryMs: number;
   /** On worker-1: spins for blockMs without yielding, as a breakpoint or a huge JSON.parse would. */
   blockEventLoop(): void;
-  /** Runs the update ($1 content, $2 fence, $3 writer) once newer holders have written; returns the rows updated. */
-  write(sql: string, values: [content: string, fence: number, writer: string]): Promise<number>;
 }
 
 /** The steps of the fenced variant that its mutants replace. */
@@ -23,16 +20,11 @@ export type StatementSteps = FencedSteps<StatementJob>;
 
 export function statementJob(ctx: WorkerContext): StatementJob {
   const blockMs = intParam(ctx.params, 'blockMs');
-  const lease = fencedLease(
-    ctx,
-    { lockKey: LOCK_KEY, fenceKey: FENCE_KEY },
-    { label: 'prepare the statement', workMs: intParam(ctx.params, 'workMs') },
-  );
+  const job = handover.rowJob(ctx, 'prepare the statement');
 
   return {
-    ...ctx,
-    ...lease,
-    renewEveryMs: Math.max(1, Math.floor(lease.leaseMs / 3)),
+    ...job,
+    renewEveryMs: Math.max(1, Math.floor(job.leaseMs / 3)),
     blockEventLoop() {
       if (ctx.workerId !== ctx.workerIds[0] || blockMs === 0) return;
       const task = 'synchronous task';
@@ -44,10 +36,6 @@ export function statementJob(ctx: WorkerContext): StatementJob {
       }
       // On the run's clock, rounded as the stamps are.
       ctx.emit({ type: 'event-loop-unblocked', task, blockedMs: Math.round((ctx.now() - fromMs) * 1e3) / 1e3 });
-    },
-    async write(sql, values) {
-      await keepWriteOrder(ctx, lease.token);
-      return writeRow(ctx, sql, values);
     },
   };
 }

@@ -2,15 +2,10 @@
 // lock on the primary; the primary dies before the replica Sentinel will promote has the
 // key; worker-2 takes the same lock on the promoted replica. Only the database can tell
 // worker-1's stale write from worker-2's.
-import {
-  createFencedLedger,
-  ledgerMetrics,
-  measureFencedLedger,
-  type GrantSource,
-  noStaleWrite,
-  ledgerFigures,
-} from '../kit/fencedLedger.js';
+import { createFencedRow, ledgerMetrics, measureFencedLedger, noStaleWrite, ledgerFigures, observeFencedRow } from '../kit/fencedLedger.js';
+import { choiceSpec } from '../kit/choiceParam.js';
 import { workParam } from '../kit/leaseParams.js';
+import { nodeGrantSource } from '../kit/nodeGrants.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { waitForFailover } from './choreography.js';
 import { failoverJob, type FailoverJob } from './failoverJob.js';
@@ -28,12 +23,7 @@ import waitReplica from './variants/waitReplica.js';
 import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
-/** How failover's grants are observed (../kit/nodeGrants.ts). */
-const NODE_GRANTS: GrantSource = {
-  stores: 'PostgreSQL and Redis',
-  text: "the grants the server saw on the lab's nodes (the first time any of them held a worker's token, read from the server's own connections, timed by the nodes' TIME)",
-};
-const metrics = ledgerMetrics('documents', NODE_GRANTS);
+const metrics = ledgerMetrics('documents', nodeGrantSource("the lab's nodes", "the first time any of them held a worker's token"));
 
 export default defineScenario<FailoverJob, FailoverFixture>({
   id: 'failover',
@@ -43,28 +33,14 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   source: import.meta.url,
   teachingOrder: 8,
   params: [
-    {
-      kind: 'choice',
-      name: 'outage',
-      label: 'Outage',
-      help: 'primary: the primary dies alone. zone: its zone goes down — the primary and the near replica beside it die together.',
-      options: [
-        { value: 'primary', label: 'primary' },
-        { value: 'zone', label: 'zone' },
-      ],
-      default: 'primary',
-    },
-    {
-      kind: 'choice',
-      name: 'lag',
-      label: 'Replication lag',
-      help: "slow: the link to the far replica holds the primary's bytes longer than the run lasts. none: the far replica has copied every write when the outage strikes.",
-      options: [
-        { value: 'slow', label: 'slow' },
-        { value: 'none', label: 'none' },
-      ],
-      default: 'slow',
-    },
+    choiceSpec('outage', 'Outage', {
+      primary: 'the primary dies alone.',
+      zone: 'its zone goes down — the primary and the near replica beside it die together.',
+    }),
+    choiceSpec('lag', 'Replication lag', {
+      slow: "the link to the far replica holds the primary's bytes longer than the run lasts.",
+      none: 'the far replica has copied every write when the outage strikes.',
+    }),
     {
       kind: 'int',
       name: 'waitTimeoutMs',
@@ -111,15 +87,9 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   deadlineMs,
 
   async setup(stores, params, run) {
-    await stores.sql(`create table documents (
-      id int primary key,
-      content text not null,
-      writer text not null,
-      fence int not null default 0)`);
-    await stores.sql(`insert into documents (id, content, writer) values (1, 'first draft', 'nobody')`);
+    await createFencedRow(stores, 'documents', 'first draft');
     await stores.sql(`create table fences (name text primary key, n int not null)`);
     await stores.sql(`insert into fences values ('document', 0)`);
-    await createFencedLedger(stores, 'documents');
     const downAfterMs = intParam(params, 'downAfterMs');
     return startFailoverFixture(stores, {
       outage: choiceParam(params, 'outage') === 'zone' ? 'zone' : 'primary',
@@ -134,9 +104,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   },
 
   async observe(stores, fixture) {
-    const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
-    const row = rows[0];
-    return { ...(await fixture.truth()), [POSTGRES_STORE]: { document: row ? `${row.writer} · fence ${row.fence}` : null } };
+    return { ...(await fixture.truth()), [POSTGRES_STORE]: { document: await observeFencedRow(stores, 'documents') } };
   },
 
   async measure(stores, _params, _run, fixture) {

@@ -40,8 +40,11 @@ export interface CheckJob extends WorkerContext {
   acquire(): Promise<Lease | null>;
   /** A named step: the fault plan may strike here, and worker-1 is stopped here in the orderings that say so. */
   checkpoint(step: Step): Promise<void>;
-  /** Runs the update and logs the attempt; returns the rows updated. */
-  write(sql: string, values: unknown[]): Promise<number>;
+  /**
+   * Runs the update with $1 the content, $2 this worker, $3 the lease's fence and $4 the
+   * ordering's row (`more` from $5 on), and logs the attempt; returns the rows updated.
+   */
+  write(sql: string, lease: Lease, ...more: unknown[]): Promise<number>;
   /** The application turns its own write down. */
   refuse(reason: string): Promise<void>;
   /** Releases the lease if it is still this worker's. */
@@ -114,11 +117,11 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
       if (pauseMs > 0) await ctx.stall(pauseMs);
       await afterWaking(ctx, o, token);
     },
-    async write(sql, values) {
+    async write(sql, lease, ...more) {
       let updated: number;
       await ctx.pg.query('begin');
       try {
-        updated = (await ctx.pg.query(sql, values)).rowCount ?? 0;
+        updated = (await ctx.pg.query(sql, [job.content, ctx.workerId, lease.fence, o.id, ...more])).rowCount ?? 0;
         await log(updated > 0);
         await ctx.pg.query('commit');
       } catch (error) {

@@ -5,6 +5,7 @@
 // A write is stale when a newer grant to another worker came before it: the verdict
 // counts what the database did against what Redis granted. Both stores read the host's
 // clock, the same one.
+import { createStampedTable } from '../kit/stampedRows.js';
 import type { RunStores } from '../types.js';
 import { ORDERINGS, OUTCOMES, grantsKey, type Ordering } from './orderings.js';
 
@@ -19,20 +20,21 @@ export async function createLedger(stores: RunStores): Promise<void> {
     await stores.sql(`insert into documents (id, content, writer) values ($1, 'first draft', 'nobody')`, [o.id]);
   }
   // Every write attempt as the harness made it, in the write's own transaction.
-  await stores.sql(`create table attempts (
-    id serial primary key,
-    ordering text not null,
-    worker text not null,
-    fence int not null,
-    accepted boolean not null,
-    at timestamptz not null default clock_timestamp())`);
-  await stores.sql(`create table changes (
-    id serial primary key,
-    ordering text not null,
-    writer text not null,
-    replaced text not null,
-    fence int not null,
-    at timestamptz not null default clock_timestamp())`);
+  await createStampedTable(stores, 'attempts', [
+    'id serial primary key',
+    'ordering text not null',
+    'worker text not null',
+    'fence int not null',
+    'accepted boolean not null',
+  ]);
+  // Every change of a row's content, as the trigger below records it.
+  await createStampedTable(stores, 'changes', [
+    'id serial primary key',
+    'ordering text not null',
+    'writer text not null',
+    'replaced text not null',
+    'fence int not null',
+  ]);
   await stores.sql(`create function record_change() returns trigger language plpgsql as $$
     begin
       if new.writer is distinct from old.writer or new.content is distinct from old.content then

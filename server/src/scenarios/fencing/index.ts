@@ -3,10 +3,11 @@
 // writes too. Only the database can tell the stale write from the good one.
 import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
-import { waitForFreeLease } from './choreography.js';
+import { handover } from './choreography.js';
 import { documentJob, type DocumentJob } from './documentJob.js';
 import {
-  createFencedLedger,
+  createFencedRow,
+  observeFencedRow,
   ledgerMetrics,
   OBSERVED_GRANTS,
   measureFencedLedger,
@@ -16,6 +17,7 @@ import {
   ledgerFigures,
 } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
+import { POSTGRES_STORE } from '@racelab/shared';
 import bypassesTheFence from './mutants/bypassesTheFence.js';
 import fenceAfterTheStall from './mutants/fenceAfterTheStall.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
@@ -58,24 +60,14 @@ export default defineScenario<DocumentJob>({
   deadlineMs: (params) => 15_000 + intParam(params, 'pauseMs') + intParam(params, 'leaseMs') + intParam(params, 'workMs'),
 
   async setup(stores) {
-    await stores.sql(`create table documents (
-      id int primary key,
-      content text not null,
-      fence int not null,
-      writer text not null)`);
-    await stores.sql(`insert into documents values (1, 'first draft', 0, 'nobody')`);
-    await createFencedLedger(stores, 'documents');
+    await createFencedRow(stores, 'documents', 'first draft');
     return {};
   },
 
   // Every new holder of the lease, as the server sees it in Redis, is a grant: no worker records its own.
   onKeyObserved: recordGrantsOf(LOCK_KEY),
 
-  async observe(stores) {
-    const { rows } = await stores.sql<{ writer: string; fence: number }>('select writer, fence from documents where id = 1');
-    const row = rows[0];
-    return { PostgreSQL: { document: row ? `${row.writer} · fence ${row.fence}` : null } };
-  },
+  observe: async (stores) => ({ [POSTGRES_STORE]: { document: await observeFencedRow(stores, 'documents') } }),
 
   async measure(stores) {
     const truth = await measureFencedLedger(stores, 'documents');
@@ -88,8 +80,5 @@ export default defineScenario<DocumentJob>({
     lastHolderWins(WORKERS[1]!, 'the document keeps the write of worker-2, the last worker granted the lease'),
   ],
 
-  async work(ctx, variant) {
-    if (ctx.workerId !== ctx.workerIds[0]) await waitForFreeLease(ctx);
-    await variant.run(documentJob(ctx));
-  },
+  work: handover.work(documentJob),
 });

@@ -1,6 +1,7 @@
 // hot-key: 20 jobs about 5 different customers, each guarded by a Redis lock. With one
 // global key every job waits for every other; with a key per customer only jobs of the
 // same customer wait for each other. Both are safe; one is a queue of one.
+import { mostAtOnceSource } from '../kit/spanRows.js';
 import { defineScenario, intParam } from '../types.js';
 import { entityJob, type EntityJob } from './entityJob.js';
 import { entitiesInParallel, entityNames, planJobs, workerIds } from './jobPlan.js';
@@ -55,7 +56,7 @@ export default defineScenario<EntityJob>({
     {
       name: 'maxParallelJobs',
       label: 'Most jobs running at once',
-      source: 'PostgreSQL: most job_runs rows whose spans (clock_timestamp() at start and end; no end: still running) overlap',
+      source: mostAtOnceSource('job_runs'),
     },
     {
       name: 'maxParallelPerEntity',

@@ -66,6 +66,27 @@ export async function createFencedLedger(stores: RunStores, table: string): Prom
 }
 
 /**
+ * Creates the guarded row, id 1 of `table` (content: `content`, writer: nobody, fence 0),
+ * and its ledger (createFencedLedger).
+ */
+export async function createFencedRow(stores: RunStores, table: string, content: string): Promise<void> {
+  await stores.sql(`create table ${table} (
+    id int primary key,
+    content text not null,
+    writer text not null,
+    fence int not null default 0)`);
+  await stores.sql(`insert into ${table} (id, content, writer) values (1, $1, 'nobody')`, [content]);
+  await createFencedLedger(stores, table);
+}
+
+/** The guarded row of `table` as the timeline shows it: "worker-2 · fence 2"; null before there is one. */
+export async function observeFencedRow(stores: RunStores, table: string): Promise<string | null> {
+  const { rows } = await stores.sql<{ writer: string; fence: number }>(`select writer, fence from ${table} where id = 1`);
+  const row = rows[0];
+  return row ? `${row.writer} · fence ${row.fence}` : null;
+}
+
+/**
  * The scenario's `onKeyObserved` for the lease `lockKey` (unprefixed), whose values are
  * "<worker>:<nonce>": logs each new value the server sees as a grant to that worker, at
  * Redis's time of the read that saw it (a moment after the grant, never before). A renewal

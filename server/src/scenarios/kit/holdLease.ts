@@ -21,17 +21,17 @@ export interface LeaseHolder extends Pick<WorkerContext, 'emit'> {
 }
 
 /**
- * Takes the lease with `take` (null: not granted, and `take` has said why), then runs `use`
- * under it and releases it if it is still this worker's. `use` is handed the grant and
- * what the job's `enter` gave back.
+ * Takes the lease with `take` (handed the job; null: not granted, and `take` has said why),
+ * then runs `use` under it and releases it if it is still this worker's. `use` is handed
+ * the grant and what the job's `enter` gave back.
  */
 export async function holdLease<Job extends LeaseHolder, G extends Grant>(
   job: Job,
-  take: () => Promise<G | null>,
+  take: (job: Job) => Promise<G | null>,
   use: (grant: G, entered: Awaited<ReturnType<Job['enter']>>) => Promise<void>,
 ): Promise<void> {
   job.emit({ type: 'lease-requested', key: job.lockKey });
-  const grant = await take();
+  const grant = await take(job);
   if (!grant) return;
   const { ttlMs, fromMs, fence } = grant;
   job.emit({ type: 'lease-acquired', key: job.lockKey, ttlMs, fromMs, token: job.token, ...(fence === undefined ? {} : { fence }) });

@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LUA_VALUE_OF } from '../keyValue.js';
 import type { RunStores, WorkerContext } from '../types.js';
-import { AFTER_GRANT, insertGrant } from './fencedLedger.js';
+import { AFTER_GRANT, insertGrant, type GrantSource } from './fencedLedger.js';
 
 /** In the run's keys: set once the grant of the lock to this token is on record. */
 const grantSeenKey = (token: string): string => `grant-seen:${token}`;
@@ -35,6 +35,14 @@ export interface WatchedNode {
 export interface NodeGrants {
   /** Takes a last look at every node and waits until every grant seen is on record; throws what went wrong meanwhile. */
   stop(): Promise<void>;
+}
+
+/** These grants as a scenario's metrics say where they come from: seen on `nodes`, granted `when` they held a token. */
+export function nodeGrantSource(nodes: string, when: string): GrantSource {
+  return {
+    stores: 'PostgreSQL and Redis',
+    text: `the grants the server saw on ${nodes} (${when}, read from the server's own connections, timed by the nodes' TIME)`,
+  };
 }
 
 /** Starts watching `key` (as the nodes name it) on `nodes`; a token held by `quorum` of them is granted. */

@@ -9,6 +9,11 @@ export async function createSpanTable(stores: RunStores, table: string, columns:
   await stores.sql(`create table ${table} (${[...columns, ...stamps].join(', ')})`);
 }
 
+/** How the most rows of `table` at once are observed, as a metric's source says it. */
+export function mostAtOnceSource(table: string): string {
+  return `PostgreSQL: most ${table} rows whose spans (clock_timestamp() at start and end; no end: still running) overlap`;
+}
+
 /**
  * SQL for the most rows of `table` going at once (`all_rows`): at each row's start, the rows
  * started and not yet ended. With `per`, also the most of one value of that column (`same_per`).

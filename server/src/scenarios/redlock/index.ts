@@ -2,21 +2,15 @@
 // lock on a majority and its process is stopped for real (SIGSTOP); every key expires,
 // worker-2 takes a majority of its own and writes; worker-1 wakes up and writes too. A
 // clock jump on one node can give a second majority with no pause at all.
+import { choiceSpec } from '../kit/choiceParam.js';
 import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
+import { nodeGrantSource } from '../kit/nodeGrants.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
 import { asReach } from './reach.js';
 import { storedName } from '../keyAliases.js';
 import { LOCK_KEY } from './keys.js';
 import { startCluster, type Cluster } from './cluster.js';
-import {
-  createFencedLedger,
-  ledgerMetrics,
-  measureFencedLedger,
-  type GrantSource,
-  noStaleWrite,
-  lastHolderWins,
-  ledgerFigures,
-} from '../kit/fencedLedger.js';
+import { createFencedRow, ledgerMetrics, measureFencedLedger, noStaleWrite, lastHolderWins, ledgerFigures } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
 import fenceAfterThePause from './mutants/fenceAfterThePause.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
@@ -27,12 +21,7 @@ import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
-/** How redlock's grants are observed (../kit/nodeGrants.ts). */
-const MAJORITY_GRANTS: GrantSource = {
-  stores: 'PostgreSQL and Redis',
-  text: "the grants the server saw on the five nodes (the moment a majority of them held one worker's token, read from the server's own connections, timed by the nodes' TIME)",
-};
-const metrics = ledgerMetrics('documents', MAJORITY_GRANTS);
+const metrics = ledgerMetrics('documents', nodeGrantSource('the five nodes', "the moment a majority of them held one worker's token"));
 
 export default defineScenario<RedlockJob, Cluster>({
   id: 'redlock',
@@ -55,17 +44,10 @@ export default defineScenario<RedlockJob, Cluster>({
       max: 60_000,
       default: 0,
     },
-    {
-      kind: 'choice',
-      name: 'reach',
-      label: 'Network',
-      help: 'all: every worker reaches every node. split: worker-1 reaches nodes 1–3 and worker-2 nodes 3–5; the others never answer.',
-      options: [
-        { value: 'all', label: 'every node reachable' },
-        { value: 'split', label: 'split: 1–3 | 3–5' },
-      ],
-      default: 'all',
-    },
+    choiceSpec('reach', 'Network', {
+      all: { label: 'every node reachable', does: 'every worker reaches every node.' },
+      split: { label: 'split: 1–3 | 3–5', does: 'worker-1 reaches nodes 1–3 and worker-2 nodes 3–5; the others never answer.' },
+    }),
   ],
   metrics: [metrics.maxConcurrentHolders, metrics.staleWritesAccepted, metrics.staleWritesRejected, metrics.finalWriter],
   variants: [redlock, redlockFenced, ...LIBRARY_VARIANTS],
@@ -83,14 +65,8 @@ export default defineScenario<RedlockJob, Cluster>({
   deadlineMs: (params) => 20_000 + intParam(params, 'pauseMs') + 2 * intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
   async setup(stores, params, run) {
-    await stores.sql(`create table documents (
-      id int primary key,
-      content text not null,
-      writer text not null,
-      fence int not null default 0)`);
-    await stores.sql(`insert into documents (id, content, writer) values (1, 'first draft', 'nobody')`);
+    await createFencedRow(stores, 'documents', 'first draft');
     await stores.sql('create sequence fences');
-    await createFencedLedger(stores, 'documents');
     return startCluster(stores, {
       reach: asReach(choiceParam(params, 'reach')),
       workerIds: WORKERS,

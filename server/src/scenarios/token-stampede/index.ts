@@ -1,6 +1,7 @@
 // token-stampede: R requests over S server processes find the access token expired at
 // once. The provider (a real HTTP service of the run) revokes the previous token on every
 // refresh, so each needless refresh breaks the requests holding the token before it.
+import { choiceSpec } from '../kit/choiceParam.js';
 import { intParam, defineScenario } from '../types.js';
 import { ProviderClient } from './providerClient.js';
 import { maxRefreshCalls } from './refreshBudget.js';
@@ -59,17 +60,10 @@ export default defineScenario<TokenService, TokenProvider>({
       max: 600_000,
       default: 60_000,
     },
-    {
-      kind: 'choice',
-      name: 'arrival',
-      label: 'Arrival',
-      help: "together: every server's requests arrive at once. in-turn: a server's requests arrive once the server before it has its tokens (so its refresh lands after theirs).",
-      options: [
-        { value: 'together', label: 'together' },
-        { value: 'in-turn', label: 'in turn' },
-      ],
-      default: 'together',
-    },
+    choiceSpec('arrival', 'Arrival', {
+      together: "every server's requests arrive at once.",
+      'in-turn': "a server's requests arrive once the server before it has its tokens (so its refresh lands after theirs).",
+    }),
     {
       kind: 'int',
       name: 'waves',

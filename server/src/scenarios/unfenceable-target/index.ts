@@ -12,7 +12,7 @@ import {
   lastHolderWins,
 } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY, REFUSED_KEY, REPORT_FENCE_KEY } from './keys.js';
-import { waitForFreeLease } from './choreography.js';
+import { handover } from './choreography.js';
 import { publishedReport, uploadsKept } from './publishedReport.js';
 import { createUploadFolder, type UploadFolder } from './uploadFolder.js';
 import { uploadJob, type UploadJob } from './uploadJob.js';
@@ -129,8 +129,5 @@ export default defineScenario<UploadJob, UploadFolder>({
     lastHolderWins(WORKERS[1]!, 'readers get the report of worker-2, the last worker granted the lease'),
   ],
 
-  async work(ctx, variant) {
-    if (ctx.workerId !== ctx.workerIds[0]) await waitForFreeLease(ctx);
-    await variant.run(uploadJob(ctx));
-  },
+  work: handover.work(uploadJob),
 });

@@ -3,12 +3,13 @@
 // report to the variant's target. What a reader gets is read from the target itself; the
 // pointer row logs its own writes (../kit/fencedLedger.ts); a file and a Redis key keep no
 // log, so the job logs each upload (only the holders figure reads that log).
-import { AFTER_WRITE } from '../kit/fencedLedger.js';
-import { fencedLease, type FencedLease } from '../kit/fencedLease.js';
+import { AFTER_GRANT, AFTER_WRITE } from '../kit/fencedLedger.js';
+import type { FencedLease } from '../kit/fencedLease.js';
 import { holdLease, type Grant } from '../kit/holdLease.js';
-import { intParam, type WorkerContext } from '../types.js';
-import { keepWriteOrder } from './choreography.js';
-import { FENCE_KEY, LOCK_KEY, REFUSED_KEY, REPORT_FENCE_KEY, REPORT_KEY } from './keys.js';
+import { pauseFirst } from '../leaseHandover.js';
+import { defineSteppedVariant, type SteppedVariant, type VariantDefinition, type WorkerContext } from '../types.js';
+import { handover } from './choreography.js';
+import { REFUSED_KEY, REPORT_FENCE_KEY, REPORT_KEY } from './keys.js';
 
 /** `work` edits the report for workMs. */
 export interface UploadJob extends WorkerContext, FencedLease {
@@ -42,39 +43,34 @@ export function reportText(writer: string, fence: number): string {
  * worker-1's stall, the edit, and one upload by `put`; the lease released if still its own.
  */
 export async function uploadReport(job: UploadJob, { acquire, put }: UploadSteps): Promise<void> {
-  await holdLease(
-    job,
-    () => acquire(job),
-    async ({ fence }) => {
-      await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
-      await job.work();
-      const report = reportText(job.workerId, fence); // "fence: 1" is the first line of the report
-      await job.upload(fence, () => put(job, report, fence));
-    },
-  );
+  await holdLease(job, acquire, async ({ fence }) => {
+    await job.pause(); // worker-1's process is stopped here for pauseMs: a GC pause, a VM migration
+    await job.work();
+    const report = reportText(job.workerId, fence); // "fence: 1" is the first line of the report
+    await job.upload(fence, () => put(job, report, fence));
+  });
+}
+
+/** A variant of this lab: its steps played by the report's life (uploadReport), with the lab's checkpoints. */
+export function defineUploadVariant(
+  definition: Omit<VariantDefinition<UploadJob>, 'run' | 'checkpoints'> & { steps: UploadSteps },
+): SteppedVariant<UploadJob, UploadSteps> {
+  return defineSteppedVariant<UploadJob, UploadSteps>({ ...definition, checkpoints: [AFTER_GRANT, AFTER_WRITE], run: uploadReport });
 }
 
 /** Gives a worker context the report job's own operations. */
 export function uploadJob(ctx: WorkerContext): UploadJob {
-  const pauseMs = intParam(ctx.params, 'pauseMs');
-  const lease = fencedLease(
-    ctx,
-    { lockKey: LOCK_KEY, fenceKey: FENCE_KEY },
-    { label: 'edit the report', workMs: intParam(ctx.params, 'workMs') },
-  );
+  const job = handover.job(ctx, 'edit the report');
 
   return {
-    ...ctx,
-    ...lease,
+    ...job,
     dir: String(ctx.shared.dir),
     reportKey: ctx.key(REPORT_KEY),
     reportFenceKey: ctx.key(REPORT_FENCE_KEY),
     refusedKey: ctx.key(REFUSED_KEY),
-    async pause() {
-      if (ctx.workerId === ctx.workerIds[0] && pauseMs > 0) await ctx.stall(pauseMs);
-    },
+    pause: () => pauseFirst(ctx),
     async upload(fence, attempt) {
-      await keepWriteOrder(ctx, lease.token);
+      await handover.keepWriteOrder(ctx, job.token);
       const taken = await attempt();
       await ctx.checkpoint(AFTER_WRITE);
       // The job's own log of the upload (the sender is the session's worker).

@@ -11,12 +11,6 @@ export default mutantOf(databaseGuard, {
   source: import.meta.url,
   steps: {
     // The mistake: the SET leaves the fence alone, so the WHERE compares against 0 forever.
-    write: (job, lease) =>
-      job.write('update documents set content = $1, writer = $2 where id = $4 and fence < $3', [
-        job.content,
-        job.workerId,
-        lease.fence,
-        job.doc,
-      ]),
+    write: (job, lease) => job.write('update documents set content = $1, writer = $2 where id = $4 and fence < $3', lease),
   },
 });

@@ -11,12 +11,6 @@ export default mutantOf(databaseGuard, {
   source: import.meta.url,
   steps: {
     // The mistake: "not the same fence" lets an older fence through.
-    write: (job, lease) =>
-      job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4 and fence <> $3', [
-        job.content,
-        job.workerId,
-        lease.fence,
-        job.doc,
-      ]),
+    write: (job, lease) => job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4 and fence <> $3', lease),
   },
 });

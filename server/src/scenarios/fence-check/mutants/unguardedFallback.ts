@@ -13,13 +13,7 @@ export default mutantOf(databaseGuard, {
     async write(job, lease) {
       const updated = await databaseGuard.steps.write(job, lease);
       // The mistake: a refusal is taken for a missing write, and the write bypasses the fence.
-      if (updated === 0)
-        await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', [
-          job.content,
-          job.workerId,
-          lease.fence,
-          job.doc,
-        ]);
+      if (updated === 0) await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', lease);
     },
   },
 });

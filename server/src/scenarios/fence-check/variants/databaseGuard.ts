@@ -12,13 +12,7 @@ export default defineSteppedVariant<CheckJob, CheckSteps>({
   checkpoints: ['before-write'],
   steps: {
     // Check and write in one statement: nothing can come between them.
-    write: (job, lease) =>
-      job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4 and fence < $3', [
-        job.content,
-        job.workerId,
-        lease.fence,
-        job.doc,
-      ]),
+    write: (job, lease) => job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4 and fence < $3', lease),
   },
   async run(job, { write }) {
     await job.holding(async (lease) => {

@@ -19,13 +19,7 @@ export default defineVariant<CheckJob>({
       await job.pg.query('update documents set lease_id = $1 where id = $2', [lease.id, job.doc]);
       await job.checkpoint('before-write');
       // The check is in the update: only the registered lease may write.
-      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4 and lease_id = $5', [
-        job.content,
-        job.workerId,
-        lease.fence,
-        job.doc,
-        lease.id,
-      ]);
+      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4 and lease_id = $5', lease, lease.id);
     });
   },
 });

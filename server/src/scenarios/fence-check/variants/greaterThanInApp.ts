@@ -10,12 +10,7 @@ export async function checkThenWrite(job: CheckJob, lease: Lease): Promise<void>
   if (lease.fence <= stored) return await job.refuse(`the row holds fence ${stored}`);
   await job.checkpoint('between-check-and-write');
   // The check is behind us: this update trusts it, whatever happened since.
-  await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', [
-    job.content,
-    job.workerId,
-    lease.fence,
-    job.doc,
-  ]);
+  await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', lease);
 }
 
 export default defineVariant<CheckJob>({

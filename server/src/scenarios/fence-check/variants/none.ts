@@ -16,12 +16,7 @@ export default defineVariant<CheckJob>({
     await job.holding(async (lease) => {
       await job.checkpoint('before-write');
       // The fence is stored with the write, and the row even goes back to an older one.
-      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', [
-        job.content,
-        job.workerId,
-        lease.fence,
-        job.doc,
-      ]);
+      await job.write('update documents set content = $1, writer = $2, fence = $3 where id = $4', lease);
     });
   },
 });

@@ -1,7 +1,7 @@
 // fenced-pointer, with a pointer that may move backwards: the UPDATE that publishes a file
 // has no `and fence < $2`, so the stale upload is published over the newer one.
 import { mutantOf } from '../../types.js';
-import fencedPointer, { writeOnce } from '../variants/fencedPointer.js';
+import fencedPointer, { publish, writeOnce } from '../variants/fencedPointer.js';
 
 export default mutantOf(fencedPointer, {
   id: 'pointer-moves-back',
@@ -15,12 +15,7 @@ export default mutantOf(fencedPointer, {
     async put(job, report, fence) {
       const file = await writeOnce(job, report, fence);
       // The mistake: the guard `and fence < $2` is missing.
-      const { rowCount } = await job.pg.query('update published set file = $1, fence = $2, writer = $3 where id = 1', [
-        file,
-        fence,
-        job.workerId,
-      ]);
-      return rowCount === 1;
+      return publish(job, 'update published set file = $1, fence = $2, writer = $3 where id = 1', file, fence);
     },
   },
 });

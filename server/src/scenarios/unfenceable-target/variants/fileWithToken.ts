@@ -1,13 +1,11 @@
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { takeWithFence } from '../../kit/acquireWithFence.js';
-import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { actsInsideLease } from '../../leaseHandover.js';
-import { defineSteppedVariant } from '../../types.js';
 import { REPORT_FILE } from '../keys.js';
-import { uploadReport, type UploadJob, type UploadSteps } from '../uploadJob.js';
+import { defineUploadVariant } from '../uploadJob.js';
 
-export default defineSteppedVariant<UploadJob, UploadSteps>({
+export default defineUploadVariant({
   id: 'file-with-token',
   title: 'Fencing token written into a plain file',
   correct: false,
@@ -15,7 +13,6 @@ export default defineSteppedVariant<UploadJob, UploadSteps>({
     'Each upload carries its fence number inside the report, but the target is a plain file: rename replaces whatever is there. worker-1 wakes up after worker-2 uploaded with fence 2, and its fence-1 upload wins.',
   figures: 'both hold fences (1, 2); the fence-1 file replaces the fence-2 file: readers get fence 1',
   source: import.meta.url,
-  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // worker-1 uploads after its pause and its work; within the lease, nobody else holds it yet.
   expectedOtherwise: (params) =>
     actsInsideLease(params, 'pauseMs', 'pause', "uploads before the lease can pass on, and worker-2's upload comes last"),
@@ -30,5 +27,4 @@ export default defineSteppedVariant<UploadJob, UploadSteps>({
       return true;
     },
   },
-  run: uploadReport,
 });

@@ -1,7 +1,5 @@
 import { takeWithFence } from '../../kit/acquireWithFence.js';
-import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
-import { defineSteppedVariant } from '../../types.js';
-import { uploadReport, type UploadJob, type UploadSteps } from '../uploadJob.js';
+import { defineUploadVariant } from '../uploadJob.js';
 
 // The target keeps the fence of what it holds and compares in the same step as the write:
 // an upload with a fence no higher than the stored one changes nothing, and is counted.
@@ -14,7 +12,7 @@ redis.call('SET', KEYS[1], ARGV[2])
 redis.call('SET', KEYS[2], ARGV[1])
 return 1`;
 
-export default defineSteppedVariant<UploadJob, UploadSteps>({
+export default defineUploadVariant({
   id: 'versioned-key',
   title: 'Report in a versioned Redis key, compared in Lua',
   correct: true,
@@ -22,11 +20,9 @@ export default defineSteppedVariant<UploadJob, UploadSteps>({
     "The report goes to a Redis key beside the fence it was written with, and a Lua script takes an upload only with a higher fence. worker-1's stale upload, fence 1, arrives after fence 2 and is refused.",
   figures: 'the target compares the fence: stale upload refused, readers get fence 2',
   source: import.meta.url,
-  checkpoints: [AFTER_GRANT, AFTER_WRITE],
   steps: {
     acquire: takeWithFence, // the lease and a fence number, in one step
     put: async (job, report, fence) =>
       Number(await job.redis.eval(PUT_IF_NEWER, 3, job.reportKey, job.reportFenceKey, job.refusedKey, fence, report)) === 1,
   },
-  run: uploadReport,
 });
