@@ -4,11 +4,20 @@
 // Ctrl-C (SIGINT) or SIGTERM: new runs are refused, the runs going are cancelled and each
 // page gets its run-failed, workers are killed, every run's keys and schema are dropped,
 // and the stores this process started are stopped.
+// --allow-own-locks (or RACELAB_ALLOW_OWN_LOCKS=1): the page may upload a lock module, which
+// the server runs through `racelab check --lock`; that is code run on this machine, so off by default.
 import { fileURLToPath } from 'node:url';
+import { readOptions } from './commandLine.js';
 import { createAppServer } from './http/appServer.js';
 import { parseAllowedHosts } from './http/hosts.js';
 import { Playground } from './runs/playground.js';
 import { describeServices, findServices, type Services } from './services/index.js';
+
+const USAGE = `usage: node server/dist/main.js [--allow-own-locks]   (npm start -- --allow-own-locks)
+  --allow-own-locks  run lock modules uploaded from the page's scorecard (also RACELAB_ALLOW_OWN_LOCKS=1)
+  environment: PORT, HOST, REDIS_URL, DATABASE_URL, RACELAB_ALLOWED_HOSTS, RACELAB_FRAME_ANCESTORS, RACELAB_POOL_SIZE`;
+const options = readOptions(USAGE, { 'allow-own-locks': { type: 'boolean', default: false } });
+const allowOwnLocks = options['allow-own-locks'] || process.env.RACELAB_ALLOW_OWN_LOCKS === '1';
 
 const port = Number(process.env.PORT ?? 7070);
 // An empty HOST is no choice at all: it would bind every interface.
@@ -29,6 +38,9 @@ const allowedHosts = parseAllowedHosts(process.env.RACELAB_ALLOWED_HOSTS);
 const { http: server, sockets } = createAppServer(playground, webRoot, {
   allowedHosts,
   frameAncestors: process.env.RACELAB_FRAME_ANCESTORS,
+  ownLocks: allowOwnLocks
+    ? { cli: fileURLToPath(new URL('./cli.js', import.meta.url)), redisUrl: services.redisUrl, databaseUrl: services.databaseUrl }
+    : undefined,
 });
 server.listen(port, host, () => {
   const address = server.address();
@@ -38,6 +50,7 @@ server.listen(port, host, () => {
   if (!['127.0.0.1', '::1', 'localhost'].includes(host)) {
     console.log('racelab: listening beyond this machine: anyone who can reach it can start runs');
   }
+  if (allowOwnLocks) console.log('racelab: --allow-own-locks: lock modules uploaded from the page run on this machine');
 });
 
 let stopping = false;

@@ -8,3 +8,4 @@ export * from './recording.js';
 export * from './random.js';
 export * from './faultMechanism.js';
 export * from './scorecard.js';
+export * from './ownLockCheck.js';

@@ -1,7 +1,9 @@
-// One port for everything: the built page, the catalog as JSON, and the WebSocket at /ws.
+// One port for everything: the built page, the catalog as JSON, the check of a lock of your
+// own (ownLockCheck.ts), and the WebSocket at /ws.
 import { createServer, type Server } from 'node:http';
 import type { Playground } from '../runs/playground.js';
 import { isAllowedHost } from './hosts.js';
+import { OwnLockChecks, type OwnLockOptions } from './ownLockCheck.js';
 import { frameAncestors, securityHeaders } from './securityHeaders.js';
 import { SocketServer, type SocketLimits } from './socketServer.js';
 import { serveStatic } from './staticFiles.js';
@@ -18,6 +20,8 @@ export interface AppServerOptions {
   allowedHosts?: readonly string[];
   /** Origins besides its own that may frame the page (RACELAB_FRAME_ANCESTORS). */
   frameAncestors?: string;
+  /** Set when the server runs lock modules uploaded from the page (--allow-own-locks); off otherwise. */
+  ownLocks?: OwnLockOptions;
 }
 
 /** Creates (does not start) the HTTP server of the page, the catalog and the socket. */
@@ -25,11 +29,16 @@ export function createAppServer(playground: Playground, webRoot: string, options
   const allowedHosts = options.allowedHosts ?? [];
   const sockets = new SocketServer(playground, options.limits, allowedHosts);
   const headers = securityHeaders(frameAncestors(options.frameAncestors));
+  const ownLocks = new OwnLockChecks(options.ownLocks, allowedHosts, playground.redact);
   const http = createServer((request, response) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     try {
       if (!isAllowedHost(request.headers.host, allowedHosts)) {
         response.writeHead(403, { 'content-type': 'text/plain' }).end('unknown Host\n');
+        return;
+      }
+      if (ownLocks.handles(request)) {
+        ownLocks.serve(request, response);
         return;
       }
       if (request.method !== 'GET' && request.method !== 'HEAD') {

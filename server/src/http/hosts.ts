@@ -32,7 +32,7 @@ export function parseAllowedHosts(list: string | undefined): string[] {
 }
 
 /**
- * Why an upgrade is refused, or undefined when it may go ahead: the Host must be allowed and
+ * Why an upgrade (or a POST) is refused, or undefined when it may go ahead: the Host must be allowed and
  * a browser's Origin must be this very server (same host and port). Clients that send no
  * Origin (the CLI, tests, curl) are not browsers and cannot be driven by a foreign page.
  */

@@ -53,7 +53,8 @@ export async function check(argv: string[], cwd = process.cwd()): Promise<number
       },
     );
     const passed = allHandled(card);
-    if (values.json) process.stdout.write(`${JSON.stringify({ lock: path, passed, faults: card.faults, cells: card.cells })}\n`);
+    if (values.json)
+      process.stdout.write(`${JSON.stringify({ lock: path, name: own.name, passed, faults: card.faults, cells: card.cells })}\n`);
     else console.log(passed ? `${own.name}: every fault that applies is handled` : `${own.name}: NOT every fault is handled`);
     return passed ? 0 : 1;
   } catch (error) {
