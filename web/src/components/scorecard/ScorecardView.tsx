@@ -1,12 +1,14 @@
 // The lock libraries' scorecard: a table of locks × faults, each cell its verdict in words,
 // colour and icon, the fair words, the parameters it was seen at, and a button that replays
-// its run on the page (a shipped recording: no server). Shown in place of the playground.
+// its run on the page (a shipped recording: no server). Shown in place of the playground;
+// under it, the check of a lock of your own (OwnLockCheck).
 import { useEffect, useState, type CSSProperties } from 'react';
 import { cellAt, type Scorecard, type ScorecardCell } from '@racelab/shared';
 import { loadScorecard, openCell } from '../../app/scorecard.js';
 import { useStore } from '../../store/index.js';
 import { Icon } from '../icons/Icon.js';
 import { cellLook, FAIR_WORDS, seenAtWords, WHY_LEASES_NEED_FENCING } from './cellLook.js';
+import { OwnLockCheck } from './OwnLockCheck.js';
 
 const WHY = WHY_LEASES_NEED_FENCING;
 const whyScenarioHref = `?scenario=${WHY.scenario}&variant=${WHY.variant}`;
@@ -136,6 +138,8 @@ export function ScorecardView() {
         </p>
       )}
       {loaded?.ok && <Matrix card={loaded.card} />}
+      {/* Below the matrix: whatever it shows or becomes moves nothing above it. */}
+      <OwnLockCheck />
     </section>
   );
 }
