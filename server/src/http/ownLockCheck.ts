@@ -102,7 +102,8 @@ export class OwnLockChecks {
       const why = ran.timedOut
         ? `the check took longer than ${Math.round((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s and was stopped`
         : this.redact(briefError(ran.stderr, dir)) || `the check ended with exit code ${ran.code} and no result`;
-      return [422, { error: `the lock could not be checked: ${why}` }];
+      // Node's report of a module that would not load is lines that point into it: they start a line of their own.
+      return [422, { error: `the lock could not be checked:${why.includes('\n') ? '\n' : ' '}${why}` }];
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
