@@ -147,15 +147,13 @@ function checkHosts(scenario: string, onMachine: Played, imitated: Played): void
   const hosts = (played: Played) => eventsOf(played.events, 'run-started')[0]!.hosts;
   expect(hosts(onMachine)).toEqual(scenario === 'redlock' && real.namespaces ? ['worker-1', 'worker-2'] : []);
   expect(hosts(imitated)).toEqual([]);
-  if (scenario !== 'cron-clock-skew') return;
-  // Each late node's own clock said how it was moved.
+  // Clocks are moved in cron-clock-skew only, and each late node's own clock said how.
   for (const [played, m] of [
     [onMachine, real],
     [imitated, forcedOff],
   ] as const) {
-    const skewed = eventsOf(played.events, 'clock-skewed');
-    expect(skewed.length).toBeGreaterThan(0);
-    expect(new Set(skewed.map((e) => e.mechanism))).toEqual(new Set([clock(m)]));
+    const mechanisms = new Set(eventsOf(played.events, 'clock-skewed').map((e) => e.mechanism));
+    expect(mechanisms).toEqual(new Set(scenario === 'cron-clock-skew' ? [clock(m)] : []));
   }
 }
 
