@@ -82,6 +82,8 @@ function clusterOf(workerId: string, marks: Mark[], scale: TimeScale): MarkClust
 export interface SceneOptions {
   /** While the run is in progress, where its facts reach (its marks' rate decides their level of detail); null once it has finished. */
   reachMs?: number | null;
+  /** Where the drawn window will reach as the run goes on, when it is the run's whole domain (see nextHorizon); null: it stays. */
+  growsToMs?: number | null;
   /** Width of a caption's character in px (larger on stage): where captions collide. */
   captionCharPx?: number;
 }
@@ -92,12 +94,12 @@ export function laneScene(
   truth: TruthSegment[],
   drawn: TimeWindow,
   pxWidth: number,
-  { reachMs = null, captionCharPx }: SceneOptions = {},
+  { reachMs = null, growsToMs = null, captionCharPx }: SceneOptions = {},
 ): LaneScene {
   const scale = makeScale(drawn.startMs, drawn.endMs);
   const slackMs = ((CLUSTER_PX / Math.max(1, pxWidth)) * (drawn.endMs - drawn.startMs)) / 2;
   const marks = cullInstants(lane.marks, drawn, slackMs);
-  const clustered = clusterInstants(marks, drawn, pxWidth, CLUSTER_PX, MARK_BUDGET, reachMs);
+  const clustered = clusterInstants(marks, drawn, pxWidth, CLUSTER_PX, MARK_BUDGET, reachMs, growsToMs);
   let majors: PlacedMark[] = [];
   let minors: PlacedMark[] = [];
   const clusters: MarkCluster[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Mark } from './lanes.js';
-import { CAPTION_CHAR_PX, domainFor, horizonFor, markExtent, stackMarks, STAGE_CAPTION_CHAR_PX } from './layout.js';
+import { CAPTION_CHAR_PX, domainFor, horizonFor, markExtent, nextHorizon, stackMarks, STAGE_CAPTION_CHAR_PX } from './layout.js';
 import { runSummary } from './runSummary.js';
 import { blindDelRun } from './fixtures/blindDelRun.js';
 import { makeScale } from './timeScale.js';
@@ -27,6 +27,7 @@ describe('layout', () => {
     const running = runSummary(blindDelRun().slice(0, 10));
     expect(domainFor(running, 300).endMs).toBe(500);
     expect([0, 184, 185, 460, 461, 920, 921].map(horizonFor)).toEqual([200, 200, 500, 500, 1000, 1000, 2000]);
+    expect([200, 500, 1000, 2000].map(nextHorizon)).toEqual([500, 1000, 2000, 5000]);
     // Never behind the last event, whatever the clock says.
     expect(domainFor(running, 0).endMs).toBe(horizonFor(running.lastMs));
   });

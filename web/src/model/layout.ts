@@ -42,6 +42,11 @@ export function horizonFor(nowMs: number): number {
   return h;
 }
 
+/** The horizon a running run's domain grows to after `horizonMs`: the next round step. */
+export function nextHorizon(horizonMs: number): number {
+  return horizonFor(horizonMs + 1);
+}
+
 /**
  * The time domain of a run's drawing. A finished run fits its length and room for its
  * final state; a running one reaches the horizon of its "now" (`nowMs`: the live edge, or

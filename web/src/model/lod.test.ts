@@ -69,6 +69,23 @@ describe('level of detail', () => {
     expect(clusterInstants(marks, w, 1000, 20, 160, 500)).toBeNull();
   });
 
+  it("judges a running run's whole domain by the horizon it grows to", () => {
+    // A 200 ms domain at 500 marks a second holds 100 (under the budget), but the domain
+    // grows to 500 ms, where the same rate brings 250: clustered from the first judged marks.
+    const first = { startMs: 0, endMs: 200 };
+    const marks = Array.from({ length: RATE_FLOOR }, (_, i) => ({ id: `m${i}`, atMs: i * 2 }));
+    const reach = RATE_FLOOR * 2;
+    expect(expectedInstants(RATE_FLOOR, first, reach)).toBe(100);
+    expect(expectedInstants(RATE_FLOOR, first, reach, 500)).toBe(250);
+    expect(clusterInstants(marks, first, 1200, 30, 160, reach)).toBeNull();
+    expect(clusterInstants(marks, first, 1200, 30, 160, reach, 500)).not.toBeNull();
+    // A slow lane stays drawn mark by mark when the domain grows, and a finished run counts what it holds.
+    expect(clusterInstants(marks.slice(0, RATE_FLOOR), first, 1200, 30, 160, 190, 500)).toBeNull();
+    expect(expectedInstants(RATE_FLOOR, first, null, 500)).toBe(RATE_FLOOR);
+    // A window that does not grow is judged by its own end.
+    expect(expectedInstants(RATE_FLOOR, first, reach, null)).toBe(100);
+  });
+
   it('keeps 50,000 shapes down to what a screen shows', () => {
     const many = Array.from({ length: 50_000 }, (_, i) => iv(`i${i}`, i * 0.02, i * 0.02 + 0.01));
     const out = thinIntervals(many, w, 1200);

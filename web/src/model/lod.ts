@@ -27,9 +27,10 @@ export const INTERVAL_BUDGET = 120;
 export const MARK_BUDGET = 160;
 /**
  * Fewest marks from which a lane in progress may be judged by its rate (below it, a few
- * marks close together say nothing about the rest of the run).
+ * marks close together say nothing about the rest of the run; a seed scenario's lane holds
+ * about a dozen). At a thousand marks a second a lane reaches it in 20 ms.
  */
-export const RATE_FLOOR = 40;
+export const RATE_FLOOR = 20;
 /** Intervals closer than this, in px, join a group once past the budget. */
 export const GROUP_GAP_PX = 4;
 
@@ -96,15 +97,18 @@ export function cullInstants<T extends Instant>(items: readonly T[], w: TimeWind
 
 /**
  * The marks a window will hold: those it holds, or, while the run is in progress (`reachMs`:
- * where its facts reach so far), as many as the rate so far brings by the window's end. A
- * lane that will pass the budget is drawn in clusters from its first marks, instead of
- * drawing each one and replacing them all with clusters a moment later. A finished run
- * (`reachMs` null) counts what it holds.
+ * where its facts reach so far), as many as the rate so far brings by the window's end, or
+ * by `growsToMs` when the window is the run's whole domain, which grows there as the run
+ * goes on. A lane that will pass the budget is drawn in clusters from its first marks,
+ * instead of drawing each one and replacing them all with clusters a moment later (when
+ * the marks come thick, or when the domain grows and the same marks need less room). A
+ * finished run (`reachMs` null) counts what it holds.
  */
-export function expectedInstants(count: number, w: TimeWindow, reachMs: number | null): number {
-  if (reachMs === null || count < RATE_FLOOR || reachMs >= w.endMs) return count;
+export function expectedInstants(count: number, w: TimeWindow, reachMs: number | null, growsToMs: number | null = null): number {
+  const endMs = Math.max(w.endMs, growsToMs ?? w.endMs);
+  if (reachMs === null || count < RATE_FLOOR || reachMs >= endMs) return count;
   const seenMs = reachMs - w.startMs;
-  return seenMs > 0 ? (count * (w.endMs - w.startMs)) / seenMs : count;
+  return seenMs > 0 ? (count * (endMs - w.startMs)) / seenMs : count;
 }
 
 /**
@@ -119,8 +123,9 @@ export function clusterInstants<T extends Instant>(
   minPx: number,
   budget = MARK_BUDGET,
   reachMs: number | null = null,
+  growsToMs: number | null = null,
 ): Cluster<T>[] | null {
-  if (expectedInstants(items.length, w, reachMs) <= budget) return null;
+  if (expectedInstants(items.length, w, reachMs, growsToMs) <= budget) return null;
   const minMs = (minPx / Math.max(1, pxWidth)) * (w.endMs - w.startMs);
   const sorted = [...items].sort((a, b) => a.atMs - b.atMs);
   const out: Cluster<T>[] = [];

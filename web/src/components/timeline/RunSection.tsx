@@ -3,6 +3,7 @@
 // the run and gives its verdict; the broken run sits above the correct one.
 import { deriveOverlaps } from '../../model/holders.js';
 import { deriveLanes } from '../../model/lanes.js';
+import { nextHorizon } from '../../model/layout.js';
 import { runSummary } from '../../model/runSummary.js';
 import { deriveStoreLanes } from '../../model/storeLanes.js';
 import { makeScale } from '../../model/timeScale.js';
@@ -39,6 +40,8 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
   const overlaps = deriveOverlaps(events);
   const scale = makeScale(drawn.startMs, drawn.endMs);
   const reachMs = summary.endMs === null ? summary.lastMs : null;
+  // Unzoomed, a running run's drawing is its domain, which grows to the next horizon.
+  const growsToMs = reachMs !== null && drawn.startMs === 0 ? nextHorizon(drawn.endMs) : null;
   const faultsFor = run.source === 'live' && isRunning(run) ? runId : null;
   const title = runTitle(scenario, run.scenario, run.variant);
   const verdict = deriveVerdict(events, scenario);
@@ -69,6 +72,7 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
           pxWidth={pxWidth}
           faultsFor={faultsFor}
           reachMs={reachMs}
+          growsToMs={growsToMs}
         />
       ))}
       {lanes.some((l) => l.leases.length > 0) && <OverlapRow spans={overlaps} scale={scale} drawn={drawn} pxWidth={pxWidth} />}

@@ -15,6 +15,10 @@ export function Timeline() {
   const comparing = useStore(selectComparing);
   const presenter = useStore((s) => s.presenter);
   const show = !pending && shown && hasEvents;
+  // The view is laid out as soon as the server has taken the run, before its workers are
+  // up: the first events then only add lanes and marks, not the whole timeline at once.
+  const accepted = !pending && shown;
+  const starting = comparing ? 'Starting both runs…' : 'Starting the workers…';
   return (
     <section className="panel timeline" aria-labelledby="timeline-title">
       <div className="panel-head">
@@ -24,17 +28,11 @@ export function Timeline() {
       </div>
       {/* In presenter mode the legend sits beside the verdict. */}
       {!presenter && <RunLegend />}
-      {!show ? (
-        <p className="timeline-empty">
-          {pending
-            ? comparing
-              ? 'Starting both runs…'
-              : 'Starting the workers…'
-            : 'Press Run to see the workers race, lane by lane — or open a recorded run.'}
-        </p>
-      ) : (
-        <TimelineView />
+      {!accepted && (
+        <p className="timeline-empty">{pending ? starting : 'Press Run to see the workers race, lane by lane — or open a recorded run.'}</p>
       )}
+      {accepted && <TimelineView />}
+      {accepted && !hasEvents && <p className="timeline-empty starting">{starting}</p>}
     </section>
   );
 }

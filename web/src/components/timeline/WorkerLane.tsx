@@ -29,14 +29,17 @@ interface Props {
   faultsFor: string | null;
   /** While the run is in progress, where its facts reach (see laneScene); null once finished. */
   reachMs: number | null;
+  /** While the drawn window is the run's whole domain, where it grows next; else null. */
+  growsToMs: number | null;
 }
 
-export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs }: Props) {
+export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs, growsToMs }: Props) {
   // On stage captions are larger: they collide sooner, and take more rows.
   const presenter = useStore((s) => s.presenter);
   const scene = useMemo(
-    () => laneScene(lane, truth, drawn, pxWidth, { reachMs, captionCharPx: presenter ? STAGE_CAPTION_CHAR_PX : CAPTION_CHAR_PX }),
-    [lane, truth, drawn, pxWidth, reachMs, presenter],
+    () =>
+      laneScene(lane, truth, drawn, pxWidth, { reachMs, growsToMs, captionCharPx: presenter ? STAGE_CAPTION_CHAR_PX : CAPTION_CHAR_PX }),
+    [lane, truth, drawn, pxWidth, reachMs, growsToMs, presenter],
   );
   const { scale } = scene;
   const owner = lane.workerId;
