@@ -150,7 +150,8 @@ export const serverEventBodies = [
   /**
    * A network or clock fault the run's lab arranged, and the mechanism that plays it: a
    * partition by the kernel ("kernel nftables drop", "kernel link down") or by a proxy, a
-   * clock moved by libfaketime or simulated. workerId: the worker it strikes, or null.
+   * clock moved by libfaketime or the wall clock shim ("LD_PRELOAD wall clock"), or simulated.
+   * workerId: the worker it strikes, or whose process plays it (redlock's clock jump), or null.
    */
   z.object({
     type: z.literal('fault-staged'),

@@ -5,10 +5,10 @@ import type { RunEvent } from './events.js';
 
 export interface FaultWithMechanism {
   fault: string;
-  /** The worker it struck, or null for the lab's own links and nodes. */
+  /** The worker it struck (or whose process played it), or null for the lab's own links and nodes. */
   workerId: string | null;
   target: string;
-  /** "kernel nftables drop", "kernel link down", "proxy", "libfaketime", "simulated expiry", "SIGSTOP", … */
+  /** "kernel nftables drop", "kernel link down", "proxy", "libfaketime", "LD_PRELOAD wall clock", "simulated expiry", "SIGSTOP", … */
   mechanism: string;
   atMs: number;
 }

@@ -4,7 +4,8 @@
 // before it serves, and `npm run clean` does the same for a machine that will not start it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
@@ -64,6 +65,14 @@ async function startRun(
 
 const events = (client: TestClient) => client.inbox.flatMap((m) => (m.type === 'run-event' ? [m.event] : []));
 /** The lab processes of a server: the redis-servers and sentinels it started. */
+/** The process that made a scratch folder (services/scratchDir.ts), or null when it is gone. */
+const ownerOf = (dir: string): number | null => {
+  try {
+    return (JSON.parse(readFileSync(path.join(dir, 'owner.json'), 'utf8')) as { owner: number }).owner;
+  } catch {
+    return null;
+  }
+};
 const labChildren = (serverPid: number): number[] =>
   childrenOf(serverPid)
     .filter((c) => c.command.includes('redis-server'))
@@ -135,12 +144,18 @@ describe('a server killed mid-run', () => {
     expect(workers.filter(alive)).toEqual([]);
   }, 120_000);
 
-  it('with lab hosts: its namespaces, their links and its libfaketime workers are gone after the next start', async () => {
+  it('with lab hosts: its namespaces, their links, its libfaketime workers, its redis-server under the wall clock shim and its clock file are gone after the next start', async () => {
     const real = detectLabMechanisms();
     const first = await startServer();
     const serverPid = first.server.pid!;
-    // Redlock's split (the workers in namespaces, cut by nftables), worker-1 stopped in its pause; cron-clock-skew's late nodes under libfaketime.
-    const split = await startRun(first.address, 'redlock', 'redlock', 'process-paused', { reach: 'split', pauseMs: 10_000, leaseMs: 2000 });
+    // Redlock's split (the workers in namespaces, cut by nftables) with node-3's clock jumped (under the shim), worker-1
+    // stopped in its pause; cron-clock-skew's late nodes under libfaketime.
+    const split = await startRun(first.address, 'redlock', 'redlock', 'process-paused', {
+      reach: 'split',
+      pauseMs: 10_000,
+      leaseMs: 2000,
+      clockJumpMs: 1000,
+    });
     const late = await startRun(first.address, 'cron-clock-skew', 'release-when-done', 'clock-skewed', { skewMs: 6000 }); // node-2 waits 6 s to fire
     const staged = events(split.client)
       .filter((e) => e.type === 'fault-staged')
@@ -154,24 +169,39 @@ describe('a server killed mid-run', () => {
     const faked = workerPids(events(late.client)).filter(
       (pid) => alive(pid) && /libfaketime/.test(readFileSync(`/proc/${pid}/environ`, 'utf8')),
     );
+    // A redis-server writes its title over its environment: the shim is found among what it has mapped.
+    const shimmed = labChildren(serverPid).filter((pid) => readFileSync(`/proc/${pid}/maps`, 'utf8').includes('wallClockShim.so'));
+    const clockFolders = (): string[] =>
+      readdirSync(os.tmpdir()).filter((name) => name.startsWith('racelab-clock-') && ownerOf(path.join(os.tmpdir(), name)) === serverPid);
     // Root on Linux gives the labs namespaces (labHost.test.ts holds the machine to it); a
     // namespace and its link per redlock worker there, none elsewhere.
     expect(real.namespaces).toBe(ROOT_ON_LINUX);
     const hosts = real.namespaces ? 2 : 0;
     expect(namespaces).toHaveLength(hosts);
     expect(links()).toHaveLength(hosts);
-    expect(new Set(staged)).toEqual(new Set([real.namespaces && real.nftables ? MECHANISM.nftables : MECHANISM.proxy]));
+    expect(new Set(staged)).toEqual(
+      new Set([
+        real.namespaces && real.nftables ? MECHANISM.nftables : MECHANISM.proxy,
+        real.wallClockShim ? MECHANISM.wallClockShim : MECHANISM.simulatedExpiry,
+      ]),
+    );
     expect(faked.length > 0).toBe(real.faketime !== null);
+    expect([shimmed.length, clockFolders().length]).toEqual(real.wallClockShim ? [1, 1] : [0, 0]);
 
     first.server.kill('SIGKILL');
     await new Promise((resolve) => first.server.once('exit', resolve));
     expect((await racelabNamespaces()).filter((n) => namespaces.includes(n))).toEqual(namespaces);
+    // The shimmed node runs on, its clock file beside it, until the next start's sweep.
+    expect(shimmed.filter(alive)).toEqual(shimmed);
+    expect(clockFolders()).toHaveLength(shimmed.length);
 
     const second = await startServer();
     expect(await racelabNamespaces()).toEqual(expect.not.arrayContaining(namespaces.length > 0 ? namespaces : ['none']));
     expect(links()).toEqual([]);
     await until(() => !faked.some(alive), 'every faked worker gone', 5000).catch(() => undefined);
     expect(faked.filter(alive)).toEqual([]);
+    expect(shimmed.filter(alive)).toEqual([]);
+    expect(clockFolders()).toEqual([]);
     for (const run of [split, late]) expect(await leftovers(redis, pool, run.runId)).toEqual({ keys: [], schema: false });
     second.server.kill('SIGINT');
     await new Promise((resolve) => second.server.once('exit', resolve));

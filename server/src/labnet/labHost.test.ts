@@ -25,7 +25,7 @@ describe('what the machine gives the labs', () => {
         : { namespaces: false, nftables: false },
     );
     const off = detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' });
-    expect(off).toEqual({ namespaces: false, nftables: false, faketime: null, why: ['RACELAB_REAL_FAULTS=off'] });
+    expect(off).toEqual({ namespaces: false, nftables: false, faketime: null, wallClockShim: null, why: ['RACELAB_REAL_FAULTS=off'] });
   });
 });
 

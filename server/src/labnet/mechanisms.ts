@@ -1,13 +1,15 @@
 // Which real mechanisms this machine gives the labs, found once at first use. As root on
 // Linux, with `ip` able to make a network namespace, a lab's workers and nodes run as hosts
 // of their own and a partition is the kernel's (a link down, or an nftables rule where `nft`
-// is installed); with libfaketime installed, a worker's wall clock is really moved. Anywhere
-// else every lab keeps its in-process imitation (a proxy, an adjusted expiry) and says so.
+// is installed); with libfaketime installed, a worker's wall clock is really moved; on Linux
+// with a C compiler, so is a lab redis-server's, by a preload of our own (wallClockShim.c).
+// Anywhere else every lab keeps its in-process imitation (a proxy, an adjusted expiry) and says so.
 // RACELAB_REAL_FAULTS=off forces the imitations (the fallback's tests; a machine where the
 // real ones misbehave).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { buildWallClockShim } from './wallClockShim.js';
 
 export interface LabMechanisms {
   /** Workers and lab nodes may run in network namespaces of their own. */
@@ -16,6 +18,8 @@ export interface LabMechanisms {
   nftables: boolean;
   /** The libfaketime library to preload, when there is one. */
   faketime: string | null;
+  /** The wall clock shim's library to preload into a lab redis-server whose clock moves, when it builds here. */
+  wallClockShim: string | null;
   /** Why a real mechanism is not used, in words, for the log and the docs. */
   why: string[];
 }
@@ -26,6 +30,7 @@ export const MECHANISM = {
   linkDown: 'kernel link down',
   proxy: 'proxy',
   faketime: 'libfaketime',
+  wallClockShim: 'LD_PRELOAD wall clock',
   simulatedExpiry: 'simulated expiry',
   simulatedClock: 'simulated clock',
 } as const;
@@ -74,7 +79,11 @@ export function detectLabMechanisms(env: NodeJS.ProcessEnv = process.env): LabMe
   if (namespaces && !nftables) why.push('`nft` is not installed (a partition cuts a whole link)');
   const faketime = forcedOff ? null : findFaketimeLibrary();
   if (!forcedOff && !faketime) why.push('libfaketime is not installed');
-  return { namespaces, nftables, faketime, why };
+  // Built once per machine (a cache keyed by its source), so only the first process compiles.
+  const shim = forcedOff ? null : process.platform === 'linux' ? buildWallClockShim() : { why: 'the wall clock shim is for Linux' };
+  if (shim && 'why' in shim) why.push(shim.why);
+  const wallClockShim = shim && 'library' in shim ? shim.library : null;
+  return { namespaces, nftables, faketime, wallClockShim, why };
 }
 
 let found: LabMechanisms | undefined;

@@ -1,18 +1,21 @@
 // The scenarios with network and clock faults give the same verdicts whichever mechanism
-// plays their faults, and each run says which one did: the kernel's partition and
-// libfaketime where the machine has them (root on Linux), the proxy and the simulated
-// clock when the real ones are forced off. Every variant of redlock, failover and
-// cron-clock-skew is played both ways at its defaults and at each parameter set its
-// scenario declares, and held to the verdict expected there. No namespace, link or faked
-// process of this process outlives the runs.
+// plays their faults, and each run says which one did: the kernel's partition, libfaketime
+// and the wall clock shim where the machine has them (root on Linux, a C compiler), the
+// proxy and the simulated clock and expiry when the real ones are forced off. Every variant
+// of redlock, failover and cron-clock-skew is played both ways at its defaults and at each
+// parameter set its scenario declares, and held to the verdict expected there. No
+// namespace, link, faked process or clock file of this process outlives the runs.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultsOf, resolveParams, type Params, type RunEvent, type ScenarioManifest } from '@racelab/shared';
 import { racelabNamespaces } from '../debris/namespaces.js';
 import type { Playground } from '../runs/playground.js';
 import { loadCatalog } from '../scenarios/registry.js';
 import { ROOT_ON_LINUX } from '../testing/machine.js';
+import { childrenOf } from '../testing/processTable.js';
 import { eventsOf, openTestPlayground, play, type Played } from '../testing/testPlayground.js';
 import { NAMESPACE_PREFIX } from './labHost.js';
 import { detectLabMechanisms, MECHANISM, type LabMechanisms } from './mechanisms.js';
@@ -48,6 +51,25 @@ const faked = (pid: number): boolean => {
     return false; // gone between the two looks
   }
 };
+/** A process with the wall clock shim loaded (a redis-server writes its title over its environment, so its maps tell). */
+const underShim = (pid: number): boolean => {
+  try {
+    return readFileSync(`/proc/${pid}/maps`, 'utf8').includes('wallClockShim.so');
+  } catch {
+    return false; // gone between the two looks
+  }
+};
+/** The clock folders (labnet/movableClock.ts) this process made and has not removed. */
+const myClockFolders = (): string[] =>
+  readdirSync(os.tmpdir())
+    .filter((name) => name.startsWith('racelab-clock-'))
+    .filter((name) => {
+      try {
+        return (JSON.parse(readFileSync(path.join(os.tmpdir(), name, 'owner.json'), 'utf8')) as { owner: number }).owner === process.pid;
+      } catch {
+        return false; // gone between the two looks
+      }
+    });
 
 /** [fault, target, mechanism] of every fault of a run, in one order whichever worker logged first. */
 const faultList = (events: RunEvent[]): string[][] =>
@@ -59,6 +81,7 @@ const faultList = (events: RunEvent[]): string[][] =>
 type FaultsExpected = (params: Params, mechanisms: LabMechanisms) => string[][];
 
 const kernelCut = (m: LabMechanisms): string => (m.namespaces && m.nftables ? MECHANISM.nftables : MECHANISM.proxy);
+const jumpedClock = (m: LabMechanisms): string => (m.wallClockShim ? MECHANISM.wallClockShim : MECHANISM.simulatedExpiry);
 
 const redlockFaults: FaultsExpected = (params, m) => [
   // A split: two nodes out of each worker's reach.
@@ -70,8 +93,8 @@ const redlockFaults: FaultsExpected = (params, m) => [
         ['partition', 'worker-2 ↔ node-2', kernelCut(m)],
       ]
     : []),
-  // redis-server does not start under libfaketime: node-3's jump is simulated both ways (docs/REAL_FAULTS.md).
-  ...(Number(params.clockJumpMs) > 0 ? [['clock-jump', `node-3 +${Number(params.clockJumpMs)} ms`, MECHANISM.simulatedExpiry]] : []),
+  // node-3's own clock under the wall clock shim where it builds, its expiries elsewhere.
+  ...(Number(params.clockJumpMs) > 0 ? [['clock-jump', `node-3 +${Number(params.clockJumpMs)} ms`, jumpedClock(m)]] : []),
   ...(Number(params.pauseMs) > 0 ? [['stall', 'worker-1', 'SIGSTOP']] : []),
 ];
 
@@ -115,11 +138,13 @@ async function playedAsExpected(playground: Playground, mechanisms: LabMechanism
 /** The defaults, then each declared set: the order of a variant's `expected` verdicts. */
 const setsOf = (manifest: ScenarioManifest): Params[] => [{}, ...(manifest.declaredSets ?? [])];
 
-it('this machine gives the labs what root on Linux gives: namespaces, nftables and libfaketime', () => {
+it('this machine gives the labs what root on Linux gives: namespaces, nftables, libfaketime and the wall clock shim', () => {
   expect(real.namespaces).toBe(ROOT_ON_LINUX);
   expect(real.nftables).toBe(ROOT_ON_LINUX);
   expect(real.faketime !== null).toBe(ROOT_ON_LINUX);
-  expect(forcedOff).toMatchObject({ namespaces: false, nftables: false, faketime: null });
+  // The shim needs Linux and a C compiler, not root (.ci/run installs gcc where cc is missing).
+  expect(real.wallClockShim !== null).toBe(process.platform === 'linux');
+  expect(forcedOff).toMatchObject({ namespaces: false, nftables: false, faketime: null, wallClockShim: null });
 });
 
 for (const scenario of Object.keys(SCENARIOS)) {
@@ -158,12 +183,15 @@ function checkHosts(scenario: string, onMachine: Played, imitated: Played): void
 }
 
 describe('nothing of the runs is left', () => {
-  it('no namespace of this process, no link into one, and no worker under libfaketime', async () => {
+  it('no namespace of this process, no link into one, no worker under libfaketime, no redis-server under the shim and no clock file', async () => {
     expect(workerPids.size).toBeGreaterThan(0); // the runs above ran
     expect((await racelabNamespaces()).filter((n) => n.startsWith(mine))).toEqual([]);
     const links = execFileSync('ip', ['-o', 'link', 'show']).toString();
     expect(links.split('\n').filter((line) => line.includes(`link-netns ${mine}`))).toEqual([]);
     // Warm pool workers live until the playgrounds close; none of them is faked.
     expect([...workerPids].filter((pid) => alive(pid) && faked(pid))).toEqual([]);
+    // The runs' redis-servers are this process's children while they run.
+    expect(childrenOf(process.pid).filter((c) => underShim(c.pid))).toEqual([]);
+    expect(myClockFolders()).toEqual([]);
   });
 });

@@ -257,6 +257,8 @@ export class Run {
         runId: this.id,
         date: new Date().toISOString().slice(0, 10),
         ...(lab && Object.keys(lab.hosts).length > 0 ? { hosts: lab.hosts } : {}),
+        // Looked at only for a run with a lab: the first look may build the wall clock shim.
+        ...(needs ? { mechanisms: this.services.pool.labMechanisms } : {}),
       };
       underway.fixture = scenario.setup(stores, timed, info);
       const fixture = await abortable(underway.fixture, signal);

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Expectation, FaultRule, MetricSpec, Metrics, Params, ParamSpec, WorkerEventBody, StagedFault } from '@racelab/shared';
 import type { LabHost } from '../labnet/labHost.js';
+import type { LabMechanisms } from '../labnet/mechanisms.js';
 
 /** What a variant's code gets inside its worker process. */
 export interface WorkerContext {
@@ -87,6 +88,8 @@ export interface RunInfo {
   date: string;
   /** Each worker's lab host by worker id, and each lab node's by its name, when the run's lab has hosts (see `lab`). */
   hosts?: Record<string, LabHost>;
+  /** What the machine gives this run's lab (the playground's: its tests may force the imitations); absent: labMechanisms(). */
+  mechanisms?: LabMechanisms;
 }
 
 /** What a run's workers need of the machine, for a scenario with network or clock faults (../labnet/). */

@@ -212,7 +212,7 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
     id: 'clock-jump',
     title: 'Clock jump',
     mapping:
-      "redlock in the same split, with node-3's clock jumping 1 s forward right after worker-1's grant (played on the node's expiries): worker-1's key on node-3 is gone at once, worker-2 takes nodes 3–5 and writes, then worker-1",
+      "redlock in the same split, with node-3's clock jumping 1 s forward right after worker-1's grant (node-3's own clock where the machine allows, else played on its expiries; each run names which): worker-1's key on node-3 is gone at once, worker-2 takes nodes 3–5 and writes, then worker-1",
     scenario: 'redlock',
     params: { ...REDLOCK_SPLIT, clockJumpMs: 1000 },
     faults: [],

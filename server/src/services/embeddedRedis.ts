@@ -19,6 +19,8 @@ export interface EmbeddedRedisOptions {
   wrap?: (argv: string[]) => string[];
   /** The address it is reached at, for its URL and the readiness probe; default 127.0.0.1. */
   host?: string;
+  /** Added to this process's environment for the server (a preload that moves its clock: labnet/movableClock.ts). */
+  env?: Record<string, string>;
 }
 
 /** Starts a throwaway redis-server on a free 127.0.0.1 port in a scratch dir (no persistence). */
@@ -67,7 +69,7 @@ function spawnRedis(command: string, port: number, dir: string, logFile: string,
   ];
   const [file, ...argv] = options.wrap ? options.wrap([command, ...args]) : [command, ...args];
   // Logs go to a file so no pipe can fill up and stall redis.
-  const child = spawn(file!, argv, { stdio: 'ignore' });
+  const child = spawn(file!, argv, { stdio: 'ignore', ...(options.env ? { env: { ...process.env, ...options.env } } : {}) });
   return new Promise((resolve, reject) => {
     child.once('spawn', () => resolve(child));
     // Kept for the child's lifetime: a later 'error' (e.g. a failed kill) must not go unhandled.

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { isAlive, signal, waitForExit, commandLine } from './pids.js';
 
-/** Which embedded store a scratch dir belongs to. */
-export type ScratchKind = 'pg' | 'redis';
+/** What a scratch dir is for: an embedded store, or a moved clock's file (labnet/movableClock.ts). */
+export type ScratchKind = 'pg' | 'redis' | 'clock';
 
 // Written into every scratch dir so a later run can tell whose it was and what it left running.
 interface OwnerRecord {
@@ -14,14 +14,17 @@ interface OwnerRecord {
 
 const OWNER_FILE = 'owner.json';
 const PREFIX = 'racelab-';
-// What the leftover's /proc cmdline must contain before we dare to kill that pid (pids get reused).
-const EXPECTED_COMMAND: Record<ScratchKind, string> = { pg: 'postgres', redis: 'redis-server' };
+// What the leftover's /proc cmdline must contain before we dare to kill that pid (pids get reused);
+// a clock's dir records no process of its own (the redis-server it moves has a dir of its own).
+const EXPECTED_COMMAND: Record<ScratchKind, string> = { pg: 'postgres', redis: 'redis-server', clock: 'redis-server' };
+// 0755 so the `postgres` OS user can enter a store's; a clock's file is for this user alone.
+const MODE: Record<ScratchKind, number> = { pg: 0o755, redis: 0o755, clock: 0o700 };
 
-/** Creates /tmp/racelab-<kind>-XXXXXX (mode 0755 so the `postgres` OS user can enter it) owned by this process. */
+/** Creates /tmp/racelab-<kind>-XXXXXX owned by this process. */
 export async function makeScratchDir(kind: ScratchKind): Promise<string> {
   // Under os.tmpdir(), not the home dir: /root is not enterable by the postgres user.
   const dir = await mkdtemp(path.join(os.tmpdir(), `${PREFIX}${kind}-`));
-  await chmod(dir, 0o755);
+  await chmod(dir, MODE[kind]);
   await writeOwner(dir, null);
   return dir;
 }
@@ -70,6 +73,7 @@ export async function reapOrphans(log: (line: string) => void = () => {}): Promi
 function kindOf(name: string): ScratchKind | null {
   if (name.startsWith(`${PREFIX}pg-`)) return 'pg';
   if (name.startsWith(`${PREFIX}redis-`)) return 'redis';
+  if (name.startsWith(`${PREFIX}clock-`)) return 'clock';
   return null;
 }
 

@@ -6,7 +6,9 @@
 // for Redlock. Each grant goes into the run's grants table (fencedLedger.ts) as it is seen,
 // and a marker in the run's keys tells the worker it is on record: the worker waits for
 // it before it acts (grantSeen), so its writes come after its grant's record. The nodes'
-// TIME and PostgreSQL's clock_timestamp() read the same host wall clock.
+// TIME and PostgreSQL's clock_timestamp() read the same host wall clock; a node whose own
+// clock a lab has moved (redlock's clock jump) says by how much, and its TIME is taken back
+// by that much.
 import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LUA_VALUE_OF } from '../keyValue.js';
@@ -30,6 +32,8 @@ export interface WatchedNode {
   client: Redis;
   /** True once the node is gone for good (killed by the lab): no use watching it again. */
   dead(): boolean;
+  /** How far the node's wall clock is from the host's now, in ms, where a lab moves it (labnet/movableClock.ts); absent: 0. */
+  clockOffsetMs?(): number;
 }
 
 export interface NodeGrants {
@@ -71,10 +75,14 @@ export function watchNodeGrants(stores: RunStores, nodes: WatchedNode[], key: st
       });
   };
   const sample = async (node: number): Promise<void> => {
-    if (nodes[node]!.dead()) return;
+    const watched = nodes[node]!;
+    if (watched.dead()) return;
     try {
-      const [seconds, micros, value] = (await nodes[node]!.client.eval(READ_KEY, 1, key)) as [number, number, string | null];
-      changed(node, value ?? null, Number(seconds) * 1_000_000 + Number(micros));
+      const offsetMs = watched.clockOffsetMs?.() ?? 0;
+      const [seconds, micros, value] = (await watched.client.eval(READ_KEY, 1, key)) as [number, number, string | null];
+      // The clock moved during the read: which offset the TIME carries is unknown, so the next sample reads again.
+      if ((watched.clockOffsetMs?.() ?? 0) !== offsetMs) return;
+      changed(node, value ?? null, Number(seconds) * 1_000_000 + Number(micros) - offsetMs * 1000);
     } catch {
       // A connection that broke (Sentinel drops a promoted replica's clients): the next sample tries again.
     }

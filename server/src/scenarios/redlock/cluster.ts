@@ -4,19 +4,23 @@
 // in the kernel: an nftables rule in that worker's namespace drops what it sends to the
 // node, so its connection hangs as across a real partition, while the server's own
 // connections (127.0.0.1) answer. Elsewhere a worker connects to one blackhole instead (a
-// proxy that never answers). Either way the staged faults name the mechanism. Started by the
+// proxy that never answers). A clock jump moves node-3's own wall clock where the wall clock
+// shim builds here (labnet/movableClock.ts), and is simulated on its expiries elsewhere
+// (clockJump.ts). Either way the staged faults name the mechanism. Started by the
 // scenario's setup, stopped by close(); if this process exits first, nothing is left
 // running (and a SIGKILLed server's leftovers are reaped by the next one).
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../../services/embeddedRedis.js';
 import type { StartedService } from '../../services/startedService.js';
 import type { StagedFault } from '@racelab/shared';
-import { MECHANISM, labMechanisms } from '../../labnet/mechanisms.js';
+import { MECHANISM, type LabMechanisms } from '../../labnet/mechanisms.js';
+import { createMovableClock, type MovableClock } from '../../labnet/movableClock.js';
 import type { LabHost } from '../../labnet/labHost.js';
 import { startRelay, type Relay } from '../../labnet/relay.js';
 import type { NodeCut, RunFixture, RunStores } from '../types.js';
 import { startBlackhole, type Blackhole } from './blackhole.js';
-import { CLOCK_OFFSET_KEY, JUMPING_NODE, linkHostKey, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY, viewUrlKey } from './keys.js';
+import { aheadWords, clockAheadMs, simulatedAheadMs } from './nodeClock.js';
+import { CLOCK_FILE_KEY, JUMPING_NODE, linkHostKey, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY, viewUrlKey } from './keys.js';
 import type { Reach } from './reach.js';
 import { decidingNode, reachableNodes } from './reach.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
@@ -45,6 +49,19 @@ export interface ClusterNetwork {
   clockJumpMs: number;
   /** The lock's key on the nodes: LOCK_KEY, or where a library variant's lock names it (keyAliases). */
   lockKey: string;
+  /** What the machine gives the run's lab. */
+  mechanisms: LabMechanisms;
+}
+
+/** The pid of the redis-server at `url`, as it says itself. */
+async function serverPid(url: string): Promise<number> {
+  const probe = new Redis(url, { maxRetriesPerRequest: 1, connectionName: 'racelab-observer' });
+  probe.on('error', () => undefined); // the command reports it
+  try {
+    return Number(/^process_id:(\d+)/m.exec(await probe.info('server'))?.[1]);
+  } finally {
+    probe.disconnect();
+  }
 }
 
 export async function startCluster(stores: RunStores, network: ClusterNetwork): Promise<Cluster> {
@@ -52,19 +69,29 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   const bindLinks = hosts.length > 0 ? ['--bind', '127.0.0.1', ...hosts.map((h) => h.hostAddress), '--protected-mode', 'no'] : [];
   const started: StartedService[] = [];
   let blackhole: Blackhole | undefined;
+  // node-3's own clock, where the shim builds here and the run jumps it: its file is written by the jump (clockJump.ts).
+  let clock: MovableClock | null = null;
   const killAll = (): void => {
     for (const node of started) node.killSync();
+    clock?.closeSync();
   };
   process.on('exit', killAll);
   try {
-    const results = await Promise.allSettled(Array.from({ length: NODE_COUNT }, () => startEmbeddedRedis({ args: bindLinks })));
+    const shim = network.mechanisms.wallClockShim;
+    if (network.clockJumpMs > 0 && shim) clock = await createMovableClock(shim);
+    const env = (i: number) => (i === JUMPING_NODE && clock ? { env: clock.env } : {});
+    const results = await Promise.allSettled(
+      Array.from({ length: NODE_COUNT }, (_, i) => startEmbeddedRedis({ args: bindLinks, ...env(i) })),
+    );
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
+    clock?.check(await serverPid(started[JUMPING_NODE]!.url), `${nodeName(JUMPING_NODE)}'s redis-server`);
     blackhole = await startBlackhole();
   } catch (error) {
     process.off('exit', killAll);
     await Promise.all(started.map((node) => node.stop().catch(() => undefined)));
+    await clock?.close();
     throw error;
   }
 
@@ -76,8 +103,9 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   });
   const shared: Record<string, string> = { blackholeUrl: blackhole.url };
   started.forEach((node, i) => (shared[nodeUrlKey(i)] = node.url));
+  if (clock) shared[CLOCK_FILE_KEY] = clock.file;
   // The split: in the kernel where the workers are hosts and nft is there, else the blackhole.
-  const kernel = hosts.length > 0 && labMechanisms().nftables;
+  const kernel = hosts.length > 0 && network.mechanisms.nftables;
   shared[PARTITION_KEY] = kernel ? MECHANISM.nftables : MECHANISM.proxy;
   const faults: StagedFault[] = [];
   const port = (i: number): number => Number(new URL(started[i]!.url).port);
@@ -103,21 +131,22 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       faults.push({ fault: 'partition', target: `${workerId} ↔ ${nodeName(i)}`, mechanism: shared[PARTITION_KEY], workerId });
     }
   }
-  // Redis keeps its expiries on its own clock, and a redis-server does not start under
-  // libfaketime (its allocator reads the clock before the library is ready): the jump is
-  // played on the node's expiries (clockJump.ts), and says so.
+  // Redis keeps its expiries on its own clock: the jump moves that clock, or else is played on
+  // the node's expiries. Logged in the lane of worker-1, whose process plays it (redlockJob.ts).
   if (network.clockJumpMs > 0) {
     faults.push({
       fault: 'clock-jump',
       target: `${nodeName(JUMPING_NODE)} +${network.clockJumpMs} ms`,
-      mechanism: MECHANISM.simulatedExpiry,
+      mechanism: clock ? MECHANISM.wallClockShim : MECHANISM.simulatedExpiry,
+      workerId: network.workerIds[0]!,
     });
   }
 
   // A grant is a majority of the nodes holding one worker's token.
+  // node-3's TIME runs ahead of the host's by its jump: the grants seen there are timed back by it.
   const grants = watchNodeGrants(
     stores,
-    clients.map((client) => ({ client, dead: () => false })),
+    clients.map((client, i) => ({ client, dead: () => false, ...(i === JUMPING_NODE && clock ? { clockOffsetMs: clock.offsetMs } : {}) })),
     network.lockKey,
     Math.floor(NODE_COUNT / 2) + 1,
   );
@@ -148,8 +177,12 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       const locks = await Promise.all(clients.map((c) => c.get(network.lockKey)));
       const lanes: Record<string, string> = {};
       locks.forEach((token, i) => (lanes[`${nodeName(i)} lock`] = holderOf(token)));
-      const offsetMs = await clients[JUMPING_NODE]!.get(CLOCK_OFFSET_KEY);
-      if (offsetMs !== null) lanes[`${nodeName(JUMPING_NODE)} clock`] = `+${offsetMs} ms`;
+      if (network.clockJumpMs > 0) {
+        // A moved clock read against node-1's, which keeps the host's; a look too slow to tell leaves the row as it was.
+        const jumping = clients[JUMPING_NODE]!;
+        const aheadMs = clock ? await clockAheadMs(jumping, clients[0]!) : await simulatedAheadMs(jumping);
+        if (aheadMs !== null) lanes[`${nodeName(JUMPING_NODE)} clock`] = aheadWords(aheadMs);
+      }
       return lanes;
     },
     async close() {
@@ -158,6 +191,7 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       await blackhole?.close();
       await Promise.all(relays.map((relay) => relay.close()));
       await Promise.all(started.map((node) => node.stop()));
+      await clock?.close();
       process.off('exit', killAll);
     },
   };

@@ -10,6 +10,7 @@ import { asReach } from './reach.js';
 import { storedName } from '../keyAliases.js';
 import { LOCK_KEY } from './keys.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { labMechanisms } from '../../labnet/mechanisms.js';
 import { createFencedRow, ledgerMetrics, measureFencedLedger, noStaleWrite, lastHolderWins, ledgerFigures } from '../kit/fencedLedger.js';
 import { redlockHarness, type RedlockJob } from './redlockJob.js';
 import fenceAfterThePause from './mutants/fenceAfterThePause.js';
@@ -73,6 +74,7 @@ export default defineScenario<RedlockJob, Cluster>({
       hosts: run.hosts,
       clockJumpMs: intParam(params, 'clockJumpMs'),
       lockKey: storedName(stores.key, LOCK_KEY),
+      mechanisms: run.mechanisms ?? labMechanisms(),
     });
   },
 

@@ -66,6 +66,7 @@ if (kernel)
         hosts: { 'worker-1': hosts[0]!, 'worker-2': hosts[1]! },
         clockJumpMs: 0,
         lockKey: 'lock:document',
+        mechanisms: real,
       });
       own = [3, 4].map((i) => new Redis(String(cluster.shared[nodeUrlKey(i)]), { maxRetriesPerRequest: 0, commandTimeout: 2000 }));
       redis.disconnect();

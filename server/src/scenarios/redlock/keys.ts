@@ -7,8 +7,10 @@ export const LOCK_KEY = 'lock:document';
 export const NODE_COUNT = 5;
 /** The node whose clock may jump (clockJumpMs): the middle one, which both halves of a split reach. */
 export const JUMPING_NODE = 2;
-/** On the jumping node: how far its clock has jumped, in ms (for the timeline only). */
+/** On the jumping node, where its jump is simulated: how far its clock has jumped, in ms (for the timeline only). */
 export const CLOCK_OFFSET_KEY = 'clock:offset-ms';
+/** The `shared` entry with the jumping node's clock file, where its own clock moves (labnet/clockFile.ts); absent: the jump is simulated. */
+export const CLOCK_FILE_KEY = 'clockFile';
 /** On the deciding node: names the worker that found its lock still there just before it wrote. */
 export const WRITING_IN_LEASE_KEY = 'choreography:writing-in-lease';
 

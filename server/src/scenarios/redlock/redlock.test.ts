@@ -1,9 +1,11 @@
 // Both redlock variants against five real redis-servers started for each run, the real
 // main Redis and PostgreSQL, at their defaults and at other parameters. worker-1 is
-// stopped for real (SIGSTOP/SIGCONT), node-3's clock jump is a real change of its key's
-// expiry, and a node out of reach is a real silent socket; so each verdict is the same
-// on every run.
+// stopped for real (SIGSTOP/SIGCONT), node-3's clock jump moves its redis-server's own wall
+// clock (the wall clock shim; without it, its key's expiry), and a node out of reach is a
+// real silent socket; so each verdict is the same on every run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultsOf } from '@racelab/shared';
+import { detectLabMechanisms, MECHANISM } from '../../labnet/mechanisms.js';
 import type { Playground } from '../../runs/playground.js';
 import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
 
@@ -77,7 +79,13 @@ describe('redlock: a clock jump on one node', () => {
     expect(eventsOf(events, 'process-paused')).toEqual([]);
     expect(notes(events, 'worker-1')[0]).toMatch(/^3 of 5 nodes said yes \(node-1, node-2, node-3\)/);
     expect(notes(events, 'worker-2')[0]).toMatch(/^3 of 5 nodes said yes \(node-3, node-4, node-5\)/);
-    expect(eventsOf(events, 'row-observed').some((e) => e.target === 'node-3 clock' && e.value === '+1000 ms')).toBe(true);
+    // Played by worker-1's process, on node-3's own clock where the shim builds here; the row reads the clock off the node.
+    const jumped = detectLabMechanisms().wallClockShim ? MECHANISM.wallClockShim : MECHANISM.simulatedExpiry;
+    expect(faultsOf(events).filter((f) => f.fault === 'clock-jump')).toEqual([
+      expect.objectContaining({ workerId: 'worker-1', target: 'node-3 +1000 ms', mechanism: jumped }),
+    ]);
+    const clockRow = eventsOf(events, 'row-observed').filter((e) => e.target === 'node-3 clock');
+    expect(clockRow.at(-1)?.value).toBe('+1000 ms');
     // worker-2 got its majority while worker-1, never paused, still held its first one: the
     // two held a grant together at worker-1's write (maxConcurrentHolders above), and worker-2's grant
     // is in the log before worker-1's write, which the choreography holds back until

@@ -11,7 +11,17 @@ import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { keepWriteOrder, waitForFreeLock } from './choreography.js';
 import { jumpClock } from './clockJump.js';
 import { MECHANISM } from '../../labnet/mechanisms.js';
-import { JUMPING_NODE, linkHostKey, LOCK_KEY, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY, viewUrlKey } from './keys.js';
+import {
+  CLOCK_FILE_KEY,
+  JUMPING_NODE,
+  linkHostKey,
+  LOCK_KEY,
+  NODE_COUNT,
+  nodeName,
+  nodeUrlKey,
+  PARTITION_KEY,
+  viewUrlKey,
+} from './keys.js';
 import { startLink } from './blackhole.js';
 import { isolatedLatch } from '../../worker/latches.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
@@ -126,6 +136,8 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
   const pauseMs = intParam(ctx.params, 'pauseMs');
   const workMs = intParam(ctx.params, 'workMs');
   const clockJumpMs = intParam(ctx.params, 'clockJumpMs');
+  // The jumping node's clock file, where its own clock moves: this worker's process writes it (a lab host shares the filesystem).
+  const clockFile = ctx.shared[CLOCK_FILE_KEY] === undefined ? undefined : String(ctx.shared[CLOCK_FILE_KEY]);
   const token = `${ctx.workerId}:${randomUUID().slice(0, 8)}`;
   const first = index === 0;
   const lockKey = storedName(ctx.key, LOCK_KEY); // a library's own key name, where it has one
@@ -141,7 +153,7 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
       await grantSeen(ctx, job.token);
       // Not worker-1's doing: the harness plays the jump right after the first grant, so it
       // strikes at the same point of every run.
-      if (first && clockJumpMs > 0) await jumpClock(jumping, clockJumpMs, lockKey);
+      if (first && clockJumpMs > 0) await jumpClock(jumping, clockJumpMs, lockKey, clockFile);
       ctx.signal(`granted:${ctx.workerId}`);
     },
     async pause() {
