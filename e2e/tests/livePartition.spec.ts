@@ -3,7 +3,8 @@
 // works under its lock, well inside a lease that its work alone never outlasts; the lock
 // expires on every node meanwhile, worker-2 takes a majority and writes, and once worker-1's
 // link is healed its stale write lands. Without the partition the same parameters pass. And
-// "isolate node-4" from the lab nodes row cuts one Redis node from every worker, in a split.
+// "isolate node-4" from the lab nodes row cuts one Redis node from every worker, in a split;
+// "rejoin node-4" lets it reach them again.
 import { expect, test, type Page } from '@playwright/test';
 import { choose, openPlayground, runAndWait, RUN_TIMEOUT } from './racelab.js';
 
@@ -100,7 +101,7 @@ test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left t
   });
   const nodes = timelineOf(page).getByRole('toolbar', { name: 'lab nodes' });
   await nodes.getByRole('button', { name: 'Isolate node-4' }).click();
-  await expect(nodes.getByRole('button', { name: 'node-4 isolated' })).toBeVisible();
+  await expect(nodes.getByRole('button', { name: 'Rejoin node-4' })).toBeVisible();
   // Each worker's lane names the cut and its mechanism: the kernel's where the workers are hosts, the proxy's elsewhere.
   const how = HOSTS ? 'kernel nftables drop' : 'proxy';
   for (const w of ['worker-1', 'worker-2']) {
@@ -121,5 +122,55 @@ test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left t
   await expect(verdict.getByRole('status')).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });
   await expect(verdict).toContainText('Stale writes accepted: 0 — should be 0');
   await expect(verdict).toContainText('Last writer in the row: worker-1 — should be worker-2');
+  await expect(nodes).toHaveCount(0);
+});
+
+test('isolate node-4 from the page, then rejoin it from the keyboard before worker-2 asks: the cut is shaded to the rejoin, and worker-2 gets its majority', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // worker-1 is stopped 9 s holding a 6 s lock: worker-2 asks once the 6 s are over, long after both clicks.
+  await redlockWith(page, { Lease: '6000', Pause: '9000', Work: '100' });
+  await page.getByRole('combobox', { name: 'Network' }).selectOption('split');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const worker1 = laneOf(page, 'worker-1');
+  await expect(worker1.getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
+    timeout: RUN_TIMEOUT,
+  });
+  const nodes = timelineOf(page).getByRole('toolbar', { name: 'lab nodes' });
+  await nodes.getByRole('button', { name: 'Isolate node-4' }).click();
+  const how = HOSTS ? 'kernel nftables drop' : 'proxy';
+  const mark = (w: string, what: string) =>
+    laneOf(page, w).getByRole('img', { name: new RegExp(`^${w} ${what} node-4 \\w+ ${w}, by ${how} at [\\d.]+ (ms|s)$`) });
+  for (const w of ['worker-1', 'worker-2']) await expect(mark(w, 'isolation')).toBeVisible();
+  // Each lane is shaded from the cut on, while it lasts.
+  await expect(laneOf(page, 'worker-2').getByRole('img', { name: /^worker-2 cut from node-4 from [\d.]+ (ms|s) to now$/ })).toBeVisible();
+
+  // The node's button is now its rejoin, in the same place: the keyboard reaches it among the
+  // timeline's controls (the arrows move along the row) and Enter presses it.
+  const rejoin = nodes.getByRole('button', { name: 'Rejoin node-4' });
+  await expect(rejoin).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(nodes.getByRole('button', { name: 'Isolate node-5' })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(rejoin).toBeFocused();
+  await page.keyboard.press('Enter');
+  for (const w of ['worker-1', 'worker-2']) await expect(mark(w, 'rejoin')).toBeVisible();
+  await expect(nodes.getByRole('button', { name: 'Isolate node-4' })).toBeVisible();
+  // The shading ends at the rejoin, not at the live edge.
+  for (const w of ['worker-1', 'worker-2']) {
+    await expect(
+      laneOf(page, w).getByRole('img', { name: new RegExp(`^${w} cut from node-4 from [\\d.]+ (ms|s) to [\\d.]+ (ms|s)$`) }),
+    ).toBeVisible();
+  }
+
+  // node-4 answers worker-2 again: its three nodes say yes, and worker-1's stale write lands after worker-2's.
+  const worker2 = laneOf(page, 'worker-2');
+  await expect(
+    worker2.getByRole('img', { name: /^worker-2 note at [\d.]+ (ms|s): 3 of 5 nodes said yes \(node-3, node-4, node-5\)/ }),
+  ).toBeVisible({ timeout: RUN_TIMEOUT });
+  const verdict = verdictOf(page);
+  await expect(verdict.getByRole('status')).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });
+  await expect(verdict).toContainText('Stale writes accepted: 1 — should be 0');
   await expect(nodes).toHaveCount(0);
 });
