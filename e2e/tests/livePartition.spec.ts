@@ -25,6 +25,25 @@ const timelineOf = (page: Page) => page.getByRole('region', { name: 'Timeline' }
 const laneOf = (page: Page, w: string) => timelineOf(page).getByRole('group', { name: w, exact: true });
 const verdictOf = (page: Page) => page.getByRole('region', { name: 'Verdict' });
 
+/**
+ * Stops worker-2 from its lane (SIGSTOP) while it still waits for worker-1's lock: it asks
+ * for the lock only once the test resumes it, so the node's faults in between come before
+ * its ask however slow the machine is. Its wait is checked still open: a page too slow to
+ * get here inside worker-1's lease fails here, saying so.
+ */
+async function holdWorker2(page: Page): Promise<() => Promise<void>> {
+  const worker2 = laneOf(page, 'worker-2');
+  await worker2.getByRole('button', { name: 'Pause worker-2' }).click();
+  await expect(worker2.getByRole('img', { name: /^worker-2 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible();
+  await expect(
+    worker2.getByRole('img', { name: /^worker-2 waited \(worker-1's lock is still on node-3\) from [\d.]+ (ms|s) to now$/ }),
+  ).toBeVisible();
+  return async () => {
+    await worker2.getByRole('button', { name: 'Resume worker-2' }).click();
+    await expect(worker2.getByRole('img', { name: /^worker-2 process stalled from [\d.]+ (ms|s) to [\d.]+ (ms|s)$/ })).toBeVisible();
+  };
+}
+
 test.use({ viewport: { width: 1920, height: 1080 } });
 
 test('partition worker-1 from its lane while it works under the lock: kernel link down, and its stale write lands once healed', async ({
@@ -91,14 +110,16 @@ test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left t
   page,
 }) => {
   test.setTimeout(120_000);
-  // worker-1 is stopped 6 s holding a 4 s lock: the 4 s before worker-2 asks are the window.
-  await redlockWith(page, { Lease: '4000', Pause: '6000', Work: '100' });
+  // worker-1 is stopped 15 s holding a 10 s lock; worker-2 is held (stopped) from inside those
+  // 10 s until node-4 is cut, then asks once worker-1's lock is gone.
+  await redlockWith(page, { Lease: '10000', Pause: '15000', Work: '100' });
   await page.getByRole('combobox', { name: 'Network' }).selectOption('split');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const worker1 = laneOf(page, 'worker-1');
   await expect(worker1.getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
     timeout: RUN_TIMEOUT,
   });
+  const resumeWorker2 = await holdWorker2(page);
   const nodes = timelineOf(page).getByRole('toolbar', { name: 'lab nodes' });
   await nodes.getByRole('button', { name: 'Isolate node-4' }).click();
   await expect(nodes.getByRole('button', { name: 'Rejoin node-4' })).toBeVisible();
@@ -109,6 +130,7 @@ test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left t
       laneOf(page, w).getByRole('img', { name: new RegExp(`^${w} isolation node-4 from ${w}, by ${how} at [\\d.]+ (ms|s)$`) }),
     ).toBeVisible();
   }
+  await resumeWorker2();
   const worker2 = laneOf(page, 'worker-2');
   await expect(worker2.getByRole('img', { name: /^worker-2 note at [\d.]+ (ms|s): 2 of 5 nodes said yes \(node-3, node-5\)/ })).toBeVisible(
     {
@@ -129,14 +151,16 @@ test('isolate node-4 from the page, then rejoin it from the keyboard before work
   page,
 }) => {
   test.setTimeout(120_000);
-  // worker-1 is stopped 9 s holding a 6 s lock: worker-2 asks once the 6 s are over, long after both clicks.
-  await redlockWith(page, { Lease: '6000', Pause: '9000', Work: '100' });
+  // worker-1 is stopped 15 s holding a 10 s lock; worker-2 is held (stopped) from inside those
+  // 10 s until node-4 has been cut and has rejoined, then asks once worker-1's lock is gone.
+  await redlockWith(page, { Lease: '10000', Pause: '15000', Work: '100' });
   await page.getByRole('combobox', { name: 'Network' }).selectOption('split');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const worker1 = laneOf(page, 'worker-1');
   await expect(worker1.getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
     timeout: RUN_TIMEOUT,
   });
+  const resumeWorker2 = await holdWorker2(page);
   const nodes = timelineOf(page).getByRole('toolbar', { name: 'lab nodes' });
   await nodes.getByRole('button', { name: 'Isolate node-4' }).click();
   const how = HOSTS ? 'kernel nftables drop' : 'proxy';
@@ -165,6 +189,7 @@ test('isolate node-4 from the page, then rejoin it from the keyboard before work
   }
 
   // node-4 answers worker-2 again: its three nodes say yes, and worker-1's stale write lands after worker-2's.
+  await resumeWorker2();
   const worker2 = laneOf(page, 'worker-2');
   await expect(
     worker2.getByRole('img', { name: /^worker-2 note at [\d.]+ (ms|s): 3 of 5 nodes said yes \(node-3, node-4, node-5\)/ }),
