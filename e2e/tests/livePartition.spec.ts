@@ -3,7 +3,8 @@
 // works under its lock, well inside a lease that its work alone never outlasts; the lock
 // expires on every node meanwhile, worker-2 takes a majority and writes, and once worker-1's
 // link is healed its stale write lands. Without the partition the same parameters pass. And
-// "isolate node-4" from the lab nodes row cuts one Redis node from every worker, in a split.
+// "isolate node-4" from the lab nodes row cuts one Redis node from every worker, in a split;
+// "rejoin node-4" lets it reach them again.
 import { expect, test, type Page } from '@playwright/test';
 import { choose, openPlayground, runAndWait, RUN_TIMEOUT } from './racelab.js';
 
@@ -23,6 +24,25 @@ async function redlockWith(page: Page, params: Record<string, string>): Promise<
 const timelineOf = (page: Page) => page.getByRole('region', { name: 'Timeline' });
 const laneOf = (page: Page, w: string) => timelineOf(page).getByRole('group', { name: w, exact: true });
 const verdictOf = (page: Page) => page.getByRole('region', { name: 'Verdict' });
+
+/**
+ * Stops worker-2 from its lane (SIGSTOP) while it still waits for worker-1's lock: it asks
+ * for the lock only once the test resumes it, so the node's faults in between come before
+ * its ask however slow the machine is. Its wait is checked still open: a page too slow to
+ * get here inside worker-1's lease fails here, saying so.
+ */
+async function holdWorker2(page: Page): Promise<() => Promise<void>> {
+  const worker2 = laneOf(page, 'worker-2');
+  await worker2.getByRole('button', { name: 'Pause worker-2' }).click();
+  await expect(worker2.getByRole('img', { name: /^worker-2 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible();
+  await expect(
+    worker2.getByRole('img', { name: /^worker-2 waited \(worker-1's lock is still on node-3\) from [\d.]+ (ms|s) to now$/ }),
+  ).toBeVisible();
+  return async () => {
+    await worker2.getByRole('button', { name: 'Resume worker-2' }).click();
+    await expect(worker2.getByRole('img', { name: /^worker-2 process stalled from [\d.]+ (ms|s) to [\d.]+ (ms|s)$/ })).toBeVisible();
+  };
+}
 
 test.use({ viewport: { width: 1920, height: 1080 } });
 
@@ -90,17 +110,19 @@ test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left t
   page,
 }) => {
   test.setTimeout(120_000);
-  // worker-1 is stopped 6 s holding a 4 s lock: the 4 s before worker-2 asks are the window.
-  await redlockWith(page, { Lease: '4000', Pause: '6000', Work: '100' });
+  // worker-1 is stopped 15 s holding a 10 s lock; worker-2 is held (stopped) from inside those
+  // 10 s until node-4 is cut, then asks once worker-1's lock is gone.
+  await redlockWith(page, { Lease: '10000', Pause: '15000', Work: '100' });
   await page.getByRole('combobox', { name: 'Network' }).selectOption('split');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const worker1 = laneOf(page, 'worker-1');
   await expect(worker1.getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
     timeout: RUN_TIMEOUT,
   });
+  const resumeWorker2 = await holdWorker2(page);
   const nodes = timelineOf(page).getByRole('toolbar', { name: 'lab nodes' });
   await nodes.getByRole('button', { name: 'Isolate node-4' }).click();
-  await expect(nodes.getByRole('button', { name: 'node-4 isolated' })).toBeVisible();
+  await expect(nodes.getByRole('button', { name: 'Rejoin node-4' })).toBeVisible();
   // Each worker's lane names the cut and its mechanism: the kernel's where the workers are hosts, the proxy's elsewhere.
   const how = HOSTS ? 'kernel nftables drop' : 'proxy';
   for (const w of ['worker-1', 'worker-2']) {
@@ -108,6 +130,7 @@ test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left t
       laneOf(page, w).getByRole('img', { name: new RegExp(`^${w} isolation node-4 from ${w}, by ${how} at [\\d.]+ (ms|s)$`) }),
     ).toBeVisible();
   }
+  await resumeWorker2();
   const worker2 = laneOf(page, 'worker-2');
   await expect(worker2.getByRole('img', { name: /^worker-2 note at [\d.]+ (ms|s): 2 of 5 nodes said yes \(node-3, node-5\)/ })).toBeVisible(
     {
@@ -121,5 +144,58 @@ test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left t
   await expect(verdict.getByRole('status')).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });
   await expect(verdict).toContainText('Stale writes accepted: 0 — should be 0');
   await expect(verdict).toContainText('Last writer in the row: worker-1 — should be worker-2');
+  await expect(nodes).toHaveCount(0);
+});
+
+test('isolate node-4 from the page, then rejoin it from the keyboard before worker-2 asks: the cut is shaded to the rejoin, and worker-2 gets its majority', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // worker-1 is stopped 15 s holding a 10 s lock; worker-2 is held (stopped) from inside those
+  // 10 s until node-4 has been cut and has rejoined, then asks once worker-1's lock is gone.
+  await redlockWith(page, { Lease: '10000', Pause: '15000', Work: '100' });
+  await page.getByRole('combobox', { name: 'Network' }).selectOption('split');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const worker1 = laneOf(page, 'worker-1');
+  await expect(worker1.getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
+    timeout: RUN_TIMEOUT,
+  });
+  const resumeWorker2 = await holdWorker2(page);
+  const nodes = timelineOf(page).getByRole('toolbar', { name: 'lab nodes' });
+  await nodes.getByRole('button', { name: 'Isolate node-4' }).click();
+  const how = HOSTS ? 'kernel nftables drop' : 'proxy';
+  const mark = (w: string, what: string) =>
+    laneOf(page, w).getByRole('img', { name: new RegExp(`^${w} ${what} node-4 \\w+ ${w}, by ${how} at [\\d.]+ (ms|s)$`) });
+  for (const w of ['worker-1', 'worker-2']) await expect(mark(w, 'isolation')).toBeVisible();
+  // Each lane is shaded from the cut on, while it lasts.
+  await expect(laneOf(page, 'worker-2').getByRole('img', { name: /^worker-2 cut from node-4 from [\d.]+ (ms|s) to now$/ })).toBeVisible();
+
+  // The node's button is now its rejoin, in the same place: the keyboard reaches it among the
+  // timeline's controls (the arrows move along the row) and Enter presses it.
+  const rejoin = nodes.getByRole('button', { name: 'Rejoin node-4' });
+  await expect(rejoin).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(nodes.getByRole('button', { name: 'Isolate node-5' })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(rejoin).toBeFocused();
+  await page.keyboard.press('Enter');
+  for (const w of ['worker-1', 'worker-2']) await expect(mark(w, 'rejoin')).toBeVisible();
+  await expect(nodes.getByRole('button', { name: 'Isolate node-4' })).toBeVisible();
+  // The shading ends at the rejoin, not at the live edge.
+  for (const w of ['worker-1', 'worker-2']) {
+    await expect(
+      laneOf(page, w).getByRole('img', { name: new RegExp(`^${w} cut from node-4 from [\\d.]+ (ms|s) to [\\d.]+ (ms|s)$`) }),
+    ).toBeVisible();
+  }
+
+  // node-4 answers worker-2 again: its three nodes say yes, and worker-1's stale write lands after worker-2's.
+  await resumeWorker2();
+  const worker2 = laneOf(page, 'worker-2');
+  await expect(
+    worker2.getByRole('img', { name: /^worker-2 note at [\d.]+ (ms|s): 3 of 5 nodes said yes \(node-3, node-4, node-5\)/ }),
+  ).toBeVisible({ timeout: RUN_TIMEOUT });
+  const verdict = verdictOf(page);
+  await expect(verdict.getByRole('status')).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });
+  await expect(verdict).toContainText('Stale writes accepted: 1 — should be 0');
   await expect(nodes).toHaveCount(0);
 });

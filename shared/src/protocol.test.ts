@@ -19,11 +19,13 @@ describe('parseClientMessage', () => {
       faults: [
         { checkpoint: 'working', target: 'first', action: 'stall', ms: 500 },
         { checkpoint: 'after-grant', target: 'worker-1', action: 'isolate', node: 'node-4' },
+        { checkpoint: 'after-grant', target: 'worker-2', action: 'isolate', node: 'node-5', ms: 2000 },
       ],
     };
     expect(parseClientMessage(JSON.stringify(start)).ok).toBe(true);
     expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"worker-1","action":"pause"}').ok).toBe(true);
     expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"node-3","action":"isolate"}').ok).toBe(true);
+    expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"node-3","action":"rejoin"}').ok).toBe(true);
     expect(parseClientMessage('{"type":"subscribe","runId":"a","afterSeq":41}').ok).toBe(true);
   });
 
@@ -54,8 +56,16 @@ describe('parseClientMessage', () => {
       "at 'faults.0.node': an isolate names its node, and only an isolate names one",
     ],
     [
-      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"isolate","node":"node-1","ms":500}]}',
-      "at 'faults.0.ms': an isolated node stays cut",
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"isolate","node":"node-1","ms":60001}]}',
+      "at 'faults.0.ms': a stall, a partition or an isolate lasts at most 60000 ms",
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"isolate","node":"node-1","ms":-1}]}',
+      "at 'faults.0.ms'",
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"rejoin","node":"node-1"}]}',
+      "at 'faults.0.action'",
     ],
     ['{"type":"subscribe","runId":"a","afterSeq":-5}', "at 'afterSeq'"],
   ])('rejects %s with a clear error', (text, fragment) => {

@@ -64,11 +64,11 @@ export const ClientMessage = z.discriminatedUnion('type', [
       .regex(/^[a-f0-9]{1,64}$/)
       .optional(),
   }),
-  /** A live fault on a real worker process of a run this page started, or (isolate) on one of its lab nodes. */
+  /** A live fault on a real worker process of a run this page started, or (isolate, rejoin) on one of its lab nodes. */
   z.strictObject({
     type: z.literal('fault'),
     runId: id,
-    /** The worker it strikes; for isolate, the lab node ("node-3"). */
+    /** The worker it strikes; for isolate and rejoin, the lab node ("node-3"). */
     workerId: z.string().min(1).max(40),
     action: LiveFaultAction,
   }),

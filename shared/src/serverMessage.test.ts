@@ -44,6 +44,7 @@ const events: { [T in RunEventType]: Omit<EventOf<T>, 'seq' | 'atMs'> } = {
       { checkpoint: 'working', target: w, action: 'stall', ms: 120_000 },
       { checkpoint: 'working', target: 'worker-2', action: 'partition', ms: 500 },
       { checkpoint: 'after-grant', target: w, action: 'isolate', node: 'node-4' },
+      { checkpoint: 'after-grant', target: 'worker-2', action: 'isolate', node: 'node-5', ms: 1500 },
     ],
     hosts: ['worker-2'],
     nodes: ['node-1'],
@@ -131,7 +132,14 @@ const messages: { [T in ServerMessageType]: Extract<ServerMessage, { type: T }>[
     { type: 'run-rejected', requestId: 'r1', error: 'busy', retryAfterMs: 1000 },
   ],
   'run-unknown': [{ type: 'run-unknown', runId: 'run-1' }],
-  'run-event': runEvents.map((event) => ({ type: 'run-event', runId: 'run-1', event })),
+  'run-event': [
+    ...runEvents.map((event) => ({ type: 'run-event' as const, runId: 'run-1', event })),
+    {
+      type: 'run-event',
+      runId: 'run-1',
+      event: { ...events['fault-staged'], fault: 'rejoin', target: 'node-4 to worker-1', seq: runEvents.length, atMs: 99 },
+    },
+  ],
   'run-events': [{ type: 'run-events', runId: 'run-1', events: runEvents }],
   error: [{ type: 'error', error: 'too many messages: slow down' }],
 };

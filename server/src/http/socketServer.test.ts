@@ -241,6 +241,28 @@ describe('socket server', () => {
     client.socket.close();
   });
 
+  it('refuses a rejoin of a lab node that is not isolated, or not there, in words for the page, and the run goes on', async () => {
+    const client = await connect();
+    await client.next((m) => m.type === 'hello');
+    client.socket.send(
+      JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'redlock', variant: 'redlock', params: { pauseMs: 0 } }),
+    );
+    const accepted = await client.next((m) => m.type === 'run-accepted');
+    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    await client.next((m) => m.type === 'run-event' && m.event.type === 'run-started');
+    const fault = (workerId: string, action: string) => client.socket.send(JSON.stringify({ type: 'fault', runId, workerId, action }));
+    fault('node-4', 'rejoin');
+    expect(await client.next((m) => m.type === 'error')).toEqual({ type: 'error', error: 'node-4 is not isolated' });
+    fault('node-9', 'rejoin');
+    expect(await client.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      error: "no lab node 'node-9' in this run; known: node-1, node-2, node-3, node-4, node-5",
+    });
+    const end = await client.next((m) => m.type === 'run-event' && (m.event.type === 'run-finished' || m.event.type === 'run-failed'));
+    expect(end.type === 'run-event' && end.event.type).toBe('run-finished');
+    client.socket.close();
+  });
+
   it('plays a run in slow motion with the same verdict', async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');

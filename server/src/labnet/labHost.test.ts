@@ -1,6 +1,6 @@
 // A lab host's partition is the kernel's: from inside the namespace a connection to the cut
 // address hangs until its own timeout, while the server's own connection to the same Redis
-// answers; the link healed, it answers again. And a namespace whose server was SIGKILLed is
+// answers; the link healed, or the drop lifted, it answers again. And a namespace whose server was SIGKILLed is
 // gone after the next sweep, while a live server's are left alone.
 import { execFileSync, spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
@@ -86,6 +86,25 @@ if (mechanisms.namespaces)
       await host.drop(host.hostAddress, port);
       expect(await pingFrom(host, host.hostAddress, port, 700)).toBe('timeout');
       expect(await own.ping()).toBe('PONG');
+    });
+
+    it('a drop lifted deletes that rule alone: the pair talks again once each of its rules is lifted', async () => {
+      const other = await createLabHost('worker-2');
+      const node2 = await startEmbeddedRedis({ args: ['--bind', '127.0.0.1', other.hostAddress, '--protected-mode', 'no'] });
+      try {
+        const port2 = Number(new URL(node2.url).port);
+        // Two rules for one pair, asked for at once on a namespace with no table yet: one is made after the other.
+        const [first, second] = await Promise.all([other.drop(other.hostAddress, port2), other.drop(other.hostAddress, port2)]);
+        expect(await pingFrom(other, other.hostAddress, port2, 700)).toBe('timeout');
+        await second.lift();
+        expect(await pingFrom(other, other.hostAddress, port2, 700)).toBe('timeout');
+        await first.lift();
+        await first.lift(); // once, however often it is asked
+        expect(await pingFrom(other, other.hostAddress, port2, 2000)).toBe('PONG');
+      } finally {
+        await node2.stop();
+        await other.close();
+      }
     });
 
     it('a dropFrom loses what one service sends to the host, and nothing else', async () => {

@@ -2,7 +2,8 @@
 // with an address at each end (a /30 under LAB_PREFIX). A worker run inside it reaches the
 // host only over that link; a partition is the kernel's: the host end set down (every
 // connection of the host hangs), or an nftables rule inside the namespace that drops what
-// it sends to one address and port (one pair cut, the rest linked). The veth's host end is
+// it sends to one address and port (one pair cut, the rest linked), deleted again by its
+// handle when the pair is to be linked again (the other rules stay). The veth's host end is
 // created with its peer already in the namespace, so deleting the namespace takes both:
 // nothing of a lab host is left outside its namespace, and the start-up sweep
 // (debris/namespaces.ts) needs to find namespaces only.
@@ -20,6 +21,11 @@ const OWNER = `${THIS_PROCESS.pid}-${THIS_PROCESS.ticks ?? 'x'}`;
 /** The link's end inside every namespace. */
 const INNER_LINK = 'lab0';
 
+/** One nftables rule of a lab host's, as made: lifting it deletes that rule alone (by its handle), once however often it is called. */
+export interface DropRule {
+  lift(): Promise<void>;
+}
+
 export interface LabHost {
   /** What it stands for: a worker id, a node's name. */
   name: string;
@@ -32,8 +38,12 @@ export interface LabHost {
   hostLink: string;
   /** The command line that runs `argv` inside the namespace (`ip netns exec` execs in place: same pid, same stdio and IPC). */
   wrap(argv: string[]): string[];
-  /** Drops, in the kernel, whatever this host sends to `address` (on `port`, when given): a connection there hangs. */
-  drop(address: string, port?: number): Promise<void>;
+  /**
+   * Drops, in the kernel, whatever this host sends to `address` (on `port`, when given): a
+   * connection there hangs. Lifting the rule lets the pair talk again: what the host sent
+   * meanwhile was dropped, and TCP sends it again, so its connections go on where they stopped.
+   */
+  drop(address: string, port?: number): Promise<DropRule>;
   /** Drops, in the kernel, whatever reaches this host from `address`'s `port`: what that service sends never arrives, what it is sent still does. */
   dropFrom(address: string, port: number): Promise<void>;
   /** Sets the host end of the link down (`up` false) or up again. */
@@ -46,10 +56,12 @@ let created = 0;
 // One allocation at a time in this process: two runs starting together never pick one block.
 let allocating: Promise<unknown> = Promise.resolve();
 
-/** Runs a command with `input` on its stdin; throws with its stderr when it fails. */
-async function runWithInput(argv: string[], input: string): Promise<void> {
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'ignore', 'pipe'] });
+/** Runs a command with `input` on its stdin; resolves with its stdout, throws with its stderr when it fails. */
+async function runWithInput(argv: string[], input: string): Promise<string> {
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
   let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin.on('error', () => undefined); // a command that exits early reports its own failure
   child.stdin.end(input);
@@ -58,11 +70,13 @@ async function runWithInput(argv: string[], input: string): Promise<void> {
     child.once('exit', resolve);
   });
   if (code !== 0) throw new Error(`${argv.join(' ')} failed: ${stderr.trim() || `exit ${code}`}`);
+  return stdout;
 }
 
 /** `ip` with these arguments, or with a batch of commands on its stdin. */
-const ip = (args: string[], batch?: string): Promise<void> =>
-  runWithInput(['ip', ...args, ...(batch === undefined ? [] : ['-batch', '-'])], batch ?? '');
+const ip = async (args: string[], batch?: string): Promise<void> => {
+  await runWithInput(['ip', ...args, ...(batch === undefined ? [] : ['-batch', '-'])], batch ?? '');
+};
 
 /** The /30 blocks of LAB_PREFIX in use on this machine's host side, by index. */
 async function usedBlocks(): Promise<Set<number>> {
@@ -116,18 +130,34 @@ export function createLabHost(name: string): Promise<LabHost> {
 function labHost(name: string, namespace: string, hostLink: string, hostAddress: string, address: string): LabHost {
   let tableMade = false;
   let closing: Promise<void> | undefined;
-  // One table of racelab's in the namespace, a chain for what it sends and one for what it receives.
-  const rule = async (chain: 'out' | 'in', text: string): Promise<void> => {
-    const lines = tableMade
-      ? []
-      : [
-          'add table inet racelab',
-          'add chain inet racelab out { type filter hook output priority 0 ; }',
-          'add chain inet racelab in { type filter hook input priority 0 ; }',
-        ];
+  // The namespace's nft commands, one at a time, each script written when its turn comes: a
+  // rule never races its table's making, nor a rule's delete its add. Each prints what it
+  // made with its handle (--echo --handle).
+  let queue: Promise<unknown> = Promise.resolve();
+  const nft = (script: () => string[]): Promise<string> => {
+    const done = queue.then(() =>
+      runWithInput(['ip', 'netns', 'exec', namespace, 'nft', '--echo', '--handle', '-f', '-'], `${script().join('\n')}\n`),
+    );
+    queue = done.catch(() => undefined);
+    return done;
+  };
+  // One table of racelab's in the namespace, a chain for what it sends and one for what it
+  // receives; resolves with the new rule's handle.
+  const rule = async (chain: 'out' | 'in', text: string): Promise<number> => {
+    const made = await nft(() => [
+      ...(tableMade
+        ? []
+        : [
+            'add table inet racelab',
+            'add chain inet racelab out { type filter hook output priority 0 ; }',
+            'add chain inet racelab in { type filter hook input priority 0 ; }',
+          ]),
+      `add rule inet racelab ${chain} ${text}`,
+    ]);
     tableMade = true;
-    lines.push(`add rule inet racelab ${chain} ${text}`);
-    await runWithInput(['ip', 'netns', 'exec', namespace, 'nft', '-f', '-'], `${lines.join('\n')}\n`);
+    const handle = [...made.matchAll(/^add rule inet racelab \S+ .* # handle (\d+)$/gm)].at(-1)?.[1];
+    if (handle === undefined) throw new Error(`nft made no rule '${text}' that it could name: ${made.trim() || 'no output'}`);
+    return Number(handle);
   };
   return {
     name,
@@ -136,11 +166,24 @@ function labHost(name: string, namespace: string, hostLink: string, hostAddress:
     address,
     hostLink,
     wrap: (argv) => ['ip', 'netns', 'exec', namespace, ...argv],
-    drop(target, port) {
-      return rule('out', `ip daddr ${target}${port === undefined ? '' : ` tcp dport ${port}`} drop`);
+    async drop(target, port) {
+      const handle = await rule('out', `ip daddr ${target}${port === undefined ? '' : ` tcp dport ${port}`} drop`);
+      let lifting: Promise<void> | undefined;
+      return {
+        lift() {
+          lifting ??= nft(() => [`delete rule inet racelab out handle ${handle}`]).then(
+            () => undefined,
+            (error: unknown) => {
+              lifting = undefined; // not lifted: a later lift tries again
+              throw error;
+            },
+          );
+          return lifting;
+        },
+      };
     },
-    dropFrom(source, port) {
-      return rule('in', `ip saddr ${source} tcp sport ${port} drop`);
+    async dropFrom(source, port) {
+      await rule('in', `ip saddr ${source} tcp sport ${port} drop`);
     },
     async setLink(up) {
       await ip(['link', 'set', hostLink, up ? 'up' : 'down']);

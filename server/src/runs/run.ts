@@ -126,7 +126,7 @@ export class Run {
     append: (workerId, body, atMs) => this.log.append(workerId, body, atMs),
     cancel: (reason) => this.cancel(reason),
     partition: (workerId, ms) => this.links.partition(workerId, ms),
-    isolate: (node, onCut) => this.isolation.isolate(node, onCut),
+    isolate: (node, onCut, ms) => this.isolation.isolate(node, onCut, ms),
   });
   private readonly links = new LinkFaults({
     staged: (workerId, fault) => this.log.append(workerId, { type: 'fault-staged', ...fault }),
@@ -202,12 +202,12 @@ export class Run {
     this.processes.killAll();
   }
 
-  /** A fault from the page on one worker's real process or its link, or on a lab node (`isolate`); returns an error when it cannot apply. */
+  /** A fault from the page on one worker's real process or its link, or on a lab node (`isolate`, `rejoin`); returns an error when it cannot apply. */
   fault(workerId: string, action: LiveFaultAction): string | undefined {
     if (this.done) return 'the run has ended';
-    if (action === 'isolate') {
-      if (this.status !== 'running') return `the run is ${this.status}: an isolate applies while it runs`;
-      return this.isolation.isolate(workerId);
+    if (action === 'isolate' || action === 'rejoin') {
+      if (this.status !== 'running') return `the run is ${this.status}: an ${action} applies while it runs`;
+      return action === 'isolate' ? this.isolation.isolate(workerId) : this.isolation.rejoin(workerId);
     }
     if (action !== 'partition' && action !== 'heal') return this.processes.fault(workerId, action);
     if (!this.request.scenario.workers(this.request.params).includes(workerId)) return `no worker '${workerId}' in this run`;

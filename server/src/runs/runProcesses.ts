@@ -18,8 +18,8 @@ export interface ProcessHost {
   cancel(reason: string): void;
   /** Cuts a worker's link (for `ms`, or to the run's end); returns an error when it cannot. */
   partition(workerId: string, ms?: number): string | undefined;
-  /** Cuts a lab node from every worker, then calls `onCut`; returns an error when it cannot. */
-  isolate(node: string, onCut: () => void): string | undefined;
+  /** Cuts a lab node from every worker (for `ms`, or to the run's end), then calls `onCut`; returns an error when it cannot. */
+  isolate(node: string, onCut: () => void, ms?: number): string | undefined;
 }
 
 /** SIGKILLs a process and resolves once it has exited. */
@@ -117,7 +117,7 @@ export class RunProcesses {
   }
 
   /** A fault from the page on one worker's real process; returns an error when it cannot apply. */
-  fault(workerId: string, action: Exclude<LiveFaultAction, 'partition' | 'heal' | 'isolate'>): string | undefined {
+  fault(workerId: string, action: Exclude<LiveFaultAction, 'partition' | 'heal' | 'isolate' | 'rejoin'>): string | undefined {
     const child = this.children.get(workerId);
     if (!child) return `no worker '${workerId}' in this run`;
     if (this.exited.has(workerId)) return `${workerId} has already exited`;
@@ -168,7 +168,7 @@ export class RunProcesses {
     }
     if (fault.action === 'isolate') {
       // The worker that reached the checkpoint goes on once the node is cut: never before.
-      const error = this.host.isolate(fault.node ?? '', resume);
+      const error = this.host.isolate(fault.node ?? '', resume, fault.ms);
       if (error) return this.host.cancel(`the plan's isolate at '${fault.checkpoint}' cannot be played: ${error}`);
       return;
     }

@@ -14,7 +14,7 @@ export function scaleDurations(specs: ParamSpec[], params: Params, speed: number
   return scaled;
 }
 
-/** Divides every planned stall by `speed`. */
+/** Divides the ms of every planned fault (a stall, a partition, an isolate) by `speed`. */
 export function scaleFaults(faults: FaultRule[], speed: number): FaultRule[] {
   return faults.map((f) => (f.ms === undefined ? f : { ...f, ms: Math.round(f.ms / speed) }));
 }

@@ -56,8 +56,15 @@ export interface KeyObserved {
 /** What stores hold, by store name and then by lane name (see `Scenario.observe`). */
 export type Observed = Record<string, Record<string, string | null>>;
 
-/** Cuts one lab node from every worker, to the run's end; resolves with the faults as played (one per worker, each with its mechanism). */
-export type NodeCut = () => Promise<StagedFault[]>;
+/** A lab node cut from every worker: the faults as played (one per worker, each with its mechanism), and how to undo the cut. */
+export interface NodeCutMade {
+  faults: StagedFault[];
+  /** Lets the node reach every worker again; resolves with the rejoins as played, one per worker. */
+  rejoin(): Promise<StagedFault[]>;
+}
+
+/** Cuts one lab node from every worker, until its rejoin or the run's end; leaves nothing cut when it fails. */
+export type NodeCut = () => Promise<NodeCutMade>;
 
 /** What a scenario's setup starts for one run beside the stores, e.g. a token provider. */
 export interface RunFixture {
@@ -65,7 +72,7 @@ export interface RunFixture {
   shared?: Record<string, string | number>;
   /** The network and clock faults the setup arranged, each with the mechanism that plays it (logged as `fault-staged`). */
   faults?: StagedFault[];
-  /** The lab nodes a live or planned isolate may cut, by name (redlock's "node-1" … "node-5"). */
+  /** The lab nodes a live or planned isolate may cut (and a rejoin link again), by name (redlock's "node-1" … "node-5"). */
   isolate?: Record<string, NodeCut>;
   /** Stops whatever setup started; called once the run has been measured. */
   close?(): Promise<void>;

@@ -28,3 +28,16 @@ export function sleepAtLeast(ms: number): Promise<void> {
     setTimeout(check, ms);
   });
 }
+
+/** Calls `then` once at least `ms` have passed on the host-wide monotonic clock (as sleepAtLeast); the function returned cancels it. */
+export function afterAtLeast(ms: number, then: () => void): () => void {
+  const until = monotonicNs() + BigInt(Math.max(0, Math.ceil(ms * 1e6)));
+  let timer: NodeJS.Timeout;
+  const check = (): void => {
+    const leftNs = until - monotonicNs();
+    if (leftNs > 0n) timer = setTimeout(check, Math.ceil(Number(leftNs) / 1e6));
+    else then();
+  };
+  timer = setTimeout(check, ms);
+  return () => clearTimeout(timer);
+}

@@ -17,7 +17,12 @@ export function keySeenLatch(key: string, value: string): string {
   return `key-seen:${key}=${value}`;
 }
 
-/** Set once a lab node (e.g. "node-3") has been cut from every worker by an isolate, live or planned. */
-export function isolatedLatch(node: string): string {
-  return `isolated:${node}`;
+/** Set once a lab node (e.g. "node-3") has been cut from every worker by an isolate, live or planned, for the `round`th time (from 1). */
+export function isolatedLatch(node: string, round: number): string {
+  return `isolated:${node}#${round}`;
+}
+
+/** Set once that cut has been undone: the node reaches every worker again (a rejoin, live or at a planned isolate's end). */
+export function rejoinedLatch(node: string, round: number): string {
+  return `rejoined:${node}#${round}`;
 }

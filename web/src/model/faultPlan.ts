@@ -3,21 +3,33 @@ import type { FaultRule, VariantManifest } from '@racelab/shared';
 
 /**
  * "between-setnx-and-expire:first:kill", "working:worker-2:stall:500", "after-grant:worker-2:partition:2000",
- * "after-grant:worker-1:isolate:node-4".
+ * "after-grant:worker-1:isolate:node-4" (to the run's end), "after-grant:worker-1:isolate:node-4:2000" (then it rejoins).
  */
 export function formatRule(rule: FaultRule): string {
-  const last = rule.action === 'kill' ? [] : rule.action === 'isolate' ? [rule.node ?? ''] : [String(rule.ms ?? 0)];
+  const last =
+    rule.action === 'kill'
+      ? []
+      : rule.action === 'isolate'
+        ? [rule.node ?? '', ...(rule.ms === undefined ? [] : [String(rule.ms)])]
+        : [String(rule.ms ?? 0)];
   return [rule.checkpoint, rule.target, rule.action, ...last].join(':');
 }
 
+const MS = /^\d{1,5}$/;
+
 /** The rule a piece of URL text describes, or null when it is not one. */
 export function parseRule(text: string): FaultRule | null {
-  const [checkpoint, target, action, ms, ...rest] = text.split(':');
-  if (!checkpoint || !target || rest.length > 0) return null;
-  if (action === 'kill' && ms === undefined) return { checkpoint, target, action };
-  if ((action === 'stall' || action === 'partition') && ms !== undefined && /^\d{1,5}$/.test(ms))
-    return { checkpoint, target, action, ms: Number(ms) };
-  if (action === 'isolate' && ms !== undefined && /^[\w-]{1,40}$/.test(ms)) return { checkpoint, target, action, node: ms };
+  const [checkpoint, target, action, arg, ...rest] = text.split(':');
+  if (!checkpoint || !target) return null;
+  if (action === 'isolate' && arg !== undefined && /^[\w-]{1,40}$/.test(arg) && rest.length <= 1) {
+    const [ms] = rest;
+    if (ms === undefined) return { checkpoint, target, action, node: arg };
+    return MS.test(ms) ? { checkpoint, target, action, node: arg, ms: Number(ms) } : null;
+  }
+  if (rest.length > 0) return null;
+  if (action === 'kill' && arg === undefined) return { checkpoint, target, action };
+  if ((action === 'stall' || action === 'partition') && arg !== undefined && MS.test(arg))
+    return { checkpoint, target, action, ms: Number(arg) };
   return null;
 }
 
@@ -40,7 +52,8 @@ export function samePlan(a: FaultRule[], b: FaultRule[]): boolean {
 export function ruleWords(rule: FaultRule): string {
   const who = rule.target === 'first' ? 'the first worker there' : rule.target;
   if (rule.action === 'isolate') {
-    return `${rule.node ?? 'a node'} is isolated from every worker (to the run's end) once ${rule.target === 'first' ? 'a worker' : who} reaches ${rule.checkpoint}`;
+    const howLong = rule.ms === undefined ? "to the run's end" : `${rule.ms} ms, then it rejoins`;
+    return `${rule.node ?? 'a node'} is isolated from every worker (${howLong}) once ${rule.target === 'first' ? 'a worker' : who} reaches ${rule.checkpoint}`;
   }
   const what =
     rule.action === 'kill'

@@ -1,5 +1,6 @@
 // One lane per worker: its leases, what it waited for, worked on, wrote, skipped, and what
 // happened to its process. Every shape carries the words a screen reader and a tooltip use.
+import { nodeFault } from './isolations.js';
 import { deriveLeases, type Lease } from './leases.js';
 import { markOf, type Mark } from './marks.js';
 import { foldOnLog, memoOnLog, type EventLog } from './memo.js';
@@ -9,8 +10,12 @@ import { formatMs } from './timeScale.js';
 
 export type { Mark, MarkKind } from './marks.js';
 
-/** `blocked`: work that blocks the process's event loop (its timers cannot fire): drawn as a band, like a stall. */
-export type SpanKind = 'wait' | 'work' | 'stall' | 'blocked' | 'call';
+/**
+ * `blocked`: work that blocks the process's event loop (its timers cannot fire): drawn as a
+ * band, like a stall. `cut`: a lab node isolated from this worker, from the cut to its
+ * rejoin (or the run's end): a band too.
+ */
+export type SpanKind = 'wait' | 'work' | 'stall' | 'blocked' | 'call' | 'cut';
 
 export interface Span {
   id: string;
@@ -22,6 +27,8 @@ export interface Span {
   details: string[];
   /** A stall the page asked for (pause): it lasts until the page resumes it. */
   byPage?: boolean;
+  /** Words drawn on a band, when they are not its kind's alone ("node-4 cut"). */
+  caption?: string;
 }
 
 export interface Lane {
@@ -202,6 +209,14 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
       case 'process-resumed':
         endSpan('stall', '', `resumed ${at(e.atMs)}`);
         break;
+      case 'fault-staged': {
+        const node = nodeFault(e);
+        if (node?.cut) {
+          const span = startSpan('cut', node.node, `${w} cut from ${node.node} from ${formatMs(e.atMs)}`, [`isolation: ${e.mechanism}`]);
+          span.caption = `${node.node} cut`;
+        } else if (node) endSpan('cut', node.node, `rejoined ${at(e.atMs)}`);
+        break;
+      }
       case 'process-killed':
         lane.died = true;
         lane.fate = `killed by ${e.signal}`;

@@ -26,6 +26,16 @@ describe('fault plans', () => {
     expect(formatRule(isolate)).toBe('after-grant:worker-1:isolate:node-4');
     expect(parseRule('after-grant:worker-1:isolate:node-4')).toEqual(isolate);
     expect(parseRule('after-grant:worker-1:isolate')).toBeNull();
+    const isolateFor = { ...isolate, ms: 2000 };
+    expect(formatRule(isolateFor)).toBe('after-grant:worker-1:isolate:node-4:2000');
+    expect(parseRule('after-grant:worker-1:isolate:node-4:2000')).toEqual(isolateFor);
+    expect(parsePlan('after-grant:worker-1:isolate:node-4:2000,after-grant:worker-2:isolate:node-5')).toEqual([
+      isolateFor,
+      { ...isolate, target: 'worker-2', node: 'node-5' },
+    ]);
+    expect(parseRule('after-grant:worker-1:isolate:node-4:soon')).toBeNull();
+    expect(parseRule('after-grant:worker-1:isolate:node-4:2000:more')).toBeNull();
+    expect(parseRule('after-grant:worker-1:partition:2000:node-4')).toBeNull();
     expect(parseRule('working:first:explode')).toBeNull();
     expect(parsePlan('working:first:kill,nope')).toBeNull();
     expect(samePlan(rules, [...rules])).toBe(true);
@@ -43,6 +53,9 @@ describe('fault plans', () => {
     );
     expect(ruleWords({ checkpoint: 'after-grant', target: 'worker-1', action: 'isolate', node: 'node-4' })).toBe(
       "node-4 is isolated from every worker (to the run's end) once worker-1 reaches after-grant",
+    );
+    expect(ruleWords({ checkpoint: 'after-grant', target: 'first', action: 'isolate', node: 'node-4', ms: 2000 })).toBe(
+      'node-4 is isolated from every worker (2000 ms, then it rejoins) once a worker reaches after-grant',
     );
   });
 

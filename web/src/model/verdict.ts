@@ -2,6 +2,7 @@
 import { metricText, verdictLine, type EventOf, type ScenarioManifest } from '@racelab/shared';
 import { memoOnLogAnd, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
+import { nodeFault } from './isolations.js';
 
 export interface VerdictLine {
   id: string;
@@ -85,21 +86,25 @@ function build(events: EventLog, scenario: ScenarioManifest): VerdictView {
 
 /**
  * The faults a run was struck by that its expected verdict does not count, in words: a
- * worker's link cut or a lab node isolated (from the page or a plan), a process paused
- * from the page, a kill no plan asked for. The expectation is of the parameters alone.
+ * worker's link cut or a lab node isolated (from the page or a plan; "then rejoined" when
+ * its last cut ended before the run did), a process paused from the page, a kill no plan
+ * asked for. The expectation is of the parameters alone.
  */
 export function struckFrom(events: EventLog): string[] {
   const started = runSummary(events).started;
   const plannedKill = started?.faults.some((f) => f.action === 'kill') ?? false;
-  const words = new Set<string>();
+  // By what the words are about, in the order each first struck.
+  const words = new Map<string, string>();
+  const add = (text: string) => words.set(text, text);
   for (const e of events) {
     const w = e.workerId ?? '';
-    if (e.type === 'fault-staged' && e.fault === 'partition' && e.target.startsWith(`${w}'s link`)) words.add(`${w}'s link cut`);
-    if (e.type === 'fault-staged' && e.fault === 'isolation') words.add(`${e.target.split(' from ')[0]!} isolated`);
-    if (e.type === 'process-paused' && e.plannedMs === null) words.add(`${w} paused from the page`);
-    if (e.type === 'process-killed' && !plannedKill) words.add(`${w} killed from the page`);
+    const node = nodeFault(e);
+    if (node) words.set(`node ${node.node}`, `${node.node} isolated${node.cut ? '' : ', then rejoined'}`);
+    if (e.type === 'fault-staged' && e.fault === 'partition' && e.target.startsWith(`${w}'s link`)) add(`${w}'s link cut`);
+    if (e.type === 'process-paused' && e.plannedMs === null) add(`${w} paused from the page`);
+    if (e.type === 'process-killed' && !plannedKill) add(`${w} killed from the page`);
   }
-  return [...words];
+  return [...words.values()];
 }
 
 function expectationOf(finished: EventOf<'run-finished'>, struck: string[]): { expectation?: { asExpected: boolean; text: string } } {

@@ -17,7 +17,7 @@ import { MECHANISM, type LabMechanisms } from '../../labnet/mechanisms.js';
 import { createMovableClock, type MovableClock } from '../../labnet/movableClock.js';
 import type { LabHost } from '../../labnet/labHost.js';
 import { startRelay, type Relay } from '../../labnet/relay.js';
-import type { NodeCut, RunFixture, RunStores } from '../types.js';
+import type { NodeCut, NodeCutMade, RunFixture, RunStores } from '../types.js';
 import { startBlackhole, type Blackhole } from './blackhole.js';
 import { aheadWords, clockAheadMs, simulatedAheadMs } from './nodeClock.js';
 import { CLOCK_FILE_KEY, JUMPING_NODE, linkHostKey, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY, viewUrlKey } from './keys.js';
@@ -32,7 +32,7 @@ export interface Cluster extends RunFixture {
   observe(): Promise<Record<string, string>>;
   /** The grants the server sees on the nodes, recorded in the run's grants table. */
   grants: NodeGrants;
-  /** "Isolate node-3": each node cut from every worker, in the kernel or by the workers' own links (redlockJob.ts). */
+  /** "Isolate node-3": each node cut from every worker, in the kernel or by the workers' own links (redlockJob.ts), until it rejoins. */
   isolate: Record<string, NodeCut>;
   close(): Promise<void>;
 }
@@ -151,22 +151,33 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
     Math.floor(NODE_COUNT / 2) + 1,
   );
 
-  // An isolated node: dropped in each worker's namespace where the split is the kernel's; else
-  // each worker's own link to it turns into a blackhole once told (the run sets its latch).
-  const isolate = Object.fromEntries(
-    started.map((_, i) => [
-      nodeName(i),
-      async (): Promise<StagedFault[]> => {
-        if (kernel) await Promise.all(hosts.map((host) => host.drop(host.hostAddress, port(i))));
-        return network.workerIds.map((workerId) => ({
-          fault: 'isolation' as const,
-          target: `${nodeName(i)} from ${workerId}`,
-          mechanism: shared[PARTITION_KEY]!,
-          workerId,
-        }));
+  // An isolated node: dropped in each worker's namespace where the split is the kernel's (a
+  // rule of its own, beside the split's, lifted by its rejoin); else each worker's own link
+  // to it turns into a blackhole, and back, once told (the run sets the latches).
+  const isolateNode = async (i: number): Promise<NodeCutMade> => {
+    const made = kernel ? await Promise.allSettled(hosts.map((host) => host.drop(host.hostAddress, port(i)))) : [];
+    const rules = made.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const failed = made.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      await Promise.all(rules.map((rule) => rule.lift().catch(() => undefined)));
+      throw failed.reason;
+    }
+    const each = (fault: 'isolation' | 'rejoin', words: string): StagedFault[] =>
+      network.workerIds.map((workerId) => ({
+        fault,
+        target: `${nodeName(i)} ${words} ${workerId}`,
+        mechanism: shared[PARTITION_KEY]!,
+        workerId,
+      }));
+    return {
+      faults: each('isolation', 'from'),
+      async rejoin() {
+        await Promise.all(rules.map((rule) => rule.lift()));
+        return each('rejoin', 'to');
       },
-    ]),
-  );
+    };
+  };
+  const isolate: Record<string, NodeCut> = Object.fromEntries(started.map((_, i) => [nodeName(i), () => isolateNode(i)]));
 
   return {
     shared,

@@ -1,9 +1,12 @@
-// "Isolate node-4": one of redlock's five Redis nodes cut from every worker, to the run's
-// end, live from the page or at a plan's checkpoint. Where the workers are lab hosts the
-// cut is the kernel's (an nftables drop in each worker's namespace): from a worker's
-// namespace the node's address goes silent while another node answers, and the server's own
-// connections answer both. Elsewhere each worker's own link to the node turns into a
-// blackhole. Either way a split's worker-2, left two nodes, gets no majority.
+// "Isolate node-4": one of redlock's five Redis nodes cut from every worker, live from the
+// page or at a plan's checkpoint, until it rejoins (live, or the plan's ms run out) or the
+// run ends. Where the workers are lab hosts the cut is the kernel's (an nftables drop in
+// each worker's namespace): from a worker's namespace the node's address goes silent while
+// another node answers, and the server's own connections answer both; its rejoin lifts that
+// rule, and what an old connection sent meanwhile arrives (TCP sends it again). Elsewhere
+// each worker's own link to the node turns into a blackhole that holds what it is sent,
+// and back into a link that delivers it. Either way a split's worker-2, left two nodes,
+// gets no majority while node-4 is cut, and gets one once it has rejoined.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,11 +16,12 @@ import { createLabHost, NAMESPACE_PREFIX, type LabHost } from '../../labnet/labH
 import { detectLabMechanisms, MECHANISM } from '../../labnet/mechanisms.js';
 import type { Playground } from '../../runs/playground.js';
 import { ROOT_ON_LINUX } from '../../testing/machine.js';
-import { pingFrom } from '../../testing/pingFrom.js';
+import { connectFrom, pingFrom } from '../../testing/pingFrom.js';
 import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
 import { startLink } from './blackhole.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { nodeUrlKey, viewUrlKey } from './keys.js';
+import { silentFor } from './silence.js';
 
 const real = detectLabMechanisms();
 const forcedOff = detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' });
@@ -43,6 +47,39 @@ describe("a worker's own link to a node, where the kernel does not cut", () => {
       expect(await node.ping()).toBe('PONG');
     } finally {
       through.disconnect();
+      node.disconnect();
+      await link.close();
+    }
+  });
+
+  it('rejoined, delivers what it held, in order, and passes again: the old connection and one made while cut both reach the node', async () => {
+    const node = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 0 });
+    const link = await startLink(`redis://127.0.0.1:${node.options.port}`);
+    const key = `racelab-test:${randomBytes(4).toString('hex')}:held`;
+    // No client timeout here: what a request sent while cut becomes is the link's to say.
+    const through = new Redis(link.url, { maxRetriesPerRequest: 0 });
+    let during: Redis | undefined;
+    try {
+      expect(await through.ping()).toBe('PONG');
+      link.cut();
+      const held = [through.set(key, 'first'), through.append(key, ', second')];
+      during = new Redis(link.url, { maxRetriesPerRequest: 0 });
+      const heldPing = during.ping();
+      // Held, not passed: after 700 ms of silence nothing of it has reached the node.
+      expect(await Promise.race([Promise.all(held), heldPing, silentFor(700)])).toBeNull();
+      expect(await node.exists(key)).toBe(0);
+      link.rejoin();
+      expect(await Promise.all(held)).toEqual(['OK', 13]);
+      expect(await node.get(key)).toBe('first, second');
+      expect(await heldPing).toBe('PONG');
+      expect(await through.ping()).toBe('PONG');
+      const fresh = new Redis(link.url, { maxRetriesPerRequest: 0, commandTimeout: 5000 });
+      expect(await fresh.ping()).toBe('PONG');
+      fresh.disconnect();
+    } finally {
+      await node.del(key);
+      through.disconnect();
+      during?.disconnect();
       node.disconnect();
       await link.close();
     }
@@ -80,7 +117,7 @@ if (kernel)
     it("is silent from each worker's namespace, while another node and the server's own connections answer", async () => {
       const [node4, node5] = [port(cluster.shared[nodeUrlKey(3)]), port(cluster.shared[nodeUrlKey(4)])];
       for (const host of hosts) expect(await pingFrom(host, host.hostAddress, node5, 2000)).toBe('PONG');
-      const faults = await cluster.isolate['node-5']!();
+      const { faults } = await cluster.isolate['node-5']!();
       expect(faults).toEqual([
         { fault: 'isolation', target: 'node-5 from worker-1', mechanism: MECHANISM.nftables, workerId: 'worker-1' },
         { fault: 'isolation', target: 'node-5 from worker-2', mechanism: MECHANISM.nftables, workerId: 'worker-2' },
@@ -94,6 +131,39 @@ if (kernel)
         expect(await pingFrom(host, host.hostAddress, view, 2000)).toBe('PONG');
       }
       expect(await Promise.all(own.map((client) => client.ping()))).toEqual(['PONG', 'PONG']);
+    });
+
+    it("rejoined, answers each worker's namespace again: what an old connection sent while cut arrives, and new ones answer", async () => {
+      const node4 = port(cluster.shared[nodeUrlKey(3)]);
+      const keys = hosts.map((host) => `racelab-test:${randomBytes(4).toString('hex')}:${host.name}`);
+      const old = await Promise.all(hosts.map((host) => connectFrom(host, host.hostAddress, node4)));
+      try {
+        for (const connection of old) connection.send('PING');
+        expect(await Promise.all(old.map((connection) => connection.reply(2000)))).toEqual(['PONG', 'PONG']);
+        const cut = await cluster.isolate['node-4']!();
+        // Sent while cut: dropped by the kernel, so after 700 ms nothing has come back, nor reached the node.
+        old.forEach((connection, k) => connection.send(`SET ${keys[k]} sent-while-cut`));
+        expect(await Promise.all(old.map((connection) => connection.reply(700)))).toEqual(['timeout', 'timeout']);
+        expect(await own[0]!.exists(...keys)).toBe(0);
+        expect(await Promise.all(hosts.map((host) => pingFrom(host, host.hostAddress, node4, 700)))).toEqual(['timeout', 'timeout']);
+
+        expect(await cut.rejoin()).toEqual([
+          { fault: 'rejoin', target: 'node-4 to worker-1', mechanism: MECHANISM.nftables, workerId: 'worker-1' },
+          { fault: 'rejoin', target: 'node-4 to worker-2', mechanism: MECHANISM.nftables, workerId: 'worker-2' },
+        ]);
+        // TCP sends the dropped bytes again: at its next retransmission, seconds at most after a cut this short.
+        expect(await Promise.all(old.map((connection) => connection.reply(30_000)))).toEqual(['OK', 'OK']);
+        expect(await own[0]!.mget(...keys)).toEqual(['sent-while-cut', 'sent-while-cut']);
+        for (const connection of old) connection.send('PING');
+        expect(await Promise.all(old.map((connection) => connection.reply(30_000)))).toEqual(['PONG', 'PONG']);
+        expect(await Promise.all(hosts.map((host) => pingFrom(host, host.hostAddress, node4, 2000)))).toEqual(['PONG', 'PONG']);
+        // node-5's cut is its own: node-4's rejoin lifted node-4's rules only.
+        const node5 = port(cluster.shared[nodeUrlKey(4)]);
+        expect(await Promise.all(hosts.map((host) => pingFrom(host, host.hostAddress, node5, 700)))).toEqual(['timeout', 'timeout']);
+      } finally {
+        await Promise.all(old.map((connection) => connection.close()));
+        await own[0]!.del(...keys);
+      }
     });
   });
 
@@ -110,7 +180,13 @@ afterAll(async () => {
 const SPLIT = { reach: 'split', leaseMs: 4000, pauseMs: 6000, workMs: 100 };
 /** worker-2 never holds the lock: worker-1's write is the only one, and not stale. */
 const ALONE = { maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0, finalWriter: 'worker-1' };
+/**
+ * The split's own story, as with no isolation at all: worker-2 takes a majority (node-3,
+ * node-4, node-5) once worker-1's lease is over, and stopped worker-1's write lands after its.
+ */
+const TWO_HOLDERS = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' };
 const isolations = (events: RunEvent[]) => eventsOf(events, 'fault-staged').filter((e) => e.fault === 'isolation');
+const rejoins = (events: RunEvent[]) => eventsOf(events, 'fault-staged').filter((e) => e.fault === 'rejoin');
 const mechanismOf = (playground: Playground): string => (playground === machine && kernel ? MECHANISM.nftables : MECHANISM.proxy);
 
 function checkIsolated(events: RunEvent[], mechanism: string, variant = 'redlock'): void {
@@ -124,6 +200,24 @@ function checkIsolated(events: RunEvent[], mechanism: string, variant = 'redlock
     variant === 'redlock' ? [expect.stringMatching(/^2 of 5 nodes said yes \(node-3, node-5\)/)] : [],
   );
   expect(eventsOf(events, 'job-skipped', 'worker-2')).toHaveLength(1);
+}
+
+/** node-4 was cut from both workers and rejoined both before worker-2 asked, and worker-2 got its majority. */
+function checkRejoined(events: RunEvent[], mechanism: string, variant = 'redlock'): void {
+  const both = (words: string) => [
+    ['worker-1', `node-4 ${words} worker-1`, mechanism],
+    ['worker-2', `node-4 ${words} worker-2`, mechanism],
+  ];
+  expect(isolations(events).map((e) => [e.workerId, e.target, e.mechanism])).toEqual(both('from'));
+  expect(rejoins(events).map((e) => [e.workerId, e.target, e.mechanism])).toEqual(both('to'));
+  // The window the choreography leaves: worker-2 asks once worker-1's lease is over, long after the rejoin.
+  const asked = eventsOf(events, 'lease-requested', 'worker-2')[0]!;
+  expect(asked.seq).toBeGreaterThan(rejoins(events)[1]!.seq);
+  // The hand-written Redlock says which nodes said yes; a library only that it got the lock.
+  expect(eventsOf(events, 'note', 'worker-2').map((e) => e.text)).toEqual(
+    variant === 'redlock' ? [expect.stringMatching(/^3 of 5 nodes said yes \(node-3, node-4, node-5\)/)] : [],
+  );
+  expect(eventsOf(events, 'job-skipped', 'worker-2')).toEqual([]);
 }
 
 describe('isolating node-4 in a run', () => {
@@ -163,6 +257,52 @@ describe('isolating node-4 in a run', () => {
       expect(run.fault('node-4', 'isolate')).toBe('the run has ended');
     }
   });
+
+  it('live, isolated then rejoined while worker-1 is stopped and worker-2 held: worker-2 gets the majority the cut kept from it; a rejoin of a node not isolated is refused', async () => {
+    await Promise.all(
+      [machine, fallback].map(async (playground) => {
+        const prepared = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: SPLIT });
+        if (!prepared.ok) throw new Error(prepared.error);
+        const { run } = prepared;
+        const finished = run.start();
+        await expect.poll(() => eventsOf(run.events, 'process-paused', 'worker-1').length, { timeout: 20_000 }).toBe(1);
+        // worker-2 stopped (SIGSTOP) until node-4 has been cut and has rejoined: it asks for the lock only after.
+        expect(eventsOf(run.events, 'lease-requested', 'worker-2')).toEqual([]);
+        expect(run.fault('worker-2', 'pause')).toBeUndefined();
+        expect(run.fault('node-4', 'rejoin')).toBe('node-4 is not isolated');
+        expect(run.fault('node-4', 'isolate')).toBeUndefined();
+        // The rejoin is asked for only once the cut is real (logged), as a person on the page sees it.
+        await expect.poll(() => isolations(run.events).length, { timeout: 20_000 }).toBe(2);
+        expect(run.fault('node-4', 'rejoin')).toBeUndefined();
+        expect(run.fault('node-4', 'rejoin')).toBe('node-4 is not isolated');
+        expect(run.fault('node-9', 'rejoin')).toBe("no lab node 'node-9' in this run; known: node-1, node-2, node-3, node-4, node-5");
+        await expect.poll(() => rejoins(run.events).length, { timeout: 20_000 }).toBe(2);
+        expect(run.fault('worker-2', 'resume')).toBeUndefined();
+        const outcome = await finished;
+        if (outcome.status !== 'finished') throw new Error(`the run did not finish: ${outcome.message}`);
+        expect(outcome.metrics).toEqual(TWO_HOLDERS);
+        checkRejoined(run.events, mechanismOf(playground));
+        expect(run.fault('node-4', 'rejoin')).toBe('the run has ended');
+      }),
+    );
+  });
+
+  for (const variant of ['redlock', 'lib-redlock']) {
+    it(`${variant}, isolated 500 ms from worker-1's grant in a plan: rejoined, node-4 gives worker-2 its majority, on the kernel's cut and on the proxy's alike`, async () => {
+      const isolateFor: FaultRule[] = [{ ...isolateAtGrant[0]!, ms: 500 }];
+      const played = await Promise.all([machine, fallback].map((p) => play(p, 'redlock', variant, SPLIT, isolateFor)));
+      for (const [i, playground] of [machine, fallback].entries()) {
+        const { metrics, events, outcome } = played[i]!;
+        if (outcome.status !== 'finished') throw new Error(`the run failed: ${outcome.message}`);
+        expect(metrics).toEqual(TWO_HOLDERS);
+        checkRejoined(events, mechanismOf(playground), variant);
+        // Cut before worker-1 went on from its checkpoint, and rejoined 500 ms later, not sooner.
+        const [cut, back] = [isolations(events)[1]!, rejoins(events)[0]!];
+        expect(eventsOf(events, 'process-paused', 'worker-1')[0]!.seq).toBeGreaterThan(cut.seq);
+        expect(back.atMs - cut.atMs).toBeGreaterThanOrEqual(500);
+      }
+    });
+  }
 
   it('is refused where the lab has no nodes, and named in the plan', () => {
     const fencing = machine.prepare({ scenario: 'fencing', variant: 'lease-only', params: {}, faults: isolateAtGrant });

@@ -18,8 +18,10 @@ async function libraryNodes(job: RedlockJob): Promise<Redis[]> {
   const nodes = job.nodes.map((node) => {
     const redis = node.redis.duplicate(node.inReach ? {} : { commandTimeout: NODE_TIMEOUT_MS });
     redis.on('error', () => undefined); // a command that fails reports it to the library
-    // Isolated: its requests from then on time out as a node out of reach's (ioredis reads the option per command).
-    void node.isolated.then(() => (redis.options.commandTimeout = NODE_TIMEOUT_MS));
+    // Isolated (already, for a worker that comes to the lock late, or from then on): its
+    // requests time out as a node out of reach's (ioredis reads the option per command);
+    // rejoined, they wait for the node's answer again, as before the cut.
+    if (node.inReach) node.cuts.follow((cut) => (redis.options.commandTimeout = cut ? NODE_TIMEOUT_MS : undefined));
     return redis;
   });
   // Connected before the story starts, so a node's timeout measures the request alone.

@@ -23,7 +23,7 @@ import {
   viewUrlKey,
 } from './keys.js';
 import { startLink } from './blackhole.js';
-import { isolatedLatch } from '../../worker/latches.js';
+import { isolatedLatch, rejoinedLatch } from '../../worker/latches.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { storedName } from '../keyAliases.js';
 import { silentFor } from './silence.js';
@@ -37,12 +37,61 @@ export interface RedlockNode {
   /**
    * The client's timeout on a request to this node: resolves null once the node has been
    * silent for `ms`. In this lab's network that happens to a node out of reach only (after
-   * `ms` of real time), or isolated (`ms` after the cut): a node in reach answers, however
-   * late a busy machine makes it (silence.ts).
+   * `ms` of real time), or isolated (`ms` after the cut, or after the request when it is
+   * sent while the node is cut): a node in reach answers, however late a busy machine makes
+   * it, and so does one that has rejoined (silence.ts).
    */
   silence(ms: number): Promise<null>;
-  /** Resolves once the node is isolated from every worker ("isolate node-3", live or planned); for most runs, never. */
-  isolated: Promise<void>;
+  /** The node's isolations from every worker ("isolate node-3", live or planned) and rejoins; for most runs, none. */
+  cuts: NodeCuts;
+}
+
+/** What this worker knows of a node's isolations: the run sets a latch once a cut, or its undoing, is real. */
+export class NodeCuts {
+  private now = false;
+  private readonly listeners = new Set<(cut: boolean) => void>();
+
+  /** Follows the node's rounds of isolation and rejoin, in order; `onChange` runs first at each (the worker's own link). */
+  constructor(ctx: Pick<WorkerContext, 'waitFor'>, node: string, onChange: (cut: boolean) => void = () => undefined) {
+    void (async () => {
+      for (let round = 1; ; round++) {
+        await ctx.waitFor(isolatedLatch(node, round));
+        this.set(true, onChange);
+        await ctx.waitFor(rejoinedLatch(node, round));
+        this.set(false, onChange);
+      }
+    })();
+  }
+
+  /** Is the node cut from this worker now (isolated, not rejoined since)? */
+  get cut(): boolean {
+    return this.now;
+  }
+
+  /** Calls `listener` with whether the node is cut now, and again at each isolation (true) and rejoin (false) from now on. */
+  follow(listener: (cut: boolean) => void): void {
+    listener(this.now);
+    this.listeners.add(listener);
+  }
+
+  /** Resolves once the node is cut: at once when it is, else at its next isolation (for most runs, never). */
+  whenCut(): Promise<void> {
+    if (this.now) return Promise.resolve();
+    return new Promise((resolve) => {
+      const listener = (cut: boolean): void => {
+        if (!cut) return;
+        this.listeners.delete(listener);
+        resolve();
+      };
+      this.listeners.add(listener);
+    });
+  }
+
+  private set(cut: boolean, first: (cut: boolean) => void): void {
+    this.now = cut;
+    first(cut);
+    for (const listener of [...this.listeners]) listener(cut);
+  }
 }
 
 export interface RedlockJob extends WorkerContext {
@@ -80,10 +129,10 @@ export interface RedlockHarness {
   disconnect(): void;
 }
 
-/** Resolves once `redis`, a connection to `node`, has answered a PING, or the node has been isolated (it never will then). */
+/** Resolves once `redis`, a connection to `node`, has answered a PING, or the node has been isolated (it will not answer until it rejoins). */
 export function connected(node: RedlockNode, redis: Redis): Promise<unknown> {
   const ping = redis.ping();
-  const cut = node.isolated.then(() => {
+  const cut = node.cuts.whenCut().then(() => {
     ping.catch(() => undefined); // its failure, later, is no one's to report
   });
   return Promise.race([ping, cut]);
@@ -109,19 +158,19 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
   };
   const kernelCut = ctx.shared[PARTITION_KEY] === MECHANISM.nftables;
   // Without the kernel's cut, this worker reaches each node in reach over a link of its own
-  // (blackhole.ts) that an isolation of the node turns into a blackhole.
+  // (blackhole.ts) that an isolation of the node turns into a blackhole, and its rejoin back.
   const links = kernelCut ? [] : await Promise.all(reachable.map((i) => startLink(url(i))));
   const nodes: RedlockNode[] = Array.from({ length: NODE_COUNT }, (_, i) => {
     const inReach = reachable.includes(i);
     const link = links[reachable.indexOf(i)];
-    const isolated = ctx.waitFor(isolatedLatch(nodeName(i))).then(() => link?.cut());
+    const cuts = new NodeCuts(ctx, nodeName(i), (cut) => (cut ? link?.cut() : link?.rejoin()));
     return {
       name: nodeName(i),
       // Out of reach: the node itself behind the kernel's cut, or the blackhole.
       redis: connect(link?.url ?? (inReach || kernelCut ? url(i) : String(ctx.shared.blackholeUrl))),
       inReach,
-      silence: inReach ? (ms) => isolated.then(() => silentFor(ms)) : silentFor,
-      isolated,
+      silence: inReach ? (ms) => cuts.whenCut().then(() => silentFor(ms)) : silentFor,
+      cuts,
     };
   });
   // The harness's own view of two nodes, whatever the partition or isolation: the

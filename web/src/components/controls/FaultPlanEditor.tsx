@@ -1,7 +1,8 @@
 // Breakpoints: at a named step of the variant's code (a checkpoint, e.g. between SETNX and
 // EXPIRE), the first worker to get there, or a chosen one, dies (SIGKILL) or stalls
 // (SIGSTOP for n ms), is partitioned (its lab host's link down for n ms), or has a lab node
-// isolated from every worker (redlock's Redis nodes, as its runs on the page listed them).
+// isolated from every worker (redlock's Redis nodes, as its runs on the page listed them),
+// to the run's end or for n ms, after which the node rejoins.
 // The server checks each rule and says why it refuses one.
 import type { FaultRule } from '@racelab/shared';
 import { newRule, ruleWords, samePlan } from '../../model/faultPlan.js';
@@ -90,6 +91,22 @@ function RuleRow({
               </option>
             ))}
           </select>
+        )}
+        {rule.action === 'isolate' && (
+          <input
+            type="number"
+            aria-label={`Breakpoint ${n} isolate (ms, empty: to the run's end)`}
+            placeholder="to the end"
+            min={0}
+            max={60000}
+            step={50}
+            value={rule.ms ?? ''}
+            onChange={(e) => {
+              const { ms: _, ...rest } = rule;
+              const text = e.target.value;
+              onChange(text === '' ? rest : { ...rest, ms: Math.max(0, Math.min(60000, Math.round(Number(text) || 0))) });
+            }}
+          />
         )}
         {(rule.action === 'stall' || rule.action === 'partition') && (
           <input

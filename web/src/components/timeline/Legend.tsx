@@ -17,6 +17,7 @@ const items: { cls: string; text: string; glyph?: IconName }[] = [
   { cls: 'truth', text: 'Redis holds it (observed)' },
   { cls: 'stall', text: 'process stalled' },
   { cls: 'blocked', text: 'event loop blocked' },
+  { cls: 'cut', text: 'a lab node cut from the worker (isolated)' },
   { cls: 'wait', text: 'waiting' },
   { cls: 'work', text: 'working' },
   { cls: 'read', glyph: 'read', text: 'value read' },

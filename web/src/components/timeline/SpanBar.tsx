@@ -1,4 +1,4 @@
-// Intervals in a lane: waiting for a lock, doing the work, or the process stalled.
+// Intervals in a lane: waiting for a lock, doing the work, the process stalled, or a lab node cut from the worker.
 import type { Span } from '../../model/lanes.js';
 import { formatMs, type TimeScale } from '../../model/timeScale.js';
 import { intervalStyle } from './geometry.js';
@@ -13,6 +13,7 @@ export const SpanBar = shape(function SpanBar({ span, scale }: { span: Span; sca
     <Shape className={`span ${span.kind}`} style={intervalStyle(span.startMs, span.endMs, scale)} enter="fade" {...tip}>
       {span.kind === 'stall' && <span className="bar-text">stalled</span>}
       {span.kind === 'blocked' && <span className="bar-text">event loop blocked</span>}
+      {span.kind === 'cut' && <span className="bar-text">{span.caption ?? 'cut'}</span>}
     </Shape>
   );
 });

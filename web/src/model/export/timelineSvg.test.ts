@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blindDelRun } from '../fixtures/blindDelRun.js';
 import { duplicateJobManifest } from '../fixtures/manifest.js';
+import { runOf } from '../fixtures/build.js';
 import { tokenLuaRun } from '../fixtures/tokenLuaRun.js';
 import { esc, timelineSvg } from './timelineSvg.js';
 
@@ -33,5 +34,25 @@ describe('timeline SVG', () => {
     expect(head(run.title)).toBeGreaterThan(0);
     expect(head(run.title)).toBeLessThan(head(other.title));
     expect(svg).toContain(`>${esc(run.title)}  vs  ${esc(other.title)}</text>`);
+  });
+
+  it("draws a node's cut from a worker as its own band, from the cut to the rejoin", () => {
+    const cut = runOf(
+      ['worker-1'],
+      [
+        [100, 'worker-1', { type: 'fault-staged', fault: 'isolation', target: 'node-4 from worker-1', mechanism: 'proxy' }],
+        [600, 'worker-1', { type: 'fault-staged', fault: 'rejoin', target: 'node-4 to worker-1', mechanism: 'proxy' }],
+      ],
+    );
+    const { svg } = timelineSvg(
+      [{ title: 'redlock', events: cut, scenario: duplicateJobManifest }],
+      { startMs: 0, endMs: 2000 },
+      1000,
+      'dark',
+    );
+    expect(svg).toContain('<pattern id="cut"');
+    expect(svg).toContain('fill="url(#cut)"');
+    expect(svg).toContain('>NODE-4 CUT</text>');
+    expect(svg).not.toContain('STALLED');
   });
 });

@@ -27,6 +27,8 @@ const AXIS_H = 30;
 const HEAD_H = 34;
 const OVERLAP_H = 32;
 const STORE_H = 36;
+/** A lab node cut from a worker: violet, apart from a stall's grey and a blocked loop's amber (timeline.css). */
+const CUT_COLOR = '#8b5cf6';
 
 export const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -111,6 +113,17 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
       const [s, e] = t.kind === 'one' ? [t.item.startMs, t.item.endMs] : [t.startMs, t.endMs];
       if (t.kind === 'one' && t.item.kind === 'blocked')
         c.bar(y, h, s, e, end, `fill="url(#blocked)" stroke="#f59e0b" stroke-width="1.5"`, 'EVENT LOOP BLOCKED', '#f59e0b');
+      else if (t.kind === 'one' && t.item.kind === 'cut')
+        c.bar(
+          y,
+          h,
+          s,
+          e,
+          end,
+          `fill="url(#cut)" stroke="${CUT_COLOR}" stroke-width="1.5"`,
+          (t.item.caption ?? 'cut').toUpperCase(),
+          CUT_COLOR,
+        );
       else c.bar(y, h, s, e, end, `fill="url(#stall)"`, 'STALLED', p.muted);
     }
     for (const t of scene.leases) {
@@ -255,6 +268,7 @@ export function timelineSvg(
     `<pattern id="zombie" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="12" fill="${p.broken}" fill-opacity="0.45"/><rect x="6" width="6" height="12" fill="${p.broken}" fill-opacity="0.1"/></pattern>`,
     `<pattern id="stall" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="10" fill="${p.muted}" fill-opacity="0.22"/></pattern>`,
     `<pattern id="blocked" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="5" height="10" fill="#f59e0b" fill-opacity="0.22"/></pattern>`,
+    `<pattern id="cut" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="3" height="8" fill="${CUT_COLOR}" fill-opacity="0.18"/></pattern>`,
     `</defs>`,
     `<rect width="100%" height="100%" fill="${p.bg}"/>`,
     `<text x="${PAD}" y="${axisY + 18}" font-size="11" fill="${p.muted}">time since start</text>`,
