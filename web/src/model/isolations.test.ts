@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
 import { runOf as run, type EventBody } from './fixtures/build.js';
 import { deriveLanes } from './lanes.js';
-import { nodeFault, nodesCut } from './isolations.js';
+import { nodeFault, nodesCut, nodesCutKey } from './isolations.js';
 import { struckFrom } from './verdict.js';
 import { markOf } from './marks.js';
 import { usedShapes } from '../components/timeline/Legend.js';
@@ -40,6 +40,11 @@ describe('isolations and rejoins of lab nodes', () => {
     expect(nodesCut(run(W, facts, false))).toEqual(['node-2']);
     expect(nodesCut(run(W, [...facts, ...both(400, 'isolation', 'node-4')], false))).toEqual(['node-4', 'node-2']);
     expect(nodesCut(run(W, [], false))).toEqual([]);
+    // The row's selector: the same words, once per version of the log.
+    const log = run(W, facts, false);
+    expect(nodesCutKey(log)).toBe('node-2');
+    expect(nodesCutKey(run(W, [...facts, ...both(400, 'isolation', 'node-4')], false))).toBe('node-4 node-2');
+    expect(nodesCutKey(run(W, [], false))).toBe('');
   });
 
   it("shades each worker's lane from the cut to the rejoin, and marks both with their mechanism", () => {

@@ -1,7 +1,7 @@
 // A lab node's isolations and rejoins, from the run's log: each is one fault-staged event
 // per worker, "node-4 from worker-2" (isolation) and "node-4 to worker-2" (rejoin).
 import type { RunEvent } from '@racelab/shared';
-import type { EventLog } from './memo.js';
+import { memoOnLog, type EventLog } from './memo.js';
 
 /** The lab node an isolation or a rejoin names, and whether it cuts (true) or rejoins (false); null for any other event. */
 export function nodeFault(e: RunEvent): { node: string; cut: boolean } | null {
@@ -20,3 +20,9 @@ export function nodesCut(events: EventLog): string[] {
   }
   return [...cut].filter(([, now]) => now).map(([node]) => node);
 }
+
+/**
+ * The nodes cut now, space-separated: a primitive for a store selector, folded once per
+ * version of the log (a selector runs on every change of the store, and the log is long).
+ */
+export const nodesCutKey = memoOnLog((events: EventLog): string => nodesCut(events).join(' '));

@@ -5,7 +5,7 @@
 // (useRovingMarks). The server answers with a fault-staged isolation (or rejoin) per worker,
 // which names the mechanism in each worker's lane; a node's button follows the last of them.
 import type { RunEvent } from '@racelab/shared';
-import { nodesCut } from '../../model/isolations.js';
+import { nodesCutKey } from '../../model/isolations.js';
 import { useStore } from '../../store/index.js';
 
 /** The nodes the run may isolate, space-separated (a stable primitive for the store's selector). */
@@ -14,10 +14,12 @@ function isolatable(events: RunEvent[]): string {
   return started?.type === 'run-started' ? started.nodes.join(' ') : '';
 }
 
+const NO_EVENTS: RunEvent[] = [];
+
 export function NodeFaults({ runId }: { runId: string }) {
   const sendFault = useStore((s) => s.sendFault);
   const nodes = useStore((s) => isolatable(s.runs[runId]?.events ?? []));
-  const cut = useStore((s) => nodesCut(s.runs[runId]?.events ?? []).join(' ')).split(' ');
+  const cut = useStore((s) => nodesCutKey(s.runs[runId]?.events ?? NO_EVENTS)).split(' ');
   if (!nodes) return null;
   return (
     <div className="tl-row node-faults">
