@@ -106,22 +106,29 @@ test('partition worker-1 from its lane while it works under the lock: kernel lin
   await expect(worker1.getByRole('button', { name: /^(Partition|Heal) worker-1$/ })).toHaveCount(0);
 });
 
-test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left two nodes, gets no majority, and nothing is stale', async ({
-  page,
-}) => {
+/**
+ * A split's redlock run in which node-4 is cut from the page while worker-1 is stopped (15 s,
+ * holding a 10 s lock) and worker-2 is held (stopped) from inside those 10 s, so that it asks
+ * only once the test resumes it, after worker-1's lock is gone. Returns the node row and the resume.
+ */
+async function isolateNode4WhileWorkersWait(page: Page) {
   test.setTimeout(120_000);
-  // worker-1 is stopped 15 s holding a 10 s lock; worker-2 is held (stopped) from inside those
-  // 10 s until node-4 is cut, then asks once worker-1's lock is gone.
   await redlockWith(page, { Lease: '10000', Pause: '15000', Work: '100' });
   await page.getByRole('combobox', { name: 'Network' }).selectOption('split');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
-  const worker1 = laneOf(page, 'worker-1');
-  await expect(worker1.getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
+  await expect(laneOf(page, 'worker-1').getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
     timeout: RUN_TIMEOUT,
   });
   const resumeWorker2 = await holdWorker2(page);
   const nodes = timelineOf(page).getByRole('toolbar', { name: 'lab nodes' });
   await nodes.getByRole('button', { name: 'Isolate node-4' }).click();
+  return { nodes, resumeWorker2 };
+}
+
+test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left two nodes, gets no majority, and nothing is stale', async ({
+  page,
+}) => {
+  const { nodes, resumeWorker2 } = await isolateNode4WhileWorkersWait(page);
   await expect(nodes.getByRole('button', { name: 'Rejoin node-4' })).toBeVisible();
   // Each worker's lane names the cut and its mechanism: the kernel's where the workers are hosts, the proxy's elsewhere.
   const how = HOSTS ? 'kernel nftables drop' : 'proxy';
@@ -150,19 +157,8 @@ test('isolate node-4 from the page while worker-1 is stopped: worker-2 is left t
 test('isolate node-4 from the page, then rejoin it from the keyboard before worker-2 asks: the cut is shaded to the rejoin, and worker-2 gets its majority', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
-  // worker-1 is stopped 15 s holding a 10 s lock; worker-2 is held (stopped) from inside those
-  // 10 s until node-4 has been cut and has rejoined, then asks once worker-1's lock is gone.
-  await redlockWith(page, { Lease: '10000', Pause: '15000', Work: '100' });
-  await page.getByRole('combobox', { name: 'Network' }).selectOption('split');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  const worker1 = laneOf(page, 'worker-1');
-  await expect(worker1.getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
-    timeout: RUN_TIMEOUT,
-  });
-  const resumeWorker2 = await holdWorker2(page);
-  const nodes = timelineOf(page).getByRole('toolbar', { name: 'lab nodes' });
-  await nodes.getByRole('button', { name: 'Isolate node-4' }).click();
+  // worker-2 asks once node-4 has been cut and has rejoined.
+  const { nodes, resumeWorker2 } = await isolateNode4WhileWorkersWait(page);
   const how = HOSTS ? 'kernel nftables drop' : 'proxy';
   const mark = (w: string, what: string) =>
     laneOf(page, w).getByRole('img', { name: new RegExp(`^${w} ${what} node-4 \\w+ ${w}, by ${how} at [\\d.]+ (ms|s)$`) });
