@@ -189,8 +189,13 @@ export class WorkerPool {
     await Promise.all(exits);
   }
 
-  /** Resolves once no replacement is being started, those that replace a replacement made in the wrong place included. */
+  /**
+   * Resolves once the replacements being started now are ready. With agents, also those that
+   * replace a replacement made where the next run no longer takes its workers from (an agent
+   * came or went meanwhile).
+   */
   private async refilled(): Promise<void> {
+    if (!this.options.agents) return void (await Promise.allSettled([...this.refilling]));
     while (this.refilling.size > 0) await Promise.allSettled([...this.refilling]);
   }
 
