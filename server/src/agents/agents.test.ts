@@ -48,6 +48,12 @@ function agent(name: string, extra: Partial<Parameters<typeof startAgent>[0]> = 
   return started_;
 }
 const agentNames = (): string[] => playground.agents!.agents.map((a) => a.name).sort();
+/**
+ * Resolves once an agent has printed a line that matches: its output comes through a pipe,
+ * which nothing orders with its exit or with what the server sees of it.
+ */
+const printed = (a: AgentProcess, line: string | RegExp): Promise<void> =>
+  until(() => (typeof line === 'string' ? a.output().includes(line) : line.test(a.output())), `${a.name} printed ${String(line)}`, 10_000);
 
 beforeAll(async () => {
   // What the server logs, to check what it says of the agents it refuses (and still printed).
@@ -263,7 +269,7 @@ describe('bad input from an agent', () => {
   it('an agent with a wrong token is refused and exits, saying why; the server logs it', async () => {
     const wrong = startAgent({ server: agentAddress(), name: 'intruder', token: 'a-token-that-is-wrong', env: agentEnv }, started);
     expect(await wrong.exited).toEqual({ code: 2, signal: null });
-    expect(wrong.output()).toContain('racelab agent intruder: the server refused this agent: wrong token');
+    await printed(wrong, 'racelab agent intruder: the server refused this agent: wrong token');
     expect(errorLines.some((l) => /^racelab: refused worker agent intruder from 127\.0\.0\.1:\d+: wrong token$/.test(l))).toBe(true);
     expect(agentNames()).toEqual(['alpha', 'beta']);
   });
@@ -318,7 +324,8 @@ if (ROOT_ON_LINUX) {
       // kernel adds its offset to CLOCK_MONOTONIC for every process inside.
       const skewed = agent('skewed', { wrap: (argv) => ['unshare', '--time', '--monotonic', '86400', '--fork', ...argv] });
       expect(await skewed.exited).toEqual({ code: 2, signal: null });
-      expect(skewed.output()).toMatch(
+      await printed(
+        skewed,
         /the server refused this agent: its monotonic clock is not this server's: it read \d+\.\d{3} s while this server read between \d+\.\d{3} s and \d+\.\d{3} s \(86(399|400)\.\d{3} s ahead\); its workers would stamp the timeline wrong/,
       );
       expect(errorLines).toContainEqual(
@@ -367,7 +374,7 @@ describe('an agent killed mid-run', () => {
     // The next agent on that host stops what the dead one left, before it connects.
     const successor = agent(host!);
     await until(() => agentNames().includes(host!), `${host} in again`, 30_000);
-    expect(successor.output()).toContain(`stopped what an earlier racelab process here left: worker process of agent ${host} (pid ${pid})`);
+    await printed(successor, `stopped what an earlier racelab process here left: worker process of agent ${host} (pid ${pid})`);
     expect(alive(pid)).toBe(false);
 
     const next = await play('duplicate-job', 'token-lua');
@@ -399,7 +406,7 @@ if (mechanisms.namespaces) {
         env: { REDIS_URL: throughRelay(redisUrl, toRedis), DATABASE_URL: throughRelay(databaseUrl, toPostgres) },
       });
       await until(() => agentNames().includes('gamma'), 'gamma in', 30_000);
-      expect(gamma.output()).toContain("stores: this host's REDIS_URL and this host's DATABASE_URL");
+      await printed(gamma, "stores: this host's REDIS_URL and this host's DATABASE_URL");
 
       const run = prepare('duplicate-job', 'token-lua');
       const namespaces: string[] = [];

@@ -44,7 +44,7 @@ describe('the server killed mid-run, its workers on an agent', () => {
       RACELAB_POOL_SIZE: '2',
     };
     const first = await startServerProcess(env, servers);
-    expect(first.output()).toContain(`worker agents on 127.0.0.1:${agentPort}`);
+    await until(() => first.output().includes(`worker agents on 127.0.0.1:${agentPort}`), 'the agent port in the log');
     const agent = startAgent({ server: `127.0.0.1:${agentPort}`, name: 'delta', token, env: agentEnv }, agents);
     await until(() => first.output().includes('worker agent delta is in'), 'delta in', 30_000);
 
@@ -71,11 +71,11 @@ describe('the server killed mid-run, its workers on an agent', () => {
 
     first.server.kill('SIGKILL');
     await new Promise((resolve) => first.server.once('exit', resolve));
-    // No one else may touch them (they are the live agent's): the agent itself kills both.
-    await until(() => !workers.some((w) => alive(w.pid)), "the agent's workers gone", 10_000);
-    expect(agent.output()).toMatch(
-      /racelab agent delta: lost the server \((the connection closed|read ECONNRESET)\); killed its 2 workers/,
-    );
+    // No one else may touch them (they are the live agent's): the agent itself kills both, and
+    // says so once they have exited.
+    const lostLine = /racelab agent delta: lost the server \((the connection closed|read ECONNRESET)\); killed its 2 workers/;
+    await until(() => lostLine.test(agent.output()), 'the agent says it lost the server', 10_000);
+    expect(workers.filter((w) => alive(w.pid))).toEqual([]);
     expect(alive(agent.process.pid!)).toBe(true);
 
     // The server again, on the same agent port: it sweeps the dead one's run, and the agent comes back by itself.
