@@ -1,7 +1,8 @@
-# The racelab server in a container, for docker-compose.yml's `server` profile: the page,
-# the WebSocket and the worker processes, next to the compose file's Redis and PostgreSQL.
-# redis-server is installed for the labs' own nodes (failover, redlock); the workers stay
-# child processes of this server (workers as containers of their own are not done yet).
+# The racelab server in a container, for docker-compose.yml's `server` and `workers`
+# profiles: the page, the WebSocket and the worker processes, next to the compose file's
+# Redis and PostgreSQL. redis-server is installed for the labs' own nodes (failover,
+# redlock). The same image runs a worker agent in each `worker` container of the `workers`
+# profile (its command: node server/dist/worker/agent.js --server racelab:7071).
 FROM node:20-bookworm-slim
 RUN apt-get update \
   && apt-get install -y --no-install-recommends redis-server iproute2 nftables faketime \

@@ -1,6 +1,6 @@
-// The direction of dependency inside the server: scenarios and the worker process sit below
-// runs (a run forks workers and loads scenarios, never the other way round), and what both
-// need of time comes from time/. A scenario or worker file that imports runs/ fails here.
+// The direction of dependency inside the server: scenarios, the worker process and the
+// worker agents' port sit below runs (a run forks workers, takes them from agents and loads
+// scenarios, never the other way round), and what they need of time comes from time/. A scenario or worker file that imports runs/ fails here.
 // Their integration tests are exempt: they drive a scenario through a real run.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -33,7 +33,7 @@ describe('the layers of the server', () => {
     expect(importedFolders(file, text)).toEqual(['runs', 'runs', 'time', 'runs']);
   });
 
-  it.each(['scenarios', 'worker'])('%s/ imports nothing from runs/', (folder) => {
+  it.each(['scenarios', 'worker', 'agents'])('%s/ imports nothing from runs/', (folder) => {
     const files = sourceFiles(join(src, folder));
     expect(files.length).toBeGreaterThan(1);
     const offenders = files

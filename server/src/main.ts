@@ -6,18 +6,49 @@
 // and the stores this process started are stopped.
 // --allow-own-locks (or RACELAB_ALLOW_OWN_LOCKS=1): the page may upload a lock module, which
 // the server runs through `racelab check --lock`; that is code run on this machine, so off by default.
+// --worker-agents <port> (or RACELAB_WORKER_AGENTS=<port>), with RACELAB_AGENT_TOKEN: worker
+// agents on other hosts (containers) connect there and runs take their workers from them
+// (agents/agentListener.ts); the port is bound to 127.0.0.1 unless --worker-agents-host (or
+// RACELAB_WORKER_AGENTS_HOST) says otherwise. Off by default.
 import { fileURLToPath } from 'node:url';
 import { readOptions } from './commandLine.js';
+import { MIN_TOKEN_LENGTH } from './agents/agentListener.js';
 import { createAppServer } from './http/appServer.js';
 import { parseAllowedHosts } from './http/hosts.js';
 import { Playground } from './runs/playground.js';
 import { describeServices, findServices, type Services } from './services/index.js';
 
-const USAGE = `usage: node server/dist/main.js [--allow-own-locks]   (npm start -- --allow-own-locks)
-  --allow-own-locks  run lock modules uploaded from the page's scorecard (also RACELAB_ALLOW_OWN_LOCKS=1)
+const USAGE = `usage: node server/dist/main.js [--allow-own-locks] [--worker-agents <port> [--worker-agents-host <address>]]
+  (npm start -- --allow-own-locks)
+  --allow-own-locks     run lock modules uploaded from the page's scorecard (also RACELAB_ALLOW_OWN_LOCKS=1)
+  --worker-agents       take workers from worker agents on other hosts, which connect to this port
+                        (also RACELAB_WORKER_AGENTS; needs RACELAB_AGENT_TOKEN, ${MIN_TOKEN_LENGTH} characters at least)
+  --worker-agents-host  the address the agent port is bound to (also RACELAB_WORKER_AGENTS_HOST; default 127.0.0.1)
   environment: PORT, HOST, REDIS_URL, DATABASE_URL, RACELAB_ALLOWED_HOSTS, RACELAB_FRAME_ANCESTORS, RACELAB_POOL_SIZE`;
-const options = readOptions(USAGE, { 'allow-own-locks': { type: 'boolean', default: false } });
+const options = readOptions(USAGE, {
+  'allow-own-locks': { type: 'boolean', default: false },
+  'worker-agents': { type: 'string' },
+  'worker-agents-host': { type: 'string' },
+});
 const allowOwnLocks = options['allow-own-locks'] || process.env.RACELAB_ALLOW_OWN_LOCKS === '1';
+const workerAgents = readWorkerAgents(options['worker-agents'] ?? process.env.RACELAB_WORKER_AGENTS);
+
+/** The agent port's settings, or exit 2 with the reason before any service is touched. */
+function readWorkerAgents(portText: string | undefined): { port: number; host: string; token: string } | undefined {
+  if (portText === undefined || portText.trim() === '') return undefined;
+  const port = Number(portText);
+  const fail = (reason: string): never => {
+    console.error(`racelab: ${reason}\n${USAGE}`);
+    process.exit(2);
+  };
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`--worker-agents must be a port from 1 to 65535, got ${portText}`);
+  const token = process.env.RACELAB_AGENT_TOKEN ?? '';
+  if (token.length < MIN_TOKEN_LENGTH) {
+    fail(`--worker-agents needs RACELAB_AGENT_TOKEN, the secret every agent must say (${MIN_TOKEN_LENGTH} characters at least)`);
+  }
+  const host = (options['worker-agents-host'] ?? process.env.RACELAB_WORKER_AGENTS_HOST)?.trim() || '127.0.0.1';
+  return { port, host, token };
+}
 
 const port = Number(process.env.PORT ?? 7070);
 // An empty HOST is no choice at all: it would bind every interface.
@@ -33,7 +64,15 @@ try {
 }
 for (const line of describeServices(services)) console.log(`racelab: ${line}`);
 
-const playground = await Playground.open({ ...services, poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4) });
+let playground: Playground;
+try {
+  playground = await Playground.open({ ...services, poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4), workerAgents });
+} catch (error) {
+  // The agent port taken, say: the stores this process started go with it.
+  console.error(`racelab: ${(error as Error).message}`);
+  await services.stop().catch(() => undefined);
+  process.exit(1);
+}
 const allowedHosts = parseAllowedHosts(process.env.RACELAB_ALLOWED_HOSTS);
 const { http: server, sockets } = createAppServer(playground, webRoot, {
   allowedHosts,
@@ -51,6 +90,12 @@ server.listen(port, host, () => {
     console.log('racelab: listening beyond this machine: anyone who can reach it can start runs');
   }
   if (allowOwnLocks) console.log('racelab: --allow-own-locks: lock modules uploaded from the page run on this machine');
+  if (playground.agents) {
+    const { host: agentHost, port: agentPort } = playground.agents;
+    console.log(
+      `racelab: worker agents on ${agentHost.includes(':') ? `[${agentHost}]` : agentHost}:${agentPort}: runs take their workers from the agents connected, or fork them here while none is`,
+    );
+  }
 });
 
 let stopping = false;

@@ -108,7 +108,8 @@ export const serverEventBodies = [
     /** The lab nodes a live or planned isolate may cut from every worker (redlock's Redis nodes). */
     nodes: z.array(z.string()).default([]),
   }),
-  z.object({ type: z.literal('worker-started'), pid: z.number().int() }),
+  /** pid on the host the worker runs on; host: the worker agent's name, absent for the server's own child. */
+  z.object({ type: z.literal('worker-started'), pid: z.number().int(), host: z.string().max(100).optional() }),
   /** plannedMs null: paused from the page, until it is resumed. */
   z.object({ type: z.literal('process-paused'), plannedMs: z.number().nullable() }),
   z.object({ type: z.literal('process-resumed') }),

@@ -3,6 +3,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { resolveParams, unknownScenario, unknownVariant, type FaultRule } from '@racelab/shared';
+import { AgentListener } from '../agents/agentListener.js';
 import { sweepDebris, sweptWords } from '../debris/sweep.js';
 import type { LabMechanisms } from '../labnet/mechanisms.js';
 import { findVariant, loadCatalog, type Catalog } from '../scenarios/registry.js';
@@ -27,6 +28,12 @@ export interface PlaygroundOptions {
   redisCommandTimeoutMs?: number;
   /** The real network and clock mechanisms runs may use; the machine's (labnet/mechanisms.ts) unless a test forces the fallback. */
   labMechanisms?: LabMechanisms;
+  /**
+   * Takes workers from worker agents on other hosts (`--worker-agents <port>`): listens for
+   * them on `host` (127.0.0.1 unless told) and `port` (0: a free one), letting in those that
+   * say `token`. Off when absent.
+   */
+  workerAgents?: { port: number; host?: string; token: string };
 }
 
 export interface StartRequest {
@@ -90,6 +97,8 @@ export class Playground {
     private readonly databaseUrl: string,
     /** Hides the stores' URLs and passwords in any text for a page or the log. */
     readonly redact: Redactor,
+    /** The worker agents' port, when the server takes workers from agents. */
+    readonly agents: AgentListener | null,
   ) {
     // Redis went away (restarted, stopped, or closed our connection): every key of every
     // run going is gone or out of reach, so those runs end now with the reason. ioredis
@@ -157,16 +166,30 @@ export class Playground {
     });
     await Promise.all([redis.ping(), pool.query('select 1')]);
     const keyspace = await KeyspaceEvents.open(options.redisUrl, redis, log);
+    const agents = options.workerAgents
+      ? await AgentListener.open({
+          ...options.workerAgents,
+          stores: { redisUrl: options.redisUrl, databaseUrl: options.databaseUrl },
+          redact,
+          log,
+        }).catch((error: unknown) => {
+          keyspace?.close();
+          redis.disconnect();
+          void pool.end();
+          throw error;
+        })
+      : null;
     const workers = new WorkerPool({
       redisUrl: options.redisUrl,
       databaseUrl: options.databaseUrl,
       size: options.poolSize ?? 4,
       redact,
       labMechanisms: options.labMechanisms,
+      ...(agents ? { agents } : {}),
     });
     const spare = new SpareConnection({ connectionString: options.databaseUrl });
     spare.refill();
-    const playground = new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact);
+    const playground = new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact, agents);
     // What a crashed server left (keys, schemas, stopped workers, lab processes) goes before the first run.
     await playground.sweep();
     return playground;
@@ -257,6 +280,8 @@ export class Playground {
     this.watch.stop();
     this.closed = true;
     await Promise.all([this.pool.close(), this.spare.close()]);
+    // Once the pool has no worker left on them: the agents kill whatever they still run when the connection goes.
+    await this.agents?.close(reason);
     this.keyspace?.close();
     this.redis.disconnect();
     await this.pg.end();

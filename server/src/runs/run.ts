@@ -5,7 +5,6 @@
 // measuring races, and ends the log at once. The log (runLog.ts) is the only truth
 // about a run; the worker processes are runProcesses.ts's.
 import { randomBytes } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import {
@@ -20,7 +19,8 @@ import {
 } from '@racelab/shared';
 import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
 import type { RunFixture } from '../scenarios/types.js';
-import type { WorkerPlan } from '../worker/ipc.js';
+import type { WorkerPlan, WorkerProcess } from '../worker/ipc.js';
+import { AgentsUnavailable } from '../agents/agentListener.js';
 import { abortable } from './abortable.js';
 import { Coordinator } from './coordinator.js';
 import { KeyObserver } from './keyObserver.js';
@@ -106,7 +106,7 @@ interface Underway {
   lab?: Promise<RunLab>;
   fixture?: Promise<RunFixture>;
   /** The pool's processes, until the run adopts them (from then on `RunProcesses` kills them). */
-  children?: Promise<ChildProcess[]>;
+  children?: Promise<WorkerProcess[]>;
   adopted: boolean;
   exits: Promise<void>[];
   observers: Array<{ stop(): Promise<void> }>;
@@ -262,9 +262,14 @@ export class Run {
       };
       underway.fixture = scenario.setup(stores, timed, info);
       const fixture = await abortable(underway.fixture, signal);
+      // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
+      const placement = { onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer };
       underway.children = (
-        lab?.launches.some((l) => l.wrap || l.env) ? this.services.pool.takeFresh(lab.launches) : this.services.pool.take(workerIds.length)
+        lab?.launches.some((l) => l.wrap || l.env)
+          ? this.services.pool.takeFresh(lab.launches, placement)
+          : this.services.pool.take(workerIds.length, placement)
       ).catch((error: unknown) => {
+        if (error instanceof AgentsUnavailable) throw error;
         throw new Error(
           `could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`,
         );
@@ -398,7 +403,7 @@ export class Run {
   private async cleanUpWithin(underway: Underway, budgetMs: number): Promise<void> {
     const cleanUp = async (): Promise<void> => {
       if (underway.children && !underway.adopted) {
-        const late = await underway.children.catch(() => [] as ChildProcess[]);
+        const late = await underway.children.catch(() => [] as WorkerProcess[]);
         await Promise.all(late.map((child) => killAndWait(child)));
       }
       const stores = await underway.stores?.catch(() => undefined);

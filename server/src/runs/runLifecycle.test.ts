@@ -3,7 +3,7 @@
 // while the run is cancelled, so the cancel lands in that step, not near it; the run
 // must fail at once with the cancel's reason (the step still held), then clean up what
 // the step delivers once it is let through: no worker process, key or schema is left.
-import type { ChildProcess } from 'node:child_process';
+import type { WorkerProcess } from '../worker/ipc.js';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
@@ -134,7 +134,7 @@ describe('run life cycle', () => {
 
   it('cancelled while starting, during the hand-out of its workers: fails at once, then kills the processes handed out late', async () => {
     const held = gate();
-    const handedOut: ChildProcess[] = [];
+    const handedOut: WorkerProcess[] = [];
     const heldWorkers: WorkerPool = Object.assign(Object.create(playground.pool) as WorkerPool, {
       take: async (count: number) => {
         const children = await playground.pool.take(count);

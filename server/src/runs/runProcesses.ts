@@ -2,10 +2,10 @@
 // barriers and latches through the coordinator, its checkpoints struck with real
 // signals), the page's pause, resume and kill, and the end of them all. A process is
 // never left stopped: every kill sends SIGCONT first, and the timers that end planned
-// stalls go with the processes.
-import type { ChildProcess } from 'node:child_process';
+// stalls go with the processes. A worker on a worker agent's host is driven alike: its
+// signals are the agent's, on that host (agents/remoteWorker.ts).
 import { parseWorkerEvent, type FaultRule, type LiveFaultAction } from '@racelab/shared';
-import type { FromWorker, ToWorker, WorkerPlan } from '../worker/ipc.js';
+import type { FromWorker, ToWorker, WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import type { Coordinator } from './coordinator.js';
 import type { EventBody } from './runLog.js';
 import { doneLatch } from '../worker/latches.js';
@@ -23,7 +23,7 @@ export interface ProcessHost {
 }
 
 /** SIGKILLs a process and resolves once it has exited. */
-export function killAndWait(child: ChildProcess): Promise<void> {
+export function killAndWait(child: WorkerProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGKILL');
@@ -31,7 +31,7 @@ export function killAndWait(child: ChildProcess): Promise<void> {
 }
 
 export class RunProcesses {
-  private readonly children = new Map<string, ChildProcess>();
+  private readonly children = new Map<string, WorkerProcess>();
   private readonly exited = new Set<string>();
   /** Workers the run itself killed (fault plan, page, ctx.die(), cancel) or that reported their end. */
   private readonly expectedExit = new Set<string>();
@@ -47,7 +47,7 @@ export class RunProcesses {
   }
 
   /** Wires one worker process into the run, sends it its plan, and resolves when it has exited. */
-  drive(child: ChildProcess, plan: WorkerPlan, coordinator: Coordinator): Promise<void> {
+  drive(child: WorkerProcess, plan: WorkerPlan, coordinator: Coordinator): Promise<void> {
     const { workerId } = plan;
     this.children.set(workerId, child);
     // A worker may exit between asking and being answered: a failed send is not an error.
@@ -104,14 +104,16 @@ export class RunProcesses {
         // Killed from outside the run, or crashed: the run's numbers would mean nothing.
         // (Exit code 0 comes only after the worker's 'finished' message, which may still be in the pipe.)
         if (!this.expectedExit.has(workerId) && (signal !== null || code !== 0)) {
-          const how = signal ? `was killed from outside the run (${signal})` : `exited with code ${code} before it finished`;
-          this.host.cancel(`${workerId} (pid ${child.pid ?? '?'}) ${how}`);
+          const how =
+            child.lost ?? (signal ? `was killed from outside the run (${signal})` : `exited with code ${code} before it finished`);
+          const where = child.host ? ` on agent ${child.host}` : '';
+          this.host.cancel(`${workerId} (pid ${child.pid ?? '?'}${where}) ${how}`);
         }
         coordinator.signal(doneLatch(workerId));
         coordinator.gone(workerId);
         resolve();
       });
-      this.host.append(workerId, { type: 'worker-started', pid: child.pid ?? -1 });
+      this.host.append(workerId, { type: 'worker-started', pid: child.pid ?? -1, ...(child.host ? { host: child.host } : {}) });
       child.send({ kind: 'plan', plan } satisfies ToWorker);
     });
   }
@@ -158,7 +160,7 @@ export class RunProcesses {
   }
 
   /** Applies a fault to a real process: SIGSTOP then SIGCONT, or SIGKILL. */
-  private strike(child: ChildProcess, workerId: string, fault: FaultRule | undefined, resume: () => void): void {
+  private strike(child: WorkerProcess, workerId: string, fault: FaultRule | undefined, resume: () => void): void {
     if (!fault) return resume();
     if (fault.action === 'partition') {
       // The process goes on at once; its connections hang until the link is healed.

@@ -1,13 +1,20 @@
 // A warm pool of worker processes: forked from built JavaScript, connected to Redis and
 // PostgreSQL and with every scenario loaded before a run asks for them. Each process
 // serves one run and exits, so a run never inherits another's state (or its SIGSTOP).
+// With worker agents (a server started with --worker-agents), the warm workers are the
+// agents' whenever one is connected, and a run takes all its workers from them (never some
+// here and some there); with none connected, the pool forks here as without agents. A run
+// whose workers must be this server's own processes (a lab, a service on this machine's
+// loopback: `onServer`) forks them here either way, and the log says so.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { own } from '../debris/ownedProcesses.js';
 import { labMechanisms, type LabMechanisms } from '../labnet/mechanisms.js';
-import type { FromWorker } from '../worker/ipc.js';
+import { AgentsUnavailable, type AgentListener } from '../agents/agentListener.js';
+import { RemoteWorker } from '../agents/remoteWorker.js';
+import type { FromWorker, WorkerProcess } from '../worker/ipc.js';
 
 // Always the built JavaScript: forking through a TypeScript loader costs ~360 ms a process,
 // and tests that import the sources still fork the build.
@@ -27,6 +34,14 @@ export interface WorkerPoolOptions {
   labMechanisms?: LabMechanisms;
   /** Every line a worker writes to stderr goes through it to the server's stderr. */
   redact?: (text: string) => string;
+  /** The worker agents' port, when the server takes workers from agents (see the top of this file). */
+  agents?: AgentListener;
+}
+
+/** Where a run's workers must run. */
+export interface Placement {
+  /** Why they must be this server's own processes, when they must (say, "token-stampede's token provider listens on this server's loopback"). */
+  onServer?: string;
 }
 
 /**
@@ -49,8 +64,8 @@ export interface WorkerLaunch {
 const RESPAWN_BACKOFF_MS = [250, 500, 1000, 2000, 5000];
 
 export class WorkerPool {
-  private readonly idle: ChildProcess[] = [];
-  private readonly live = new Set<ChildProcess>();
+  private readonly idle: WorkerProcess[] = [];
+  private readonly live = new Set<WorkerProcess>();
   /** Replacements being forked (refill): a run waits for them before it starts. */
   private readonly refilling = new Set<Promise<unknown>>();
   private closed = false;
@@ -58,7 +73,17 @@ export class WorkerPool {
   private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: WorkerPoolOptions) {
+    // An agent came or went: the warm workers move to where the next run takes them from.
+    options.agents?.onChange(() => {
+      for (const worker of this.idle.filter((w) => isRemote(w) !== this.fromAgents)) this.drop(worker);
+      this.refill();
+    });
     this.refill();
+  }
+
+  /** True while a run's workers come from agents: the server takes them from agents and one is connected. */
+  get fromAgents(): boolean {
+    return (this.options.agents?.count ?? 0) > 0;
   }
 
   /**
@@ -69,12 +94,25 @@ export class WorkerPool {
    * ~150 ms; on a busy machine a worker of a run sharing it could stall for longer than
    * its scenario's windows).
    */
-  async take(count: number): Promise<ChildProcess[]> {
-    await Promise.allSettled([...this.refilling]);
+  async take(count: number, placement: Placement = {}): Promise<WorkerProcess[]> {
+    await this.refilled();
     if (this.closed) throw new Error('worker pool is closed');
-    // A warm process that has gone (its store connection broke, it was killed) is not handed out.
-    const warm = this.idle.splice(0, count).filter((child) => child.connected && child.exitCode === null && child.signalCode === null);
-    const spawned = await Promise.allSettled(Array.from({ length: count - warm.length }, () => this.spawn()));
+    const remote = this.fromAgents && !placement.onServer;
+    if (this.fromAgents && placement.onServer)
+      this.log(`a run's workers are this server's own processes, not the agents': ${placement.onServer}`);
+    // A warm process that has gone (its store connection broke, it was killed, its agent went) is not handed out.
+    const usable = (w: WorkerProcess): boolean => isRemote(w) === remote && w.connected && w.exitCode === null && w.signalCode === null;
+    const warm = this.idle.filter(usable).slice(0, count);
+    for (const w of warm) this.idle.splice(this.idle.indexOf(w), 1);
+    const lacking = count - warm.length;
+    if (remote && this.options.agents!.freeSlots < lacking) {
+      this.idle.push(...warm);
+      const agents = this.options.agents!.agents.map((a) => `${a.name} ${a.workers} of ${a.slots}`).join(', ');
+      throw new AgentsUnavailable(
+        `the worker agents have ${this.options.agents!.freeSlots} free worker slots and this run needs ${lacking} more than the ${warm.length} warm ones (${agents}); try again in a moment, or start agents with more --slots`,
+      );
+    }
+    const spawned = await Promise.allSettled(Array.from({ length: lacking }, () => (remote ? this.startRemote() : this.spawn())));
     const cold = spawned.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failed = spawned.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
@@ -89,16 +127,18 @@ export class WorkerPool {
    * Starts one fresh process per launch, for a run that needs them made its way (see
    * WorkerLaunch); the warm processes stay for the runs that need none. All or nothing.
    */
-  async takeFresh(launches: WorkerLaunch[]): Promise<ChildProcess[]> {
-    await Promise.allSettled([...this.refilling]);
+  async takeFresh(launches: WorkerLaunch[], placement: Placement = {}): Promise<WorkerProcess[]> {
+    await this.refilled();
     if (this.closed) throw new Error('worker pool is closed');
+    if (this.fromAgents && placement.onServer)
+      this.log(`a run's workers are this server's own processes, not the agents': ${placement.onServer}`);
     const spawned = await Promise.allSettled(launches.map((launch) => this.spawn(launch)));
     const failed = spawned.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
       for (const s of spawned) if (s.status === 'fulfilled') s.value.kill('SIGKILL');
       throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
     }
-    return spawned.map((s) => (s as PromiseFulfilledResult<ChildProcess>).value);
+    return spawned.map((s) => (s as PromiseFulfilledResult<WorkerProcess>).value);
   }
 
   /** Forks what the pool lacks to be warm again: after a run, when its CPU is free. */
@@ -131,7 +171,7 @@ export class WorkerPool {
    * made to the store as it was. Processes in a run are left to their run.
    */
   recycle(): void {
-    for (const child of this.idle.splice(0)) child.kill('SIGKILL');
+    for (const child of [...this.idle]) this.drop(child);
     this.refill();
   }
 
@@ -149,19 +189,38 @@ export class WorkerPool {
     await Promise.all(exits);
   }
 
+  /**
+   * Resolves once the replacements being started now are ready. With agents, also those that
+   * replace a replacement made where the next run no longer takes its workers from (an agent
+   * came or went meanwhile).
+   */
+  private async refilled(): Promise<void> {
+    if (!this.options.agents) return void (await Promise.allSettled([...this.refilling]));
+    while (this.refilling.size > 0) await Promise.allSettled([...this.refilling]);
+  }
+
   private refill(): void {
     if (this.retryTimer) return; // backing off after a failed start
     while (!this.closed && this.idle.length + this.refilling.size < this.options.size) {
-      const forking: Promise<unknown> = this.spawn()
+      // On the agents, as many as they have slots for; the next agent to come in gets the rest.
+      if (this.fromAgents && this.options.agents!.freeSlots === 0) return;
+      let moved = false;
+      const forking: Promise<unknown> = (this.fromAgents ? this.startRemote() : this.spawn())
         .then((child) => {
           this.failures = 0;
           if (this.closed) child.kill('SIGKILL');
-          else this.idle.push(child);
+          else if (isRemote(child) !== this.fromAgents) {
+            // Made where the next run no longer takes its workers from (an agent came or went meanwhile).
+            moved = true;
+            child.kill('SIGKILL');
+          } else this.idle.push(child);
         })
         .catch((error: unknown) => {
           if (this.closed) return;
           const wait = RESPAWN_BACKOFF_MS[Math.min(this.failures, RESPAWN_BACKOFF_MS.length - 1)]!;
-          if (this.failures === 0) console.error(`racelab: could not start a worker: ${this.redact(String(error))}; trying again`);
+          // An agent that went meanwhile is not a failed start: the pool follows the agents.
+          if (error instanceof AgentsUnavailable) return;
+          if (this.failures === 0) this.log(`could not start a worker: ${this.redact(String(error))}; trying again`);
           this.failures++;
           clearTimeout(this.retryTimer);
           this.retryTimer = setTimeout(() => {
@@ -170,7 +229,10 @@ export class WorkerPool {
           }, wait);
           this.retryTimer.unref();
         })
-        .finally(() => this.refilling.delete(forking));
+        .finally(() => {
+          this.refilling.delete(forking);
+          if (moved) this.refill();
+        });
       this.refilling.add(forking);
     }
   }
@@ -179,7 +241,29 @@ export class WorkerPool {
     return this.options.redact ? this.options.redact(text) : text;
   }
 
-  private spawn(launch: WorkerLaunch = {}): Promise<ChildProcess> {
+  private log(line: string): void {
+    console.error(`racelab: ${this.redact(line)}`);
+  }
+
+  /** Takes an idle process out of the pool and kills it. */
+  private drop(worker: WorkerProcess): void {
+    const at = this.idle.indexOf(worker);
+    if (at >= 0) this.idle.splice(at, 1);
+    worker.kill('SIGKILL');
+  }
+
+  /** Has an agent fork one worker; resolves once it is ready. Throws AgentsUnavailable when no agent has a free slot. */
+  private startRemote(): Promise<WorkerProcess> {
+    let worker: WorkerProcess;
+    try {
+      worker = this.options.agents!.start();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return this.track(worker);
+  }
+
+  private spawn(launch: WorkerLaunch = {}): Promise<WorkerProcess> {
     const entry = this.options.entry ?? defaultEntry;
     const env = {
       ...process.env,
@@ -198,12 +282,17 @@ export class WorkerPool {
     own(child, 'worker process'); // stopped by the next start if this server dies without doing it
     // A worker's complaints reach the server's stderr line by line, without any secret.
     createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${this.redact(line)}\n`));
-    this.live.add(child);
-    child.once('exit', () => {
-      this.live.delete(child);
-      const at = this.idle.indexOf(child);
+    return this.track(child);
+  }
+
+  /** Counts a new process as live until it exits, and resolves once it says it is ready. */
+  private track(worker: WorkerProcess): Promise<WorkerProcess> {
+    this.live.add(worker);
+    worker.once('exit', () => {
+      this.live.delete(worker);
+      const at = this.idle.indexOf(worker);
       if (at >= 0) {
-        // A warm process died while waiting (its store connection broke): fork a fresh one.
+        // A warm process died while waiting (its store connection broke, its agent went): start a fresh one.
         this.idle.splice(at, 1);
         this.refill();
       }
@@ -211,14 +300,25 @@ export class WorkerPool {
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromWorker): void => {
         if (message.kind !== 'ready') return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        resolve(child);
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        resolve(worker);
       };
-      const onExit = (code: number | null, signal: string | null): void =>
-        reject(new Error(`worker exited before it was ready (code ${code}, signal ${signal})`));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
+      const onExit = (code: number | null, signal: string | null): void => {
+        // Its agent went meanwhile: not a worker that failed to start (the pool follows the agents).
+        if (worker instanceof RemoteWorker && worker.agentGone) {
+          return reject(new AgentsUnavailable(`a worker starting on agent ${worker.host} ${worker.lost}`));
+        }
+        const where = worker.host ? ` on agent ${worker.host}` : '';
+        reject(new Error(`worker${where} exited before it was ready (${worker.lost ?? `code ${code}, signal ${signal}`})`));
+      };
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
     });
   }
+}
+
+/** A worker that runs on an agent's host, not as this server's child. */
+function isRemote(worker: WorkerProcess): boolean {
+  return worker.host !== undefined;
 }

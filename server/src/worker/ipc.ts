@@ -1,4 +1,5 @@
-// Messages between the server and a worker process over Node's IPC channel.
+// Messages between the server and a worker process over Node's IPC channel (relayed as they
+// are by a worker agent, for a worker on another host), and the server's handle on a worker.
 import type { FaultRule, Params, StampedWorkerEvent } from '@racelab/shared';
 
 /** Everything a pooled worker needs to play its part in one run. */
@@ -38,3 +39,30 @@ export type FromWorker =
   | { kind: 'stall'; id: number; ms: number }
   | { kind: 'die' }
   | { kind: 'finished'; error?: string };
+
+/**
+ * The server's handle on one worker process: a ChildProcess it forked (IPC), or a worker an
+ * agent forked on another host and relays over the network (agents/remoteWorker.ts). The
+ * pool and a run's processes use only this, so both kinds are driven alike.
+ */
+export interface WorkerProcess {
+  /** The process id, on the host it runs on. */
+  readonly pid?: number;
+  /** Where it runs when that is not this server: the agent's name. Absent for the server's own child. */
+  readonly host?: string;
+  /** Why the server lost it without an exit status (its agent went), once it has; its 'exit' then says (null, null). */
+  readonly lost?: string;
+  readonly connected: boolean;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  send(message: ToWorker, callback?: (error: Error | null) => void): boolean;
+  kill(signal?: NodeJS.Signals): boolean;
+  on(event: 'message', listener: (message: FromWorker) => void): this;
+  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  on(event: 'error', listener: (error: Error) => void): this;
+  once(event: 'message', listener: (message: FromWorker) => void): this;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  once(event: 'error', listener: (error: Error) => void): this;
+  off(event: 'message', listener: (message: FromWorker) => void): this;
+  off(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+}

@@ -114,6 +114,7 @@ export default defineScenario<TokenService, TokenProvider>({
   ],
 
   workers: (params) => Array.from({ length: intParam(params, 'servers') }, (_, i) => `server-${i + 1}`),
+  workersOnServer: "token-stampede's token provider listens on this server's loopback",
   watchedKeys: () => [LOCK_KEY, CACHE_KEY, FRESH_KEY],
   // Lock-only refreshes one request after another: requests × latency, with room for each turn.
   deadlineMs: (params) =>

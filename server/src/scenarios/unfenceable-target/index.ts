@@ -72,6 +72,7 @@ export default defineScenario<UploadJob, UploadFolder>({
   ],
 
   workers: () => WORKERS,
+  workersOnServer: "unfenceable-target's upload folder is on this server's disk",
   watchedKeys: () => [LOCK_KEY, FENCE_KEY, REPORT_FENCE_KEY],
   deadlineMs: (params) => 15_000 + intParam(params, 'pauseMs') + intParam(params, 'leaseMs') + 2 * intParam(params, 'workMs'),
 
