@@ -9,12 +9,31 @@ import { racelabNamespaces, sweepNamespaces } from '../debris/namespaces.js';
 import { startEmbeddedRedis } from '../services/embeddedRedis.js';
 import type { StartedService } from '../services/startedService.js';
 import { startRunLab } from '../runs/runLab.js';
-import { createLabHost, type LabHost } from './labHost.js';
+import { createLabHost, newestRuleHandle, type LabHost } from './labHost.js';
 import { ROOT_ON_LINUX } from '../testing/machine.js';
 import { pingFrom } from '../testing/pingFrom.js';
 import { detectLabMechanisms } from './mechanisms.js';
 
 const mechanisms = detectLabMechanisms();
+
+describe("a rule's handle read from its chain (where nft's echo of it is missing)", () => {
+  // As `nft --handle list chain inet racelab out` prints it, with a pair dropped twice.
+  const listing = [
+    'table inet racelab {',
+    '\tchain out { # handle 1',
+    '\t\ttype filter hook output priority filter; policy accept;',
+    '\t\tip daddr 10.213.0.13 tcp dport 33809 drop # handle 2',
+    '\t\tip daddr 10.213.0.13 tcp dport 3380 drop # handle 3',
+    '\t\tip daddr 10.213.0.13 tcp dport 33809 drop # handle 4',
+    '\t}',
+    '}',
+  ].join('\n');
+  it('is the newest rule with exactly that text, or none', () => {
+    expect(newestRuleHandle(listing, 'ip daddr 10.213.0.13 tcp dport 33809 drop')).toBe(4);
+    expect(newestRuleHandle(listing, 'ip daddr 10.213.0.13 tcp dport 3380 drop')).toBe(3);
+    expect(newestRuleHandle(listing, 'ip daddr 10.213.0.1 tcp dport 3380 drop')).toBeUndefined();
+  });
+});
 
 describe('what the machine gives the labs', () => {
   it('as root on Linux, namespaces and libfaketime are found; forced off, none is, and it says why', () => {

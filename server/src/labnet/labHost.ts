@@ -65,9 +65,10 @@ async function runWithInput(argv: string[], input: string): Promise<string> {
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin.on('error', () => undefined); // a command that exits early reports its own failure
   child.stdin.end(input);
+  // 'close', not 'exit': a process may have exited before all it printed has been read.
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', resolve);
+    child.once('close', resolve);
   });
   if (code !== 0) throw new Error(`${argv.join(' ')} failed: ${stderr.trim() || `exit ${code}`}`);
   return stdout;
@@ -127,6 +128,13 @@ export function createLabHost(name: string): Promise<LabHost> {
   return creating;
 }
 
+/** The handle of the newest rule with this text in an `nft --handle list chain` listing, if any. */
+export function newestRuleHandle(listing: string, text: string): number | undefined {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const handles = [...listing.matchAll(new RegExp(`^\\s*${escaped} # handle (\\d+)$`, 'gm'))].map((m) => Number(m[1]));
+  return handles.length === 0 ? undefined : Math.max(...handles);
+}
+
 function labHost(name: string, namespace: string, hostLink: string, hostAddress: string, address: string): LabHost {
   let tableMade = false;
   let closing: Promise<void> | undefined;
@@ -134,31 +142,42 @@ function labHost(name: string, namespace: string, hostLink: string, hostAddress:
   // rule never races its table's making, nor a rule's delete its add. Each prints what it
   // made with its handle (--echo --handle).
   let queue: Promise<unknown> = Promise.resolve();
-  const nft = (script: () => string[]): Promise<string> => {
-    const done = queue.then(() =>
-      runWithInput(['ip', 'netns', 'exec', namespace, 'nft', '--echo', '--handle', '-f', '-'], `${script().join('\n')}\n`),
-    );
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const done = queue.then(task);
     queue = done.catch(() => undefined);
     return done;
   };
+  const nftIn = (args: string[], input = ''): Promise<string> => runWithInput(['ip', 'netns', 'exec', namespace, 'nft', ...args], input);
+  const nft = (script: () => string[]): Promise<string> =>
+    serial(() => nftIn(['--echo', '--handle', '-f', '-'], `${script().join('\n')}\n`));
   // One table of racelab's in the namespace, a chain for what it sends and one for what it
   // receives; resolves with the new rule's handle.
-  const rule = async (chain: 'out' | 'in', text: string): Promise<number> => {
-    const made = await nft(() => [
-      ...(tableMade
-        ? []
-        : [
-            'add table inet racelab',
-            'add chain inet racelab out { type filter hook output priority 0 ; }',
-            'add chain inet racelab in { type filter hook input priority 0 ; }',
-          ]),
-      `add rule inet racelab ${chain} ${text}`,
-    ]);
-    tableMade = true;
-    const handle = [...made.matchAll(/^add rule inet racelab \S+ .* # handle (\d+)$/gm)].at(-1)?.[1];
-    if (handle === undefined) throw new Error(`nft made no rule '${text}' that it could name: ${made.trim() || 'no output'}`);
-    return Number(handle);
-  };
+  const rule = (chain: 'out' | 'in', text: string): Promise<number> =>
+    serial(async () => {
+      const made = await nftIn(
+        ['--echo', '--handle', '-f', '-'],
+        [
+          ...(tableMade
+            ? []
+            : [
+                'add table inet racelab',
+                'add chain inet racelab out { type filter hook output priority 0 ; }',
+                'add chain inet racelab in { type filter hook input priority 0 ; }',
+              ]),
+          `add rule inet racelab ${chain} ${text}`,
+          '',
+        ].join('\n'),
+      );
+      tableMade = true;
+      const echoed = [...made.matchAll(/^add rule inet racelab \S+ .* # handle (\d+)$/gm)].at(-1)?.[1];
+      if (echoed !== undefined) return Number(echoed);
+      // Should nft's echo of what it made be missing (seen once on a loaded machine: exit 0,
+      // nothing read, before its output was awaited to its close), the chain names the rule:
+      // within this step nothing else is added to the namespace, and handles only grow.
+      const handle = newestRuleHandle(await nftIn(['--handle', 'list', 'chain', 'inet', 'racelab', chain]), text);
+      if (handle === undefined) throw new Error(`nft made no rule '${text}' that it could name: ${made.trim() || 'no output'}`);
+      return handle;
+    });
   return {
     name,
     namespace,
