@@ -220,6 +220,16 @@ function checkRejoined(events: RunEvent[], mechanism: string, variant = 'redlock
   expect(eventsOf(events, 'job-skipped', 'worker-2')).toEqual([]);
 }
 
+/** A split's redlock run, started, once worker-1 is stopped in its pause (holding its lock). */
+async function splitWithWorker1Stopped(playground: Playground) {
+  const prepared = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: SPLIT });
+  if (!prepared.ok) throw new Error(prepared.error);
+  const { run } = prepared;
+  const finished = run.start();
+  await expect.poll(() => eventsOf(run.events, 'process-paused', 'worker-1').length, { timeout: 20_000 }).toBe(1);
+  return { run, finished };
+}
+
 describe('isolating node-4 in a run', () => {
   const isolateAtGrant: FaultRule[] = [{ checkpoint: 'after-grant', target: 'worker-1', action: 'isolate', node: 'node-4' }];
 
@@ -240,11 +250,7 @@ describe('isolating node-4 in a run', () => {
 
   it('live, while worker-1 is stopped: the same; and a second isolate of it, or of no such node, is refused', async () => {
     for (const playground of [machine, fallback]) {
-      const prepared = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: SPLIT });
-      if (!prepared.ok) throw new Error(prepared.error);
-      const { run } = prepared;
-      const finished = run.start();
-      await expect.poll(() => eventsOf(run.events, 'process-paused', 'worker-1').length, { timeout: 20_000 }).toBe(1);
+      const { run, finished } = await splitWithWorker1Stopped(playground);
       // worker-2 asks for the lock only once worker-1's 4 s lease is over: the isolate comes well before.
       expect(eventsOf(run.events, 'lease-requested', 'worker-2')).toEqual([]);
       expect(run.fault('node-9', 'isolate')).toBe("no lab node 'node-9' in this run; known: node-1, node-2, node-3, node-4, node-5");
@@ -261,11 +267,7 @@ describe('isolating node-4 in a run', () => {
   it('live, isolated then rejoined while worker-1 is stopped and worker-2 held: worker-2 gets the majority the cut kept from it; a rejoin of a node not isolated is refused', async () => {
     await Promise.all(
       [machine, fallback].map(async (playground) => {
-        const prepared = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: SPLIT });
-        if (!prepared.ok) throw new Error(prepared.error);
-        const { run } = prepared;
-        const finished = run.start();
-        await expect.poll(() => eventsOf(run.events, 'process-paused', 'worker-1').length, { timeout: 20_000 }).toBe(1);
+        const { run, finished } = await splitWithWorker1Stopped(playground);
         // worker-2 stopped (SIGSTOP) until node-4 has been cut and has rejoined: it asks for the lock only after.
         expect(eventsOf(run.events, 'lease-requested', 'worker-2')).toEqual([]);
         expect(run.fault('worker-2', 'pause')).toBeUndefined();
