@@ -7,28 +7,20 @@
 // whose workers must be this server's own processes (a lab, a service on this machine's
 // loopback: `onServer`) forks them here either way, and the log says so.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { sep } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { own } from '../debris/ownedProcesses.js';
 import { labMechanisms, type LabMechanisms } from '../labnet/mechanisms.js';
 import { AgentsUnavailable, type AgentListener } from '../agents/agentListener.js';
 import { RemoteWorker } from '../agents/remoteWorker.js';
+import { WORKER_ENTRY, WORKER_EXEC_ARGV } from '../worker/entry.js';
 import type { FromWorker, WorkerProcess } from '../worker/ipc.js';
-
-// Always the built JavaScript: forking through a TypeScript loader costs ~360 ms a process,
-// and tests that import the sources still fork the build.
-const defaultEntry = fileURLToPath(new URL('../worker/workerMain.js', import.meta.url)).replace(
-  `${sep}server${sep}src${sep}`,
-  `${sep}server${sep}dist${sep}`,
-);
 
 export interface WorkerPoolOptions {
   redisUrl: string;
   databaseUrl: string;
   /** Processes kept warm between runs. */
   size: number;
-  /** Worker entry script; the built workerMain.js by default. */
+  /** Worker entry script; the built worker's (worker/entry.ts) by default. */
   entry?: string;
   /** What the machine gives runs that start workers as lab hosts (takeFresh); looked at once when absent. */
   labMechanisms?: LabMechanisms;
@@ -264,7 +256,7 @@ export class WorkerPool {
   }
 
   private spawn(launch: WorkerLaunch = {}): Promise<WorkerProcess> {
-    const entry = this.options.entry ?? defaultEntry;
+    const entry = this.options.entry ?? WORKER_ENTRY;
     const env = {
       ...process.env,
       RACELAB_REDIS_URL: launch.redisUrl ?? this.options.redisUrl,
@@ -274,10 +266,10 @@ export class WorkerPool {
     const stdio: ['ignore', 'inherit', 'pipe', 'ipc'] = ['ignore', 'inherit', 'pipe', 'ipc'];
     let child: ChildProcess;
     if (launch.wrap) {
-      const [command, ...args] = launch.wrap([process.execPath, ...process.execArgv, entry]);
+      const [command, ...args] = launch.wrap([process.execPath, ...WORKER_EXEC_ARGV, entry]);
       child = spawn(command!, args, { env, stdio });
     } else {
-      child = fork(entry, [], { env, stdio });
+      child = fork(entry, [], { env, stdio, execArgv: WORKER_EXEC_ARGV });
     }
     own(child, 'worker process'); // stopped by the next start if this server dies without doing it
     // A worker's complaints reach the server's stderr line by line, without any secret.

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, delimiter, dirname, extname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expectedVerdict, resolveParams, type ExpectedVerdict, type Params, type ScenarioManifest } from '@racelab/shared';
+import { BUILTIN_SCENARIOS } from './builtinScenarios.js';
 import type { MutantDefinition, ScenarioDefinition, VariantDefinition } from './types.js';
 
 // Variance of the Job type is irrelevant to the registry.
@@ -125,24 +126,40 @@ function scenarioIndexes(root: string): string[] {
     .flatMap((folder) => ['index.js', 'index.ts'].map((f) => join(root, folder, f)).find(existsSync) ?? []);
 }
 
-let loading: Promise<Catalog> | undefined;
+let scenariosLoading: Promise<Map<string, AnyScenario>> | undefined;
 
-/** Loads every scenario folder once per process. */
-export function loadCatalog(): Promise<Catalog> {
-  loading ??= (async () => {
+/**
+ * Loads every scenario once per process, in teaching order: racelab's own (gathered ahead of
+ * time in a worker's bundle, else found by folder), then those of RACELAB_SCENARIOS. A
+ * worker needs only these; the server builds the page's manifests from them (loadCatalog).
+ */
+export function loadScenarios(): Promise<Map<string, AnyScenario>> {
+  scenariosLoading ??= (async () => {
     const scenarios = new Map<string, AnyScenario>();
-    for (const index of scenarioRoots().flatMap(scenarioIndexes)) {
+    const add = (scenario: AnyScenario): void => {
+      if (scenarios.has(scenario.id)) throw new Error(`a scenario '${scenario.id}' is already loaded`);
+      scenarios.set(scenario.id, scenario);
+    };
+    for (const scenario of BUILTIN_SCENARIOS ?? []) add(scenario);
+    const roots = BUILTIN_SCENARIOS ? scenarioRoots().slice(1) : scenarioRoots();
+    for (const index of roots.flatMap(scenarioIndexes)) {
       try {
-        const module = (await import(pathToFileURL(index).href)) as { default: AnyScenario };
-        if (scenarios.has(module.default.id)) throw new Error(`a scenario '${module.default.id}' is already loaded`);
-        scenarios.set(module.default.id, module.default);
+        add(((await import(pathToFileURL(index).href)) as { default: AnyScenario }).default);
       } catch (error) {
         // One broken folder must not take every other scenario down with it.
         console.error(`racelab: scenario folder '${basename(dirname(index))}' did not load: ${String(error)}`);
       }
     }
     const ordered = [...scenarios.values()].sort((a, b) => a.teachingOrder - b.teachingOrder);
-    return { scenarios: new Map(ordered.map((s) => [s.id, s])), manifests: ordered.map(manifestOf) };
+    return new Map(ordered.map((s) => [s.id, s]));
   })();
+  return scenariosLoading;
+}
+
+let loading: Promise<Catalog> | undefined;
+
+/** Loads every scenario once per process, with the manifests the page renders. */
+export function loadCatalog(): Promise<Catalog> {
+  loading ??= loadScenarios().then((scenarios) => ({ scenarios, manifests: [...scenarios.values()].map(manifestOf) }));
   return loading;
 }

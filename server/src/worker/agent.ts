@@ -16,10 +16,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { readOptions } from '../commandLine.js';
 import { own, reapOwnedProcesses } from '../debris/ownedProcesses.js';
 import { monotonicNs } from '../time/clock.js';
+import { WORKER_ENTRY, WORKER_EXEC_ARGV } from './entry.js';
 import {
   AGENT_NAME,
   AGENT_PROTOCOL,
@@ -64,7 +64,6 @@ if (!Number.isInteger(slots) || slots < 1 || slots > MAX_SLOTS)
 const name = options.name ?? process.env.RACELAB_AGENT_NAME ?? os.hostname();
 if (!AGENT_NAME.test(name)) usageError(`--name must be letters, digits, '.', '_' or '-' (at most 63), got '${name}'`);
 
-const workerEntry = fileURLToPath(new URL('./workerMain.js', import.meta.url));
 /** Waits before connecting again after the server went or could not be reached, in ms: doubles up to the last. */
 const BACKOFF_MS = [250, 500, 1000, 2000, 5000];
 
@@ -105,7 +104,7 @@ function startWorker(ref: number): void {
   if (workers.size >= slots) return refuse(`no free slot: this agent runs at most ${slots} workers`);
   const env: NodeJS.ProcessEnv = { ...process.env, RACELAB_REDIS_URL: stores.redisUrl, RACELAB_DATABASE_URL: stores.databaseUrl };
   delete env.RACELAB_AGENT_TOKEN; // the workers never need the server's secret
-  const child = fork(workerEntry, [], { env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  const child = fork(WORKER_ENTRY, [], { env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'], execArgv: WORKER_EXEC_ARGV });
   const mine = (): boolean => workers.get(ref) === child;
   workers.set(ref, child);
   child.on('error', (error) => {

@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
-import { findVariant, loadCatalog } from '../scenarios/registry.js';
+import { findVariant, loadScenarios } from '../scenarios/registry.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 import { createWorkerContext } from './workerContext.js';
 
@@ -49,9 +49,9 @@ redis.on('close', () => connectionLost(REDIS_STORE, 'the connection closed'));
 client.on('error', (error) => connectionLost(POSTGRES_STORE, error.message));
 client.on('end', () => connectionLost(POSTGRES_STORE, 'the connection ended'));
 
-let catalog: Awaited<ReturnType<typeof loadCatalog>>;
+let scenarios: Awaited<ReturnType<typeof loadScenarios>>;
 try {
-  [catalog] = await Promise.all([loadCatalog(), client.connect(), redis.ping()]);
+  [scenarios] = await Promise.all([loadScenarios(), client.connect(), redis.ping()]);
 } catch (error) {
   // One line, not a stack: the pool says it could not start a worker and tries again later.
   process.stderr.write(`racelab worker: could not connect to the stores: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -59,7 +59,7 @@ try {
 }
 
 async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => void): Promise<void> {
-  const scenario = catalog.scenarios.get(plan.scenario);
+  const scenario = scenarios.get(plan.scenario);
   // The server checked the id (mutants come only from tests and the stability pass).
   const variant = scenario && findVariant(scenario, plan.variant, { mutants: true });
   if (!scenario || !variant) throw new Error(`unknown scenario/variant ${plan.scenario}/${plan.variant}`);

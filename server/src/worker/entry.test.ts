@@ -1,0 +1,21 @@
+// Workers are forked from the bundle the build makes (the test setup builds it too), so every
+// run of the suite plays the bundled code that `npm start` plays; the bundle holds racelab's
+// own scenarios itself and finds no scenario folder of its own at start.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { expect, it } from 'vitest';
+import { loadScenarios } from '../scenarios/registry.js';
+import { WORKER_ENTRY, WORKER_EXEC_ARGV } from './entry.js';
+
+it('forks the bundle, with no flags of the process that forks it', () => {
+  expect(basename(WORKER_ENTRY)).toBe('workerBundle.js');
+  expect(WORKER_EXEC_ARGV).toEqual([]);
+});
+
+it('the bundle gathers every scenario folder the registry finds', async () => {
+  const bundle = readFileSync(WORKER_ENTRY, 'utf8');
+  const ids = [...(await loadScenarios()).keys()];
+  expect(ids.length).toBeGreaterThan(10);
+  for (const id of ids) expect(bundle, id).toContain(`id: "${id}"`);
+  expect(bundle).not.toMatch(/BUILTIN_SCENARIOS = null/);
+});
