@@ -2,12 +2,14 @@
 // command: without a watch, a run would wait for its deadline. The playground notices the
 // silence and ends the run with the reason; once Redis answers again, the next run plays.
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DATABASE_URL } from '../services/index.js';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
 import { startPrivateRedis, type PrivateRedis } from '../testing/privateRedis.js';
 import { play } from '../testing/testPlayground.js';
 import { leftovers } from '../testing/wsClient.js';
 import { Playground, SERVER_REDIS_COMMAND_TIMEOUT_MS } from './playground.js';
+import { StoreWatch } from './storeWatch.js';
 
 let redis: PrivateRedis;
 let playground: Playground;
@@ -76,3 +78,49 @@ describe("the server's own Redis connection", () => {
     expect(await playground.redis.ping()).toBe('PONG');
   }, 30_000);
 });
+
+describe('a server that did not get the CPU for a while', () => {
+  it('reads the answers that came meanwhile before it calls a store silent', async () => {
+    const redis = new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 1 });
+    await Promise.all([redis.ping(), pool.query('select 1')]); // connected before the watch starts
+    let pings = 0;
+    // The real Redis, pinged as the watch pings it; but on the third ping this process stops
+    // for 600 ms right after sending it (at the end of a turn of its event loop, as on a
+    // machine whose cores are taken): Redis answers at once, and the answer waits in the
+    // socket while the watch's next tick comes due, before the event loop reads it.
+    const stalling = {
+      ping: () =>
+        new Promise<string>((resolve, reject) =>
+          setImmediate(() => {
+            redis.ping().then(resolve, reject);
+            if (++pings === 3) spin(600);
+          }),
+        ),
+    } as unknown as Redis;
+    const silent: string[] = [];
+    const watch = new StoreWatch({
+      redis: stalling,
+      pg: pool,
+      silentMs: 300,
+      everyMs: 20,
+      busy: () => true,
+      onSilent: (r) => silent.push(r),
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect(pings).toBeGreaterThan(5);
+      expect(silent).toEqual([]);
+    } finally {
+      watch.stop();
+      redis.disconnect();
+      await pool.end();
+    }
+  });
+});
+
+/** Keeps this process's event loop busy for `ms`. */
+function spin(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}

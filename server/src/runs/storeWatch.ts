@@ -41,12 +41,9 @@ export class StoreWatch {
     for (const store of CORE_STORES) {
       const since = this.waiting[store];
       if (since !== null) {
-        if (now - since >= silentMs && !this.reported.has(store)) {
-          this.reported.add(store);
-          this.options.onSilent(
-            `${store} has not answered for ${Math.round((now - since) / 100) / 10} s (stopped or frozen): the run's numbers could not be read`,
-          );
-        }
+        // Judged after this turn's I/O: a server that did not get the CPU for a while (a busy
+        // machine) runs its due timers before it reads the answers that came meanwhile.
+        if (now - since >= silentMs && !this.reported.has(store)) setImmediate(() => this.judge(store, since, now));
         continue; // one ping at a time per store
       }
       this.waiting[store] = now;
@@ -60,6 +57,15 @@ export class StoreWatch {
         () => (this.waiting[store] = null),
       );
     }
+  }
+
+  /** Reports the store silent if the ping sent at `since` is still unanswered once the answers that came are read. */
+  private judge(store: CoreStore, since: number, now: number): void {
+    if (this.waiting[store] !== since || this.reported.has(store)) return;
+    this.reported.add(store);
+    this.options.onSilent(
+      `${store} has not answered for ${Math.round((now - since) / 100) / 10} s (stopped or frozen): the run's numbers could not be read`,
+    );
   }
 
   stop(): void {

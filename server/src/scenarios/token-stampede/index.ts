@@ -106,11 +106,13 @@ export default defineScenario<TokenService, TokenProvider>({
   variants: [refreshEveryRequest, lockOnly, singleFlightLocal, singleFlightLockCache, proactiveRefresh],
   mutants: [singleFlightLockCacheNoRecheck, proactiveRefreshNoRecheck],
   // More requests over more servers; two waves apart in time; and server-2 paused after
-  // it found no token, until another server has refreshed, published and released the lock.
+  // it found no token, until another server has refreshed, published and released the lock
+  // (with a 10 s token: proactive-refresh's 2 s one would be due again 1.6 s after the first
+  // refresh, and on a busy machine the paused server's requests can still be answered then).
   stabilityParams: [
     { requests: 120, servers: 4 },
     { requests: 30, servers: 2, waves: 2, waveGapMs: 1500 },
-    { requests: 30, servers: 2, waves: 1, providerLatencyMs: 300, pauseMs: 1000 },
+    { requests: 30, servers: 2, waves: 1, providerLatencyMs: 300, pauseMs: 1000, tokenTtlMs: 10_000 },
   ],
 
   workers: (params) => Array.from({ length: intParam(params, 'servers') }, (_, i) => `server-${i + 1}`),

@@ -180,7 +180,9 @@ export function useTimelineFrame(
       const viewScale = makeScale(view.startMs, view.endMs);
       const liveX = timeToX(nowMs, viewScale);
       if (t.live.current) {
-        t.live.current.style.left = `${clamp(liveX, 0, 100)}%`;
+        // Moved as a layer of its own (a transform, in the tracks' pixels), not by `left`:
+        // laid out again every frame, it had the page's root layer repainted every frame.
+        t.live.current.style.transform = `translateX(${((clamp(liveX, 0, 100) / 100) * width).toFixed(1)}px)`;
         t.live.current.classList.toggle('live', live);
         // A held cursor is drawn by the playhead: one line, one label.
         t.live.current.style.visibility = heldMs !== null || liveX < -0.5 || liveX > 100.5 ? 'hidden' : '';

@@ -5,7 +5,7 @@ import proactiveRefresh from '../variants/proactiveRefresh.js';
 export default mutantOf(proactiveRefresh, {
   id: 'proactive-refresh-no-recheck',
   mistake: 'does not look at the fresh-until key again after taking the lock',
-  failsAt: { requests: 30, servers: 2, waves: 1, providerLatencyMs: 300, pauseMs: 1000 },
+  failsAt: { requests: 30, servers: 2, waves: 1, providerLatencyMs: 300, pauseMs: 1000, tokenTtlMs: 10_000 },
   title: 'Proactive refresh, no re-check under the lock',
   summary: 'server-2 saw the token due, paused, then got the lock after another server had refreshed and released it: it refreshes again.',
   source: import.meta.url,
