@@ -13,6 +13,16 @@ describe('deriveLanes', () => {
     const lanes = deriveLanes(noLockRun());
     expect(lanes.map((l) => l.workerId)).toEqual(['worker-1', 'worker-2', 'worker-3']);
     expect(lanes.map((l) => l.pid)).toEqual([4100, 4101, 4102]);
+    expect(lanes.map((l) => l.host)).toEqual([null, null, null]);
+  });
+
+  it("names the worker agent whose host ran a worker's process", () => {
+    const events = noLockRun().map((e) => (e.type === 'worker-started' && e.workerId === 'worker-2' ? { ...e, host: 'rack-7' } : e));
+    expect(deriveLanes(events).map((l) => [l.pid, l.host])).toEqual([
+      [4100, null],
+      [4101, 'rack-7'],
+      [4102, null],
+    ]);
   });
 
   it('shows every worker of a no-lock run doing the work and writing', () => {

@@ -35,6 +35,8 @@ export interface Lane {
   workerId: string;
   index: number;
   pid: number | null;
+  /** The worker agent whose host ran the process, when it was not the server's own child. */
+  host: string | null;
   leases: Lease[];
   spans: Span[];
   marks: Mark[];
@@ -102,6 +104,7 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
         (lane = {
           workerId: w,
           pid: null,
+          host: null,
           spans: [],
           marks: [],
           fate: null,
@@ -144,6 +147,7 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     switch (e.type) {
       case 'worker-started':
         lane.pid = e.pid;
+        lane.host = e.host ?? null;
         break;
       case 'lease-wait-started':
         startSpan('wait', e.key, `${w} waited for ${e.key} from ${formatMs(e.atMs)}`);
@@ -256,6 +260,7 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
         workerId,
         index,
         pid: lane?.pid ?? null,
+        host: lane?.host ?? null,
         leases: leases.filter((l) => l.workerId === workerId),
         spans: (lane?.spans ?? []).map((s) => (going.has(s) ? { ...s, details: [...s.details], endMs: summary.endMs } : s)),
         marks: lane ? lane.marks.slice() : [],

@@ -62,7 +62,12 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs, gr
       <div className="tl-label">
         <span className="swatch" aria-hidden="true" />
         <span className="worker-id">{lane.workerId}</span>
-        {lane.pid !== null && <span className="worker-facts pid">pid {lane.pid}</span>}
+        {lane.pid !== null && (
+          <span className="worker-facts pid" title={lane.host ? `process ${lane.pid} on the host of worker agent ${lane.host}` : undefined}>
+            pid {lane.pid}
+            {lane.host && ` on ${lane.host}`}
+          </span>
+        )}
         {lane.fate && <span className={`worker-facts fate${lane.fate === 'exited 0' ? ' ordinary' : ''}`}>{lane.fate}</span>}
         {lane.clock && (
           <span className="worker-facts clock">

@@ -54,7 +54,7 @@ function runEvents(run: TraceRun, pid: number): TraceEvent[] {
       ph: 'M',
       pid,
       tid,
-      args: { name: lane.pid === null ? lane.workerId : `${lane.workerId} (pid ${lane.pid})` },
+      args: { name: lane.pid === null ? lane.workerId : `${lane.workerId} (pid ${lane.pid}${lane.host ? ` on ${lane.host}` : ''})` },
     });
     out.push({ name: 'thread_sort_index', ph: 'M', pid, tid, args: { sort_index: tid } });
     for (const l of lane.leases) {
