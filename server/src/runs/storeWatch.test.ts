@@ -108,8 +108,8 @@ describe('a server that did not get the CPU for a while', () => {
       onSilent: (r) => silent.push(r),
     });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 900));
-      expect(pings).toBeGreaterThan(5);
+      // Three pings past the stall, however slowly a busy machine ticks: each came after a silence was due.
+      while (pings < 6) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(silent).toEqual([]);
     } finally {
       watch.stop();
