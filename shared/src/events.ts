@@ -8,8 +8,21 @@ import { ExpectationResult, Metrics, MetricValue, VerdictWord } from './verdict.
 
 const key = z.string().min(1).max(300);
 const value = MetricValue;
-/** The network and clock faults a lab stages (see fault-staged); `rejoin` ends an `isolation`, as `partition-healed` ends a partition. */
-const StagedFaultKind = z.enum(['partition', 'partition-healed', 'isolation', 'rejoin', 'clock-skew', 'clock-jump', 'slow-link']);
+/**
+ * The network and clock faults a lab stages (see fault-staged); `rejoin` ends an `isolation`,
+ * as `partition-healed` ends a partition and `slowdown-ended` a `slowdown` (a lab node slowed).
+ */
+const StagedFaultKind = z.enum([
+  'partition',
+  'partition-healed',
+  'isolation',
+  'rejoin',
+  'slowdown',
+  'slowdown-ended',
+  'clock-skew',
+  'clock-jump',
+  'slow-link',
+]);
 
 /** Facts a worker reports about itself through its one `emit`. */
 export const workerEventBodies = [
