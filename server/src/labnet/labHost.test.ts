@@ -44,7 +44,24 @@ describe('what the machine gives the labs', () => {
         : { namespaces: false, nftables: false },
     );
     const off = detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' });
-    expect(off).toEqual({ namespaces: false, nftables: false, faketime: null, wallClockShim: null, why: ['RACELAB_REAL_FAULTS=off'] });
+    expect(off).toEqual({
+      namespaces: false,
+      nftables: false,
+      netem: false,
+      faketime: null,
+      wallClockShim: null,
+      why: ['RACELAB_REAL_FAULTS=off'],
+    });
+  });
+
+  it('looks for netem in a scratch namespace and leaves none of its own; a kernel without netem is said so', async () => {
+    const own = async (): Promise<string[]> => (await racelabNamespaces()).filter((name) => name.startsWith(`racelab-${process.pid}-`));
+    const before = await own();
+    const looked = detectLabMechanisms({ ...process.env });
+    expect(await own()).toEqual(before);
+    if (looked.namespaces && !looked.netem)
+      expect(looked.why).toContain('the kernel has no netem (a slow node is played by a delaying proxy)');
+    if (!looked.namespaces) expect(looked.netem).toBe(false);
   });
 });
 
