@@ -118,7 +118,7 @@ export const serverEventBodies = [
     faults: z.array(FaultRule).default([]),
     /** The workers that run as lab hosts of their own: a live partition may cut their link. */
     hosts: z.array(z.string()).default([]),
-    /** The lab nodes a live or planned isolate may cut from every worker (redlock's Redis nodes). */
+    /** The lab nodes a live or planned isolate may cut from every worker, and a slow may slow (redlock's Redis nodes). */
     nodes: z.array(z.string()).default([]),
   }),
   /** pid on the host the worker runs on; host: the worker agent's name, absent for the server's own child. */
