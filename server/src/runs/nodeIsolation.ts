@@ -5,7 +5,7 @@
 // the lab's proxy); the rounds, the log and the latches are nodeRounds.ts's.
 import type { NodeCut } from '../scenarios/types.js';
 import { isolatedLatch, rejoinedLatch } from '../worker/latches.js';
-import { NodeRounds, type NodeRoundsHost } from './nodeRounds.js';
+import { NodeRounds, type NodeRoundMade, type NodeRoundsHost } from './nodeRounds.js';
 
 /** Why a node cannot be struck by `verb` ("isolate", "slow"): the words of the error a page or plan gets. */
 export const notANode = (node: string, nodes: string[], verb = 'isolate'): string =>
@@ -28,14 +28,14 @@ export class NodeIsolation extends NodeRounds<void> {
 
   /** The fixture's cuts, once the run's lab is set up, and how to tell the workers. */
   useCuts(cuts: Record<string, NodeCut>, signal: (latch: string) => void): void {
-    const makers = Object.entries(cuts).map(([node, cut]) => [
-      node,
-      async () => {
+    const makers: Record<string, () => Promise<NodeRoundMade>> = {};
+    for (const [node, cut] of Object.entries(cuts)) {
+      makers[node] = async () => {
         const made = await cut();
         return { faults: made.faults, end: () => made.rejoin() };
-      },
-    ]);
-    this.use(Object.fromEntries(makers), signal);
+      };
+    }
+    this.use(makers, signal);
   }
 
   /** Node names that can be isolated. */

@@ -7,7 +7,7 @@ import type { Slowdown } from '../labnet/delayRelay.js';
 import type { NodeSlow } from '../scenarios/types.js';
 import { restoredLatch, slowedLatch } from '../worker/latches.js';
 import { notANode } from './nodeIsolation.js';
-import { NodeRounds, type NodeRoundsHost } from './nodeRounds.js';
+import { NodeRounds, type NodeRoundMade, type NodeRoundsHost } from './nodeRounds.js';
 
 export class NodeSlowdowns extends NodeRounds<Slowdown> {
   constructor(host: NodeRoundsHost) {
@@ -24,14 +24,14 @@ export class NodeSlowdowns extends NodeRounds<Slowdown> {
 
   /** The fixture's slows, once the run's lab is set up, and how to tell the workers. */
   useSlows(slows: Record<string, NodeSlow>, signal: (latch: string) => void): void {
-    const makers = Object.entries(slows).map(([node, slow]) => [
-      node,
-      async (slowdown: Slowdown) => {
+    const makers: Record<string, (slowdown: Slowdown) => Promise<NodeRoundMade>> = {};
+    for (const [node, slow] of Object.entries(slows)) {
+      makers[node] = async (slowdown) => {
         const made = await slow(slowdown);
         return { faults: made.faults, end: () => made.restore() };
-      },
-    ]);
-    this.use(Object.fromEntries(makers), signal);
+      };
+    }
+    this.use(makers, signal);
   }
 
   /** Slows the node for every worker, until a restore (after `ms` when given); `onSlowed` runs once it is slowed (or could not be). Returns an error when it cannot. */
