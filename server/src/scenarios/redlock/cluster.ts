@@ -7,10 +7,10 @@
 // proxy that never answers). A clock jump moves node-3's own wall clock where the wall clock
 // shim builds here (labnet/movableClock.ts), and is simulated on its expiries elsewhere
 // (clockJump.ts). A slow node is netem on each worker's link where the kernel has it
-// (labnet/netem.ts), else the server's delay relay that each worker reaches the node through
-// from the run's start (labnet/delayRelay.ts). Either way the staged faults name the mechanism. Started by the
-// scenario's setup, stopped by close(); if this process exits first, nothing is left
-// running (and a SIGKILLed server's leftovers are reaped by the next one).
+// (labnet/netem.ts), else the server's delay relay that each worker reaches the node
+// through from the run's start (labnet/delayRelay.ts). Either way the staged faults name
+// the mechanism. Started by the scenario's setup, stopped by close(); if this process exits
+// first, nothing is left running (and a SIGKILLed server's leftovers are reaped by the next one).
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../../services/embeddedRedis.js';
 import type { StartedService } from '../../services/startedService.js';

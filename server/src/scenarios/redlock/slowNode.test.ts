@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FaultRule, RunEvent } from '@racelab/shared';
+import { faultsOf, type FaultRule, type RunEvent } from '@racelab/shared';
 import { racelabNamespaces } from '../../debris/namespaces.js';
 import { createLabHost, NAMESPACE_PREFIX, type LabHost } from '../../labnet/labHost.js';
 import { detectLabMechanisms, MECHANISM, type LabMechanisms } from '../../labnet/mechanisms.js';
@@ -190,6 +190,12 @@ const mechanismOf = (playground: Playground): string => slowMechanism(playground
 /** node-3 was slowed for both workers, and worker-2, which asked while it was, got no majority. */
 function checkSlowed(events: RunEvent[], mechanism: string, variant = 'redlock'): void {
   expect(slowdowns(events).map((e) => [e.workerId, e.target, e.mechanism])).toEqual(both('+2000 ms', mechanism));
+  // What the CLI's --json lists in `faults`: each slow with its mechanism.
+  expect(
+    faultsOf(events)
+      .filter((f) => f.fault === 'slowdown')
+      .map((f) => [f.workerId, f.target, f.mechanism]),
+  ).toEqual(both('+2000 ms', mechanism));
   // The hand-written Redlock says which nodes said yes; a library only that it got no majority.
   expect(eventsOf(events, 'note', 'worker-2').map((e) => e.text)).toEqual(
     variant === 'redlock' ? [expect.stringMatching(/^2 of 5 nodes said yes \(node-4, node-5\)/)] : [],
