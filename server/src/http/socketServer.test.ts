@@ -300,7 +300,7 @@ describe('socket server', () => {
     const slowed = await client.next((m) => m.type === 'run-event' && m.event.type === 'fault-staged' && m.event.fault === 'slowdown');
     expect(slowed.type === 'run-event' && slowed.event).toMatchObject({
       target: expect.stringMatching(/^node-3 \+20 ms, 5% lost for worker-/),
-      mechanism: labMechanisms().namespaces && labMechanisms().netem ? MECHANISM.netem : MECHANISM.proxyDelay,
+      mechanism: labMechanisms().namespaces && (await labMechanisms().netem()) ? MECHANISM.netem : MECHANISM.proxyDelay,
     });
     const end = await client.next((m) => m.type === 'run-event' && (m.event.type === 'run-finished' || m.event.type === 'run-failed'));
     expect(end.type === 'run-event' && end.event.type).toBe('run-finished');

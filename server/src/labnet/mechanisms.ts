@@ -7,7 +7,8 @@
 // Anywhere else every lab keeps its in-process imitation (a proxy, an adjusted expiry) and says so.
 // RACELAB_REAL_FAULTS=off forces the imitations (the fallback's tests; a machine where the
 // real ones misbehave).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { scratchNamespace } from './labHost.js';
@@ -18,8 +19,13 @@ export interface LabMechanisms {
   namespaces: boolean;
   /** `nft` works inside a namespace: one pair of hosts can be cut while the rest stay linked. */
   nftables: boolean;
-  /** The kernel has netem (tc-netem(8)): a slow lab node is a qdisc on the workers' links, not the delaying proxy. */
-  netem: boolean;
+  /**
+   * Does the kernel have netem (tc-netem(8))? Then a slow lab node is a qdisc on the workers'
+   * links, not the delaying proxy. Asked by a run that can slow a node, not looked at with the
+   * rest: its probe makes and deletes a namespace, which must not stop this process meanwhile
+   * (a store's ping left unread that long reads as a frozen store).
+   */
+  netem(): Promise<boolean>;
   /** The libfaketime library to preload, when there is one. */
   faketime: string | null;
   /** The wall clock shim's library to preload into a lab redis-server whose clock moves, when it builds here. */
@@ -69,23 +75,35 @@ function works(command: string, args: string[]): boolean {
   }
 }
 
+const run = promisify(execFile);
+const succeeds = (command: string, args: string[]): Promise<boolean> =>
+  run(command, args, { timeout: 5000 }).then(
+    () => true,
+    () => false,
+  );
+
 /**
  * Does the kernel take a netem qdisc? Tried on a veth of a scratch namespace, deleted at once
  * with all it holds (a crash between the two leaves a namespace the sweep deletes). Many
  * kernels build netem as a module that is not there ("Specified qdisc kind is unknown").
  */
-function netemWorks(): boolean {
+async function netemWorks(): Promise<boolean> {
   const namespace = scratchNamespace();
-  if (!works('ip', ['netns', 'add', namespace])) return false;
+  if (!(await succeeds('ip', ['netns', 'add', namespace]))) return false;
   try {
     return (
-      works('ip', ['-n', namespace, 'link', 'add', 'probe0', 'type', 'veth', 'peer', 'name', 'probe1']) &&
-      works('tc', ['-n', namespace, 'qdisc', 'add', 'dev', 'probe0', 'root', 'netem', 'delay', '1ms'])
+      (await succeeds('ip', ['-n', namespace, 'link', 'add', 'probe0', 'type', 'veth', 'peer', 'name', 'probe1'])) &&
+      (await succeeds('tc', ['-n', namespace, 'qdisc', 'add', 'dev', 'probe0', 'root', 'netem', 'delay', '1ms']))
     );
   } finally {
-    works('ip', ['netns', 'delete', namespace]);
+    await succeeds('ip', ['netns', 'delete', namespace]);
   }
 }
+
+let netemFound: Promise<boolean> | undefined;
+/** Whether the kernel has netem, probed once per process, at the first ask. */
+const kernelNetem = (): Promise<boolean> => (netemFound ??= netemWorks());
+const noNetem = (): Promise<boolean> => Promise.resolve(false);
 
 /** Looks at the machine: no cache, for tests and the first use. */
 export function detectLabMechanisms(env: NodeJS.ProcessEnv = process.env): LabMechanisms {
@@ -101,8 +119,8 @@ export function detectLabMechanisms(env: NodeJS.ProcessEnv = process.env): LabMe
   }
   const nftables = namespaces && works('nft', ['--version']);
   if (namespaces && !nftables) why.push('`nft` is not installed (a partition cuts a whole link)');
-  const netem = namespaces && netemWorks();
-  if (namespaces && !netem) why.push('the kernel has no netem (a slow node is played by a delaying proxy)');
+  // Only lab hosts' links can carry a qdisc of racelab's.
+  const netem = namespaces ? kernelNetem : noNetem;
   const faketime = forcedOff ? null : findFaketimeLibrary();
   if (!forcedOff && !faketime) why.push('libfaketime is not installed');
   // Built once per machine (a cache keyed by its source), so only the first process compiles.

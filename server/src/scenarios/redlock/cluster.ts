@@ -141,7 +141,7 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   // Where netem cannot play a slow, each worker reaches each node in its reach through a delay
   // relay of this process (on its link's host address, or 127.0.0.1 off the lab hosts), from
   // the run's start: a slow later needs no new connection.
-  const netem = hosts.length > 0 && network.mechanisms.netem;
+  const netem = hosts.length > 0 && (await network.mechanisms.netem());
   const delayRelays = new Map<string, DelayRelay>();
   const delayRelayOf = (k: number, i: number): DelayRelay | undefined => delayRelays.get(`${k}:${i}`);
   if (!netem) {

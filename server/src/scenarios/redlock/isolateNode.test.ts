@@ -125,7 +125,7 @@ if (kernel)
       for (const host of hosts) {
         expect(await pingFrom(host, host.hostAddress, node5, 700)).toBe('timeout');
         // The delay relay the worker reaches node-5 through (where netem does not play a slow) is cut with it; node-4's is not.
-        if (!real.netem) {
+        if (!(await real.netem())) {
           const delayRelayPort = (i: number): number => port(cluster.shared[delayRelayUrlKey(host.name, i)]);
           expect(await pingFrom(host, host.hostAddress, delayRelayPort(4), 700)).toBe('timeout');
           expect(await pingFrom(host, host.hostAddress, delayRelayPort(3), 2000)).toBe('PONG');
