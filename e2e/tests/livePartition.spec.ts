@@ -4,7 +4,8 @@
 // expires on every node meanwhile, worker-2 takes a majority and writes, and once worker-1's
 // link is healed its stale write lands. Without the partition the same parameters pass. And
 // "isolate node-4" from the lab nodes row cuts one Redis node from every worker, in a split;
-// "rejoin node-4" lets it reach them again.
+// "rejoin node-4" lets it reach them again; "slow node-3" from the row below adds latency to
+// every worker's traffic with one node, and past the per-node timeout it costs worker-2 its vote.
 import { expect, test, type Page } from '@playwright/test';
 import { choose, openPlayground, runAndWait, RUN_TIMEOUT } from './racelab.js';
 
@@ -194,4 +195,62 @@ test('isolate node-4 from the page, then rejoin it from the keyboard before work
   await expect(verdict.getByRole('status')).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });
   await expect(verdict).toContainText('Stale writes accepted: 1 — should be 0');
   await expect(nodes).toHaveCount(0);
+});
+
+test('slow node-3 from the keyboard while worker-1 is stopped: its band and caption in each lane, and worker-2, held past the per-node timeout, gets no majority', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await redlockWith(page, { Lease: '10000', Pause: '15000', Work: '100' });
+  await page.getByRole('combobox', { name: 'Network' }).selectOption('split');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(laneOf(page, 'worker-1').getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
+    timeout: RUN_TIMEOUT,
+  });
+  // 2000 ms each way, far past the 100 ms a node may take: worker-2's SET on node-3 answers too late.
+  await timelineOf(page).getByRole('spinbutton', { name: 'Latency a slow adds (ms, each way)' }).fill('2000');
+  const resumeWorker2 = await holdWorker2(page);
+
+  // From worker-2's pause button, the keyboard goes down to the slow row and along it to node-3.
+  const pause2 = laneOf(page, 'worker-2').getByRole('button', { name: 'Resume worker-2' });
+  await pause2.focus();
+  const slowRow = timelineOf(page).getByRole('toolbar', { name: 'lab nodes to slow' });
+  await page.keyboard.press('ArrowDown');
+  await expect(timelineOf(page).getByRole('toolbar', { name: 'lab nodes', exact: true }).locator(':focus')).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Home');
+  await expect(slowRow.getByRole('button', { name: 'Slow node-1' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(slowRow.getByRole('button', { name: 'Slow node-3' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(slowRow.getByRole('button', { name: 'Restore node-3' })).toBeVisible();
+
+  // Each lane names the slow and its mechanism, and is banded from it on, captioned with what was added.
+  for (const w of ['worker-1', 'worker-2']) {
+    const lane = laneOf(page, w);
+    await expect(
+      lane.getByRole('img', {
+        name: new RegExp(`^${w} slowdown node-3 \\+2000 ms for ${w}, by (proxy delay|kernel netem) at [\\d.]+ (ms|s)$`),
+      }),
+    ).toBeVisible();
+    await expect(
+      lane.getByRole('img', { name: new RegExp(`^${w}'s traffic with node-3 slowed from [\\d.]+ (ms|s) to now$`) }),
+    ).toBeVisible();
+    await expect(lane.getByText('node-3 +2000 ms', { exact: true })).toBeVisible();
+  }
+
+  await resumeWorker2();
+  const worker2 = laneOf(page, 'worker-2');
+  await expect(worker2.getByRole('img', { name: /^worker-2 note at [\d.]+ (ms|s): 2 of 5 nodes said yes \(node-4, node-5\)/ })).toBeVisible(
+    {
+      timeout: RUN_TIMEOUT,
+    },
+  );
+  await expect(worker2.getByRole('img', { name: /^worker-2 skipped the job at/ })).toBeVisible();
+  // PostgreSQL's word: one holder, worker-1's write the only one, and not stale.
+  const verdict = verdictOf(page);
+  await expect(verdict.getByRole('status')).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });
+  await expect(verdict).toContainText('Stale writes accepted: 0 — should be 0');
+  await expect(slowRow).toHaveCount(0);
 });

@@ -8,8 +8,21 @@ import { ExpectationResult, Metrics, MetricValue, VerdictWord } from './verdict.
 
 const key = z.string().min(1).max(300);
 const value = MetricValue;
-/** The network and clock faults a lab stages (see fault-staged); `rejoin` ends an `isolation`, as `partition-healed` ends a partition. */
-const StagedFaultKind = z.enum(['partition', 'partition-healed', 'isolation', 'rejoin', 'clock-skew', 'clock-jump', 'slow-link']);
+/**
+ * The network and clock faults a lab stages (see fault-staged); `rejoin` ends an `isolation`,
+ * as `partition-healed` ends a partition and `slowdown-ended` a `slowdown` (a lab node slowed).
+ */
+const StagedFaultKind = z.enum([
+  'partition',
+  'partition-healed',
+  'isolation',
+  'rejoin',
+  'slowdown',
+  'slowdown-ended',
+  'clock-skew',
+  'clock-jump',
+  'slow-link',
+]);
 
 /** Facts a worker reports about itself through its one `emit`. */
 export const workerEventBodies = [
@@ -105,7 +118,7 @@ export const serverEventBodies = [
     faults: z.array(FaultRule).default([]),
     /** The workers that run as lab hosts of their own: a live partition may cut their link. */
     hosts: z.array(z.string()).default([]),
-    /** The lab nodes a live or planned isolate may cut from every worker (redlock's Redis nodes). */
+    /** The lab nodes a live or planned isolate may cut from every worker, and a slow may slow (redlock's Redis nodes). */
     nodes: z.array(z.string()).default([]),
   }),
   /** pid on the host the worker runs on; host: the worker agent's name, absent for the server's own child. */

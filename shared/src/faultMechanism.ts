@@ -1,5 +1,5 @@
 // Every fault of a run, with the mechanism that produced it, from the run's log: the
-// network and clock faults the lab staged (partition, clock skew, clock jump, slow link),
+// network and clock faults the lab staged (partition, isolation, slowdown, clock skew, clock jump, slow link),
 // the clock each worker reported, and the process faults the server struck with signals.
 import type { RunEvent } from './events.js';
 
@@ -8,7 +8,7 @@ export interface FaultWithMechanism {
   /** The worker it struck (or whose process played it), or null for the lab's own links and nodes. */
   workerId: string | null;
   target: string;
-  /** "kernel nftables drop", "kernel link down", "proxy", "libfaketime", "LD_PRELOAD wall clock", "simulated expiry", "SIGSTOP", … */
+  /** "kernel nftables drop", "kernel link down", "proxy", "kernel netem", "proxy delay", "libfaketime", "LD_PRELOAD wall clock", "simulated expiry", "SIGSTOP", … */
   mechanism: string;
   atMs: number;
 }

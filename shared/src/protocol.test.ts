@@ -20,12 +20,21 @@ describe('parseClientMessage', () => {
         { checkpoint: 'working', target: 'first', action: 'stall', ms: 500 },
         { checkpoint: 'after-grant', target: 'worker-1', action: 'isolate', node: 'node-4' },
         { checkpoint: 'after-grant', target: 'worker-2', action: 'isolate', node: 'node-5', ms: 2000 },
+        { checkpoint: 'after-grant', target: 'worker-1', action: 'slow', node: 'node-3', latencyMs: 300 },
+        { checkpoint: 'after-grant', target: 'worker-2', action: 'slow', node: 'node-4', latencyMs: 5000, lossPercent: 50, ms: 1500 },
       ],
     };
     expect(parseClientMessage(JSON.stringify(start)).ok).toBe(true);
     expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"worker-1","action":"pause"}').ok).toBe(true);
     expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"node-3","action":"isolate"}').ok).toBe(true);
     expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"node-3","action":"rejoin"}').ok).toBe(true);
+    expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"node-3","action":"slow","latencyMs":1,"lossPercent":0}').ok).toBe(
+      true,
+    );
+    expect(
+      parseClientMessage('{"type":"fault","runId":"a","workerId":"node-3","action":"slow","latencyMs":300,"lossPercent":2.5}').ok,
+    ).toBe(true);
+    expect(parseClientMessage('{"type":"fault","runId":"a","workerId":"node-3","action":"restore"}').ok).toBe(true);
     expect(parseClientMessage('{"type":"subscribe","runId":"a","afterSeq":41}').ok).toBe(true);
   });
 
@@ -49,15 +58,15 @@ describe('parseClientMessage', () => {
     ['{"type":"fault","runId":"a","workerId":"worker-1","action":"sigkill-the-server"}', "at 'action'"],
     [
       '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"isolate"}]}',
-      "at 'faults.0.node': an isolate names its node",
+      "at 'faults.0.node': an isolate or a slow names its node",
     ],
     [
       '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"kill","node":"node-1"}]}',
-      "at 'faults.0.node': an isolate names its node, and only an isolate names one",
+      "at 'faults.0.node': an isolate or a slow names its node, and only these name one",
     ],
     [
       '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"isolate","node":"node-1","ms":60001}]}',
-      "at 'faults.0.ms': a stall, a partition or an isolate lasts at most 60000 ms",
+      "at 'faults.0.ms': a stall, a partition, an isolate or a slow lasts at most 60000 ms",
     ],
     [
       '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"isolate","node":"node-1","ms":-1}]}',
@@ -66,6 +75,49 @@ describe('parseClientMessage', () => {
     [
       '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"rejoin","node":"node-1"}]}',
       "at 'faults.0.action'",
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"slow","latencyMs":300}]}',
+      "at 'faults.0.node': an isolate or a slow names its node",
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"slow","node":"node-1"}]}',
+      "at 'faults.0.latencyMs': a slow names its latencyMs, and only a slow names one",
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"isolate","node":"node-1","latencyMs":300}]}',
+      "at 'faults.0.latencyMs': a slow names its latencyMs, and only a slow names one",
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"slow","node":"node-1","latencyMs":5001}]}',
+      "at 'faults.0.latencyMs': latencyMs is 1 to 5000 ms",
+    ],
+    [
+      '{"type":"start-run","requestId":"r","scenario":"x","variant":"y","faults":[{"checkpoint":"c","target":"first","action":"stall","ms":5,"lossPercent":5}]}',
+      "at 'faults.0.lossPercent': only a slow names a lossPercent",
+    ],
+    ['{"type":"fault","runId":"a","workerId":"node-3","action":"slow"}', "at 'latencyMs': a slow names its latencyMs"],
+    ['{"type":"fault","runId":"a","workerId":"node-3","action":"slow","latencyMs":0}', "at 'latencyMs': latencyMs is 1 to 5000 ms"],
+    [
+      '{"type":"fault","runId":"a","workerId":"node-3","action":"slow","latencyMs":2.5}',
+      "at 'latencyMs': latencyMs is a whole number of ms",
+    ],
+    ['{"type":"fault","runId":"a","workerId":"node-3","action":"slow","latencyMs":"300"}', "at 'latencyMs': latencyMs is a number of ms"],
+    [
+      '{"type":"fault","runId":"a","workerId":"node-3","action":"slow","latencyMs":300,"lossPercent":51}',
+      "at 'lossPercent': lossPercent is 0 to 50",
+    ],
+    [
+      '{"type":"fault","runId":"a","workerId":"node-3","action":"slow","latencyMs":300,"lossPercent":-1}',
+      "at 'lossPercent': lossPercent is 0 to 50",
+    ],
+    [
+      '{"type":"fault","runId":"a","workerId":"node-3","action":"restore","latencyMs":300}',
+      "at 'latencyMs': a slow names its latencyMs, and only a slow names one",
+    ],
+    [
+      '{"type":"fault","runId":"a","workerId":"worker-1","action":"pause","lossPercent":3}',
+      "at 'lossPercent': only a slow names a lossPercent",
     ],
     ['{"type":"subscribe","runId":"a","afterSeq":-5}', "at 'afterSeq'"],
   ])('rejects %s with a clear error', (text, fragment) => {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ScenarioManifest } from './catalog.js';
 import { RunEvent } from './events.js';
-import { LiveFaultAction, PlannedFault } from './faultRule.js';
+import { LatencyMs, LiveFaultAction, LossPercent, PlannedFault } from './faultRule.js';
 import { parseJsonBy } from './parseJson.js';
 
 export { describeIssue } from './parseJson.js';
@@ -64,14 +64,27 @@ export const ClientMessage = z.discriminatedUnion('type', [
       .regex(/^[a-f0-9]{1,64}$/)
       .optional(),
   }),
-  /** A live fault on a real worker process of a run this page started, or (isolate, rejoin) on one of its lab nodes. */
-  z.strictObject({
-    type: z.literal('fault'),
-    runId: id,
-    /** The worker it strikes; for isolate and rejoin, the lab node ("node-3"). */
-    workerId: z.string().min(1).max(40),
-    action: LiveFaultAction,
-  }),
+  /** A live fault on a real worker process of a run this page started, or (isolate, rejoin, slow, restore) on one of its lab nodes. */
+  z
+    .strictObject({
+      type: z.literal('fault'),
+      runId: id,
+      /** The worker it strikes; for isolate, rejoin, slow and restore, the lab node ("node-3"). */
+      workerId: z.string().min(1).max(40),
+      action: LiveFaultAction,
+      /** For slow: ms added each way. */
+      latencyMs: LatencyMs.optional(),
+      /** For slow: percent of the traffic lost (absent: none). */
+      lossPercent: LossPercent.optional(),
+    })
+    .refine((m) => (m.action === 'slow') === (m.latencyMs !== undefined), {
+      path: ['latencyMs'],
+      message: 'a slow names its latencyMs, and only a slow names one',
+    })
+    .refine((m) => m.action === 'slow' || m.lossPercent === undefined, {
+      path: ['lossPercent'],
+      message: 'only a slow names a lossPercent',
+    }),
 ]);
 /** A message as a page sends it: fields with defaults may be left out. */
 export type ClientMessage = z.input<typeof ClientMessage>;

@@ -6,6 +6,7 @@ import type { Playground } from '../runs/playground.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 import { alive, connectClient, isEnd, leftovers, workerPids } from '../testing/wsClient.js';
 import { ORPHAN_GRACE_MS } from './runDirectory.js';
+import { labMechanisms, MECHANISM } from '../labnet/mechanisms.js';
 
 let playground: Playground;
 let url: string;
@@ -257,6 +258,49 @@ describe('socket server', () => {
     expect(await client.next((m) => m.type === 'error')).toEqual({
       type: 'error',
       error: "no lab node 'node-9' in this run; known: node-1, node-2, node-3, node-4, node-5",
+    });
+    const end = await client.next((m) => m.type === 'run-event' && (m.event.type === 'run-finished' || m.event.type === 'run-failed'));
+    expect(end.type === 'run-event' && end.event.type).toBe('run-finished');
+    client.socket.close();
+  });
+
+  it('refuses a bad slow of a lab node with a clear error, and the run goes on; a good one is played and named with its mechanism', async () => {
+    const client = await connect();
+    await client.next((m) => m.type === 'hello');
+    client.socket.send(
+      JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'redlock', variant: 'redlock', params: { pauseMs: 0 } }),
+    );
+    const accepted = await client.next((m) => m.type === 'run-accepted');
+    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    await client.next((m) => m.type === 'run-event' && m.event.type === 'run-started');
+    const fault = (fields: Record<string, unknown>) => client.socket.send(JSON.stringify({ type: 'fault', runId, ...fields }));
+    fault({ workerId: 'node-3', action: 'slow', latencyMs: 9000 });
+    expect(await client.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      error: expect.stringContaining("at 'latencyMs': latencyMs is 1 to 5000 ms"),
+    });
+    fault({ workerId: 'node-3', action: 'slow' });
+    expect(await client.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      error: expect.stringContaining("at 'latencyMs': a slow names its latencyMs, and only a slow names one"),
+    });
+    fault({ workerId: 'node-3', action: 'slow', latencyMs: 300, lossPercent: 80 });
+    expect(await client.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      error: expect.stringContaining("at 'lossPercent': lossPercent is 0 to 50"),
+    });
+    fault({ workerId: 'node-3', action: 'restore' });
+    expect(await client.next((m) => m.type === 'error')).toEqual({ type: 'error', error: 'node-3 is not slowed' });
+    fault({ workerId: 'node-9', action: 'slow', latencyMs: 300 });
+    expect(await client.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      error: "no lab node 'node-9' in this run; known: node-1, node-2, node-3, node-4, node-5",
+    });
+    fault({ workerId: 'node-3', action: 'slow', latencyMs: 20, lossPercent: 5 });
+    const slowed = await client.next((m) => m.type === 'run-event' && m.event.type === 'fault-staged' && m.event.fault === 'slowdown');
+    expect(slowed.type === 'run-event' && slowed.event).toMatchObject({
+      target: expect.stringMatching(/^node-3 \+20 ms, 5% lost for worker-/),
+      mechanism: labMechanisms().namespaces && (await labMechanisms().netem()) ? MECHANISM.netem : MECHANISM.proxyDelay,
     });
     const end = await client.next((m) => m.type === 'run-event' && (m.event.type === 'run-finished' || m.event.type === 'run-failed'));
     expect(end.type === 'run-event' && end.event.type).toBe('run-finished');

@@ -339,7 +339,9 @@ export class SocketServer {
           });
         }
         if (message.type === 'cancel-run') return run.cancel('cancelled from the page');
-        const error = run.fault(message.workerId, message.action);
+        const slowdown =
+          message.latencyMs === undefined ? undefined : { latencyMs: message.latencyMs, lossPercent: message.lossPercent ?? 0 };
+        const error = run.fault(message.workerId, message.action, slowdown);
         if (error) send({ type: 'error', error });
         return;
       }

@@ -44,7 +44,29 @@ describe('what the machine gives the labs', () => {
         : { namespaces: false, nftables: false },
     );
     const off = detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' });
-    expect(off).toEqual({ namespaces: false, nftables: false, faketime: null, wallClockShim: null, why: ['RACELAB_REAL_FAULTS=off'] });
+    expect(off).toEqual({
+      namespaces: false,
+      nftables: false,
+      netem: expect.any(Function) as unknown,
+      faketime: null,
+      wallClockShim: null,
+      why: ['RACELAB_REAL_FAULTS=off'],
+    });
+  });
+
+  it('looks for netem in a scratch namespace, once, without blocking, and leaves none of its own; with no namespaces there is none', async () => {
+    const own = async (): Promise<string[]> => (await racelabNamespaces()).filter((name) => name.startsWith(`racelab-${process.pid}-`));
+    const before = await own();
+    const looked = detectLabMechanisms({ ...process.env });
+    // The probe runs while this process goes on: a timer set now fires before it is over.
+    let ticked = false;
+    setTimeout(() => (ticked = true), 0);
+    const netem = await looked.netem();
+    expect(ticked).toBe(true);
+    expect(await looked.netem()).toBe(netem);
+    expect(await own()).toEqual(before);
+    if (!looked.namespaces) expect(netem).toBe(false);
+    expect(await detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' }).netem()).toBe(false);
   });
 });
 

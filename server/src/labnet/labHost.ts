@@ -53,6 +53,11 @@ export interface LabHost {
 }
 
 let created = 0;
+
+/** A fresh namespace name of this server's, for a look at what the kernel gives (mechanisms.ts); the sweep finds it like a lab host's. */
+export function scratchNamespace(): string {
+  return `${NAMESPACE_PREFIX}${OWNER}-${created++}`;
+}
 // One allocation at a time in this process: two runs starting together never pick one block.
 let allocating: Promise<unknown> = Promise.resolve();
 

@@ -1,14 +1,17 @@
 // Which real mechanisms this machine gives the labs, found once at first use. As root on
 // Linux, with `ip` able to make a network namespace, a lab's workers and nodes run as hosts
 // of their own and a partition is the kernel's (a link down, or an nftables rule where `nft`
-// is installed); with libfaketime installed, a worker's wall clock is really moved; on Linux
+// is installed), and a slow node is the kernel's netem where the kernel has it (else a
+// delaying proxy); with libfaketime installed, a worker's wall clock is really moved; on Linux
 // with a C compiler, so is a lab redis-server's, by a preload of our own (wallClockShim.c).
 // Anywhere else every lab keeps its in-process imitation (a proxy, an adjusted expiry) and says so.
 // RACELAB_REAL_FAULTS=off forces the imitations (the fallback's tests; a machine where the
 // real ones misbehave).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { scratchNamespace } from './labHost.js';
 import { buildWallClockShim } from './wallClockShim.js';
 
 export interface LabMechanisms {
@@ -16,6 +19,13 @@ export interface LabMechanisms {
   namespaces: boolean;
   /** `nft` works inside a namespace: one pair of hosts can be cut while the rest stay linked. */
   nftables: boolean;
+  /**
+   * Does the kernel have netem (tc-netem(8))? Then a slow lab node is a qdisc on the workers'
+   * links, not the delaying proxy. Asked by a run that can slow a node, not looked at with the
+   * rest: its probe makes and deletes a namespace, which must not stop this process meanwhile
+   * (a store's ping left unread that long reads as a frozen store).
+   */
+  netem(): Promise<boolean>;
   /** The libfaketime library to preload, when there is one. */
   faketime: string | null;
   /** The wall clock shim's library to preload into a lab redis-server whose clock moves, when it builds here. */
@@ -29,6 +39,8 @@ export const MECHANISM = {
   nftables: 'kernel nftables drop',
   linkDown: 'kernel link down',
   proxy: 'proxy',
+  netem: 'kernel netem',
+  proxyDelay: 'proxy delay',
   faketime: 'libfaketime',
   wallClockShim: 'LD_PRELOAD wall clock',
   simulatedExpiry: 'simulated expiry',
@@ -63,6 +75,36 @@ function works(command: string, args: string[]): boolean {
   }
 }
 
+const run = promisify(execFile);
+const succeeds = (command: string, args: string[]): Promise<boolean> =>
+  run(command, args, { timeout: 5000 }).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Does the kernel take a netem qdisc? Tried on a veth of a scratch namespace, deleted at once
+ * with all it holds (a crash between the two leaves a namespace the sweep deletes). Many
+ * kernels build netem as a module that is not there ("Specified qdisc kind is unknown").
+ */
+async function netemWorks(): Promise<boolean> {
+  const namespace = scratchNamespace();
+  if (!(await succeeds('ip', ['netns', 'add', namespace]))) return false;
+  try {
+    return (
+      (await succeeds('ip', ['-n', namespace, 'link', 'add', 'probe0', 'type', 'veth', 'peer', 'name', 'probe1'])) &&
+      (await succeeds('tc', ['-n', namespace, 'qdisc', 'add', 'dev', 'probe0', 'root', 'netem', 'delay', '1ms']))
+    );
+  } finally {
+    await succeeds('ip', ['netns', 'delete', namespace]);
+  }
+}
+
+let netemFound: Promise<boolean> | undefined;
+/** Whether the kernel has netem, probed once per process, at the first ask. */
+const kernelNetem = (): Promise<boolean> => (netemFound ??= netemWorks());
+const noNetem = (): Promise<boolean> => Promise.resolve(false);
+
 /** Looks at the machine: no cache, for tests and the first use. */
 export function detectLabMechanisms(env: NodeJS.ProcessEnv = process.env): LabMechanisms {
   const why: string[] = [];
@@ -77,13 +119,15 @@ export function detectLabMechanisms(env: NodeJS.ProcessEnv = process.env): LabMe
   }
   const nftables = namespaces && works('nft', ['--version']);
   if (namespaces && !nftables) why.push('`nft` is not installed (a partition cuts a whole link)');
+  // Only lab hosts' links can carry a qdisc of racelab's.
+  const netem = namespaces ? kernelNetem : noNetem;
   const faketime = forcedOff ? null : findFaketimeLibrary();
   if (!forcedOff && !faketime) why.push('libfaketime is not installed');
   // Built once per machine (a cache keyed by its source), so only the first process compiles.
   const shim = forcedOff ? null : process.platform === 'linux' ? buildWallClockShim() : { why: 'the wall clock shim is for Linux' };
   if (shim && 'why' in shim) why.push(shim.why);
   const wallClockShim = shim && 'library' in shim ? shim.library : null;
-  return { namespaces, nftables, faketime, wallClockShim, why };
+  return { namespaces, nftables, netem, faketime, wallClockShim, why };
 }
 
 let found: LabMechanisms | undefined;

@@ -238,6 +238,10 @@ export class Playground {
       if (fault.action === 'isolate' && !scenario.lab?.(params.params).network) {
         return { ok: false, error: `an isolate at '${fault.checkpoint}': ${notANode(fault.node ?? '', [])}` };
       }
+      // So does a slow: it delays what the workers and a node send each other over that network.
+      if (fault.action === 'slow' && !scenario.lab?.(params.params).network) {
+        return { ok: false, error: `a slow at '${fault.checkpoint}': ${notANode(fault.node ?? '', [], 'slow')}` };
+      }
     }
     const run = new Run(
       {

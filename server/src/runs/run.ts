@@ -34,6 +34,8 @@ import { createRunStores, type OwnedRunStores } from './runStores.js';
 import { startRunLab, type RunLab } from './runLab.js';
 import { LinkFaults } from './linkFaults.js';
 import { NodeIsolation } from './nodeIsolation.js';
+import { NodeSlowdowns } from './nodeSlowdowns.js';
+import type { Slowdown } from '../labnet/delayRelay.js';
 import type { SpareConnection } from './spareConnection.js';
 import { scaleDurations, scaleFaults } from './timeScale.js';
 import type { WorkerPool } from './workerPool.js';
@@ -127,12 +129,17 @@ export class Run {
     cancel: (reason) => this.cancel(reason),
     partition: (workerId, ms) => this.links.partition(workerId, ms),
     isolate: (node, onCut, ms) => this.isolation.isolate(node, onCut, ms),
+    slow: (node, slowdown, onSlowed, ms) => this.slowdowns.slow(node, slowdown, onSlowed, ms),
   });
   private readonly links = new LinkFaults({
     staged: (workerId, fault) => this.log.append(workerId, { type: 'fault-staged', ...fault }),
     logLine: (line) => this.logLine(`run ${this.id}: ${line}`),
   });
   private readonly isolation = new NodeIsolation({
+    staged: ({ workerId, ...fault }) => this.log.append(workerId ?? null, { type: 'fault-staged', ...fault }),
+    logLine: (line) => this.logLine(`run ${this.id}: ${line}`),
+  });
+  private readonly slowdowns = new NodeSlowdowns({
     staged: ({ workerId, ...fault }) => this.log.append(workerId ?? null, { type: 'fault-staged', ...fault }),
     logLine: (line) => this.logLine(`run ${this.id}: ${line}`),
   });
@@ -202,12 +209,20 @@ export class Run {
     this.processes.killAll();
   }
 
-  /** A fault from the page on one worker's real process or its link, or on a lab node (`isolate`, `rejoin`); returns an error when it cannot apply. */
-  fault(workerId: string, action: LiveFaultAction): string | undefined {
+  /**
+   * A fault from the page on one worker's real process or its link, or on a lab node
+   * (`isolate`, `rejoin`; `slow` with its `slowdown`, `restore`); returns an error when it cannot apply.
+   */
+  fault(workerId: string, action: LiveFaultAction, slowdown?: Slowdown): string | undefined {
     if (this.done) return 'the run has ended';
     if (action === 'isolate' || action === 'rejoin') {
       if (this.status !== 'running') return `the run is ${this.status}: an ${action} applies while it runs`;
       return action === 'isolate' ? this.isolation.isolate(workerId) : this.isolation.rejoin(workerId);
+    }
+    if (action === 'slow' || action === 'restore') {
+      if (this.status !== 'running') return `the run is ${this.status}: a ${action} applies while it runs`;
+      if (action === 'restore') return this.slowdowns.restore(workerId);
+      return slowdown ? this.slowdowns.slow(workerId, slowdown) : 'a slow names its latencyMs';
     }
     if (action !== 'partition' && action !== 'heal') return this.processes.fault(workerId, action);
     if (!this.request.scenario.workers(this.request.params).includes(workerId)) return `no worker '${workerId}' in this run`;
@@ -281,6 +296,7 @@ export class Run {
 
       const coordinator = new Coordinator(workerIds, faults);
       this.isolation.useCuts(fixture?.isolate ?? {}, (latch) => coordinator.signal(latch));
+      this.slowdowns.useSlows(fixture?.slow ?? {}, (latch) => coordinator.signal(latch));
       this.log.startClock();
       signal.throwIfAborted();
       this.move('running');
@@ -378,6 +394,7 @@ export class Run {
       clearTimeout(deadline);
       this.links.end();
       this.isolation.end();
+      this.slowdowns.end();
       this.processes.killAll();
       await this.cleanUpWithin(underway, CLEANUP_BUDGET_MS);
       this.settle();

@@ -9,6 +9,7 @@ import type { FromWorker, ToWorker, WorkerPlan, WorkerProcess } from '../worker/
 import type { Coordinator } from './coordinator.js';
 import type { EventBody } from './runLog.js';
 import { doneLatch } from '../worker/latches.js';
+import type { Slowdown } from '../labnet/delayRelay.js';
 
 /** What the processes need of their run. */
 export interface ProcessHost {
@@ -20,6 +21,8 @@ export interface ProcessHost {
   partition(workerId: string, ms?: number): string | undefined;
   /** Cuts a lab node from every worker (for `ms`, or to the run's end), then calls `onCut`; returns an error when it cannot. */
   isolate(node: string, onCut: () => void, ms?: number): string | undefined;
+  /** Slows a lab node for every worker (for `ms`, or to the run's end), then calls `onSlowed`; returns an error when it cannot. */
+  slow(node: string, slowdown: Slowdown, onSlowed: () => void, ms?: number): string | undefined;
 }
 
 /** SIGKILLs a process and resolves once it has exited. */
@@ -119,7 +122,10 @@ export class RunProcesses {
   }
 
   /** A fault from the page on one worker's real process; returns an error when it cannot apply. */
-  fault(workerId: string, action: Exclude<LiveFaultAction, 'partition' | 'heal' | 'isolate' | 'rejoin'>): string | undefined {
+  fault(
+    workerId: string,
+    action: Exclude<LiveFaultAction, 'partition' | 'heal' | 'isolate' | 'rejoin' | 'slow' | 'restore'>,
+  ): string | undefined {
     const child = this.children.get(workerId);
     if (!child) return `no worker '${workerId}' in this run`;
     if (this.exited.has(workerId)) return `${workerId} has already exited`;
@@ -172,6 +178,13 @@ export class RunProcesses {
       // The worker that reached the checkpoint goes on once the node is cut: never before.
       const error = this.host.isolate(fault.node ?? '', resume, fault.ms);
       if (error) return this.host.cancel(`the plan's isolate at '${fault.checkpoint}' cannot be played: ${error}`);
+      return;
+    }
+    if (fault.action === 'slow') {
+      // As an isolate: the worker that reached the checkpoint goes on once the node is slowed.
+      const slowdown = { latencyMs: fault.latencyMs ?? 0, lossPercent: fault.lossPercent ?? 0 };
+      const error = this.host.slow(fault.node ?? '', slowdown, resume, fault.ms);
+      if (error) return this.host.cancel(`the plan's slow at '${fault.checkpoint}' cannot be played: ${error}`);
       return;
     }
     if (fault.action === 'kill') {

@@ -3,6 +3,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Expectation, FaultRule, MetricSpec, Metrics, Params, ParamSpec, WorkerEventBody, StagedFault } from '@racelab/shared';
+import type { Slowdown } from '../labnet/delayRelay.js';
 import type { LabHost } from '../labnet/labHost.js';
 import type { LabMechanisms } from '../labnet/mechanisms.js';
 
@@ -66,6 +67,16 @@ export interface NodeCutMade {
 /** Cuts one lab node from every worker, until its rejoin or the run's end; leaves nothing cut when it fails. */
 export type NodeCut = () => Promise<NodeCutMade>;
 
+/** A lab node slowed for every worker: the slowdowns as played (one per worker, each with its mechanism), and how to undo them. */
+export interface NodeSlowMade {
+  faults: StagedFault[];
+  /** Brings the node back to full speed for every worker; resolves with the restores as played, one per worker. */
+  restore(): Promise<StagedFault[]>;
+}
+
+/** Slows one lab node for every worker, until its restore or the run's end; leaves nothing slowed when it fails. */
+export type NodeSlow = (slowdown: Slowdown) => Promise<NodeSlowMade>;
+
 /** What a scenario's setup starts for one run beside the stores, e.g. a token provider. */
 export interface RunFixture {
   /** Values every worker of the run receives as `ctx.shared`. */
@@ -74,6 +85,8 @@ export interface RunFixture {
   faults?: StagedFault[];
   /** The lab nodes a live or planned isolate may cut (and a rejoin link again), by name (redlock's "node-1" … "node-5"). */
   isolate?: Record<string, NodeCut>;
+  /** The lab nodes a live or planned slow may slow (and a restore bring back to full speed), by name. */
+  slow?: Record<string, NodeSlow>;
   /** Stops whatever setup started; called once the run has been measured. */
   close?(): Promise<void>;
 }

@@ -26,3 +26,13 @@ export function isolatedLatch(node: string, round: number): string {
 export function rejoinedLatch(node: string, round: number): string {
   return `rejoined:${node}#${round}`;
 }
+
+/** Set once a lab node has been slowed for every worker by a slow, live or planned, for the `round`th time (from 1). */
+export function slowedLatch(node: string, round: number): string {
+  return `slowed:${node}#${round}`;
+}
+
+/** Set once that slow has been undone: the node is at full speed again (a restore, live or at a planned slow's end). */
+export function restoredLatch(node: string, round: number): string {
+  return `restored:${node}#${round}`;
+}

@@ -124,7 +124,7 @@ export function laneScene(
     );
   }
   const rows = majors.reduce((n, p) => Math.max(n, p.row + 1), clusters.length > 0 ? 1 : 0);
-  const band = (s: Span) => s.kind === 'stall' || s.kind === 'blocked' || s.kind === 'cut';
+  const band = (s: Span) => s.kind === 'stall' || s.kind === 'blocked' || s.kind === 'cut' || s.kind === 'slow';
   const stalls = thinIntervals(lane.spans.filter(band), drawn, pxWidth);
   const leases = thinIntervals(lane.leases.map(leaseItem), drawn, pxWidth);
   const spans = thinIntervals(

@@ -1,6 +1,7 @@
 // One lane per worker: its leases, what it waited for, worked on, wrote, skipped, and what
 // happened to its process. Every shape carries the words a screen reader and a tooltip use.
 import { nodeFault } from './isolations.js';
+import { nodeSlowdown } from './slowdowns.js';
 import { deriveLeases, type Lease } from './leases.js';
 import { markOf, type Mark } from './marks.js';
 import { foldOnLog, memoOnLog, type EventLog } from './memo.js';
@@ -13,9 +14,10 @@ export type { Mark, MarkKind } from './marks.js';
 /**
  * `blocked`: work that blocks the process's event loop (its timers cannot fire): drawn as a
  * band, like a stall. `cut`: a lab node isolated from this worker, from the cut to its
- * rejoin (or the run's end): a band too.
+ * rejoin (or the run's end): a band too. `slow`: a lab node slowed for this worker, from the
+ * slow to its restore (or the run's end): a band of its own.
  */
-export type SpanKind = 'wait' | 'work' | 'stall' | 'blocked' | 'call' | 'cut';
+export type SpanKind = 'wait' | 'work' | 'stall' | 'blocked' | 'call' | 'cut' | 'slow';
 
 export interface Span {
   id: string;
@@ -27,7 +29,7 @@ export interface Span {
   details: string[];
   /** A stall the page asked for (pause): it lasts until the page resumes it. */
   byPage?: boolean;
-  /** Words drawn on a band, when they are not its kind's alone ("node-4 cut"). */
+  /** Words drawn on a band, when they are not its kind's alone ("node-4 cut", "node-3 +300 ms"). */
   caption?: string;
 }
 
@@ -219,6 +221,13 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
           const span = startSpan('cut', node.node, `${w} cut from ${node.node} from ${formatMs(e.atMs)}`, [`isolation: ${e.mechanism}`]);
           span.caption = `${node.node} cut`;
         } else if (node) endSpan('cut', node.node, `rejoined ${at(e.atMs)}`);
+        const slow = nodeSlowdown(e);
+        if (slow?.slowed) {
+          const span = startSpan('slow', slow.node, `${w}'s traffic with ${slow.node} slowed from ${formatMs(e.atMs)}`, [
+            `${slow.words}, each way: ${e.mechanism}`,
+          ]);
+          span.caption = slow.words;
+        } else if (slow) endSpan('slow', slow.node, `restored ${at(e.atMs)}`);
         break;
       }
       case 'process-killed':

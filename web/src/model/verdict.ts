@@ -3,6 +3,7 @@ import { metricText, verdictLine, type EventOf, type ScenarioManifest } from '@r
 import { memoOnLogAnd, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
 import { nodeFault } from './isolations.js';
+import { nodeSlowdown } from './slowdowns.js';
 
 export interface VerdictLine {
   id: string;
@@ -87,7 +88,7 @@ function build(events: EventLog, scenario: ScenarioManifest): VerdictView {
 /**
  * The faults a run was struck by that its expected verdict does not count, in words: a
  * worker's link cut or a lab node isolated (from the page or a plan; "then rejoined" when
- * its last cut ended before the run did), a process paused from the page, a kill no plan
+ * its last cut ended before the run did) or slowed ("then restored" alike), a process paused from the page, a kill no plan
  * asked for. The expectation is of the parameters alone.
  */
 export function struckFrom(events: EventLog): string[] {
@@ -100,6 +101,8 @@ export function struckFrom(events: EventLog): string[] {
     const w = e.workerId ?? '';
     const node = nodeFault(e);
     if (node) words.set(`node ${node.node}`, `${node.node} isolated${node.cut ? '' : ', then rejoined'}`);
+    const slow = nodeSlowdown(e);
+    if (slow) words.set(`slow ${slow.node}`, `${slow.node} slowed${slow.slowed ? '' : ', then restored'}`);
     if (e.type === 'fault-staged' && e.fault === 'partition' && e.target.startsWith(`${w}'s link`)) add(`${w}'s link cut`);
     if (e.type === 'process-paused' && e.plannedMs === null) add(`${w} paused from the page`);
     if (e.type === 'process-killed' && !plannedKill) add(`${w} killed from the page`);

@@ -84,9 +84,9 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       set({ shown: [], runError: null, cursor: LIVE });
     },
 
-    sendFault(runId, workerId, action) {
+    sendFault(runId, workerId, action, slowdown) {
       const { transport } = get();
-      return transport ? transport({ type: 'fault', runId, workerId, action }) : false;
+      return transport ? transport({ type: 'fault', runId, workerId, action, ...slowdown }) : false;
     },
 
     runAccepted(requestId, runId) {

@@ -107,8 +107,8 @@ export interface RunsSlice {
   cancelRun(): void;
   /** Takes the runs off the screen (a chapter that shows the scenario only). */
   clearShown(): void;
-  /** A live fault on a worker's real process; false when it could not be sent. */
-  sendFault(runId: string, workerId: string, action: LiveFaultAction): boolean;
+  /** A live fault on a worker's real process or a lab node (a slow carries its latency, and loss); false when it could not be sent. */
+  sendFault(runId: string, workerId: string, action: LiveFaultAction, slowdown?: { latencyMs: number; lossPercent?: number }): boolean;
   runAccepted(requestId: string, runId: string): void;
   runRejected(requestId: string, error: string): void;
   /** Appends to a run's log; `originEstimateMs` is min(arrival − atMs) over the batch. */

@@ -6,9 +6,11 @@
 // connections (127.0.0.1) answer. Elsewhere a worker connects to one blackhole instead (a
 // proxy that never answers). A clock jump moves node-3's own wall clock where the wall clock
 // shim builds here (labnet/movableClock.ts), and is simulated on its expiries elsewhere
-// (clockJump.ts). Either way the staged faults name the mechanism. Started by the
-// scenario's setup, stopped by close(); if this process exits first, nothing is left
-// running (and a SIGKILLed server's leftovers are reaped by the next one).
+// (clockJump.ts). A slow node is netem on each worker's link where the kernel has it
+// (labnet/netem.ts), else the server's delay relay that each worker reaches the node
+// through from the run's start (labnet/delayRelay.ts). Either way the staged faults name
+// the mechanism. Started by the scenario's setup, stopped by close(); if this process exits
+// first, nothing is left running (and a SIGKILLed server's leftovers are reaped by the next one).
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../../services/embeddedRedis.js';
 import type { StartedService } from '../../services/startedService.js';
@@ -17,10 +19,22 @@ import { MECHANISM, type LabMechanisms } from '../../labnet/mechanisms.js';
 import { createMovableClock, type MovableClock } from '../../labnet/movableClock.js';
 import type { LabHost } from '../../labnet/labHost.js';
 import { startRelay, type Relay } from '../../labnet/relay.js';
-import type { NodeCut, NodeCutMade, RunFixture, RunStores } from '../types.js';
+import { startDelayRelay, type DelayRelay, type Slowdown } from '../../labnet/delayRelay.js';
+import { netemRestoreCommands, netemRootCommands, netemSlowCommands, runNetemCommands } from '../../labnet/netem.js';
+import type { NodeCut, NodeCutMade, NodeSlow, NodeSlowMade, RunFixture, RunStores } from '../types.js';
 import { startBlackhole, type Blackhole } from './blackhole.js';
 import { aheadWords, clockAheadMs, simulatedAheadMs } from './nodeClock.js';
-import { CLOCK_FILE_KEY, JUMPING_NODE, linkHostKey, NODE_COUNT, nodeName, nodeUrlKey, PARTITION_KEY, viewUrlKey } from './keys.js';
+import {
+  CLOCK_FILE_KEY,
+  delayRelayUrlKey,
+  JUMPING_NODE,
+  linkHostKey,
+  NODE_COUNT,
+  nodeName,
+  nodeUrlKey,
+  PARTITION_KEY,
+  viewUrlKey,
+} from './keys.js';
 import type { Reach } from './reach.js';
 import { decidingNode, reachableNodes } from './reach.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
@@ -34,6 +48,8 @@ export interface Cluster extends RunFixture {
   grants: NodeGrants;
   /** "Isolate node-3": each node cut from every worker, in the kernel or by the workers' own links (redlockJob.ts), until it rejoins. */
   isolate: Record<string, NodeCut>;
+  /** "Slow node-3": each node slowed for every worker that reaches it, by netem or by the delay relays, until it is restored. */
+  slow: Record<string, NodeSlow>;
   close(): Promise<void>;
 }
 
@@ -122,6 +138,21 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       shared[viewUrlKey(workerId, i)] = `redis://${relay.host}:${relay.port}`;
     }
   }
+  // Where netem cannot play a slow, each worker reaches each node in its reach through a delay
+  // relay of this process (on its link's host address, or 127.0.0.1 off the lab hosts), from
+  // the run's start: a slow later needs no new connection.
+  const netem = hosts.length > 0 && (await network.mechanisms.netem());
+  const delayRelays = new Map<string, DelayRelay>();
+  const delayRelayOf = (k: number, i: number): DelayRelay | undefined => delayRelays.get(`${k}:${i}`);
+  if (!netem) {
+    for (const [k, workerId] of network.workerIds.entries()) {
+      for (const i of reachableNodes(network.reach, k)) {
+        const relay = await startDelayRelay(hosts[k]?.hostAddress ?? '127.0.0.1', { host: '127.0.0.1', port: port(i) });
+        delayRelays.set(`${k}:${i}`, relay);
+        shared[delayRelayUrlKey(workerId, i)] = `redis://${relay.host}:${relay.port}`;
+      }
+    }
+  }
   for (const [k, workerId] of network.workerIds.entries()) {
     const host = hosts[k];
     if (host) shared[linkHostKey(workerId)] = host.hostAddress;
@@ -155,7 +186,11 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   // rule of its own, beside the split's, lifted by its rejoin); else each worker's own link
   // to it turns into a blackhole, and back, once told (the run sets the latches).
   const isolateNode = async (i: number): Promise<NodeCutMade> => {
-    const made = kernel ? await Promise.allSettled(hosts.map((host) => host.drop(host.hostAddress, port(i)))) : [];
+    // The node's own port, and the delay relay's a worker reaches it through.
+    const dropped = (k: number): number[] => [port(i), ...(delayRelayOf(k, i) ? [delayRelayOf(k, i)!.port] : [])];
+    const made = kernel
+      ? await Promise.allSettled(hosts.flatMap((host, k) => dropped(k).map((to) => host.drop(host.hostAddress, to))))
+      : [];
     const rules = made.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const failed = made.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
@@ -179,11 +214,54 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   };
   const isolate: Record<string, NodeCut> = Object.fromEntries(started.map((_, i) => [nodeName(i), () => isolateNode(i)]));
 
+  // A slowed node: netem on the link of each worker that reaches it (a band of its own, each
+  // way), or that worker's delay relay for it. A worker the node is out of reach of is not
+  // slowed: nothing of it reaches the node.
+  const slowMechanism = netem ? MECHANISM.netem : MECHANISM.proxyDelay;
+  const rooted = new Set<number>(); // the links whose prio qdisc is made
+  const slowNode = async (i: number, slowdown: Slowdown): Promise<NodeSlowMade> => {
+    const reaching = network.workerIds.flatMap((workerId, k) => (reachableNodes(network.reach, k).includes(i) ? [{ workerId, k }] : []));
+    const slowed: number[] = [];
+    const restoreAll = async (): Promise<void> => {
+      for (const k of slowed) {
+        if (netem) await runNetemCommands(netemRestoreCommands(hosts[k]!, i));
+        else delayRelayOf(k, i)!.restore();
+      }
+    };
+    try {
+      for (const { k } of reaching) {
+        if (netem) {
+          if (!rooted.has(k)) await runNetemCommands(netemRootCommands(hosts[k]!, NODE_COUNT));
+          rooted.add(k);
+          await runNetemCommands(netemSlowCommands(hosts[k]!, i, port(i), slowdown));
+        } else delayRelayOf(k, i)!.slow(slowdown);
+        slowed.push(k);
+      }
+    } catch (error) {
+      await restoreAll().catch(() => undefined);
+      throw error;
+    }
+    const loss = slowdown.lossPercent > 0 ? `, ${slowdown.lossPercent}% lost` : '';
+    const each = (fault: 'slowdown' | 'slowdown-ended', words: string): StagedFault[] =>
+      reaching.map(({ workerId }) => ({ fault, target: `${nodeName(i)} ${words} for ${workerId}`, mechanism: slowMechanism, workerId }));
+    return {
+      faults: each('slowdown', `+${slowdown.latencyMs} ms${loss}`),
+      async restore() {
+        await restoreAll();
+        return each('slowdown-ended', 'at full speed');
+      },
+    };
+  };
+  const slow: Record<string, NodeSlow> = Object.fromEntries(
+    started.map((_, i) => [nodeName(i), (slowdown: Slowdown) => slowNode(i, slowdown)]),
+  );
+
   return {
     shared,
     faults,
     grants,
     isolate,
+    slow,
     async observe() {
       const locks = await Promise.all(clients.map((c) => c.get(network.lockKey)));
       const lanes: Record<string, string> = {};
@@ -200,7 +278,7 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       await grants.stop().catch(() => undefined); // measure has said what went wrong
       for (const client of clients) client.disconnect();
       await blackhole?.close();
-      await Promise.all(relays.map((relay) => relay.close()));
+      await Promise.all([...relays, ...delayRelays.values()].map((relay) => relay.close()));
       await Promise.all(started.map((node) => node.stop()));
       await clock?.close();
       process.off('exit', killAll);

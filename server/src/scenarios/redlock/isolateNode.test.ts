@@ -20,7 +20,7 @@ import { connectFrom, pingFrom } from '../../testing/pingFrom.js';
 import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
 import { startLink } from './blackhole.js';
 import { startCluster, type Cluster } from './cluster.js';
-import { nodeUrlKey, viewUrlKey } from './keys.js';
+import { delayRelayUrlKey, nodeUrlKey, viewUrlKey } from './keys.js';
 import { silentFor } from './silence.js';
 
 const real = detectLabMechanisms();
@@ -124,6 +124,12 @@ if (kernel)
       ]);
       for (const host of hosts) {
         expect(await pingFrom(host, host.hostAddress, node5, 700)).toBe('timeout');
+        // The delay relay the worker reaches node-5 through (where netem does not play a slow) is cut with it; node-4's is not.
+        if (!(await real.netem())) {
+          const delayRelayPort = (i: number): number => port(cluster.shared[delayRelayUrlKey(host.name, i)]);
+          expect(await pingFrom(host, host.hostAddress, delayRelayPort(4), 700)).toBe('timeout');
+          expect(await pingFrom(host, host.hostAddress, delayRelayPort(3), 2000)).toBe('PONG');
+        }
         expect(await pingFrom(host, host.hostAddress, node4, 2000)).toBe('PONG');
         // node-5 decides the choreography where every node is in reach: the harness's own view passes a relay beside it.
         const view = port(cluster.shared[viewUrlKey(host.name, 4)]);

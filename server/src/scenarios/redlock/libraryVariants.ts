@@ -18,10 +18,15 @@ async function libraryNodes(job: RedlockJob): Promise<Redis[]> {
   const nodes = job.nodes.map((node) => {
     const redis = node.redis.duplicate(node.inReach ? {} : { commandTimeout: NODE_TIMEOUT_MS });
     redis.on('error', () => undefined); // a command that fails reports it to the library
-    // Isolated (already, for a worker that comes to the lock late, or from then on): its
-    // requests time out as a node out of reach's (ioredis reads the option per command);
-    // rejoined, they wait for the node's answer again, as before the cut.
-    if (node.inReach) node.cuts.follow((cut) => (redis.options.commandTimeout = cut ? NODE_TIMEOUT_MS : undefined));
+    // Isolated or slowed (already, for a worker that comes to the lock late, or from then on):
+    // its requests time out as a node out of reach's (ioredis reads the option per command);
+    // rejoined and restored, they wait for the node's answer again, as before.
+    if (node.inReach) {
+      const timeOut = (): void =>
+        void (redis.options.commandTimeout = node.cuts.cut || node.slowdowns.slowed ? NODE_TIMEOUT_MS : undefined);
+      node.cuts.follow(timeOut);
+      node.slowdowns.follow(timeOut);
+    }
     return redis;
   });
   // Connected before the story starts, so a node's timeout measures the request alone.

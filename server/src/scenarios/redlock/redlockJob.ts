@@ -13,6 +13,7 @@ import { jumpClock } from './clockJump.js';
 import { MECHANISM } from '../../labnet/mechanisms.js';
 import {
   CLOCK_FILE_KEY,
+  delayRelayUrlKey,
   JUMPING_NODE,
   linkHostKey,
   LOCK_KEY,
@@ -23,7 +24,7 @@ import {
   viewUrlKey,
 } from './keys.js';
 import { startLink } from './blackhole.js';
-import { isolatedLatch, rejoinedLatch } from '../../worker/latches.js';
+import { isolatedLatch, rejoinedLatch, restoredLatch, slowedLatch } from '../../worker/latches.js';
 import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { storedName } from '../keyAliases.js';
 import { silentFor } from './silence.js';
@@ -44,42 +45,49 @@ export interface RedlockNode {
   silence(ms: number): Promise<null>;
   /** The node's isolations from every worker ("isolate node-3", live or planned) and rejoins; for most runs, none. */
   cuts: NodeCuts;
+  /** The node's slows ("slow node-3", live or planned) and restores; for most runs, none. */
+  slowdowns: NodeSlowdowns;
 }
 
-/** What this worker knows of a node's isolations: the run sets a latch once a cut, or its undoing, is real. */
-export class NodeCuts {
+/** What this worker knows of one kind of a node's faults: the run sets a latch once the fault, or its end, is real. */
+class NodeFaultRounds {
   private now = false;
-  private readonly listeners = new Set<(cut: boolean) => void>();
+  private readonly listeners = new Set<(on: boolean) => void>();
 
-  /** Follows the node's rounds of isolation and rejoin, in order; `onChange` runs first at each (the worker's own link). */
-  constructor(ctx: Pick<WorkerContext, 'waitFor'>, node: string, onChange: (cut: boolean) => void = () => undefined) {
+  /** Follows the node's rounds of the fault (`made`) and its end (`ended`), in order; `onChange` runs first at each. */
+  constructor(
+    ctx: Pick<WorkerContext, 'waitFor'>,
+    node: string,
+    latches: { made: (node: string, round: number) => string; ended: (node: string, round: number) => string },
+    onChange: (on: boolean) => void,
+  ) {
     void (async () => {
       for (let round = 1; ; round++) {
-        await ctx.waitFor(isolatedLatch(node, round));
+        await ctx.waitFor(latches.made(node, round));
         this.set(true, onChange);
-        await ctx.waitFor(rejoinedLatch(node, round));
+        await ctx.waitFor(latches.ended(node, round));
         this.set(false, onChange);
       }
     })();
   }
 
-  /** Is the node cut from this worker now (isolated, not rejoined since)? */
-  get cut(): boolean {
+  /** Is the fault on the node now (made, not ended since)? */
+  protected get on(): boolean {
     return this.now;
   }
 
-  /** Calls `listener` with whether the node is cut now, and again at each isolation (true) and rejoin (false) from now on. */
-  follow(listener: (cut: boolean) => void): void {
+  /** Calls `listener` with whether the fault is on now, and again at each fault (true) and end (false) from now on. */
+  follow(listener: (on: boolean) => void): void {
     listener(this.now);
     this.listeners.add(listener);
   }
 
-  /** Resolves once the node is cut: at once when it is, else at its next isolation (for most runs, never). */
-  whenCut(): Promise<void> {
+  /** Resolves once the fault is on: at once when it is, else at its next round (for most runs, never). */
+  protected whenOn(): Promise<void> {
     if (this.now) return Promise.resolve();
     return new Promise((resolve) => {
-      const listener = (cut: boolean): void => {
-        if (!cut) return;
+      const listener = (on: boolean): void => {
+        if (!on) return;
         this.listeners.delete(listener);
         resolve();
       };
@@ -87,10 +95,45 @@ export class NodeCuts {
     });
   }
 
-  private set(cut: boolean, first: (cut: boolean) => void): void {
-    this.now = cut;
-    first(cut);
-    for (const listener of [...this.listeners]) listener(cut);
+  private set(on: boolean, first: (on: boolean) => void): void {
+    this.now = on;
+    first(on);
+    for (const listener of [...this.listeners]) listener(on);
+  }
+}
+
+/** What this worker knows of a node's isolations. */
+export class NodeCuts extends NodeFaultRounds {
+  /** Follows the node's rounds of isolation and rejoin, in order; `onChange` runs first at each (the worker's own link). */
+  constructor(ctx: Pick<WorkerContext, 'waitFor'>, node: string, onChange: (cut: boolean) => void = () => undefined) {
+    super(ctx, node, { made: isolatedLatch, ended: rejoinedLatch }, onChange);
+  }
+
+  /** Is the node cut from this worker now (isolated, not rejoined since)? */
+  get cut(): boolean {
+    return this.on;
+  }
+
+  /** Resolves once the node is cut: at once when it is, else at its next isolation (for most runs, never). */
+  whenCut(): Promise<void> {
+    return this.whenOn();
+  }
+}
+
+/** What this worker knows of a node's slows (the delay itself is the lab's, on the way to the node). */
+export class NodeSlowdowns extends NodeFaultRounds {
+  constructor(ctx: Pick<WorkerContext, 'waitFor'>, node: string) {
+    super(ctx, node, { made: slowedLatch, ended: restoredLatch }, () => undefined);
+  }
+
+  /** Is the node slowed now (slowed, not restored since)? */
+  get slowed(): boolean {
+    return this.on;
+  }
+
+  /** Resolves once the node is slowed: at once when it is, else at its next slow (for most runs, never). */
+  whenSlowed(): Promise<void> {
+    return this.whenOn();
   }
 }
 
@@ -129,13 +172,17 @@ export interface RedlockHarness {
   disconnect(): void;
 }
 
-/** Resolves once `redis`, a connection to `node`, has answered a PING, or the node has been isolated (it will not answer until it rejoins). */
+/**
+ * Resolves once `redis`, a connection to `node`, has answered a PING, or the node has been
+ * isolated (it will not answer until it rejoins) or slowed (its answer may come after the
+ * timeout a slowed node's requests get).
+ */
 export function connected(node: RedlockNode, redis: Redis): Promise<unknown> {
   const ping = redis.ping();
-  const cut = node.cuts.whenCut().then(() => {
+  const silenced = Promise.race([node.cuts.whenCut(), node.slowdowns.whenSlowed()]).then(() => {
     ping.catch(() => undefined); // its failure, later, is no one's to report
   });
-  return Promise.race([ping, cut]);
+  return Promise.race([ping, silenced]);
 }
 
 function connect(url: string): Redis {
@@ -156,21 +203,28 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
     if (linkHost !== undefined) node.hostname = String(linkHost);
     return node.toString();
   };
+  // A node in reach is reached through the server's delay relay for it, where the kernel has
+  // no netem: a slow of the node is played there, on the connections made from the start.
+  const reachedAt = (i: number): string => String(ctx.shared[delayRelayUrlKey(ctx.workerId, i)] ?? url(i));
   const kernelCut = ctx.shared[PARTITION_KEY] === MECHANISM.nftables;
   // Without the kernel's cut, this worker reaches each node in reach over a link of its own
   // (blackhole.ts) that an isolation of the node turns into a blackhole, and its rejoin back.
-  const links = kernelCut ? [] : await Promise.all(reachable.map((i) => startLink(url(i))));
+  const links = kernelCut ? [] : await Promise.all(reachable.map((i) => startLink(reachedAt(i))));
   const nodes: RedlockNode[] = Array.from({ length: NODE_COUNT }, (_, i) => {
     const inReach = reachable.includes(i);
     const link = links[reachable.indexOf(i)];
     const cuts = new NodeCuts(ctx, nodeName(i), (cut) => (cut ? link?.cut() : link?.rejoin()));
+    const slowdowns = new NodeSlowdowns(ctx, nodeName(i));
     return {
       name: nodeName(i),
       // Out of reach: the node itself behind the kernel's cut, or the blackhole.
-      redis: connect(link?.url ?? (inReach || kernelCut ? url(i) : String(ctx.shared.blackholeUrl))),
+      redis: connect(link?.url ?? (inReach ? reachedAt(i) : kernelCut ? url(i) : String(ctx.shared.blackholeUrl))),
       inReach,
-      silence: inReach ? (ms) => cuts.whenCut().then(() => silentFor(ms)) : silentFor,
+      // A slowed node answers no earlier than twice its latency: from the slow on, the
+      // timeout is a real timer, as any client's (silence.ts).
+      silence: inReach ? (ms) => Promise.race([cuts.whenCut(), slowdowns.whenSlowed()]).then(() => silentFor(ms)) : silentFor,
       cuts,
+      slowdowns,
     };
   });
   // The harness's own view of two nodes, whatever the partition or isolation: the

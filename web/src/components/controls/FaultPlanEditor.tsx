@@ -2,9 +2,10 @@
 // EXPIRE), the first worker to get there, or a chosen one, dies (SIGKILL) or stalls
 // (SIGSTOP for n ms), is partitioned (its lab host's link down for n ms), or has a lab node
 // isolated from every worker (redlock's Redis nodes, as its runs on the page listed them),
-// to the run's end or for n ms, after which the node rejoins.
+// to the run's end or for n ms, after which the node rejoins; or slowed for every worker
+// (latency added each way, and a share lost), to the run's end or for n ms, after which it is restored.
 // The server checks each rule and says why it refuses one.
-import type { FaultRule } from '@racelab/shared';
+import { MAX_LATENCY_MS, MAX_LOSS_PERCENT, type FaultRule } from '@racelab/shared';
 import { newRule, ruleWords, samePlan } from '../../model/faultPlan.js';
 import { runSummary } from '../../model/runSummary.js';
 import { useStore, type State } from '../../store/index.js';
@@ -17,7 +18,7 @@ const selectRoster = (s: State): string => {
   return [...ids].join(' ');
 };
 
-/** Lab nodes an isolate may cut, as the runs of this scenario on the page listed them, joined. */
+/** Lab nodes an isolate may cut and a slow may slow, as the runs of this scenario on the page listed them, joined. */
 const selectLabNodes = (s: State): string => {
   const nodes = new Set<string>();
   for (const run of Object.values(s.runs))
@@ -30,6 +31,7 @@ function withAction(rule: FaultRule, action: string, nodes: string[]): FaultRule
   const { checkpoint, target } = rule;
   if (action === 'kill') return { checkpoint, target, action: 'kill' };
   if (action === 'isolate') return { checkpoint, target, action: 'isolate', node: rule.node ?? nodes[0] ?? 'node-1' };
+  if (action === 'slow') return { checkpoint, target, action: 'slow', node: rule.node ?? nodes[0] ?? 'node-1', latencyMs: 300 };
   return { checkpoint, target, action: action === 'partition' ? 'partition' : 'stall', ms: rule.ms ?? 500 };
 }
 
@@ -82,8 +84,9 @@ function RuleRow({
           <option value="stall">stalls (SIGSTOP)</option>
           <option value="partition">is partitioned (link down; workers that are lab hosts)</option>
           {(nodes.length > 0 || rule.action === 'isolate') && <option value="isolate">isolates a lab node from every worker</option>}
+          {(nodes.length > 0 || rule.action === 'slow') && <option value="slow">slows a lab node for every worker</option>}
         </select>
-        {rule.action === 'isolate' && (
+        {(rule.action === 'isolate' || rule.action === 'slow') && (
           <select aria-label={`Breakpoint ${n} node`} value={rule.node} onChange={(e) => onChange({ ...rule, node: e.target.value })}>
             {[...new Set([...nodes, ...(rule.node ? [rule.node] : [])])].map((node) => (
               <option key={node} value={node}>
@@ -92,10 +95,38 @@ function RuleRow({
             ))}
           </select>
         )}
-        {rule.action === 'isolate' && (
+        {rule.action === 'slow' && (
           <input
             type="number"
-            aria-label={`Breakpoint ${n} isolate (ms, empty: to the run's end)`}
+            aria-label={`Breakpoint ${n} latency (ms, each way)`}
+            min={1}
+            max={MAX_LATENCY_MS}
+            step={50}
+            value={rule.latencyMs ?? 300}
+            onChange={(e) =>
+              onChange({ ...rule, latencyMs: Math.max(1, Math.min(MAX_LATENCY_MS, Math.round(Number(e.target.value) || 1))) })
+            }
+          />
+        )}
+        {rule.action === 'slow' && (
+          <input
+            type="number"
+            aria-label={`Breakpoint ${n} loss (%)`}
+            min={0}
+            max={MAX_LOSS_PERCENT}
+            step={1}
+            value={rule.lossPercent ?? 0}
+            onChange={(e) => {
+              const { lossPercent: _, ...rest } = rule;
+              const percent = Math.max(0, Math.min(MAX_LOSS_PERCENT, Number(e.target.value) || 0));
+              onChange(percent === 0 ? rest : { ...rest, lossPercent: percent });
+            }}
+          />
+        )}
+        {(rule.action === 'isolate' || rule.action === 'slow') && (
+          <input
+            type="number"
+            aria-label={`Breakpoint ${n} ${rule.action} (ms, empty: to the run's end)`}
             placeholder="to the end"
             min={0}
             max={60000}

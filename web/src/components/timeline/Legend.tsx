@@ -18,6 +18,7 @@ const items: { cls: string; text: string; glyph?: IconName }[] = [
   { cls: 'stall', text: 'process stalled' },
   { cls: 'blocked', text: 'event loop blocked' },
   { cls: 'cut', text: 'a lab node cut from the worker (isolated)' },
+  { cls: 'slow', text: 'a lab node slowed for the worker (latency added)' },
   { cls: 'wait', text: 'waiting' },
   { cls: 'work', text: 'working' },
   { cls: 'read', glyph: 'read', text: 'value read' },

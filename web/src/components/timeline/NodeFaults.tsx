@@ -1,52 +1,109 @@
-// Live isolation of a lab node ("isolate node-3": cut from every worker until "rejoin
-// node-3" or the run's end), for a run whose lab has nodes the workers reach over the
-// network (redlock's Redis nodes, listed by run-started). One row under the worker lanes
-// while the run is in progress; its buttons join the lanes' controls as one Tab stop
-// (useRovingMarks). The server answers with a fault-staged isolation (or rejoin) per worker,
-// which names the mechanism in each worker's lane; a node's button follows the last of them.
-import type { RunEvent } from '@racelab/shared';
+// Live faults on a lab node, for a run whose lab has nodes the workers reach over the network
+// (redlock's Redis nodes, listed by run-started): isolate (cut from every worker until
+// "rejoin node-3" or the run's end), and slow (the latency chosen here added each way to
+// every worker's traffic with it, until "restore node-3" or the run's end). Two rows under
+// the worker lanes while the run is in progress; their buttons join the lanes' controls as
+// one Tab stop (useRovingMarks), and the latency is a field of its own, a Tab stop before
+// them. The server answers with a fault-staged isolation (or rejoin, slowdown, its end) per
+// worker, which names the mechanism in each worker's lane; a node's button follows the last of them.
+import { useState } from 'react';
+import { MAX_LATENCY_MS, type RunEvent } from '@racelab/shared';
 import { nodesCutKey } from '../../model/isolations.js';
+import { nodesSlowedKey } from '../../model/slowdowns.js';
 import { useStore } from '../../store/index.js';
 
-/** The nodes the run may isolate, space-separated (a stable primitive for the store's selector). */
-function isolatable(events: RunEvent[]): string {
+/** The nodes the run may isolate or slow, space-separated (a stable primitive for the store's selector). */
+function labNodes(events: RunEvent[]): string {
   const started = events.find((e) => e.type === 'run-started');
   return started?.type === 'run-started' ? started.nodes.join(' ') : '';
 }
 
 const NO_EVENTS: RunEvent[] = [];
+/** What a slow adds when the field is left as it is: well past redlock's 100 ms a node may take. */
+const DEFAULT_LATENCY_MS = 300;
+const short = (node: string): string => node.replace(/^node-/, '');
 
 export function NodeFaults({ runId }: { runId: string }) {
   const sendFault = useStore((s) => s.sendFault);
-  const nodes = useStore((s) => isolatable(s.runs[runId]?.events ?? []));
+  const nodes = useStore((s) => labNodes(s.runs[runId]?.events ?? NO_EVENTS));
   const cut = useStore((s) => nodesCutKey(s.runs[runId]?.events ?? NO_EVENTS)).split(' ');
+  const slowed = useStore((s) => nodesSlowedKey(s.runs[runId]?.events ?? NO_EVENTS)).split(' ');
+  const [latencyMs, setLatencyMs] = useState(DEFAULT_LATENCY_MS);
   if (!nodes) return null;
+  const latencyOk = Number.isInteger(latencyMs) && latencyMs >= 1 && latencyMs <= MAX_LATENCY_MS;
   return (
-    <div className="tl-row node-faults">
-      <div className="tl-label">
-        <span className="worker-id">isolate a node</span>
-        <span className="lane-faults" role="toolbar" aria-label="lab nodes">
-          {nodes.split(' ').map((node) => {
-            const isCut = cut.includes(node);
-            return (
-              <button
-                key={node}
-                type="button"
-                tabIndex={-1}
-                className={`fault-btn${isCut ? ' on' : ''}`}
-                aria-label={isCut ? `Rejoin ${node}` : `Isolate ${node}`}
-                title={
-                  isCut ? `${node} is cut from every worker: let it reach them again` : `Cut ${node} from every worker, until it rejoins`
-                }
-                onClick={() => sendFault(runId, node, isCut ? 'rejoin' : 'isolate')}
-              >
-                {isCut ? `rejoin ${node.replace(/^node-/, '')}` : node.replace(/^node-/, '')}
-              </button>
-            );
-          })}
-        </span>
+    <>
+      <div className="tl-row node-faults">
+        <div className="tl-label">
+          <span className="worker-id">isolate a node</span>
+          <span className="lane-faults" role="toolbar" aria-label="lab nodes">
+            {nodes.split(' ').map((node) => {
+              const isCut = cut.includes(node);
+              return (
+                <button
+                  key={node}
+                  type="button"
+                  tabIndex={-1}
+                  className={`fault-btn${isCut ? ' on' : ''}`}
+                  aria-label={isCut ? `Rejoin ${node}` : `Isolate ${node}`}
+                  title={
+                    isCut ? `${node} is cut from every worker: let it reach them again` : `Cut ${node} from every worker, until it rejoins`
+                  }
+                  onClick={() => sendFault(runId, node, isCut ? 'rejoin' : 'isolate')}
+                >
+                  {isCut ? `rejoin ${short(node)}` : short(node)}
+                </button>
+              );
+            })}
+          </span>
+        </div>
+        <div className="tl-track" />
       </div>
-      <div className="tl-track" />
-    </div>
+      <div className="tl-row node-faults">
+        <div className="tl-label">
+          <span className="worker-id">
+            slow a node by{' '}
+            <input
+              className="slow-latency"
+              type="number"
+              min={1}
+              max={MAX_LATENCY_MS}
+              step={1}
+              value={Number.isNaN(latencyMs) ? '' : latencyMs}
+              aria-label="Latency a slow adds (ms, each way)"
+              aria-invalid={!latencyOk}
+              onChange={(e) => setLatencyMs(e.target.valueAsNumber)}
+            />{' '}
+            ms
+          </span>
+          <span className="lane-faults" role="toolbar" aria-label="lab nodes to slow">
+            {nodes.split(' ').map((node) => {
+              const isSlowed = slowed.includes(node);
+              return (
+                <button
+                  key={node}
+                  type="button"
+                  tabIndex={-1}
+                  className={`fault-btn slow${isSlowed ? ' on' : ''}`}
+                  aria-label={isSlowed ? `Restore ${node}` : `Slow ${node}`}
+                  title={
+                    isSlowed
+                      ? `${node} is slowed: bring it back to full speed`
+                      : latencyOk
+                        ? `Add ${latencyMs} ms each way to every worker's traffic with ${node}, until it is restored`
+                        : `The latency is 1 to ${MAX_LATENCY_MS} ms`
+                  }
+                  disabled={!isSlowed && !latencyOk}
+                  onClick={() => (isSlowed ? sendFault(runId, node, 'restore') : sendFault(runId, node, 'slow', { latencyMs }))}
+                >
+                  {isSlowed ? `restore ${short(node)}` : short(node)}
+                </button>
+              );
+            })}
+          </span>
+        </div>
+        <div className="tl-track" />
+      </div>
+    </>
   );
 }

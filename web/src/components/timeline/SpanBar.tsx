@@ -1,4 +1,4 @@
-// Intervals in a lane: waiting for a lock, doing the work, the process stalled, or a lab node cut from the worker.
+// Intervals in a lane: waiting for a lock, doing the work, the process stalled, or a lab node cut from the worker or slowed.
 import type { Span } from '../../model/lanes.js';
 import { formatMs, type TimeScale } from '../../model/timeScale.js';
 import { intervalStyle } from './geometry.js';
@@ -14,6 +14,7 @@ export const SpanBar = shape(function SpanBar({ span, scale }: { span: Span; sca
       {span.kind === 'stall' && <span className="bar-text">stalled</span>}
       {span.kind === 'blocked' && <span className="bar-text">event loop blocked</span>}
       {span.kind === 'cut' && <span className="bar-text">{span.caption ?? 'cut'}</span>}
+      {span.kind === 'slow' && <span className="bar-text">{span.caption ?? 'slowed'}</span>}
     </Shape>
   );
 });

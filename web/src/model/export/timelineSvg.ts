@@ -29,6 +29,8 @@ const OVERLAP_H = 32;
 const STORE_H = 36;
 /** A lab node cut from a worker: violet, apart from a stall's grey and a blocked loop's amber (timeline.css). */
 const CUT_COLOR = '#8b5cf6';
+/** A lab node slowed for a worker: teal, apart from a cut's violet (timeline.css). */
+const SLOW_COLOR = '#0d9488';
 
 export const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -123,6 +125,17 @@ function drawRun(c: Canvas, run: SvgRun, view: TimeWindow, y0: number, header: b
           `fill="url(#cut)" stroke="${CUT_COLOR}" stroke-width="1.5"`,
           (t.item.caption ?? 'cut').toUpperCase(),
           CUT_COLOR,
+        );
+      else if (t.kind === 'one' && t.item.kind === 'slow')
+        c.bar(
+          y,
+          h,
+          s,
+          e,
+          end,
+          `fill="url(#slow)" stroke="${SLOW_COLOR}" stroke-width="1.5"`,
+          (t.item.caption ?? 'slowed').toUpperCase(),
+          SLOW_COLOR,
         );
       else c.bar(y, h, s, e, end, `fill="url(#stall)"`, 'STALLED', p.muted);
     }
@@ -269,6 +282,7 @@ export function timelineSvg(
     `<pattern id="stall" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="5" height="10" fill="${p.muted}" fill-opacity="0.22"/></pattern>`,
     `<pattern id="blocked" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="5" height="10" fill="#f59e0b" fill-opacity="0.22"/></pattern>`,
     `<pattern id="cut" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="3" height="8" fill="${CUT_COLOR}" fill-opacity="0.18"/></pattern>`,
+    `<pattern id="slow" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="3" fill="${SLOW_COLOR}" fill-opacity="0.18"/></pattern>`,
     `</defs>`,
     `<rect width="100%" height="100%" fill="${p.bg}"/>`,
     `<text x="${PAD}" y="${axisY + 18}" font-size="11" fill="${p.muted}">time since start</text>`,
