@@ -5,4 +5,4 @@ import type { Params } from '@racelab/shared';
 import { intParam } from '../types.js';
 
 export const deadlineMs = (params: Params): number =>
-  30_000 + 4 * intParam(params, 'downAfterMs') + 2 * intParam(params, 'waitTimeoutMs') + 2 * intParam(params, 'workMs');
+  45_000 + 4 * intParam(params, 'downAfterMs') + 2 * intParam(params, 'waitTimeoutMs') + 2 * intParam(params, 'workMs');
