@@ -19,6 +19,7 @@ import { monotonicNs } from '../../time/clock.js';
 import { connectFrom } from '../../testing/pingFrom.js';
 import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { KERNEL_HAS_NETEM, ROOT_ON_LINUX } from '../../testing/machine.js';
 import { delayRelayUrlKey, nodeUrlKey } from './keys.js';
 
 const real = detectLabMechanisms();
@@ -34,7 +35,10 @@ const LATENCY_MS = 1500;
 const slowMechanism = (mechanisms: LabMechanisms): string => (mechanisms === real && realNetem ? MECHANISM.netem : MECHANISM.proxyDelay);
 
 it('a kernel without netem (this one, where the tests run) has the slow played by the delay relay; with the real faults off, always', async () => {
-  if (!realNetem) expect(slowMechanism(real)).toBe(MECHANISM.proxyDelay);
+  expect(realNetem).toBe(KERNEL_HAS_NETEM);
+  // Where the lab-host cases below run: root on Linux, with no netem.
+  expect(real.namespaces && !realNetem).toBe(ROOT_ON_LINUX);
+  expect(slowMechanism(real)).toBe(MECHANISM.proxyDelay);
   expect(await forcedOff.netem()).toBe(false);
 });
 
