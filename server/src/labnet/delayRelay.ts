@@ -6,9 +6,8 @@
 // a retransmission timeout more, RETRANSMISSION_TIMEOUT_MS (Linux's least RTO), and what
 // comes after it waits behind it, as a receiver's TCP holds later segments until the lost
 // one is sent again. Restored, a chunk passes at once, but never ahead of one still held.
-import net from 'node:net';
 import { monotonicNs } from '../time/clock.js';
-import type { Relay } from './relay.js';
+import { listenRelay, type Relay } from './relay.js';
 
 /** What a slow adds to a lab node's traffic with one worker. */
 export interface Slowdown {
@@ -77,48 +76,26 @@ export async function startDelayRelay(
   target: { host: string; port: number },
   random: () => number = Math.random,
 ): Promise<DelayRelay> {
-  const sockets = new Set<net.Socket>();
   let slowdown: Slowdown | null = null;
-  const server = net.createServer((inbound) => {
-    const outbound = net.connect(target.port, target.host);
+  const relay = await listenRelay(listenHost, target, (inbound, outbound) => {
     const lines = [
       new DelayLine((chunk) => void outbound.write(chunk), random),
       new DelayLine((chunk) => void inbound.write(chunk), random),
     ];
-    for (const socket of [inbound, outbound]) {
-      sockets.add(socket);
-      socket.setNoDelay(true);
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        sockets.delete(socket);
-        for (const line of lines) line.clear();
-        inbound.destroy();
-        outbound.destroy();
-      });
-    }
     // What the client writes before the target has answered its connect is buffered by the socket.
     inbound.on('data', (chunk: Buffer) => lines[0]!.push(chunk, slowdown));
     outbound.on('data', (chunk: Buffer) => lines[1]!.push(chunk, slowdown));
+    return () => {
+      for (const line of lines) line.clear();
+    };
   });
-  server.on('error', () => undefined);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, listenHost, () => resolve());
-  });
-  const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('the delay relay has no port');
   return {
-    host: listenHost,
-    port: address.port,
+    ...relay,
     slow(next) {
       slowdown = { ...next };
     },
     restore() {
       slowdown = null;
-    },
-    close() {
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
     },
   };
 }

@@ -12,22 +12,38 @@ export interface Relay {
 }
 
 /** Listens on `listenHost` (a free port) and passes every connection to `target`. */
-export async function startRelay(listenHost: string, target: { host: string; port: number }): Promise<Relay> {
+export function startRelay(listenHost: string, target: { host: string; port: number }): Promise<Relay> {
+  return listenRelay(listenHost, target, (inbound, outbound) => {
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+  });
+}
+
+/**
+ * Listens on `listenHost` (a free port) and pairs each connection it takes with one to
+ * `target`: either end gone ends both, as through a real link. `join` passes the bytes between
+ * the two (a pipe, or the delay lines of delayRelay.ts) and may return what to clear when they close.
+ */
+export async function listenRelay(
+  listenHost: string,
+  target: { host: string; port: number },
+  join: (inbound: net.Socket, outbound: net.Socket) => (() => void) | void,
+): Promise<Relay> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((inbound) => {
     const outbound = net.connect(target.port, target.host);
+    const clear = join(inbound, outbound);
     for (const socket of [inbound, outbound]) {
       sockets.add(socket);
       socket.setNoDelay(true);
       socket.on('error', () => undefined);
       socket.on('close', () => {
         sockets.delete(socket);
+        clear?.();
         inbound.destroy();
         outbound.destroy();
       });
     }
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
   });
   server.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => {
