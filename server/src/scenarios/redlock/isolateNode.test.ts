@@ -16,8 +16,9 @@ import { createLabHost, NAMESPACE_PREFIX, type LabHost } from '../../labnet/labH
 import { detectLabMechanisms, MECHANISM } from '../../labnet/mechanisms.js';
 import type { Playground } from '../../runs/playground.js';
 import { KERNEL_HAS_NETEM, ROOT_ON_LINUX } from '../../testing/machine.js';
+import { openBothWays, REDLOCK_SPLIT, WORKER_1_ALONE } from '../../testing/redlockSplit.js';
 import { connectFrom, pingFrom } from '../../testing/pingFrom.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { eventsOf, play } from '../../testing/testPlayground.js';
 import { startLink } from './blackhole.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { delayRelayUrlKey, nodeUrlKey, viewUrlKey } from './keys.js';
@@ -176,16 +177,13 @@ if (kernel)
 let machine: Playground;
 let fallback: Playground;
 beforeAll(async () => {
-  [machine, fallback] = await Promise.all([openTestPlayground(0), openTestPlayground(2, { labMechanisms: forcedOff })]);
+  [machine, fallback] = await openBothWays(forcedOff);
 });
 afterAll(async () => {
   await Promise.all([machine?.close(), fallback?.close()]);
 });
 
-/** The split: worker-2 reaches nodes 3–5, so with node-4 cut it is left two and gets no majority. */
-const SPLIT = { reach: 'split', leaseMs: 4000, pauseMs: 6000, workMs: 100 };
-/** worker-2 never holds the lock: worker-1's write is the only one, and not stale. */
-const ALONE = { maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0, finalWriter: 'worker-1' };
+// The split (REDLOCK_SPLIT): worker-2 reaches nodes 3–5, so with node-4 cut it is left two and gets no majority.
 /**
  * The split's own story, as with no isolation at all: worker-2 takes a majority (node-3,
  * node-4, node-5) once worker-1's lease is over, and stopped worker-1's write lands after its.
@@ -228,7 +226,7 @@ function checkRejoined(events: RunEvent[], mechanism: string, variant = 'redlock
 
 /** A split's redlock run, started, once worker-1 is stopped in its pause (holding its lock). */
 async function splitWithWorker1Stopped(playground: Playground) {
-  const prepared = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: SPLIT });
+  const prepared = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: REDLOCK_SPLIT });
   if (!prepared.ok) throw new Error(prepared.error);
   const { run } = prepared;
   const finished = run.start();
@@ -241,11 +239,11 @@ describe('isolating node-4 in a run', () => {
 
   for (const variant of ['redlock', 'lib-redlock']) {
     it(`${variant}, at worker-1's grant in a plan: worker-2 gets no majority, on the kernel's cut and on the proxy's alike`, async () => {
-      const played = await Promise.all([machine, fallback].map((p) => play(p, 'redlock', variant, SPLIT, isolateAtGrant)));
+      const played = await Promise.all([machine, fallback].map((p) => play(p, 'redlock', variant, REDLOCK_SPLIT, isolateAtGrant)));
       for (const [i, playground] of [machine, fallback].entries()) {
         const { metrics, events, outcome } = played[i]!;
         if (outcome.status !== 'finished') throw new Error(`the run failed: ${outcome.message}`);
-        expect(metrics).toEqual(ALONE);
+        expect(metrics).toEqual(WORKER_1_ALONE);
         checkIsolated(events, mechanismOf(playground), variant);
         // The cut came before worker-1 went on from its checkpoint.
         const cutAt = isolations(events)[0]!.seq;
@@ -264,7 +262,7 @@ describe('isolating node-4 in a run', () => {
       expect(run.fault('node-4', 'isolate')).toBe('node-4 is already isolated');
       const outcome = await finished;
       if (outcome.status !== 'finished') throw new Error(`the run did not finish: ${outcome.message}`);
-      expect(outcome.metrics).toEqual(ALONE);
+      expect(outcome.metrics).toEqual(WORKER_1_ALONE);
       checkIsolated(run.events, mechanismOf(playground));
       expect(run.fault('node-4', 'isolate')).toBe('the run has ended');
     }
@@ -298,7 +296,7 @@ describe('isolating node-4 in a run', () => {
   for (const variant of ['redlock', 'lib-redlock']) {
     it(`${variant}, isolated 500 ms from worker-1's grant in a plan: rejoined, node-4 gives worker-2 its majority, on the kernel's cut and on the proxy's alike`, async () => {
       const isolateFor: FaultRule[] = [{ ...isolateAtGrant[0]!, ms: 500 }];
-      const played = await Promise.all([machine, fallback].map((p) => play(p, 'redlock', variant, SPLIT, isolateFor)));
+      const played = await Promise.all([machine, fallback].map((p) => play(p, 'redlock', variant, REDLOCK_SPLIT, isolateFor)));
       for (const [i, playground] of [machine, fallback].entries()) {
         const { metrics, events, outcome } = played[i]!;
         if (outcome.status !== 'finished') throw new Error(`the run failed: ${outcome.message}`);

@@ -17,9 +17,10 @@ import { detectLabMechanisms, MECHANISM, type LabMechanisms } from '../../labnet
 import type { Playground } from '../../runs/playground.js';
 import { monotonicNs } from '../../time/clock.js';
 import { connectFrom } from '../../testing/pingFrom.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { eventsOf, play } from '../../testing/testPlayground.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { KERNEL_HAS_NETEM, ROOT_ON_LINUX } from '../../testing/machine.js';
+import { openBothWays, REDLOCK_SPLIT, WORKER_1_ALONE } from '../../testing/redlockSplit.js';
 import { delayRelayUrlKey, nodeUrlKey } from './keys.js';
 
 const real = detectLabMechanisms();
@@ -166,16 +167,12 @@ describe('a slowed node, with the real faults off', () => {
 let machine: Playground;
 let fallback: Playground;
 beforeAll(async () => {
-  [machine, fallback] = await Promise.all([openTestPlayground(0), openTestPlayground(2, { labMechanisms: forcedOff })]);
+  [machine, fallback] = await openBothWays(forcedOff);
 });
 afterAll(async () => {
   await Promise.all([machine?.close(), fallback?.close()]);
 });
 
-/** The split: worker-1 reaches nodes 1–3 and worker-2 nodes 3–5; worker-2 asks once worker-1's lease on node-3 is over. */
-const SPLIT = { reach: 'split', leaseMs: 4000, pauseMs: 6000, workMs: 100 };
-/** worker-2 never holds the lock: worker-1's write is the only one, and not stale. */
-const ALONE = { maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0, finalWriter: 'worker-1' };
 /** The split's own story: worker-2 takes nodes 3–5 once worker-1's lease is over, and stopped worker-1's write lands after its. */
 const TWO_HOLDERS = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' };
 /**
@@ -213,12 +210,12 @@ describe('slowing node-3 in a run', () => {
 
   for (const variant of ['redlock', 'lib-redlock']) {
     it(`${variant}, at worker-1's grant in a plan: node-3 answers too late, and worker-2 gets no majority, on both mechanisms`, async () => {
-      const played = await Promise.all([machine, fallback].map((p) => play(p, 'redlock', variant, SPLIT, slowAtGrant)));
+      const played = await Promise.all([machine, fallback].map((p) => play(p, 'redlock', variant, REDLOCK_SPLIT, slowAtGrant)));
       for (const [i, playground] of [machine, fallback].entries()) {
         const { metrics, events, outcome } = played[i]!;
         if (outcome.status !== 'finished') throw new Error(`the run failed: ${outcome.message}`);
         // Counted from the grants the server saw on the nodes: worker-2 never held a majority.
-        expect(metrics).toEqual(ALONE);
+        expect(metrics).toEqual(WORKER_1_ALONE);
         checkSlowed(events, mechanismOf(playground), variant);
         // Slowed before worker-1 went on from its checkpoint.
         expect(eventsOf(events, 'process-paused', 'worker-1')[0]!.seq).toBeGreaterThan(slowdowns(events)[1]!.seq);
@@ -228,7 +225,7 @@ describe('slowing node-3 in a run', () => {
 
   it("redlock, slowed 500 ms from worker-1's grant in a plan: restored before worker-2 asks, node-3 gives it its majority", async () => {
     const slowFor: FaultRule[] = [{ ...slowAtGrant[0]!, ms: 500 }];
-    const played = await Promise.all([machine, fallback].map((p) => play(p, 'redlock', 'redlock', SPLIT, slowFor)));
+    const played = await Promise.all([machine, fallback].map((p) => play(p, 'redlock', 'redlock', REDLOCK_SPLIT, slowFor)));
     for (const [i, playground] of [machine, fallback].entries()) {
       const { metrics, events, outcome } = played[i]!;
       if (outcome.status !== 'finished') throw new Error(`the run failed: ${outcome.message}`);
@@ -245,7 +242,7 @@ describe('slowing node-3 in a run', () => {
   it('live, while worker-1 is stopped: the same; a second slow, a restore of a node not slowed and a slow of no such node are refused', async () => {
     await Promise.all(
       [machine, fallback].map(async (playground) => {
-        const prepared = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: SPLIT });
+        const prepared = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: REDLOCK_SPLIT });
         if (!prepared.ok) throw new Error(prepared.error);
         const { run } = prepared;
         const finished = run.start();
@@ -260,7 +257,7 @@ describe('slowing node-3 in a run', () => {
         expect(run.fault('node-3', 'slow', { latencyMs: 2000, lossPercent: 0 })).toBe('node-3 is already slowed');
         const outcome = await finished;
         if (outcome.status !== 'finished') throw new Error(`the run did not finish: ${outcome.message}`);
-        expect(outcome.metrics).toEqual(ALONE);
+        expect(outcome.metrics).toEqual(WORKER_1_ALONE);
         checkSlowed(run.events, mechanismOf(playground));
         expect(run.fault('node-3', 'restore')).toBe('the run has ended');
       }),
