@@ -1,10 +1,12 @@
 // The slow node's proxy on real sockets: every byte held at least latencyMs each way, in
 // order; a "lost" chunk a retransmission timeout more, with the chunks after it behind it.
+// The same relay in this process and in the relay host (relayHost.ts), where the labs run it.
 import net from 'node:net';
 import { seededRandom } from '@racelab/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { monotonicNs } from '../time/clock.js';
-import { DelayLine, RETRANSMISSION_TIMEOUT_MS, startDelayRelay, type DelayRelay } from './delayRelay.js';
+import { DelayLine, RETRANSMISSION_TIMEOUT_MS, startDelayRelay, type Slowdown } from './delayRelay.js';
+import { startHostedDelayRelay } from './relayHost.js';
 
 const nowMs = (): number => Number(monotonicNs()) / 1e6;
 
@@ -38,9 +40,20 @@ afterEach(async () => {
   for (const close of closing.splice(0)) await close();
 });
 
-async function relayedEcho(): Promise<{ relay: DelayRelay; client: net.Socket; echo: Awaited<ReturnType<typeof echoServer>> }> {
+/** A delay relay, wherever it runs: its slow and restore are done once they resolve. */
+interface AnyDelayRelay {
+  port: number;
+  slow(slowdown: Slowdown): void | Promise<void>;
+  restore(): void | Promise<void>;
+  close(): Promise<void>;
+}
+type StartRelay = (listenHost: string, target: { host: string; port: number }) => Promise<AnyDelayRelay>;
+
+async function relayedEcho(
+  start: StartRelay,
+): Promise<{ relay: AnyDelayRelay; client: net.Socket; echo: Awaited<ReturnType<typeof echoServer>> }> {
   const echo = await echoServer();
-  const relay = await startDelayRelay('127.0.0.1', { host: '127.0.0.1', port: echo.port });
+  const relay = await start('127.0.0.1', { host: '127.0.0.1', port: echo.port });
   const client = net.connect(relay.port, '127.0.0.1');
   client.setNoDelay(true);
   await new Promise<void>((resolve) => client.once('connect', resolve));
@@ -48,10 +61,13 @@ async function relayedEcho(): Promise<{ relay: DelayRelay; client: net.Socket; e
   return { relay, client, echo };
 }
 
-describe('a delay relay', () => {
+describe.each([
+  ['in this process', (host: string, target: { host: string; port: number }) => startDelayRelay(host, target)],
+  ['in the relay host', startHostedDelayRelay],
+] as Array<[string, StartRelay]>)('a delay relay %s', (_where, start) => {
   it('slowed, holds every byte latencyMs each way, in order', async () => {
-    const { relay, client, echo } = await relayedEcho();
-    relay.slow({ latencyMs: 150, lossPercent: 0 });
+    const { relay, client, echo } = await relayedEcho(start);
+    await relay.slow({ latencyMs: 150, lossPercent: 0 });
     const back: Array<{ byte: number; atMs: number }> = [];
     client.on('data', (chunk: Buffer) => {
       const atMs = nowMs();
@@ -74,13 +90,13 @@ describe('a delay relay', () => {
   });
 
   it('restored, passes bytes again, never ahead of those still held', async () => {
-    const { relay, client } = await relayedEcho();
+    const { relay, client } = await relayedEcho(start);
     const back: number[] = [];
     client.on('data', (chunk: Buffer) => back.push(...chunk));
-    relay.slow({ latencyMs: 300, lossPercent: 0 });
+    await relay.slow({ latencyMs: 300, lossPercent: 0 });
     client.write(Buffer.from([1]));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    relay.restore();
+    await relay.restore();
     client.write(Buffer.from([2]));
     await expect.poll(() => back, { timeout: 5000 }).toEqual([1, 2]);
     client.write(Buffer.from([3]));

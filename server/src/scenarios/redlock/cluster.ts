@@ -7,8 +7,9 @@
 // proxy that never answers). A clock jump moves node-3's own wall clock where the wall clock
 // shim builds here (labnet/movableClock.ts), and is simulated on its expiries elsewhere
 // (clockJump.ts). A slow node is netem on each worker's link where the kernel has it
-// (labnet/netem.ts), else the server's delay relay that each worker reaches the node
-// through from the run's start (labnet/delayRelay.ts). Either way the staged faults name
+// (labnet/netem.ts), else a delay relay that each worker reaches the node through from the
+// run's start (labnet/delayRelay.ts), in the server's relay host (labnet/relayHost.ts) so
+// that no byte of it waits on the server's own event loop. Either way the staged faults name
 // the mechanism. Started by the scenario's setup, stopped by close(); if this process exits
 // first, nothing is left running (and a SIGKILLed server's leftovers are reaped by the next one).
 import { Redis } from 'ioredis';
@@ -19,7 +20,8 @@ import { MECHANISM, type LabMechanisms } from '../../labnet/mechanisms.js';
 import { createMovableClock, type MovableClock } from '../../labnet/movableClock.js';
 import type { LabHost } from '../../labnet/labHost.js';
 import { startRelay, type Relay } from '../../labnet/relay.js';
-import { startDelayRelay, type DelayRelay, type Slowdown } from '../../labnet/delayRelay.js';
+import type { Slowdown } from '../../labnet/delayRelay.js';
+import { startHostedDelayRelay, type HostedDelayRelay } from '../../labnet/relayHost.js';
 import { netemRestoreCommands, netemRootCommands, netemSlowCommands, runNetemCommands } from '../../labnet/netem.js';
 import type { NodeCut, NodeCutMade, NodeSlow, NodeSlowMade, RunFixture, RunStores } from '../types.js';
 import { startBlackhole, type Blackhole } from './blackhole.js';
@@ -139,15 +141,15 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
     }
   }
   // Where netem cannot play a slow, each worker reaches each node in its reach through a delay
-  // relay of this process (on its link's host address, or 127.0.0.1 off the lab hosts), from
+  // relay of the relay host (on its link's host address, or 127.0.0.1 off the lab hosts), from
   // the run's start: a slow later needs no new connection.
   const netem = hosts.length > 0 && (await network.mechanisms.netem());
-  const delayRelays = new Map<string, DelayRelay>();
-  const delayRelayOf = (k: number, i: number): DelayRelay | undefined => delayRelays.get(`${k}:${i}`);
+  const delayRelays = new Map<string, HostedDelayRelay>();
+  const delayRelayOf = (k: number, i: number): HostedDelayRelay | undefined => delayRelays.get(`${k}:${i}`);
   if (!netem) {
     for (const [k, workerId] of network.workerIds.entries()) {
       for (const i of reachableNodes(network.reach, k)) {
-        const relay = await startDelayRelay(hosts[k]?.hostAddress ?? '127.0.0.1', { host: '127.0.0.1', port: port(i) });
+        const relay = await startHostedDelayRelay(hosts[k]?.hostAddress ?? '127.0.0.1', { host: '127.0.0.1', port: port(i) });
         delayRelays.set(`${k}:${i}`, relay);
         shared[delayRelayUrlKey(workerId, i)] = `redis://${relay.host}:${relay.port}`;
       }
@@ -225,7 +227,7 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
     const restoreAll = async (): Promise<void> => {
       for (const k of slowed) {
         if (netem) await runNetemCommands(netemRestoreCommands(hosts[k]!, i));
-        else delayRelayOf(k, i)!.restore();
+        else await delayRelayOf(k, i)!.restore();
       }
     };
     try {
@@ -234,7 +236,7 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
           if (!rooted.has(k)) await runNetemCommands(netemRootCommands(hosts[k]!, NODE_COUNT));
           rooted.add(k);
           await runNetemCommands(netemSlowCommands(hosts[k]!, i, port(i), slowdown));
-        } else delayRelayOf(k, i)!.slow(slowdown);
+        } else await delayRelayOf(k, i)!.slow(slowdown);
         slowed.push(k);
       }
     } catch (error) {

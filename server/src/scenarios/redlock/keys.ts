@@ -20,7 +20,7 @@ export const PARTITION_KEY = 'partition';
 export const linkHostKey = (workerId: string): string => `linkHost:${workerId}`;
 /** The `shared` entry with where a lab host worker reaches a node for its harness's own view (a relay beside the node's port); absent: the node's own address. */
 export const viewUrlKey = (workerId: string, index: number): string => `view:${workerId}:node${index + 1}`;
-/** The `shared` entry with where a worker reaches a node in its reach through the server's delay relay (a slow node's proxy); absent: netem plays a slow, or the node is out of reach. */
+/** The `shared` entry with where a worker reaches a node in its reach through a delay relay of the server's relay host (a slow node's proxy); absent: netem plays a slow, or the node is out of reach. */
 export const delayRelayUrlKey = (workerId: string, index: number): string => `delay:${workerId}:node${index + 1}`;
 /** "node-1" … "node-5" for indices 0 … 4. */
 export const nodeName = (index: number): string => `node-${index + 1}`;

@@ -203,7 +203,7 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
     if (linkHost !== undefined) node.hostname = String(linkHost);
     return node.toString();
   };
-  // A node in reach is reached through the server's delay relay for it, where the kernel has
+  // A node in reach is reached through a delay relay for it (the server's relay host), where the kernel has
   // no netem: a slow of the node is played there, on the connections made from the start.
   const reachedAt = (i: number): string => String(ctx.shared[delayRelayUrlKey(ctx.workerId, i)] ?? url(i));
   const kernelCut = ctx.shared[PARTITION_KEY] === MECHANISM.nftables;

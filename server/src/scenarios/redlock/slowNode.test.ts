@@ -2,7 +2,7 @@
 // live from the page or at a plan's checkpoint, until it is restored (live, or the plan's ms
 // run out) or the run ends. netem plays it on each worker's link where the kernel has it;
 // here it has none, so every worker reaches each node in its reach through a delay relay of
-// the server's, from the run's start, and the slow is played there ("proxy delay"): from a
+// the server's relay host, from the run's start, and the slow is played there ("proxy delay"): from a
 // worker's namespace (or, with the real faults off, from the worker's own process) a command
 // to the slowed node takes at least twice the latency (once each way), while another node
 // and the server's own connections answer at once. In a split, node-3 slowed past the
