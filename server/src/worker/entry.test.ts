@@ -1,8 +1,8 @@
 // Workers are forked from the bundle the build makes (the test setup builds it too), so every
 // run of the suite plays the bundled code that `npm start` plays; the bundle holds racelab's
 // own scenarios itself and finds no scenario folder of its own at start.
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
 import { loadScenarios } from '../scenarios/registry.js';
 import { WORKER_ENTRY, WORKER_EXEC_ARGV } from './entry.js';
@@ -18,4 +18,26 @@ it('the bundle gathers every scenario folder the registry finds', async () => {
   expect(ids.length).toBeGreaterThan(10);
   for (const id of ids) expect(bundle, id).toContain(`id: "${id}"`);
   expect(bundle).not.toMatch(/BUILTIN_SCENARIOS = null/);
+});
+
+it('leaves each lock library out of the bundle, in a chunk beside it that only its variants load', () => {
+  const bundle = readFileSync(WORKER_ENTRY, 'utf8');
+  const chunks = readdirSync(dirname(WORKER_ENTRY))
+    .filter((name) => name !== basename(WORKER_ENTRY) && name.endsWith('.js'))
+    .map((name) => readFileSync(join(dirname(WORKER_ENTRY), name), 'utf8'));
+  for (const library of [
+    'redlock',
+    '@sesamecare-oss/redlock',
+    'redis-semaphore',
+    '@microfleet/ioredis-lock',
+    'ioredfour',
+    'advisory-lock',
+  ]) {
+    // The bundler marks each module it takes in with its path: "// node_modules/redlock/redlock.js".
+    expect(bundle, library).not.toContain(`// node_modules/${library}/`);
+    expect(
+      chunks.filter((chunk) => chunk.includes(`// node_modules/${library}/`)),
+      library,
+    ).toHaveLength(1);
+  }
 });

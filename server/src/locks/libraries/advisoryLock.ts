@@ -1,13 +1,14 @@
 // advisory-lock 2.0.0: a PostgreSQL session-level advisory lock. It has no expiry: it is
 // held while the holder's database session lives, and freed when that session ends.
-import * as advisoryLockModule from 'advisory-lock';
 import { defineLock } from '../lockAdapter.js';
 
-// A CommonJS module whose function is its `default` export; Node and a bundler disagree on
-// how deep that sits, so take it where it is.
 type Create = (databaseUrl: string) => (name: string) => { tryLock(): Promise<(() => Promise<void>) | undefined> };
-const loaded = advisoryLockModule as unknown as { default: Create | { default: Create } };
-const advisoryLock: Create = typeof loaded.default === 'function' ? loaded.default : loaded.default.default;
+
+/** The library, loaded by the runs that use it only. A CommonJS module whose function is its `default` export; Node and a bundler disagree on how deep that sits, so take it where it is. */
+async function loadAdvisoryLock(): Promise<Create> {
+  const loaded = (await import('advisory-lock')) as unknown as { default: Create | { default: Create } };
+  return typeof loaded.default === 'function' ? loaded.default : loaded.default.default;
+}
 
 export default defineLock({
   name: 'advisory-lock',
@@ -19,8 +20,8 @@ export default defineLock({
   fences: false,
   spansNodes: false,
   redisKey: () => null, // it lives in PostgreSQL
-  create({ databaseUrl, keyPrefix }) {
-    const mutexFor = advisoryLock(databaseUrl);
+  async create({ databaseUrl, keyPrefix }) {
+    const mutexFor = (await loadAdvisoryLock())(databaseUrl);
     return {
       // Advisory locks are database-wide: the name carries the run's prefix. No TTL to give.
       async acquire(key) {

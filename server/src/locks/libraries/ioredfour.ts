@@ -5,7 +5,7 @@
 // The counter lives in the lock's Redis: a failover that loses a grant loses its increment too,
 // and the promoted replica hands the same index out again; a row that takes only a higher
 // fence still refuses the older holder's write (the failover lab shows it).
-import Lock from 'ioredfour';
+import type Lock from 'ioredfour';
 import { defineLock } from '../lockAdapter.js';
 
 export default defineLock<Lock.Acquired>({
@@ -18,7 +18,8 @@ export default defineLock<Lock.Acquired>({
   fences: true,
   spansNodes: false,
   redisKey: (key) => `lock:${key}`, // its default namespace "lock" names the key "lock:<key>"
-  create({ redis }) {
+  async create({ redis }) {
+    const { default: Lock } = await import('ioredfour'); // loaded by the runs that use it only
     const locks = new Lock({ redis });
     // It hears releases on a duplicate of `redis`: quiet when a lab's primary dies, as `redis` is.
     const subscriber = locks._redisSubscriber;

@@ -1,6 +1,6 @@
 // @microfleet/ioredis-lock 6.0.1: SET NX PX with a random UUID per Lock object, released
 // and extended by compare-and-act scripts. No renewal of its own, no fencing token.
-import { createLock, LockAcquisitionError, type Lock } from '@microfleet/ioredis-lock';
+import type { Lock } from '@microfleet/ioredis-lock';
 import { defineLock } from '../lockAdapter.js';
 import { nullIfRefused } from './oneTry.js';
 
@@ -14,7 +14,8 @@ export default defineLock<Lock>({
   fences: false,
   spansNodes: false,
   redisKey: (key) => key,
-  create({ redis }) {
+  async create({ redis }) {
+    const { createLock, LockAcquisitionError } = await import('@microfleet/ioredis-lock'); // loaded by the runs that use it only
     return {
       async acquire(key, ttlMs) {
         const lock = createLock(redis, { timeout: ttlMs, retries: 0 }); // retries 0: one try (./oneTry.ts)

@@ -2,7 +2,7 @@
 // independent Redis nodes (a majority must agree: the run's one Redis, or the five nodes of
 // the Redlock lab). Either way a random identifier per holder, and a refresh timer that
 // renews the lock every 80 % of its timeout while the holder runs.
-import { Mutex, RedlockMutex, type LockOptions } from 'redis-semaphore';
+import type { LockOptions, Mutex, RedlockMutex } from 'redis-semaphore';
 import { defineLock, type LockAdapter } from '../lockAdapter.js';
 
 /** The adapter of either class: `make` builds the mutex of a key with the options given. */
@@ -39,7 +39,10 @@ export const redisSemaphoreMutex = defineLock({
   id: 'lib-redis-semaphore-mutex',
   summary: 'redis-semaphore Mutex: SET NX PX with a random identifier, compare-and-delete release, renewed by a timer while held.',
   spansNodes: false,
-  create: ({ redis }) => mutexLock((key, options) => new Mutex(redis, key, options)),
+  async create({ redis }) {
+    const { Mutex } = await import('redis-semaphore'); // loaded by the runs that use it only
+    return mutexLock((key, options) => new Mutex(redis, key, options));
+  },
 });
 
 export const redisSemaphoreRedlockMutex = defineLock({
@@ -48,5 +51,8 @@ export const redisSemaphoreRedlockMutex = defineLock({
   id: 'lib-redis-semaphore-redlock-mutex',
   summary: 'redis-semaphore RedlockMutex: the Mutex over a majority of the Redis nodes it is given, renewed by a timer while held.',
   spansNodes: true,
-  create: ({ nodes }) => mutexLock((key, options) => new RedlockMutex(nodes, key, options)),
+  async create({ nodes }) {
+    const { RedlockMutex } = await import('redis-semaphore'); // loaded by the runs that use it only
+    return mutexLock((key, options) => new RedlockMutex(nodes, key, options));
+  },
 });

@@ -1,6 +1,5 @@
 // redlock 4.2.0: the original Redlock client (Mike Marcacci), over the nodes it is given (the run's one Redis, or a lab's five).
 // No renewal of its own: a holder calls lock.extend() itself, or the lock expires.
-import Redlock from 'redlock';
 import { defineLock } from '../lockAdapter.js';
 import { nullIfRefused, REDLOCK_ONE_TRY } from './oneTry.js';
 
@@ -14,7 +13,8 @@ export default defineLock({
   fences: false,
   spansNodes: true,
   redisKey: (key) => key,
-  create({ nodes }) {
+  async create({ nodes }) {
+    const { default: Redlock } = await import('redlock'); // loaded by the runs that use it only
     const redlock = new Redlock(nodes, REDLOCK_ONE_TRY);
     return {
       acquire: (key, ttlMs) => nullIfRefused(redlock.lock(key, ttlMs), Redlock.LockError),

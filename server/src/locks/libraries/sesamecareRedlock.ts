@@ -1,6 +1,5 @@
 // @sesamecare-oss/redlock 1.4.0: the maintained fork of Redlock 5, for ioredis 5.
 // Renewal only inside redlock.using(); acquire() takes a lease that simply expires.
-import { ExecutionError, Redlock } from '@sesamecare-oss/redlock';
 import { defineLock } from '../lockAdapter.js';
 import { nullIfRefused, REDLOCK_ONE_TRY } from './oneTry.js';
 
@@ -14,7 +13,8 @@ export default defineLock({
   fences: false,
   spansNodes: true,
   redisKey: (key) => key,
-  create({ nodes }) {
+  async create({ nodes }) {
+    const { ExecutionError, Redlock } = await import('@sesamecare-oss/redlock'); // loaded by the runs that use it only
     const redlock = new Redlock(nodes);
     return {
       // Redlock 5 takes its settings per call; the lock it returns extends with the same ones.
