@@ -1,20 +1,27 @@
-// Every variant of every scenario the server offers, run at its defaults from the page:
-// broken ones must FAIL and correct ones PASS. A new scenario is covered with no new test.
-// Three pages share the list, as three visitors of one server would: each run's verdict is
-// its own (the server keeps runs apart; http/crowd.test.ts checks that with 30 at once), and
-// the suite waits a third as long for the ~80 runs.
+// Every scenario the server offers, from the page: its first correct variant must show
+// PASS at the defaults. A new scenario is covered with no new test. Each scenario's first
+// variant, a broken one, is run on stage and must show FAIL (stage.spec.ts); every other
+// variant's verdict is held without a browser, at the same defaults
+// (server/src/scenarios/catalog.test.ts): what the page adds, drawing the verdict it is
+// sent, is the same for all. Three pages share the list, as three visitors of one server
+// would: each run's verdict is its own (the server keeps runs apart; http/crowd.test.ts
+// checks that with a crowd at once), and the suite waits a third as long.
 import { expect, test, type Browser } from '@playwright/test';
 import type { ScenarioManifest } from '@racelab/shared';
 import { choose, openPlayground, runAndWait, variantRadioName } from './racelab.js';
 
 const PAGES = 3;
 
-test('every variant of every scenario gets the verdict it is built to get', async ({ browser, request, baseURL, viewport }) => {
+test('a correct variant of every scenario gets a PASS', async ({ browser, request, baseURL, viewport }) => {
   const response = await request.get('/api/catalog');
   expect(response.ok()).toBe(true);
   const catalog = (await response.json()) as ScenarioManifest[];
   expect(catalog.length).toBeGreaterThan(0);
-  const runs = catalog.flatMap((scenario) => scenario.variants.map((variant) => ({ scenario, variant })));
+  const runs = catalog.map((scenario) => {
+    const variant = scenario.variants.find((v) => v.correct && !v.library);
+    if (!variant) throw new Error(`${scenario.id} has no correct variant of its own`);
+    return { scenario, variant };
+  });
   test.setTimeout(60_000 + Math.ceil(runs.length / PAGES) * 45_000);
 
   const seen: string[] = [];
@@ -28,7 +35,7 @@ test('every variant of every scenario gets the verdict it is built to get', asyn
         const name = variantRadioName(variant.id, variant.correct);
         await choose(page, scenario.id, name);
         const headline = await runAndWait(page, name);
-        expect(headline, `${scenario.id} ${name}`).toMatch(variant.correct ? /^PASS/ : /^FAIL/);
+        expect(headline, `${scenario.id} ${name}`).toMatch(/^PASS/);
         const lines = page.getByRole('region', { name: 'Verdict' }).getByRole('listitem');
         await expect(lines.first()).toContainText(/ — should (not )?be /);
         seen.push(`${scenario.id}/${variant.id}`);

@@ -3,6 +3,7 @@
 // is large, what a talk does not need is hidden, and chapters step with the arrow keys.
 // Each scenario's end state is saved as a screenshot (attached to the test's results).
 import { expect, test, type Page } from '@playwright/test';
+import type { ScenarioManifest } from '@racelab/shared';
 import { boxOf, documentSize, expectInsideViewport, textsSmallerThan, timelineOf, verdictStatus } from './layout.js';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
 
@@ -100,17 +101,20 @@ test.describe('presenter mode chapters', () => {
 test.describe('every scenario on stage', () => {
   test.use({ viewport: { width: 1920, height: 1080 } });
 
-  test('each scenario’s end state, saved as a screenshot', async ({ page, request }, testInfo) => {
-    const catalog = (await (await request.get('/api/catalog')).json()) as { id: string; title: string }[];
+  // Each scenario opens on its first variant, a broken one: on stage it must show FAIL, as
+  // the browser catalogue (catalog.spec.ts) shows each correct one PASS.
+  test('each scenario’s end state, saved as a screenshot, its first variant failing', async ({ page, request }, testInfo) => {
+    const catalog = (await (await request.get('/api/catalog')).json()) as ScenarioManifest[];
     test.setTimeout(60_000 + catalog.length * 45_000);
     expect(catalog.length).toBeGreaterThan(5);
     await present(page);
-    for (const { id, title } of catalog) {
+    for (const { id, title, variants } of catalog) {
+      expect(variants[0]!.correct, `${id}'s first variant is a broken one`).toBe(false);
       await page.goto(`/?scenario=${id}&presenter=1`);
       await expect(page.getByText('connected', { exact: true })).toBeVisible();
       await expect(page.getByRole('group', { name: 'On stage' })).toContainText(title);
       await page.locator('body').press('r');
-      await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/, { timeout: RUN_TIMEOUT });
+      await expect(verdictStatus(page), id).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });
       await expectFitted(page);
       const path = testInfo.outputPath(`presenter-${id}.png`);
       await page.screenshot({ path });

@@ -1,8 +1,12 @@
-// Every lease a variant reports says when its validity starts counting (`fromMs`): the
-// moment the granting command was sent, at or after the worker asked and at or before it
-// reported the grant. The page ends a lease at fromMs + ttlMs, so a reply that comes back
-// late (a busy machine, a WAIT for a replica, a fence fetched after the SET) never draws a
-// lease that Redis had already let expire. Each variant of the catalog once, at its defaults.
+// Every variant of the catalog once, at its defaults: it gets the verdict its manifest
+// expects there (broken ones FAIL, correct ones PASS, a trap as declared), and every lease
+// it reports says when its validity starts counting (`fromMs`): the moment the granting
+// command was sent, at or after the worker asked and at or before it reported the grant.
+// The page ends a lease at fromMs + ttlMs, so a reply that comes back late (a busy machine,
+// a WAIT for a replica, a fence fetched after the SET) never draws a lease that Redis had
+// already let expire. The browser suite (e2e/tests/catalog.spec.ts) runs a broken and a
+// correct variant of each scenario from the page; every variant's verdict is held here.
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
@@ -40,24 +44,36 @@ function leaseClockProblems(events: RunEvent[]): string[] {
   return problems;
 }
 
-describe('lease clocks', () => {
-  it('every variant counts each lease from when its command was sent', async () => {
+describe('the catalog at its defaults', () => {
+  it('every variant gets the verdict its manifest expects, and counts each lease from when its command was sent', async () => {
     const all = playground.catalog.manifests.flatMap((m) => m.variants.map((v) => [m.id, v.id] as const));
     const leases = new Map<string, number>();
     const problems: string[] = [];
+    const verdicts: string[] = [];
+    const expectedVerdicts: string[] = [];
     let next = 0;
     // Four runs at a time; each variant's own choreography keeps its run what it is alone.
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         while (next < all.length) {
           const [scenario, variant] = all[next++]!;
-          const { events } = await play(playground, scenario, variant);
+          const { events, outcome, verdict, metrics } = await play(playground, scenario, variant);
+          const manifest = playground.catalog.manifests.find((m) => m.id === scenario)!;
+          const expected = manifest.variants.find((v) => v.id === variant)!.expected![0]!;
+          // The run's own word on what it expects agrees with the manifest's, and the verdict with both.
+          if (outcome.status === 'finished' && !isDeepStrictEqual(outcome.expected, expected))
+            problems.push(
+              `${scenario}/${variant}: the run expects ${JSON.stringify(outcome.expected)}, the manifest ${JSON.stringify(expected)}`,
+            );
+          verdicts.push(`${scenario}/${variant}: ${verdict} ${JSON.stringify(metrics)}`);
+          expectedVerdicts.push(`${scenario}/${variant}: ${expected.verdict} ${JSON.stringify(metrics)}`);
           leases.set(`${scenario}/${variant}`, events.filter((e) => e.type === 'lease-acquired' && e.ttlMs !== null).length);
           problems.push(...leaseClockProblems(events).map((p) => `${scenario}/${variant}: ${p}`));
         }
       }),
     );
     expect(problems).toEqual([]);
+    expect(verdicts.sort()).toEqual(expectedVerdicts.sort());
     // The check saw leases with expiries: the variants that take one did.
     expect(leases.get('duplicate-job/token-lua')).toBeGreaterThan(0);
     expect(leases.get('failover/wait-replica')).toBeGreaterThan(0);
