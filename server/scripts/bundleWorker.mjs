@@ -33,8 +33,6 @@ const gatherScenarios = {
 
 const bundleDir = path.join(dist, 'worker', 'bundle');
 rmSync(bundleDir, { recursive: true, force: true }); // no chunk of an earlier build is left beside the new ones
-// The single-file bundle of earlier builds, which a worker would still be forked from.
-rmSync(path.join(dist, 'worker', 'workerBundle.js'), { force: true });
 
 await build({
   input: path.join(dist, 'worker', 'workerMain.js'),

@@ -154,9 +154,9 @@ for (const scenario of Object.keys(SCENARIOS)) {
   // A scenario's sets at once (the config's maxConcurrency): each run keeps its lab apart.
   describe.concurrent(scenario, () => {
     for (const [setIndex, set] of setsOf(manifest).entries()) {
-      const played = setIndex === 0 ? manifest.variants : manifest.variants.filter((v) => !v.library);
+      const variants = setIndex === 0 ? manifest.variants : manifest.variants.filter((v) => !v.library);
       it(`at ${setIndex === 0 ? 'the defaults' : JSON.stringify(set)}: ${setIndex === 0 ? 'every variant' : 'every hand-written variant'}, real and forced off, gives its expected verdict with its faults' mechanisms named`, async () => {
-        for (const variant of played) {
+        for (const variant of variants) {
           // The two playgrounds at once: one run each, as the scenario tests run them.
           const [onMachine, imitated] = await Promise.all([
             playedAsExpected(machine, real, scenario, variant.id, setIndex),

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { builtScript } from '../services/builtScript.js';
 import { childrenOf, processState } from '../testing/processTable.js';
 import { startHostedDelayRelay, type HostedDelayRelay } from './relayHost.js';
 
@@ -28,8 +29,8 @@ it('runs every relay of this process in one child process', async () => {
 });
 
 it('ends when the process that forked it is SIGKILLed', async () => {
-  const relayHost = pathToFileURL(new URL('../../dist/labnet/relayHost.js', import.meta.url).pathname).href;
-  const processTable = pathToFileURL(new URL('../../dist/testing/processTable.js', import.meta.url).pathname).href;
+  const relayHost = pathToFileURL(builtScript(new URL('./relayHost.js', import.meta.url))).href;
+  const processTable = pathToFileURL(builtScript(new URL('../testing/processTable.js', import.meta.url))).href;
   // A process that starts a relay, says its relay host's pid, and waits to be killed.
   const script = `
     const { startHostedDelayRelay } = await import(${JSON.stringify(relayHost)});

@@ -6,16 +6,11 @@
 // a verdict that hung on the machine's load. The relay host does nothing else, and answers
 // at once. Slow, restore and close resolve once the relay has done it.
 import { fork, type ChildProcess } from 'node:child_process';
-import { sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtScript } from '../services/builtScript.js';
 import type { DelayRelay, Slowdown } from './delayRelay.js';
 import type { RelayHostReply, RelayHostRequest } from './relayHostProtocol.js';
 
-/** Always the built JavaScript, as a worker's entry (worker/entry.ts): tests that import the sources fork the build. */
-const ENTRY = fileURLToPath(new URL('./relayHostMain.js', import.meta.url)).replace(
-  `${sep}server${sep}src${sep}`,
-  `${sep}server${sep}dist${sep}`,
-);
+const ENTRY = builtScript(new URL('./relayHostMain.js', import.meta.url));
 
 type Ask = (request: DistributiveOmit<RelayHostRequest, 'id'>) => Promise<RelayHostReply & { ok: true }>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -68,6 +68,11 @@ export interface LockModule<Handle = unknown> {
   spansNodes: boolean;
   /** Where in the run's key space the lock lives for `key`, when the library adds a prefix of its own; null: not in Redis. */
   redisKey(key: string): string | null;
+  /**
+   * The lock over these connections. A library's adapter imports its npm package here, not at
+   * the top of its file: a worker process then loads the library only for a run of its
+   * variant (the worker bundle keeps each in a chunk of its own, scripts/bundleWorker.mjs).
+   */
   create(connections: LockConnections): LockAdapter<Handle> | Promise<LockAdapter<Handle>>;
 }
 

@@ -4,7 +4,7 @@ import { defineLock } from '../lockAdapter.js';
 
 type Create = (databaseUrl: string) => (name: string) => { tryLock(): Promise<(() => Promise<void>) | undefined> };
 
-/** The library, loaded by the runs that use it only. A CommonJS module whose function is its `default` export; Node and a bundler disagree on how deep that sits, so take it where it is. */
+/** The library (see LockModule.create). A CommonJS module whose function is its `default` export; Node and a bundler disagree on how deep that sits, so take it where it is. */
 async function loadAdvisoryLock(): Promise<Create> {
   const loaded = (await import('advisory-lock')) as unknown as { default: Create | { default: Create } };
   return typeof loaded.default === 'function' ? loaded.default : loaded.default.default;

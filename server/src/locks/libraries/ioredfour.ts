@@ -19,7 +19,7 @@ export default defineLock<Lock.Acquired>({
   spansNodes: false,
   redisKey: (key) => `lock:${key}`, // its default namespace "lock" names the key "lock:<key>"
   async create({ redis }) {
-    const { default: Lock } = await import('ioredfour'); // loaded by the runs that use it only
+    const { default: Lock } = await import('ioredfour');
     const locks = new Lock({ redis });
     // It hears releases on a duplicate of `redis`: quiet when a lab's primary dies, as `redis` is.
     const subscriber = locks._redisSubscriber;

@@ -15,7 +15,7 @@ export default defineLock<Lock>({
   spansNodes: false,
   redisKey: (key) => key,
   async create({ redis }) {
-    const { createLock, LockAcquisitionError } = await import('@microfleet/ioredis-lock'); // loaded by the runs that use it only
+    const { createLock, LockAcquisitionError } = await import('@microfleet/ioredis-lock');
     return {
       async acquire(key, ttlMs) {
         const lock = createLock(redis, { timeout: ttlMs, retries: 0 }); // retries 0: one try (./oneTry.ts)

@@ -40,7 +40,7 @@ export const redisSemaphoreMutex = defineLock({
   summary: 'redis-semaphore Mutex: SET NX PX with a random identifier, compare-and-delete release, renewed by a timer while held.',
   spansNodes: false,
   async create({ redis }) {
-    const { Mutex } = await import('redis-semaphore'); // loaded by the runs that use it only
+    const { Mutex } = await import('redis-semaphore');
     return mutexLock((key, options) => new Mutex(redis, key, options));
   },
 });
@@ -52,7 +52,7 @@ export const redisSemaphoreRedlockMutex = defineLock({
   summary: 'redis-semaphore RedlockMutex: the Mutex over a majority of the Redis nodes it is given, renewed by a timer while held.',
   spansNodes: true,
   async create({ nodes }) {
-    const { RedlockMutex } = await import('redis-semaphore'); // loaded by the runs that use it only
+    const { RedlockMutex } = await import('redis-semaphore');
     return mutexLock((key, options) => new RedlockMutex(nodes, key, options));
   },
 });

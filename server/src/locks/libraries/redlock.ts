@@ -14,7 +14,7 @@ export default defineLock({
   spansNodes: true,
   redisKey: (key) => key,
   async create({ nodes }) {
-    const { default: Redlock } = await import('redlock'); // loaded by the runs that use it only
+    const { default: Redlock } = await import('redlock');
     const redlock = new Redlock(nodes, REDLOCK_ONE_TRY);
     return {
       acquire: (key, ttlMs) => nullIfRefused(redlock.lock(key, ttlMs), Redlock.LockError),

@@ -14,7 +14,7 @@ export default defineLock({
   spansNodes: true,
   redisKey: (key) => key,
   async create({ nodes }) {
-    const { ExecutionError, Redlock } = await import('@sesamecare-oss/redlock'); // loaded by the runs that use it only
+    const { ExecutionError, Redlock } = await import('@sesamecare-oss/redlock');
     const redlock = new Redlock(nodes);
     return {
       // Redlock 5 takes its settings per call; the lock it returns extends with the same ones.

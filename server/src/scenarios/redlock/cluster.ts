@@ -147,12 +147,15 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   const delayRelays = new Map<string, HostedDelayRelay>();
   const delayRelayOf = (k: number, i: number): HostedDelayRelay | undefined => delayRelays.get(`${k}:${i}`);
   if (!netem) {
-    for (const [k, workerId] of network.workerIds.entries()) {
-      for (const i of reachableNodes(network.reach, k)) {
-        const relay = await startHostedDelayRelay(hosts[k]?.hostAddress ?? '127.0.0.1', { host: '127.0.0.1', port: port(i) });
-        delayRelays.set(`${k}:${i}`, relay);
-        shared[delayRelayUrlKey(workerId, i)] = `redis://${relay.host}:${relay.port}`;
-      }
+    const wanted = network.workerIds.flatMap((workerId, k) => reachableNodes(network.reach, k).map((i) => ({ workerId, k, i })));
+    // Asked of the relay host all at once: each is a round trip to it.
+    const opened = await Promise.all(
+      wanted.map(({ k, i }) => startHostedDelayRelay(hosts[k]?.hostAddress ?? '127.0.0.1', { host: '127.0.0.1', port: port(i) })),
+    );
+    for (const [n, { workerId, k, i }] of wanted.entries()) {
+      const relay = opened[n]!;
+      delayRelays.set(`${k}:${i}`, relay);
+      shared[delayRelayUrlKey(workerId, i)] = `redis://${relay.host}:${relay.port}`;
     }
   }
   for (const [k, workerId] of network.workerIds.entries()) {
