@@ -3,16 +3,25 @@
 // a lock kept as a hash is reported by its fields.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_REDIS_URL } from '../services/index.js';
 import { freshPrefix, testRedis } from '../testing/testRedis.js';
 import { KeyObserver, type KeyObservation } from './keyObserver.js';
+import { KeyspaceEvents } from './keyspaceEvents.js';
 
 const redis = testRedis();
 afterAll(() => redis.disconnect());
 
-/** Watches `lock` under a fresh prefix (sampling only, no notifications) and collects what it reports. */
-function observe(): { prefix: string; seen: KeyObservation[]; observer: KeyObserver } {
-  const prefix = freshPrefix();
+/**
+ * Watches `lock` under `prefix` (a fresh one by default; sampling only unless given
+ * notifications) and collects what it reports, and the keys it calls gone.
+ */
+function observe(
+  notifications: KeyspaceEvents | null = null,
+  prefix = freshPrefix(),
+): { prefix: string; seen: KeyObservation[]; gone: string[]; observer: KeyObserver } {
   const seen: KeyObservation[] = [];
+  const gone: string[] = [];
   const observer = new KeyObserver(
     redis,
     prefix,
@@ -21,8 +30,10 @@ function observe(): { prefix: string; seen: KeyObservation[]; observer: KeyObser
     (error) => {
       throw error;
     },
+    notifications,
+    (key) => gone.push(key),
   );
-  return { prefix, seen, observer };
+  return { prefix, seen, gone, observer };
 }
 
 describe('key observer', () => {
@@ -61,5 +72,22 @@ describe('key observer', () => {
     await observer.stop();
     expect(seen.map((o) => o.value)).toEqual(['{index: 7}', null]);
     expect(seen[0]!.pttlMs).toBeGreaterThan(0);
+  });
+
+  it('calls a key gone when Redis says it was deleted, though no sample ever saw its value', async () => {
+    // A key's whole life in one transaction: as on a server starved for as long as a lease lives.
+    const events = await KeyspaceEvents.open(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, redis, () => undefined);
+    expect(events).not.toBeNull(); // this Redis notifies (the run's CI Redis does)
+    // Under the prefix the notifications are subscribed for.
+    const { prefix, seen, gone, observer } = observe(events, `racelab:keyobserver-test-${randomUUID()}:`);
+    try {
+      await sleep(50); // sampling, and subscribed
+      await redis.multi().set(`${prefix}lock`, 'worker-1').del(`${prefix}lock`).exec();
+      await expect.poll(() => gone, { timeout: 5000 }).toEqual(['lock']);
+      expect(seen.map((o) => o.value)).toEqual([]); // never seen with a value
+    } finally {
+      await observer.stop();
+      events!.close();
+    }
   });
 });

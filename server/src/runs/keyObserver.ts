@@ -58,6 +58,13 @@ export class KeyObserver {
     private readonly onChange: (o: KeyObservation, previous: KeyObservation | undefined) => void,
     private readonly onError: (error: Error) => void,
     notifications?: KeyspaceEvents | null,
+    /**
+     * A watched key went from a value to no key: seen so by two samples, or told by Redis (a
+     * DEL or an expiry is notified only for a key that existed, so it counts even when no
+     * sample caught the value: a server starved for the key's whole life would otherwise never
+     * call it gone, and a worker waiting for that would wait to the run's deadline).
+     */
+    private readonly onGone: (key: string) => void = () => undefined,
   ) {
     this.unlisten = notifications?.listen(prefix, (key, event) => this.notified(key, event)) ?? (() => undefined);
     this.sampling = new SamplingLoop(SAMPLE_EVERY_MS, () => this.serial(() => this.sample()), onError);
@@ -80,8 +87,8 @@ export class KeyObserver {
     if (!this.sampling.running || !this.keys.includes(key)) return;
     // A key that is gone is known to be gone; after any other change, ask Redis what it holds.
     const gone = event === 'del' || event === 'expired' || event === 'evicted';
-    void this.serial(async () => (gone ? this.report({ key, value: null, pttlMs: -2 }) : this.sample())).catch((error: unknown) =>
-      this.onError(error instanceof Error ? error : new Error(String(error))),
+    void this.serial(async () => (gone ? this.report({ key, value: null, pttlMs: -2 }, undefined, true) : this.sample())).catch(
+      (error: unknown) => this.onError(error instanceof Error ? error : new Error(String(error))),
     );
   }
 
@@ -99,13 +106,17 @@ export class KeyObserver {
     });
   }
 
-  private report(now: KeyObservation, when?: Sampled): void {
+  /** `removed`: Redis said the key was deleted or expired. */
+  private report(now: KeyObservation, when?: Sampled, removed = false): void {
     const before = this.last.get(now.key);
+    const gone = now.value === null && (removed || (before !== undefined && before.value !== null));
     // A TTL counting down is not news; a new value, a new lease or a lost expiry is.
     const changed = !before || before.value !== now.value || (before.pttlMs === -1) !== (now.pttlMs === -1) || renewed(before, now, when);
-    if (!changed) return;
-    this.last.set(now.key, { ...now, ...when });
-    if (before || now.value !== null) this.onChange(now, before);
+    if (changed) {
+      this.last.set(now.key, { ...now, ...when });
+      if (before || now.value !== null) this.onChange(now, before);
+    }
+    if (gone) this.onGone(now.key);
   }
 }
 

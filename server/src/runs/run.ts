@@ -324,7 +324,6 @@ export class Run {
           const o = { ...stored, key: scenarioKey(variant.keyAliases, stored.key) };
           const before = storedBefore && { ...storedBefore, key: o.key };
           this.log.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
-          if (before && before.value !== null && o.value === null) coordinator.signal(keyGoneLatch(o.key));
           underway.keysRecorded = underway.keysRecorded
             .then(() => scenario.onKeyObserved?.(stores, o, before))
             .then(() => {
@@ -334,6 +333,7 @@ export class Run {
         },
         (error) => this.cancel(`Redis stopped answering during the run: ${error.message}`),
         this.services.keyspace,
+        (stored) => coordinator.signal(keyGoneLatch(scenarioKey(variant.keyAliases, stored))),
       );
       underway.observers.push(observer);
       if (scenario.observe) {
