@@ -26,7 +26,10 @@ export default defineConfig({
   reporter: 'list',
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (actions, DOM snapshots, network, console) without the
+    // screencast: encoding a frame of every paint was a third of the browser's CPU in a run
+    // of the suite, on a machine the suite keeps busy.
+    trace: { mode: 'retain-on-failure', screenshots: false },
   },
   webServer: {
     command: 'node ../server/dist/main.js',
