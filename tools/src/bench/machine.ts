@@ -1,5 +1,8 @@
 // The machine a bench ran on, for BENCHMARKS.md: figures from another machine (or the
-// same one on a busier day) are not comparable, ratios measured side by side are.
+// same one on a busier day) are not comparable, ratios measured side by side are. Two
+// yardsticks say how fast this one was when the bench started, so that a figure that moved
+// between two reports can be told from a machine that did: starting a Node process (what
+// every worker of a run pays) and a fixed piece of JavaScript.
 import { execFileSync } from 'node:child_process';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import type { Redis } from 'ioredis';
@@ -16,7 +19,35 @@ export interface Machine {
   redis: string;
   postgres: string;
   chromium: string;
+  /** `node -e 0`, spawned and waited for: median of 9, in ms. */
+  nodeStartMs: number;
+  /** A fixed piece of JavaScript (JSON of 20,000 small objects, written and read back): median of 9, in ms. */
+  jsWorkMs: number;
 }
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** The median time of `times` calls of `fn`, in ms. */
+function timed(times: number, fn: () => void): number {
+  return median(
+    Array.from({ length: times }, () => {
+      const started = performance.now();
+      fn();
+      return performance.now() - started;
+    }),
+  );
+}
+
+const SAMPLE = Array.from({ length: 20_000 }, (_, i) => ({
+  seq: i,
+  type: 'note',
+  workerId: `worker-${i % 4}`,
+  atMs: i * 0.5,
+  text: `#${i}`,
+}));
 
 export async function describeMachine(redis: Redis, pool: pg.Pool): Promise<Machine> {
   const info = await redis.info('server');
@@ -40,5 +71,7 @@ export async function describeMachine(redis: Redis, pool: pg.Pool): Promise<Mach
     redis: /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown',
     postgres: rows[0]?.v ?? 'unknown',
     chromium,
+    nodeStartMs: timed(9, () => execFileSync(process.execPath, ['-e', '0'], { stdio: 'ignore' })),
+    jsWorkMs: timed(9, () => void JSON.parse(JSON.stringify(SAMPLE))),
   };
 }

@@ -55,7 +55,10 @@ export function renderReport(r: Report): string {
     `Written by \`npm run bench\` (tools/src/bench/runner.ts) on ${m.date}, in ${Math.round(r.wallSeconds)} s.`,
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM (${m.freeGiB} GiB free at the start), load average ${m.loadAvg} at the start; ` +
-      `Node ${m.node}, Redis ${m.redis}, PostgreSQL ${m.postgres}, ${m.chromium}.`,
+      `Node ${m.node}, Redis ${m.redis}, PostgreSQL ${m.postgres}, ${m.chromium}. ` +
+      `Its speed at the start (medians of 9): starting \`node -e 0\` ${formatNumber(m.nodeStartMs, 'ms')} ms, ` +
+      `a fixed piece of JavaScript (20,000 small objects to JSON and back) ${formatNumber(m.jsWorkMs, 'ms')} ms; ` +
+      'a report whose figures all moved with these is a slower or faster machine, not other code.',
     '',
     'The machine is shared and noisy: absolute figures move from run to run, ratios measured side by side in the same run are what count. ' +
       'Each figure is a set of samples (one per repetition, or one per event for latencies): median, p99 (nearest rank: with few samples it is the largest) and min–max. ' +
