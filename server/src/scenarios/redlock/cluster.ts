@@ -89,11 +89,30 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   let blackhole: Blackhole | undefined;
   // node-3's own clock, where the shim builds here and the run jumps it: its file is written by the jump (clockJump.ts).
   let clock: MovableClock | null = null;
+  let clients: Redis[] = [];
+  const relays: Relay[] = [];
+  const delayRelays = new Map<string, HostedDelayRelay>();
   const killAll = (): void => {
     for (const node of started) node.killSync();
     clock?.closeSync();
   };
   process.on('exit', killAll);
+  /**
+   * Stops whatever of the cluster has started: by close(), or at once when the start fails
+   * part-way, so that nothing it made is left running until the server exits.
+   */
+  const release = async (): Promise<void> => {
+    for (const client of clients) client.disconnect();
+    const closed = await Promise.allSettled([
+      blackhole?.close(),
+      ...[...relays, ...delayRelays.values()].map((relay) => relay.close()),
+      ...started.map((node) => node.stop()),
+    ]);
+    await clock?.close();
+    process.off('exit', killAll);
+    const failed = closed.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
   try {
     const shim = network.mechanisms.wallClockShim;
     if (network.clockJumpMs > 0 && shim) clock = await createMovableClock(shim);
@@ -107,18 +126,17 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
     clock?.check(await serverPid(started[JUMPING_NODE]!.url), `${nodeName(JUMPING_NODE)}'s redis-server`);
     blackhole = await startBlackhole();
   } catch (error) {
-    process.off('exit', killAll);
-    await Promise.all(started.map((node) => node.stop().catch(() => undefined)));
-    await clock?.close();
+    await release().catch(() => undefined);
     throw error;
   }
 
   // The server's own view of the nodes, for the timeline's truth lanes.
-  const clients = started.map((node) => {
+  clients = started.map((node) => {
     const client = new Redis(node.url, { maxRetriesPerRequest: 1, connectionName: 'racelab-observer' });
     client.on('error', () => undefined);
     return client;
   });
+
   const shared: Record<string, string> = { blackholeUrl: blackhole.url };
   started.forEach((node, i) => (shared[nodeUrlKey(i)] = node.url));
   if (clock) shared[CLOCK_FILE_KEY] = clock.file;
@@ -127,45 +145,52 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
   shared[PARTITION_KEY] = kernel ? MECHANISM.nftables : MECHANISM.proxy;
   const faults: StagedFault[] = [];
   const port = (i: number): number => Number(new URL(started[i]!.url).port);
-  // The harness's own view of the deciding and the jumping node passes a relay on the link,
-  // beside the node's port, so that isolating either cuts the variant, never the choreography.
-  const relays: Relay[] = [];
-  const viewed = [...new Set([decidingNode(network.reach), JUMPING_NODE])];
-  for (const [k, workerId] of network.workerIds.entries()) {
-    const host = hosts[k];
-    if (!host) continue;
-    for (const i of viewed) {
-      const relay = await startRelay(host.hostAddress, { host: '127.0.0.1', port: port(i) });
-      relays.push(relay);
-      shared[viewUrlKey(workerId, i)] = `redis://${relay.host}:${relay.port}`;
-    }
-  }
-  // Where netem cannot play a slow, each worker reaches each node in its reach through a delay
-  // relay of the relay host (on its link's host address, or 127.0.0.1 off the lab hosts), from
-  // the run's start: a slow later needs no new connection.
-  const netem = hosts.length > 0 && (await network.mechanisms.netem());
-  const delayRelays = new Map<string, HostedDelayRelay>();
   const delayRelayOf = (k: number, i: number): HostedDelayRelay | undefined => delayRelays.get(`${k}:${i}`);
-  if (!netem) {
-    const wanted = network.workerIds.flatMap((workerId, k) => reachableNodes(network.reach, k).map((i) => ({ workerId, k, i })));
-    // Asked of the relay host all at once: each is a round trip to it.
-    const opened = await Promise.all(
-      wanted.map(({ k, i }) => startHostedDelayRelay(hosts[k]?.hostAddress ?? '127.0.0.1', { host: '127.0.0.1', port: port(i) })),
-    );
-    for (const [n, { workerId, k, i }] of wanted.entries()) {
-      const relay = opened[n]!;
-      delayRelays.set(`${k}:${i}`, relay);
-      shared[delayRelayUrlKey(workerId, i)] = `redis://${relay.host}:${relay.port}`;
+  let netem = false;
+  try {
+    // The harness's own view of the deciding and the jumping node passes a relay on the link,
+    // beside the node's port, so that isolating either cuts the variant, never the choreography.
+    const viewed = [...new Set([decidingNode(network.reach), JUMPING_NODE])];
+    for (const [k, workerId] of network.workerIds.entries()) {
+      const host = hosts[k];
+      if (!host) continue;
+      for (const i of viewed) {
+        const relay = await startRelay(host.hostAddress, { host: '127.0.0.1', port: port(i) });
+        relays.push(relay);
+        shared[viewUrlKey(workerId, i)] = `redis://${relay.host}:${relay.port}`;
+      }
     }
-  }
-  for (const [k, workerId] of network.workerIds.entries()) {
-    const host = hosts[k];
-    if (host) shared[linkHostKey(workerId)] = host.hostAddress;
-    for (let i = 0; i < NODE_COUNT; i++) {
-      if (reachableNodes(network.reach, k).includes(i)) continue;
-      if (kernel) await host!.drop(host!.hostAddress, port(i));
-      faults.push({ fault: 'partition', target: `${workerId} ↔ ${nodeName(i)}`, mechanism: shared[PARTITION_KEY], workerId });
+    // Where netem cannot play a slow, each worker reaches each node in its reach through a delay
+    // relay of the relay host (on its link's host address, or 127.0.0.1 off the lab hosts), from
+    // the run's start: a slow later needs no new connection.
+    netem = hosts.length > 0 && (await network.mechanisms.netem());
+    if (!netem) {
+      const wanted = network.workerIds.flatMap((workerId, k) => reachableNodes(network.reach, k).map((i) => ({ workerId, k, i })));
+      // Asked of the relay host all at once: each is a round trip to it.
+      const opened = await Promise.allSettled(
+        wanted.map(({ k, i }) => startHostedDelayRelay(hosts[k]?.hostAddress ?? '127.0.0.1', { host: '127.0.0.1', port: port(i) })),
+      );
+      for (const [n, { workerId, k, i }] of wanted.entries()) {
+        const relay = opened[n]!;
+        if (relay.status === 'rejected') continue;
+        delayRelays.set(`${k}:${i}`, relay.value);
+        shared[delayRelayUrlKey(workerId, i)] = `redis://${relay.value.host}:${relay.value.port}`;
+      }
+      const failed = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     }
+    for (const [k, workerId] of network.workerIds.entries()) {
+      const host = hosts[k];
+      if (host) shared[linkHostKey(workerId)] = host.hostAddress;
+      for (let i = 0; i < NODE_COUNT; i++) {
+        if (reachableNodes(network.reach, k).includes(i)) continue;
+        if (kernel) await host!.drop(host!.hostAddress, port(i));
+        faults.push({ fault: 'partition', target: `${workerId} ↔ ${nodeName(i)}`, mechanism: shared[PARTITION_KEY], workerId });
+      }
+    }
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw error;
   }
   // Redis keeps its expiries on its own clock: the jump moves that clock, or else is played on
   // the node's expiries. Logged in the lane of worker-1, whose process plays it (redlockJob.ts).
@@ -281,12 +306,7 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
     },
     async close() {
       await grants.stop().catch(() => undefined); // measure has said what went wrong
-      for (const client of clients) client.disconnect();
-      await blackhole?.close();
-      await Promise.all([...relays, ...delayRelays.values()].map((relay) => relay.close()));
-      await Promise.all(started.map((node) => node.stop()));
-      await clock?.close();
-      process.off('exit', killAll);
+      await release();
     },
   };
 }
