@@ -18,6 +18,7 @@ import {
 } from '@racelab/shared';
 import { catalogListing } from './catalogListing.js';
 import { readCliArgs, USAGE, UsageError, type CliArgs } from './cliArgs.js';
+import { readFaultPlan } from './faultPlanFile.js';
 import { Playground } from './runs/playground.js';
 import { expectedOf, findVariant, loadCatalog } from './scenarios/registry.js';
 import { servicesOrSay } from './services/index.js';
@@ -60,6 +61,12 @@ async function main(argv: string[]): Promise<number> {
     console.error(params.error);
     return 2;
   }
+  const plan = args.faults === undefined ? null : await readFaultPlan(args.faults);
+  if (plan && !plan.ok) {
+    console.error(plan.error);
+    return 2;
+  }
+  const faults = plan?.value;
 
   const services = await servicesOrSay();
   if (!services) return 1;
@@ -72,7 +79,12 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', stop).on('SIGTERM', stop);
   try {
-    const prepared = playground.prepare({ scenario: manifest.id, variant: variant.id, params: params.params });
+    const prepared = playground.prepare({
+      scenario: manifest.id,
+      variant: variant.id,
+      params: params.params,
+      ...(faults ? { faults } : {}),
+    });
     if (!prepared.ok) {
       console.error(prepared.error);
       return 2;
@@ -104,12 +116,23 @@ async function main(argv: string[]): Promise<number> {
         ...(reportedByWorkers.length > 0 ? { reportedByWorkers } : {}),
         ...(outcome.status === 'failed' ? { error: outcome.message } : {}),
         // Each fault with the mechanism that played it: the kernel's, libfaketime, a signal, or an imitation.
+        ...(faults ? { faultPlan: faults } : {}),
         faults: faultsOf(prepared.run.events),
         events: prepared.run.events,
       };
       process.stdout.write(`${JSON.stringify(result)}\n`);
     } else {
-      printHuman(manifest.id, variant.id, variant.correct, params.params, outcome, prepared.run.events, manifest.metrics, expectedVerdict);
+      printHuman(
+        manifest.id,
+        variant.id,
+        variant.correct,
+        params.params,
+        outcome,
+        prepared.run.events,
+        manifest.metrics,
+        expectedVerdict,
+        faults?.length ?? 0,
+      );
     }
     return stoppedBy ? 130 : outcome.status === 'finished' ? 0 : 1;
   } finally {
@@ -127,6 +150,8 @@ function printHuman(
   events: RunEvent[],
   metrics: MetricSpec[],
   expected: ExpectedVerdict,
+  /** Rules of a fault plan (--faults) that the expectation, made for the parameters alone, does not know of. */
+  planned: number,
 ): void {
   const shownParams = Object.entries(params)
     .map(([k, v]) => `${k}=${formatParam(v as never)}`)
@@ -146,7 +171,8 @@ function printHuman(
   }
   const last = events.at(-1)?.atMs ?? 0;
   // "as expected for a correct variant", or "as expected here: <why this one differs from its kind>".
-  const why = expected.reason ? `here: ${expected.reason}` : `for a ${correct ? 'correct' : 'broken'} variant`;
+  let why = expected.reason ? `here: ${expected.reason}` : `for a ${correct ? 'correct' : 'broken'} variant`;
+  if (planned > 0) why += ` at these parameters; a fault plan of ${planned} rule${planned === 1 ? '' : 's'} struck it too`;
   console.log(
     `  verdict: ${outcome.verdict.toUpperCase()} (${expectationWords(outcome.verdict, expected)} ${why}) in ${Math.round(last)} ms`,
   );

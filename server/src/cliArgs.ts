@@ -4,14 +4,18 @@
 import { parseArgs } from 'node:util';
 import { splitParam } from './commandLine.js';
 
-export const USAGE = `usage: npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
-       npm run scenario -- --list`;
+export const USAGE = `usage: npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--faults plan.json] [--json]
+       npm run scenario -- --list
+  --faults: a JSON file holding a list of fault rules, as a page plans them, e.g.
+            [{"checkpoint": "working", "target": "first", "action": "stall", "ms": 3000}]`;
 
 /** What the command line asks for; nothing checked against the catalog yet. */
 export interface CliArgs {
   scenario?: string;
   variant?: string;
   params: Record<string, string>;
+  /** The file of a fault plan (--faults), read by faultPlanFile.ts. */
+  faults?: string;
   json: boolean;
   list: boolean;
   help: boolean;
@@ -23,6 +27,7 @@ export class UsageError extends Error {}
 const OPTIONS = {
   variant: { type: 'string' },
   param: { type: 'string', multiple: true },
+  faults: { type: 'string' },
   json: { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -51,6 +56,7 @@ export function readCliArgs(argv: string[]): CliArgs {
     ...(positionals[0] !== undefined ? { scenario: positionals[0] } : {}),
     ...(values.variant !== undefined ? { variant: values.variant } : {}),
     params,
+    ...(values.faults !== undefined ? { faults: values.faults } : {}),
     json: values.json,
     list: values.list,
     help: values.help,

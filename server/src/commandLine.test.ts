@@ -56,6 +56,11 @@ describe('readCliArgs', () => {
     expect(readCliArgs(['--list'])).toEqual({ params: {}, json: false, list: true, help: false });
   });
 
+  it('takes a fault plan as the file it names (read by the CLI: cliFaults.test.ts)', () => {
+    expect(readCliArgs(['duplicate-job', '--variant', 'blind-del', '--faults', 'plan.json']).faults).toBe('plan.json');
+    expect(readCliArgs(['duplicate-job', '--variant', 'blind-del']).faults).toBeUndefined();
+  });
+
   it('keeps a value that starts with a dash inside --param', () => {
     expect(readCliArgs(['x', '--param', 'offsetMs=-5']).params).toEqual({ offsetMs: '-5' });
   });

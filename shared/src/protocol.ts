@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ScenarioManifest } from './catalog.js';
 import { RunEvent } from './events.js';
-import { LatencyMs, LiveFaultAction, LossPercent, PlannedFault } from './faultRule.js';
+import { LatencyMs, LiveFaultAction, LossPercent, PlannedFault, type FaultRule } from './faultRule.js';
 import { parseJsonBy } from './parseJson.js';
 
 export { describeIssue } from './parseJson.js';
@@ -19,6 +19,17 @@ export const MAX_SPEED = 2;
 export const MAX_FAULTS = 20;
 
 const id = z.string().min(1).max(100);
+
+/** A run's fault plan, from a page's start-run or a file given to the CLI (--faults). */
+export const FaultPlan = z.array(PlannedFault).max(MAX_FAULTS);
+
+/** A fault plan's text (a file's) read as JSON and then as a plan, with the reason in words when it is neither; `what` names it. */
+export function parseFaultPlan(text: string, what: string): { ok: true; value: FaultRule[] } | { ok: false; error: string } {
+  return parseJsonBy(FaultPlan, text, {
+    notJson: (error) => `${what} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    invalid: () => `${what} is not a list of fault rules`,
+  });
+}
 
 /** What one parameter may look like on the wire before the manifest checks it: a number, a
  *  string or a flat list of them. Nothing nested, so nothing deep reaches the server's code. */
@@ -45,7 +56,7 @@ export const ClientMessage = z.discriminatedUnion('type', [
     variant: id,
     params: z.record(z.string().max(100), paramValue).default({}),
     /** The fault plan; the variant's own when absent. Checkpoints must be the variant's. */
-    faults: z.array(PlannedFault).max(MAX_FAULTS).optional(),
+    faults: FaultPlan.optional(),
     /** Time scale: every duration of the run is divided by it (0.5 = half speed). */
     speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1),
   }),

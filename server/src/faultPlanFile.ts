@@ -1,0 +1,16 @@
+// A fault plan from a file (the CLI's --faults): a JSON list of fault rules, as a page plans
+// them, with the reason in words when the file cannot be read, is not JSON, or holds a rule
+// the protocol would refuse. Whether each rule fits the run (its checkpoint, its target, its
+// node) is the playground's to say, as for a page's plan.
+import { readFile } from 'node:fs/promises';
+import { parseFaultPlan, type FaultRule } from '@racelab/shared';
+
+export async function readFaultPlan(file: string): Promise<{ ok: true; value: FaultRule[] } | { ok: false; error: string }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { ok: false, error: `could not read the fault plan ${file}: ${(error as Error).message}` };
+  }
+  return parseFaultPlan(text, `the fault plan ${file}`);
+}
