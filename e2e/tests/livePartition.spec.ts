@@ -4,8 +4,9 @@
 // expires on every node meanwhile, worker-2 takes a majority and writes, and once worker-1's
 // link is healed its stale write lands. Without the partition the same parameters pass. And
 // "isolate node-4" from the lab nodes row cuts one Redis node from every worker, in a split;
-// "rejoin node-4" lets it reach them again; "slow node-3" from the row below adds latency to
-// every worker's traffic with one node, and past the per-node timeout it costs worker-2 its vote.
+// "rejoin node-4" lets it reach them again; "slow node-3" from the row below adds latency (and
+// loss) to every worker's traffic with one node, and past the per-node timeout it costs
+// worker-2 its vote.
 import { expect, test, type Page } from '@playwright/test';
 import { choose, openPlayground, runAndWait, RUN_TIMEOUT } from './racelab.js';
 
@@ -207,8 +208,10 @@ test('slow node-3 from the keyboard while worker-1 is stopped: its band and capt
   await expect(laneOf(page, 'worker-1').getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to now$/ })).toBeVisible({
     timeout: RUN_TIMEOUT,
   });
-  // 2000 ms each way, far past the 100 ms a node may take: worker-2's SET on node-3 answers too late.
+  // 2000 ms each way, far past the 100 ms a node may take: worker-2's SET on node-3 answers too
+  // late. A tenth of the traffic lost on top only makes it later.
   await timelineOf(page).getByRole('spinbutton', { name: 'Latency a slow adds (ms, each way)' }).fill('2000');
+  await timelineOf(page).getByRole('spinbutton', { name: 'Share of the traffic a slow loses (%)' }).fill('10');
   const resumeWorker2 = await holdWorker2(page);
 
   // From worker-2's pause button, the keyboard goes down to the slow row and along it to node-3.
@@ -231,13 +234,13 @@ test('slow node-3 from the keyboard while worker-1 is stopped: its band and capt
     const lane = laneOf(page, w);
     await expect(
       lane.getByRole('img', {
-        name: new RegExp(`^${w} slowdown node-3 \\+2000 ms for ${w}, by (proxy delay|kernel netem) at [\\d.]+ (ms|s)$`),
+        name: new RegExp(`^${w} slowdown node-3 \\+2000 ms, 10% lost for ${w}, by (proxy delay|kernel netem) at [\\d.]+ (ms|s)$`),
       }),
     ).toBeVisible();
     await expect(
       lane.getByRole('img', { name: new RegExp(`^${w}'s traffic with node-3 slowed from [\\d.]+ (ms|s) to now$`) }),
     ).toBeVisible();
-    await expect(lane.getByText('node-3 +2000 ms', { exact: true })).toBeVisible();
+    await expect(lane.getByText('node-3 +2000 ms, 10% lost', { exact: true })).toBeVisible();
   }
 
   await resumeWorker2();

@@ -1,13 +1,13 @@
 // Live faults on a lab node, for a run whose lab has nodes the workers reach over the network
 // (redlock's Redis nodes, listed by run-started): isolate (cut from every worker until
 // "rejoin node-3" or the run's end), and slow (the latency chosen here added each way to
-// every worker's traffic with it, until "restore node-3" or the run's end). Two rows under
-// the worker lanes while the run is in progress; their buttons join the lanes' controls as
-// one Tab stop (useRovingMarks), and the latency is a field of its own, a Tab stop before
-// them. The server answers with a fault-staged isolation (or rejoin, slowdown, its end) per
+// every worker's traffic with it, and the share of it lost, until "restore node-3" or the
+// run's end). Two rows under the worker lanes while the run is in progress; their buttons
+// join the lanes' controls as one Tab stop (useRovingMarks), and the latency and the loss are
+// fields of their own, Tab stops before them. The server answers with a fault-staged isolation (or rejoin, slowdown, its end) per
 // worker, which names the mechanism in each worker's lane; a node's button follows the last of them.
 import { useState } from 'react';
-import { MAX_LATENCY_MS, type RunEvent } from '@racelab/shared';
+import { MAX_LATENCY_MS, MAX_LOSS_PERCENT, type RunEvent } from '@racelab/shared';
 import { nodesCutKey } from '../../model/isolations.js';
 import { nodesSlowedKey } from '../../model/slowdowns.js';
 import { useStore } from '../../store/index.js';
@@ -29,8 +29,12 @@ export function NodeFaults({ runId }: { runId: string }) {
   const cut = useStore((s) => nodesCutKey(s.runs[runId]?.events ?? NO_EVENTS)).split(' ');
   const slowed = useStore((s) => nodesSlowedKey(s.runs[runId]?.events ?? NO_EVENTS)).split(' ');
   const [latencyMs, setLatencyMs] = useState(DEFAULT_LATENCY_MS);
+  const [lossPercent, setLossPercent] = useState(0);
   if (!nodes) return null;
   const latencyOk = Number.isInteger(latencyMs) && latencyMs >= 1 && latencyMs <= MAX_LATENCY_MS;
+  const lossOk = Number.isFinite(lossPercent) && lossPercent >= 0 && lossPercent <= MAX_LOSS_PERCENT;
+  const slowOk = latencyOk && lossOk;
+  const lost = lossPercent > 0 ? `, losing ${lossPercent}% of it` : '';
   return (
     <>
       <div className="tl-row node-faults">
@@ -74,7 +78,19 @@ export function NodeFaults({ runId }: { runId: string }) {
               aria-invalid={!latencyOk}
               onChange={(e) => setLatencyMs(e.target.valueAsNumber)}
             />{' '}
-            ms
+            ms, losing{' '}
+            <input
+              className="slow-loss"
+              type="number"
+              min={0}
+              max={MAX_LOSS_PERCENT}
+              step={1}
+              value={Number.isNaN(lossPercent) ? '' : lossPercent}
+              aria-label="Share of the traffic a slow loses (%)"
+              aria-invalid={!lossOk}
+              onChange={(e) => setLossPercent(e.target.valueAsNumber)}
+            />{' '}
+            %
           </span>
           <span className="lane-faults" role="toolbar" aria-label="lab nodes to slow">
             {nodes.split(' ').map((node) => {
@@ -89,12 +105,18 @@ export function NodeFaults({ runId }: { runId: string }) {
                   title={
                     isSlowed
                       ? `${node} is slowed: bring it back to full speed`
-                      : latencyOk
-                        ? `Add ${latencyMs} ms each way to every worker's traffic with ${node}, until it is restored`
-                        : `The latency is 1 to ${MAX_LATENCY_MS} ms`
+                      : slowOk
+                        ? `Add ${latencyMs} ms each way to every worker's traffic with ${node}${lost}, until it is restored`
+                        : latencyOk
+                          ? `The loss is 0 to ${MAX_LOSS_PERCENT}%`
+                          : `The latency is 1 to ${MAX_LATENCY_MS} ms`
                   }
-                  disabled={!isSlowed && !latencyOk}
-                  onClick={() => (isSlowed ? sendFault(runId, node, 'restore') : sendFault(runId, node, 'slow', { latencyMs }))}
+                  disabled={!isSlowed && !slowOk}
+                  onClick={() =>
+                    isSlowed
+                      ? sendFault(runId, node, 'restore')
+                      : sendFault(runId, node, 'slow', { latencyMs, ...(lossPercent > 0 ? { lossPercent } : {}) })
+                  }
                 >
                   {isSlowed ? `restore ${short(node)}` : short(node)}
                 </button>
