@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The newest modification time of the files under `dirs` (test files aside: nothing is built from them). */
+/** The newest modification time of the files under `dirs` (test files aside: nothing is built from them; a path not there: none). */
 function newestSource(dirs: string[]): number {
   let newest = 0;
   for (const dir of dirs) {
     const full = path.join(root, dir);
+    if (!existsSync(full)) continue;
     const files = statSync(full).isDirectory()
       ? readdirSync(full, { recursive: true, encoding: 'utf8' }).map((f) => path.join(full, f))
       : [full];
@@ -31,8 +32,13 @@ function builtAfter(built: string, sources: string[]): boolean {
 export default function setup(): void {
   // The bundle is written last of the server's build; tsc writes its build info whenever it emits.
   const fresh =
-    builtAfter('server/dist/worker/bundle/workerBundle.js', ['shared/src', 'server/src', 'server/scripts/bundleWorker.mjs']) &&
-    builtAfter('tools/dist/.tsbuildinfo', ['tools/src']);
+    // npm writes node_modules/.package-lock.json at every install: a library the bundle holds may have changed.
+    builtAfter('server/dist/worker/bundle/workerBundle.js', [
+      'shared/src',
+      'server/src',
+      'server/scripts/bundleWorker.mjs',
+      'node_modules/.package-lock.json',
+    ]) && builtAfter('tools/dist/.tsbuildinfo', ['tools/src']);
   if (fresh) return;
   for (const workspace of ['shared', 'server', 'tools']) {
     execFileSync('npx', ['tsc', '-p', `${workspace}/tsconfig.json`], { cwd: root, stdio: 'inherit' });
