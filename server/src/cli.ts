@@ -115,7 +115,8 @@ async function main(argv: string[]): Promise<number> {
         // Figures only a worker can give (the stores keep no record of them), by name.
         ...(reportedByWorkers.length > 0 ? { reportedByWorkers } : {}),
         ...(outcome.status === 'failed' ? { error: outcome.message } : {}),
-        // Each fault with the mechanism that played it: the kernel's, libfaketime, a signal, or an imitation.
+        // The plan asked for (--faults), and each fault that struck, with the mechanism that
+        // played it: the kernel's, libfaketime, a signal, or an imitation.
         ...(faults ? { faultPlan: faults } : {}),
         faults: faultsOf(prepared.run.events),
         events: prepared.run.events,

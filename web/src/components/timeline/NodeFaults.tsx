@@ -23,6 +23,35 @@ const NO_EVENTS: RunEvent[] = [];
 const DEFAULT_LATENCY_MS = 300;
 const short = (node: string): string => node.replace(/^node-/, '');
 
+/** A whole number from `min` to `max`; an empty field reads as NaN, which is none. */
+const inRange = (value: number, min: number, max: number): boolean => Number.isInteger(value) && value >= min && value <= max;
+
+interface SlowFieldProps {
+  className: string;
+  label: string;
+  min: number;
+  max: number;
+  value: number;
+  onChange: (value: number) => void;
+}
+
+/** One number a slow takes (its latency, its loss): marked invalid out of range, when the slow buttons are disabled. */
+function SlowField({ className, label, min, max, value, onChange }: SlowFieldProps) {
+  return (
+    <input
+      className={className}
+      type="number"
+      min={min}
+      max={max}
+      step={1}
+      value={Number.isNaN(value) ? '' : value}
+      aria-label={label}
+      aria-invalid={!inRange(value, min, max)}
+      onChange={(e) => onChange(e.target.valueAsNumber)}
+    />
+  );
+}
+
 export function NodeFaults({ runId }: { runId: string }) {
   const sendFault = useStore((s) => s.sendFault);
   const nodes = useStore((s) => labNodes(s.runs[runId]?.events ?? NO_EVENTS));
@@ -31,8 +60,8 @@ export function NodeFaults({ runId }: { runId: string }) {
   const [latencyMs, setLatencyMs] = useState(DEFAULT_LATENCY_MS);
   const [lossPercent, setLossPercent] = useState(0);
   if (!nodes) return null;
-  const latencyOk = Number.isInteger(latencyMs) && latencyMs >= 1 && latencyMs <= MAX_LATENCY_MS;
-  const lossOk = Number.isFinite(lossPercent) && lossPercent >= 0 && lossPercent <= MAX_LOSS_PERCENT;
+  const latencyOk = inRange(latencyMs, 1, MAX_LATENCY_MS);
+  const lossOk = inRange(lossPercent, 0, MAX_LOSS_PERCENT);
   const slowOk = latencyOk && lossOk;
   const lost = lossPercent > 0 ? `, losing ${lossPercent}% of it` : '';
   return (
@@ -67,28 +96,22 @@ export function NodeFaults({ runId }: { runId: string }) {
         <div className="tl-label">
           <span className="worker-id">
             slow a node by{' '}
-            <input
+            <SlowField
               className="slow-latency"
-              type="number"
+              label="Latency a slow adds (ms, each way)"
               min={1}
               max={MAX_LATENCY_MS}
-              step={1}
-              value={Number.isNaN(latencyMs) ? '' : latencyMs}
-              aria-label="Latency a slow adds (ms, each way)"
-              aria-invalid={!latencyOk}
-              onChange={(e) => setLatencyMs(e.target.valueAsNumber)}
+              value={latencyMs}
+              onChange={setLatencyMs}
             />{' '}
             ms, losing{' '}
-            <input
+            <SlowField
               className="slow-loss"
-              type="number"
+              label="Share of the traffic a slow loses (%)"
               min={0}
               max={MAX_LOSS_PERCENT}
-              step={1}
-              value={Number.isNaN(lossPercent) ? '' : lossPercent}
-              aria-label="Share of the traffic a slow loses (%)"
-              aria-invalid={!lossOk}
-              onChange={(e) => setLossPercent(e.target.valueAsNumber)}
+              value={lossPercent}
+              onChange={setLossPercent}
             />{' '}
             %
           </span>
