@@ -4,7 +4,9 @@
 // "#i" from worker processes of the bench emitter at a fixed total rate; each is drawn as
 // its own mark or, once its lane holds more marks than fit, counted by a cluster of them
 // (markProbe.ts sees both).
+import { cpus } from 'node:os';
 import { test } from '@playwright/test';
+import { cpuSnapshot, cpuUse } from '../../tools/src/bench/cpuUse.js';
 import { clockOffset, openBenchPage, percentile, runToVerdict, saveResult, setParams } from './benchPage.js';
 import { startProfile, stopProfile, type HotSpot } from './cpuProfile.js';
 import { installMarkProbe, type ProbeState } from './markProbe.js';
@@ -64,6 +66,7 @@ test('event to pixel', async ({ browser, page, request }) => {
   await page.addInitScript(installMarkProbe);
   await openBenchPage(page);
   await setParams(page, { workers: 4, events: RATE * SECONDS, rate: RATE, mode: 'marks' });
+  const { pid: serverPid } = (await (await request.get('/bench/pid')).json()) as { pid: number };
   const reps = [];
   let profile: HotSpot[] | null = null;
   let trace: TraceLine[] | null = null;
@@ -73,7 +76,9 @@ test('event to pixel', async ({ browser, page, request }) => {
     await page.evaluate(() => (window as unknown as { __markProbe: { take(): unknown } }).__markProbe.take()); // forget the last run
     // The JS profile and the trace are two passes: a trace of JS samples would be huge.
     const cdp = profiling ? await startProfile(page) : null;
+    const before = cpuSnapshot();
     const headline = await runToVerdict(page, 120_000, true);
+    const cpu = cpuUse(before, cpuSnapshot(), serverPid, cpus().length);
     await page.waitForTimeout(1000); // the last marks' frames and fade-ins
     if (cdp) {
       profile = await stopProfile(cdp, 25);
@@ -123,6 +128,7 @@ test('event to pixel', async ({ browser, page, request }) => {
       // Latency over the run, by second: does it grow as marks pile up?
       p99BySecond: bySecond.map((xs) => percentile(xs, 99)),
       drawnAs: { marks: probe.marks.length, clusterUpdates: probe.clusters.length },
+      cpu,
       samples: lat.frame,
     });
   }

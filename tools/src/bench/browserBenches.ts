@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@racelab/server';
+import type { CpuUse } from './cpuUse.js';
 import type { BenchResult, Figure } from './figure.js';
 import { percentile } from './stats.js';
 
@@ -38,6 +39,7 @@ interface E2pRep {
   receivedToFrame: Summary;
   p99BySecond: number[];
   drawnAs: { marks: number; clusterUpdates: number };
+  cpu: CpuUse;
   samples: number[];
 }
 interface E2pResult {
@@ -105,6 +107,21 @@ function unminifiedBuild(): Promise<string | null> {
   });
 }
 
+/** Where the cores went while the runs were on (from the Run click to the verdict). */
+function cpuNote(runs: CpuUse[], events: number): string {
+  const mean = (pick: (c: CpuUse) => number) => runs.reduce((n, c) => n + pick(c), 0) / Math.max(1, runs.length);
+  const cores = (x: number) => x.toFixed(2);
+  const renderer = mean((c) => c.renderer * c.seconds);
+  return (
+    `Where the cores went while each run was on (Run pressed to verdict shown; /proc, tools/src/bench/cpuUse.ts), mean of ${runs.length} runs, in cores of ${runs[0]?.cores ?? '?'}: ` +
+    `the page's renderer ${cores(mean((c) => c.renderer))}, Chromium's other processes ${cores(mean((c) => c.chromiumOther))}, ` +
+    `the bench server ${cores(mean((c) => c.server))}, its 4 worker processes ${cores(mean((c) => c.workers))}, everything else (Playwright, Redis, PostgreSQL…) ${cores(mean((c) => c.rest))}; ` +
+    `the machine was busy ${(mean((c) => c.machineBusy) * 100).toFixed(0)} % of the time (per run: ${runs.map((c) => `${(c.machineBusy * 100).toFixed(0)} %`).join(', ')}). ` +
+    `The page's renderer used ${events > 0 ? ((renderer * 1000) / events).toFixed(2) : '—'} ms of CPU per event drawn (${renderer.toFixed(2)} s a run). ` +
+    `A machine busy near 100 % queues every process's work behind the others': the latencies above then measure the queue as much as the page.`
+  );
+}
+
 export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'racelab-bench-'));
   try {
@@ -147,6 +164,12 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
           .join('; ') +
         '.',
     ];
+    notes.push(
+      cpuNote(
+        r.reps.map((x) => x.cpu),
+        r.reps[0]?.events ?? 0,
+      ),
+    );
     const drawn = r.reps.reduce((n, x) => n + x.events - x.missing, 0);
     const emitted = r.reps.reduce((n, x) => n + x.events, 0);
     notes.push(

@@ -1,8 +1,9 @@
 // The browser benchmarks' server: the real page (web/dist), the real socket server, runs
-// and worker processes, offering only the bench emitter scenario. Two extra GET routes
-// let a benchmark line up clocks and read when each event was emitted:
+// and worker processes, offering only the bench emitter scenario. Three extra GET routes
+// let a benchmark line up clocks, read when each event was emitted and find its processes:
 //   /bench/now       this process's wall clock, ms (performance.timeOrigin + performance.now())
 //   /bench/last-run  the last finished run: its start on that clock and every event's atMs
+//   /bench/pid       this process's pid (its worker processes are its children)
 // Usage: PORT=7272 node tools/dist/bench/emitter/benchServer.js
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +86,7 @@ http.on('request', (req: IncomingMessage, res: ServerResponse) => {
   };
   if (req.url === '/bench/now') return json({ wallMs: wallMs() });
   if (req.url === '/bench/last-run') return json(lastRun);
+  if (req.url === '/bench/pid') return json({ pid: process.pid });
   appHandler(req, res);
 });
 http.listen(port, '127.0.0.1', () => console.log(`bench server on http://127.0.0.1:${port}`));
