@@ -1,7 +1,7 @@
 // The selected variant's source, with the line each worker is at: live during a run, or
 // at the playhead when one is set. Breakpoints of the fault plan are marked on their line.
 import type { FaultRule } from '@racelab/shared';
-import { useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import {
   codeAnchors,
   codeLines,
@@ -23,14 +23,28 @@ import { workerColor } from '../timeline/colors.js';
 const stateIcon: Record<WorkerStep['state'], IconName> = { running: 'play', stalled: 'pause', killed: 'skull', done: 'stop' };
 
 /** Scrolls the code (not the page) so that `line` is in view, a third from the top. */
-function keepInView(pre: HTMLElement | null, line: number | null): void {
-  if (!pre || line === null) return;
-  const el = pre.querySelector<HTMLElement>(`[data-line="${line}"]`);
-  if (!el) return;
-  const box = pre.getBoundingClientRect();
-  const at = el.getBoundingClientRect();
-  if (at.top >= box.top && at.bottom <= box.bottom) return;
-  pre.scrollTop += at.top - box.top - box.height / 3;
+/**
+ * Scrolls the source so that `line` is in view, when it is not. Asked by an
+ * IntersectionObserver, which answers after the page's next layout: reading the boxes here
+ * (getBoundingClientRect) would lay the whole page out again in the middle of a live run's
+ * frame, every time the followed worker moves to another line.
+ */
+function useKeepInView(pre: RefObject<HTMLPreElement | null>, line: number | null): void {
+  useEffect(() => {
+    const root = pre.current;
+    const el = line === null ? null : root?.querySelector<HTMLElement>(`[data-line="${line}"]`);
+    if (!root || !el || typeof IntersectionObserver === 'undefined') return;
+    const watch = new IntersectionObserver(
+      ([seen]) => {
+        watch.disconnect();
+        if (!seen || seen.intersectionRatio >= 1 || !seen.rootBounds) return;
+        root.scrollBy({ top: seen.boundingClientRect.top - seen.rootBounds.top - seen.rootBounds.height / 3 });
+      },
+      { root, threshold: 1 },
+    );
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [pre, line]);
 }
 
 /** The run on screen of the selected variant, if any. */
@@ -105,7 +119,7 @@ export function CodePanel() {
   const steps = events && variant ? stepsAt(deriveStepTimeline(events, variant), runSummary(events).workers, playheadMs) : [];
   const followed = followedStep(steps, chosen);
   const followedLine = followed?.line ?? null;
-  useLayoutEffect(() => keepInView(pre.current, followedLine), [followedLine]);
+  useKeepInView(pre, followedLine);
   const workers = events ? runSummary(events).workers : NO_WORKERS;
   // The source is drawn again only when a worker's line or state changes (or the plan, or
   // the variant), not for every batch of a live run's events.
