@@ -6,10 +6,15 @@
 import type { RunEvent } from '@racelab/shared';
 
 /**
- * Least time between two batches to one page, in ms: at 2,000 events a second a page gets
- * about 290 messages a second instead of ~1,700, each event at most a few ms late.
+ * Least time between two batches to one page, in ms: half a frame at 60 Hz. A page folds
+ * what came into its log once a frame anyway, so a shorter gap only adds messages (each a
+ * task on the page's main thread, and a wake-up of the browser's network process): at
+ * 2,000 events a second a page gets at most 125 messages a second instead of ~1,700, each
+ * event at most 8 ms late. (At 4 ms, on a 2-core machine running the page, the server and
+ * four emitting workers, the machine was busy 90-94 % of a run instead of 80-89 %, and the
+ * median event reached the screen 31 ms after its emit instead of 47: `npm run bench`.)
  */
-export const EVENTS_GAP_MS = 4;
+export const EVENTS_GAP_MS = 8;
 
 export class EventBatcher {
   private readonly waiting = new Map<string, RunEvent[]>();

@@ -47,8 +47,12 @@ function harness() {
     setTimer: (fn, ms) => timers.push({ fn, ms }),
     clearTimer: () => {},
   });
-  const runTimers = () => timers.splice(0).forEach((t) => t.fn());
-  return { store, client, timers, runTimers, tick: (ms: number) => (clock += ms), socket: () => FakeSocket.all.at(-1)! };
+  /** Runs the timers due now; `runTimers` also those they set (a run's end, deferred to the next batch). */
+  const runTimersOnce = () => timers.splice(0).forEach((t) => t.fn());
+  const runTimers = () => {
+    while (timers.length > 0) runTimersOnce();
+  };
+  return { store, client, timers, runTimers, runTimersOnce, tick: (ms: number) => (clock += ms), socket: () => FakeSocket.all.at(-1)! };
 }
 
 describe('socket client', () => {
@@ -88,6 +92,25 @@ describe('socket client', () => {
     h.socket().receive({ type: 'run-events', runId: 'run-9', events: events.slice(10, 20) });
     h.runTimers();
     expect(selectCurrentEvents(h.store.getState()).map((e) => e.seq)).toEqual(events.slice(0, 20).map((e) => e.seq));
+  });
+
+  it("applies a run's end in the batch after the events that came with it", () => {
+    const h = harness();
+    h.socket().open();
+    h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
+    h.store.getState().startRun();
+    const request = JSON.parse(h.socket().sent[0]!) as { type: string; requestId: string };
+    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-4', controlKey: 'c0ffee' });
+    const events = blindDelRun();
+    expect(events.at(-1)!.type).toBe('run-finished');
+    h.socket().receive({ type: 'run-events', runId: 'run-4', events });
+    h.runTimersOnce();
+    // The events before the end are drawn first; the verdict's frame comes next.
+    expect(selectCurrentEvents(h.store.getState()).map((e) => e.seq)).toEqual(events.slice(0, -1).map((e) => e.seq));
+    expect(h.timers).toHaveLength(1);
+    h.runTimersOnce();
+    expect(selectCurrentEvents(h.store.getState()).map((e) => e.seq)).toEqual(events.map((e) => e.seq));
+    expect(h.timers).toHaveLength(0);
   });
 
   it('refuses a message the schema does not take: nothing reaches the store, the page says why', () => {

@@ -51,13 +51,35 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
   let batchFrame: unknown = null;
   const batch = new Map<string, { events: RunEvent[]; originMs: number }>();
 
-  const flush = () => {
+  const schedule = () => {
+    if (batchTimer !== null) return;
+    batchTimer = setTimer(() => flush(), BATCH_MAX_MS);
+    batchFrame = requestFrame?.(() => flush()) ?? null;
+  };
+
+  /**
+   * `all`: everything now (before a message that must not overtake the events). Otherwise a
+   * run's end waits for the next frame when events came with it: the frame that draws the
+   * verdict, the story and the numbers is the heaviest of a run, and the run's last events
+   * are drawn in the frame before it instead of waiting for it.
+   */
+  const flush = (all = false) => {
     if (batchTimer !== null) clearTimer(batchTimer);
     if (batchFrame !== null) cancelFrame(batchFrame);
     batchTimer = null;
     batchFrame = null;
-    for (const [runId, b] of batch) actions().appendEvents(runId, b.events, b.originMs);
+    const now = [...batch];
     batch.clear();
+    for (const [runId, b] of now) {
+      const end = all ? -1 : b.events.findIndex((e) => e.type === 'run-finished' || e.type === 'run-failed');
+      if (end <= 0) {
+        actions().appendEvents(runId, b.events, b.originMs);
+        continue;
+      }
+      actions().appendEvents(runId, b.events.slice(0, end), b.originMs);
+      batch.set(runId, { events: b.events.slice(end), originMs: b.originMs });
+    }
+    if (batch.size > 0) schedule();
   };
 
   /** The keys of the runs this page started: sent again when it resubscribes after a drop. */
@@ -69,7 +91,7 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       actions().setConnection('connected');
     },
     runAccepted: (requestId: string, runId: string, controlKey: string) => {
-      flush();
+      flush(true);
       controlKeys.set(runId, controlKey);
       actions().runAccepted(requestId, runId);
     },
@@ -81,10 +103,7 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       // Each arrival bounds the run's time zero on this page's clock: arrival - atMs.
       b.originMs = Math.min(b.originMs, now() - event.atMs);
       batch.set(runId, b);
-      if (batchTimer === null) {
-        batchTimer = setTimer(flush, BATCH_MAX_MS);
-        batchFrame = requestFrame?.(flush) ?? null;
-      }
+      schedule();
     },
     setServerError: (error: string | null) => actions().setServerError(error),
   };
@@ -118,7 +137,7 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
     ws.onclose = () => {
       if (socket !== ws) return;
       socket = null;
-      flush();
+      flush(true);
       actions().setTransport(null);
       actions().connectionLost();
       if (stopped) return;
