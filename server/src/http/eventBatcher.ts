@@ -10,9 +10,10 @@ import type { RunEvent } from '@racelab/shared';
  * what came into its log once a frame anyway, so a shorter gap only adds messages (each a
  * task on the page's main thread, and a wake-up of the browser's network process): at
  * 2,000 events a second a page gets at most 125 messages a second instead of ~1,700, each
- * event at most 8 ms late. (At 4 ms, on a 2-core machine running the page, the server and
- * four emitting workers, the machine was busy 90-94 % of a run instead of 80-89 %, and the
- * median event reached the screen 31 ms after its emit instead of 47: `npm run bench`.)
+ * event at most 8 ms late. (`npm run bench`'s event to pixel on a 2-core machine running
+ * the page, the server and four emitting workers: at 4 ms the machine was busy 90-94 % of a
+ * run, at 8 ms 80-89 %; the median event reached the screen 36-56 ms after its emit in three
+ * passes at 4 ms and 31 ms in one at 8.)
  */
 export const EVENTS_GAP_MS = 8;
 
