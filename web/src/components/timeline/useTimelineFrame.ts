@@ -82,9 +82,25 @@ function placeContent(body: HTMLElement, { leftPct, widthPct }: { leftPct: numbe
     Math.abs(scale - 1) < 1e-6 ? `translateX(${shift.toFixed(4)}%)` : `translateX(${shift.toFixed(4)}%) scaleX(${scale.toFixed(6)})`;
   // A live collection: no selector matched over the whole drawing every frame.
   for (const el of body.getElementsByClassName('tl-content') as HTMLCollectionOf<HTMLElement>) {
-    if (el.style.width !== width) el.style.width = width;
-    if (el.style.transform !== transform) el.style.transform = transform;
+    setStyle(el, 'width', width);
+    setStyle(el, 'transform', transform);
   }
+}
+
+/**
+ * What the frame loop last wrote on each element, by property. Reading `el.style` back would
+ * serialize the declaration again, for every track, every frame; a React render that
+ * replaces a track's element starts it afresh.
+ */
+const written = new WeakMap<HTMLElement, Map<string, string>>();
+
+/** Sets an inline style property (a custom one too) unless the frame loop already wrote that value there. */
+function setStyle(el: HTMLElement, property: string, value: string): void {
+  let mine = written.get(el);
+  if (!mine) written.set(el, (mine = new Map<string, string>()));
+  if (mine.get(property) === value) return;
+  mine.set(property, value);
+  el.style.setProperty(property, value);
 }
 
 /** How long the view must rest before React redraws it exactly, in ms. */
@@ -165,7 +181,7 @@ export function useTimelineFrame(
         // restyles everything under it, and on the body that was the whole drawing.
         const liveX = `${clamp(timeToX(nowMs, makeScale(drawn.startMs, drawn.endMs)), 0, 100).toFixed(2)}%`;
         for (const el of body.getElementsByClassName('tl-content') as HTMLCollectionOf<HTMLElement>)
-          if (el.hasAttribute('data-open') && el.style.getPropertyValue('--live-x') !== liveX) el.style.setProperty('--live-x', liveX);
+          if (el.hasAttribute('data-open')) setStyle(el, '--live-x', liveX);
       }
       const width = latest.current.trackPx;
       const axisKey = `${view.startMs} ${view.endMs} ${width}`;
