@@ -77,6 +77,9 @@ const benchPlayground = {
 } as unknown as Playground;
 
 const { http, sockets } = createAppServer(benchPlayground, webRoot);
+// A benchmark's requests come a run apart (seconds): with Node's 5 s keep-alive, the server
+// could close the idle connection just as the next request went out on it (ECONNRESET).
+http.keepAliveTimeout = 10 * 60_000;
 const appHandler = http.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
 http.removeAllListeners('request');
 http.on('request', (req: IncomingMessage, res: ServerResponse) => {
