@@ -31,12 +31,16 @@ export const deriveStaleWrites = memoOnLog((events: EventLog): Map<number, Stale
   const out = new Map<number, Staleness>();
   const { finished } = runSummary(events);
   const lost = finished ? finished.verdict === 'fail' : null;
-  const leases = deriveLeases(events);
+  // The leases by worker and by key, each in the log's order: a write looks through its own
+  // worker's leases and their keys' grants, not every lease of the run (a busy run has hundreds
+  // of both, and this is derived again for every frame of it).
+  const byWorker = groupBy(deriveLeases(events), (l) => l.workerId);
+  const byKey = groupBy(deriveLeases(events), (l) => l.key);
   /** A later grant to someone else of a key `who` believed it held at `atMs`, before `atMs`. */
   const supersededAt = (who: string, atMs: number): { by: string; atMs: number } | null => {
-    for (const mine of leases) {
-      if (mine.workerId !== who || mine.belief.startMs > atMs || (mine.belief.endMs ?? Infinity) < atMs) continue;
-      const later = leases.find((l) => l.key === mine.key && l.workerId !== who && l.acquiredMs > mine.acquiredMs && l.acquiredMs <= atMs);
+    for (const mine of byWorker.get(who) ?? []) {
+      if (mine.belief.startMs > atMs || (mine.belief.endMs ?? Infinity) < atMs) continue;
+      const later = byKey.get(mine.key)?.find((l) => l.workerId !== who && l.acquiredMs > mine.acquiredMs && l.acquiredMs <= atMs);
       if (later) return { by: later.workerId, atMs: later.acquiredMs };
     }
     return null;
@@ -74,6 +78,16 @@ export const deriveStaleWrites = memoOnLog((events: EventLog): Map<number, Stale
   }
   return out;
 });
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const list = out.get(keyOf(item));
+    if (list) list.push(item);
+    else out.set(keyOf(item), [item]);
+  }
+  return out;
+}
 
 /** The write was stale by the evidence so far (a lost update only once the stores said so). */
 export function isStale(s: Staleness | undefined): boolean {
