@@ -4,7 +4,6 @@
 // "#i" from worker processes of the bench emitter at a fixed total rate; each is drawn as
 // its own mark or, once its lane holds more marks than fit, counted by a cluster of them
 // (markProbe.ts sees both).
-import { cpus } from 'node:os';
 import { test } from '@playwright/test';
 import { cpuSnapshot, cpuUse } from '../../tools/src/bench/cpuUse.js';
 import { clockOffset, openBenchPage, percentile, runToVerdict, saveResult, setParams } from './benchPage.js';
@@ -78,7 +77,7 @@ test('event to pixel', async ({ browser, page, request }) => {
     const cdp = profiling ? await startProfile(page) : null;
     const before = cpuSnapshot();
     const headline = await runToVerdict(page, 120_000, true);
-    const cpu = cpuUse(before, cpuSnapshot(), serverPid, cpus().length);
+    const cpu = cpuUse(before, cpuSnapshot(), serverPid);
     await page.waitForTimeout(1000); // the last marks' frames and fade-ins
     if (cdp) {
       profile = await stopProfile(cdp, 25);

@@ -3,6 +3,7 @@
 // A latency measured on a machine whose cores are all busy is mostly queueing; these
 // figures say whether that was so, and which process the cores went to.
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 
 /** Clock ticks a second of /proc's CPU times (USER_HZ: 100 on Linux, whatever the kernel's HZ). */
 const TICKS = 100;
@@ -49,6 +50,7 @@ export function cpuSnapshot(): CpuSnapshot {
 /** Cores used on average between two snapshots, by who used them. */
 export interface CpuUse {
   seconds: number;
+  /** The machine's cores: what the figures below are shares of. */
   cores: number;
   renderer: number;
   chromiumOther: number;
@@ -65,7 +67,7 @@ export interface CpuUse {
  * first snapshot had already seen of it); one forked during the window (the pool refilling
  * after the run) is left out of `workers` and `rest`, as is any process born meanwhile.
  */
-export function cpuUse(a: CpuSnapshot, b: CpuSnapshot, serverPid: number, cores: number): CpuUse {
+export function cpuUse(a: CpuSnapshot, b: CpuSnapshot, serverPid: number): CpuUse {
   const seconds = (b.atMs - a.atMs) / 1000;
   const use = { renderer: 0, chromiumOther: 0, server: 0, workers: 0, rest: 0 };
   for (const [pid, before] of a.procs) {
@@ -90,7 +92,7 @@ export function cpuUse(a: CpuSnapshot, b: CpuSnapshot, serverPid: number, cores:
   const busy = 1 - (b.machine.idle - a.machine.idle) / Math.max(1, b.machine.total - a.machine.total);
   return {
     seconds,
-    cores,
+    cores: cpus().length,
     renderer: asCores(use.renderer),
     chromiumOther: asCores(use.chromiumOther),
     server: asCores(use.server),

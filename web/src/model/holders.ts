@@ -1,5 +1,6 @@
 // Holders at once: where two or more workers believed they held the same lock.
-import { deriveLeases, type Lease } from './leases.js';
+import { groupBy } from './groupBy.js';
+import { deriveLeases } from './leases.js';
 import { memoOnLog, type EventLog } from './memo.js';
 
 export interface HolderSpan {
@@ -12,12 +13,7 @@ export interface HolderSpan {
 
 /** Spans where two or more workers believed they held the same key at once. */
 export const deriveOverlaps = memoOnLog((events: EventLog): HolderSpan[] => {
-  const byKey = new Map<string, Lease[]>();
-  for (const l of deriveLeases(events)) {
-    const list = byKey.get(l.key) ?? [];
-    list.push(l);
-    byKey.set(l.key, list);
-  }
+  const byKey = groupBy(deriveLeases(events), (l) => l.key);
   const out: HolderSpan[] = [];
   for (const [key, leases] of byKey) {
     const points: { at: number; delta: 1 | -1; worker: string }[] = [];

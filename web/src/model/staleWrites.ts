@@ -4,6 +4,7 @@
 // update), or a write under a lease that a later grant to another worker had superseded,
 // after that worker wrote. Both the story and the truth lanes read this one judgement.
 import type { EventOf } from '@racelab/shared';
+import { groupBy } from './groupBy.js';
 import { deriveLeases } from './leases.js';
 import { inOrder, memoOnLog, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
@@ -34,8 +35,9 @@ export const deriveStaleWrites = memoOnLog((events: EventLog): Map<number, Stale
   // The leases by worker and by key, each in the log's order: a write looks through its own
   // worker's leases and their keys' grants, not every lease of the run (a busy run has hundreds
   // of both, and this is derived again for every frame of it).
-  const byWorker = groupBy(deriveLeases(events), (l) => l.workerId);
-  const byKey = groupBy(deriveLeases(events), (l) => l.key);
+  const leases = deriveLeases(events);
+  const byWorker = groupBy(leases, (l) => l.workerId);
+  const byKey = groupBy(leases, (l) => l.key);
   /** A later grant to someone else of a key `who` believed it held at `atMs`, before `atMs`. */
   const supersededAt = (who: string, atMs: number): { by: string; atMs: number } | null => {
     for (const mine of byWorker.get(who) ?? []) {
@@ -79,16 +81,6 @@ export const deriveStaleWrites = memoOnLog((events: EventLog): Map<number, Stale
   return out;
 });
 
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const list = out.get(keyOf(item));
-    if (list) list.push(item);
-    else out.set(keyOf(item), [item]);
-  }
-  return out;
-}
-
 /** The write was stale by the evidence so far (a lost update only once the stores said so). */
 export function isStale(s: Staleness | undefined): boolean {
   return s !== undefined && (s.kind !== 'lost-update' || s.lost === true);
@@ -96,13 +88,8 @@ export function isStale(s: Staleness | undefined): boolean {
 
 /** The accepted writes of each target, in time order. */
 export const acceptedWrites = memoOnLog((events: EventLog): Map<string, EventOf<'write-accepted'>[]> => {
-  const out = new Map<string, EventOf<'write-accepted'>[]>();
-  for (const e of events) {
-    if (e.type !== 'write-accepted') continue;
-    const list = out.get(e.target) ?? [];
-    list.push(e);
-    out.set(e.target, list);
-  }
+  const writes = events.filter((e): e is EventOf<'write-accepted'> => e.type === 'write-accepted');
+  const out = groupBy(writes, (e) => e.target);
   for (const list of out.values()) list.sort((a, b) => a.atMs - b.atMs);
   return out;
 });

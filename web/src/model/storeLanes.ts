@@ -4,6 +4,7 @@
 // Consecutive observations with the same value (and the same "expires or not") form a segment.
 import { POSTGRES_STORE, REDIS_STORE, storeOf } from '@racelab/shared';
 import { deriveLeases } from './leases.js';
+import { groupBy } from './groupBy.js';
 import { inOrder, memoOnLog, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
 import { acceptedWrites, deriveStaleWrites, isStale } from './staleWrites.js';
@@ -106,12 +107,7 @@ export function lastIndexAtOrBefore(sorted: readonly { atMs: number }[], atMs: n
 
 /** Per key, a time-sorted list. */
 function byKey<T extends { key: string; atMs: number }>(items: T[]): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const list = out.get(item.key);
-    if (list) list.push(item);
-    else out.set(item.key, [item]);
-  }
+  const out = groupBy(items, (item) => item.key);
   for (const list of out.values()) list.sort((a, b) => a.atMs - b.atMs);
   return out;
 }

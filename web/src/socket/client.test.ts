@@ -52,7 +52,16 @@ function harness() {
   const runTimers = () => {
     while (timers.length > 0) runTimersOnce();
   };
-  return { store, client, timers, runTimers, runTimersOnce, tick: (ms: number) => (clock += ms), socket: () => FakeSocket.all.at(-1)! };
+  const socket = () => FakeSocket.all.at(-1)!;
+  /** Connects, starts a run and has the server accept it as `runId`. */
+  const acceptRun = (runId: string, controlKey: string) => {
+    socket().open();
+    socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
+    store.getState().startRun();
+    const request = JSON.parse(socket().sent[0]!) as { type: string; requestId: string };
+    socket().receive({ type: 'run-accepted', requestId: request.requestId, runId, controlKey });
+  };
+  return { store, client, timers, runTimers, runTimersOnce, acceptRun, tick: (ms: number) => (clock += ms), socket };
 }
 
 describe('socket client', () => {
@@ -96,11 +105,7 @@ describe('socket client', () => {
 
   it("applies a run's end in the batch after the events that came with it", () => {
     const h = harness();
-    h.socket().open();
-    h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
-    h.store.getState().startRun();
-    const request = JSON.parse(h.socket().sent[0]!) as { type: string; requestId: string };
-    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-4', controlKey: 'c0ffee' });
+    h.acceptRun('run-4', 'c0ffee');
     const events = blindDelRun();
     expect(events.at(-1)!.type).toBe('run-finished');
     h.socket().receive({ type: 'run-events', runId: 'run-4', events });
@@ -119,11 +124,7 @@ describe('socket client', () => {
     const error = console.error;
     console.error = (...args: unknown[]) => logged.push(args.join(' '));
     try {
-      h.socket().open();
-      h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
-      h.store.getState().startRun();
-      const request = JSON.parse(h.socket().sent[0]!) as { type: string; requestId: string };
-      h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-3', controlKey: 'c0ffee' });
+      h.acceptRun('run-3', 'c0ffee');
       const [first, second] = blindDelRun();
       h.socket().receive({ type: 'run-events', runId: 'run-3', events: [first, { ...second, atMs: 'soon' }] });
       h.runTimers();
@@ -156,11 +157,7 @@ describe('socket client', () => {
 
   it('resumes a followed run after a reconnect, and keeps it lost when the server forgot it', () => {
     const h = harness();
-    h.socket().open();
-    h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
-    h.store.getState().startRun();
-    const request = JSON.parse(h.socket().sent[0]!) as { type: string; requestId: string };
-    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-5', controlKey: 'abc123' });
+    h.acceptRun('run-5', 'abc123');
     const events = blindDelRun();
     for (const event of events.slice(0, 6)) h.socket().receive({ type: 'run-event', runId: 'run-5', event });
     h.socket().close();

@@ -22,9 +22,9 @@ import { workerColor } from '../timeline/colors.js';
 
 const stateIcon: Record<WorkerStep['state'], IconName> = { running: 'play', stalled: 'pause', killed: 'skull', done: 'stop' };
 
-/** Scrolls the code (not the page) so that `line` is in view, a third from the top. */
 /**
- * Scrolls the source so that `line` is in view, when it is not. Asked by an
+ * Scrolls the code (not the page) so that `line` is in view, a third from the top, when it
+ * is not. Asked by an
  * IntersectionObserver, which answers after the page's next layout: reading the boxes here
  * (getBoundingClientRect) would lay the whole page out again in the middle of a live run's
  * frame, every time the followed worker moves to another line.
