@@ -55,6 +55,27 @@ describe('lane scene', () => {
     expect(zoomed.clusters).toEqual([]);
   });
 
+  it('draws a growing lane again with the clusters it already had, and counts the one that grew', () => {
+    const events = syntheticRun({ events: 20_000 });
+    const w = { startMs: 0, endMs: events[events.length - 1]!.atMs };
+    const scene = (log: typeof events) => {
+      const lane = deriveLanes(log)[0]!;
+      return laneScene(lane, truthOf(log, lane.workerId), w, 1200);
+    };
+    // Cut inside a cluster: the next version of the log adds marks to it and after it.
+    const half = events.slice(0, events.length / 2);
+    const before = scene(half);
+    const after = scene(events);
+    const grown = before.clusters.length - 1;
+    expect(grown).toBeGreaterThan(3);
+    for (let i = 0; i < grown; i++) expect(after.clusters[i]).toBe(before.clusters[i]);
+    const last = after.clusters[grown]!;
+    expect(last.id).toBe(before.clusters[grown]!.id);
+    expect(last.count).toBeGreaterThanOrEqual(before.clusters[grown]!.count);
+    // What each cluster says is what a lane drawn from scratch says.
+    expect(after.clusters).toEqual(scene(structuredClone(events)).clusters);
+  });
+
   it('names a group', () => {
     expect(groupLabel('leases', 37, 0, 1500, 'worker-1')).toBe('37 leases of worker-1 from 0 ms to 1500 ms');
   });

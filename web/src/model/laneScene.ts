@@ -61,14 +61,25 @@ function leaseItem(l: Lease): LeaseItem {
   return { id: l.id, startMs: l.acquiredMs, endMs: l.zombie ? l.zombie.endMs : l.heldEndMs, lease: l };
 }
 
+/**
+ * The cluster last made from each first mark. A live lane is drawn again every frame, and
+ * all its clusters but the last come out the same: the same object again, not new words
+ * counted over the same marks (and the glyph sees props it need not compare).
+ */
+const madeFrom = new WeakMap<Mark, MarkCluster>();
+
 function clusterOf(workerId: string, marks: Mark[], scale: TimeScale): MarkCluster {
   const first = marks[0]!;
   const last = marks[marks.length - 1]!;
+  const x = timeToX(first.atMs, scale);
+  // A lane's marks are never taken away as its log grows: the same first, last and count are the same marks.
+  const made = madeFrom.get(first);
+  if (made && made.x === x && made.count === marks.length && made.lastId === last.id) return made;
   const counts = new Map<string, number>();
   for (const m of marks) counts.set(m.kind, (counts.get(m.kind) ?? 0) + 1);
-  return {
+  const cluster: MarkCluster = {
     id: `cluster-${first.id}`,
-    x: timeToX(first.atMs, scale),
+    x,
     count: marks.length,
     startMs: first.atMs,
     endMs: last.atMs,
@@ -77,6 +88,8 @@ function clusterOf(workerId: string, marks: Mark[], scale: TimeScale): MarkClust
     label: `${marks.length} events of ${workerId} from ${formatMs(first.atMs)} to ${formatMs(last.atMs)}`,
     details: [...[...counts].map(([kind, n]) => `${n} × ${kind}`), 'zoom in to see each one'],
   };
+  madeFrom.set(first, cluster);
+  return cluster;
 }
 
 export interface SceneOptions {

@@ -34,6 +34,15 @@ export const RATE_FLOOR = 20;
 /** Intervals closer than this, in px, join a group once past the budget. */
 export const GROUP_GAP_PX = 4;
 
+/**
+ * The items in time order: the list itself when it is already so (a lane's shapes come in
+ * the order they happened, and a live lane is thinned again every frame), else a sorted copy.
+ */
+function byTime<T>(items: readonly T[], at: (item: T) => number): readonly T[] {
+  for (let i = 1; i < items.length; i++) if (at(items[i]!) < at(items[i - 1]!)) return [...items].sort((a, b) => at(a) - at(b));
+  return items;
+}
+
 /** The intervals that touch the window (open ones when they start before its end). */
 export function cullIntervals<T extends Interval>(items: readonly T[], w: TimeWindow): T[] {
   return items.filter((i) => i.startMs <= w.endMs && (i.endMs === null || i.endMs >= w.startMs));
@@ -49,7 +58,7 @@ export function thinIntervals<T extends Interval>(
   const shown = cullIntervals(items, w);
   if (shown.length <= budget) return shown.map((item) => ({ kind: 'one', item }));
   const gapMs = (GROUP_GAP_PX / Math.max(1, pxWidth)) * (w.endMs - w.startMs);
-  const sorted = [...shown].sort((a, b) => a.startMs - b.startMs);
+  const sorted = byTime(shown, (i) => i.startMs);
   const out: Thinned<T>[] = [];
   let run: T[] = [];
   let runEnd = Number.NEGATIVE_INFINITY;
@@ -127,7 +136,7 @@ export function clusterInstants<T extends Instant>(
 ): Cluster<T>[] | null {
   if (expectedInstants(items.length, w, reachMs, growsToMs) <= budget) return null;
   const minMs = (minPx / Math.max(1, pxWidth)) * (w.endMs - w.startMs);
-  const sorted = [...items].sort((a, b) => a.atMs - b.atMs);
+  const sorted = byTime(items, (i) => i.atMs);
   const out: Cluster<T>[] = [];
   let current: Cluster<T> | null = null;
   for (const item of sorted) {

@@ -2,7 +2,7 @@
 // and kill (SIGKILL); for a worker that runs as a lab host of its own, partition / heal (its
 // link set down in the kernel). Shown while the run is in progress; the server answers with events.
 // Each lane's pair is a toolbar; all of them together are one Tab stop (useRovingMarks).
-import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { memo, useLayoutEffect, useRef, type RefObject } from 'react';
 import { Icon } from '../icons/Icon.js';
 import type { Lane } from '../../model/lanes.js';
 import { useStore } from '../../store/index.js';
@@ -42,21 +42,28 @@ function useLink(runId: string, workerId: string): 'none' | 'up' | 'cut' {
   });
 }
 
-function FaultToolbar({ runId, lane }: { runId: string; lane: Lane }) {
+/** What the toolbar shows, as plain values: a lane is a new object with every batch of events. */
+interface ToolbarProps {
+  runId: string;
+  workerId: string;
+  /** Stopped from the page (SIGSTOP), not yet resumed. */
+  paused: boolean;
+}
+
+const FaultToolbar = memo(function FaultToolbar({ runId, workerId, paused }: ToolbarProps) {
   const sendFault = useStore((s) => s.sendFault);
-  const link = useLink(runId, lane.workerId);
+  const link = useLink(runId, workerId);
   const ref = useRef<HTMLSpanElement>(null);
   useFocusKeptOnRemoval(ref);
-  const paused = lane.spans.some((s) => s.kind === 'stall' && s.byPage && s.endMs === null);
   return (
-    <span className="lane-faults" role="toolbar" aria-label={`${lane.workerId} process`} ref={ref}>
+    <span className="lane-faults" role="toolbar" aria-label={`${workerId} process`} ref={ref}>
       <button
         type="button"
         tabIndex={-1}
         className={`fault-btn${paused ? ' on' : ''}`}
-        aria-label={`${paused ? 'Resume' : 'Pause'} ${lane.workerId}`}
+        aria-label={`${paused ? 'Resume' : 'Pause'} ${workerId}`}
         title={paused ? 'SIGCONT: the process runs again' : 'SIGSTOP: the process stops where it is'}
-        onClick={() => sendFault(runId, lane.workerId, paused ? 'resume' : 'pause')}
+        onClick={() => sendFault(runId, workerId, paused ? 'resume' : 'pause')}
       >
         <Icon name={paused ? 'play' : 'pause'} /> {paused ? 'resume' : 'pause'}
       </button>
@@ -64,9 +71,9 @@ function FaultToolbar({ runId, lane }: { runId: string; lane: Lane }) {
         type="button"
         tabIndex={-1}
         className="fault-btn kill"
-        aria-label={`Kill ${lane.workerId}`}
+        aria-label={`Kill ${workerId}`}
         title="SIGKILL: the process dies at once"
-        onClick={() => sendFault(runId, lane.workerId, 'kill')}
+        onClick={() => sendFault(runId, workerId, 'kill')}
       >
         <Icon name="skull" /> kill
       </button>
@@ -75,17 +82,19 @@ function FaultToolbar({ runId, lane }: { runId: string; lane: Lane }) {
           type="button"
           tabIndex={-1}
           className={`fault-btn${link === 'cut' ? ' on' : ''}`}
-          aria-label={`${link === 'cut' ? 'Heal' : 'Partition'} ${lane.workerId}`}
+          aria-label={`${link === 'cut' ? 'Heal' : 'Partition'} ${workerId}`}
           title={link === 'cut' ? 'Link up: its connections flow again' : 'Link down in the kernel: every connection of this worker hangs'}
-          onClick={() => sendFault(runId, lane.workerId, link === 'cut' ? 'heal' : 'partition')}
+          onClick={() => sendFault(runId, workerId, link === 'cut' ? 'heal' : 'partition')}
         >
           {link === 'cut' ? 'heal' : 'partition'}
         </button>
       )}
     </span>
   );
-}
+});
 
 export function LaneFaults({ runId, lane }: { runId: string; lane: Lane }) {
-  return lane.fate !== null ? null : <FaultToolbar runId={runId} lane={lane} />;
+  if (lane.fate !== null) return null;
+  const paused = lane.spans.some((s) => s.kind === 'stall' && s.byPage && s.endMs === null);
+  return <FaultToolbar runId={runId} workerId={lane.workerId} paused={paused} />;
 }

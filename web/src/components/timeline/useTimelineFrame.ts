@@ -22,9 +22,15 @@ export interface FrameTargets {
   playheadLabel: RefObject<HTMLElement | null>;
 }
 
-/** Writing the same text again would still replace the text node, and lay it out again. */
+/**
+ * Writing the same text again would still replace the text node, and lay it out again; new
+ * text goes into the node already there (the live label's, every frame), not a new node.
+ */
 function setText(el: HTMLElement, text: string): void {
-  if (el.textContent !== text) el.textContent = text;
+  const node = el.firstChild;
+  if (node !== null && node === el.lastChild && node.nodeType === Node.TEXT_NODE) {
+    if (node.nodeValue !== text) node.nodeValue = text;
+  } else if (el.textContent !== text) el.textContent = text;
 }
 
 /** Writes tick labels (or grid lines) into a container, reusing its children. */
