@@ -46,6 +46,8 @@ interface E2pResult {
   rate: number;
   seconds: number;
   reps: E2pRep[];
+  /** One run at a low rate, for where the cores went only (see eventToPixel.live-bench.ts). */
+  floor: { rate: number; cpu: CpuUse };
   profile: { fn: string; selfMs: number; share: number }[] | null;
   trace: { name: string; ms: number; count: number }[] | null;
 }
@@ -107,17 +109,31 @@ function unminifiedBuild(): Promise<string | null> {
   });
 }
 
-/** Where the cores went while the runs were on (from the Run click to the verdict). */
-function cpuNote(runs: CpuUse[], events: number): string {
+/** Where the cores went while the runs were on (from the Run click to the verdict), and what the page's main thread waited. */
+function cpuNote(runs: CpuUse[], floor: { rate: number; cpu: CpuUse }, rate: number): string {
   const mean = (pick: (c: CpuUse) => number) => runs.reduce((n, c) => n + pick(c), 0) / Math.max(1, runs.length);
   const cores = (x: number) => x.toFixed(2);
-  const renderer = mean((c) => c.renderer * c.seconds);
+  const main = runs.map((c) => c.pageMainThread);
+  const waited = main.every((m) => m !== null)
+    ? `The page's main thread (its renderer's first, from /proc/<pid>/schedstat) ran on a core ${main.map((m) => `${m.runMs.toFixed(0)} ms`).join(', ')} a run, ` +
+      `and was ready to run but waited for a core ${main.map((m) => `${m.waitMs.toFixed(0)} ms`).join(', ')}: while it waits, so do the events it holds or is about to receive. `
+    : '';
   return (
     `Where the cores went while each run was on (Run pressed to verdict shown; /proc, tools/src/bench/cpuUse.ts), mean of ${runs.length} runs, in cores of ${runs[0]?.cores ?? '?'}: ` +
     `the page's renderer ${cores(mean((c) => c.renderer))}, Chromium's other processes ${cores(mean((c) => c.chromiumOther))}, ` +
     `the bench server ${cores(mean((c) => c.server))}, its 4 worker processes ${cores(mean((c) => c.workers))}, everything else (Playwright, Redis, PostgreSQL…) ${cores(mean((c) => c.rest))}; ` +
     `the machine was busy ${(mean((c) => c.machineBusy) * 100).toFixed(0)} % of the time (per run: ${runs.map((c) => `${(c.machineBusy * 100).toFixed(0)} %`).join(', ')}). ` +
-    `The page's renderer used ${events > 0 ? ((renderer * 1000) / events).toFixed(2) : '—'} ms of CPU per event drawn (${renderer.toFixed(2)} s a run). ` +
+    waited +
+    `A run of the same length at ${floor.rate} events/s (a hundredth of ${rate}) kept the page's renderer at ${cores(floor.cpu.renderer)} cores, ` +
+    `${(
+      (floor.cpu.renderer /
+        Math.max(
+          1e-9,
+          mean((c) => c.renderer),
+        )) *
+      100
+    ).toFixed(0)} % of what it took at ${rate}: what drawing a live run 60 times a second costs ` +
+    `(each frame's style, layout, paint and compositing) whatever the events. ` +
     `A machine busy near 100 % queues every process's work behind the others': the latencies above then measure the queue as much as the page.`
   );
 }
@@ -167,7 +183,8 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
     notes.push(
       cpuNote(
         r.reps.map((x) => x.cpu),
-        r.reps[0]?.events ?? 0,
+        r.floor,
+        r.rate,
       ),
     );
     const drawn = r.reps.reduce((n, x) => n + x.events - x.missing, 0);

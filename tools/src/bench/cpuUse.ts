@@ -14,6 +14,11 @@ interface Proc {
   /** cutime + cstime: what its exited and reaped children used, ticks. */
   children: number;
   cmdline: string;
+  /**
+   * A renderer's main thread (the process's first), from /proc/<pid>/schedstat: ns it ran
+   * on a core, and ns it was ready to run but waited for one (every core busy); else null.
+   */
+  main: { runNs: number; waitNs: number } | null;
 }
 
 export interface CpuSnapshot {
@@ -29,11 +34,23 @@ function readProc(pid: number): Proc | null {
     // Fields after the command name (which may hold spaces) in parentheses; utime is field 14.
     const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-    return { own: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]), cmdline };
+    return { own: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]), cmdline, main: mainThread(pid, cmdline) };
   } catch {
     return null; // gone meanwhile
   }
 }
+
+function mainThread(pid: number, cmdline: string): Proc['main'] {
+  if (!isRenderer(cmdline)) return null;
+  try {
+    const [runNs, waitNs] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    return runNs === undefined || waitNs === undefined ? null : { runNs, waitNs };
+  } catch {
+    return null; // gone meanwhile, or a kernel without scheduler statistics
+  }
+}
+
+const isRenderer = (cmdline: string) => cmdline.includes('chromium') && cmdline.includes('--type=renderer');
 
 export function cpuSnapshot(): CpuSnapshot {
   const procs = new Map<number, Proc>();
@@ -59,6 +76,11 @@ export interface CpuUse {
   rest: number;
   /** The machine's busy share of all its cores, from /proc/stat (everything, kernel included). */
   machineBusy: number;
+  /**
+   * The main thread of the renderer that worked most (the page's): ms on a core, and ms it
+   * was ready to run but every core was taken; null where the kernel keeps no such figures.
+   */
+  pageMainThread: { runMs: number; waitMs: number } | null;
 }
 
 /**
@@ -70,6 +92,7 @@ export interface CpuUse {
 export function cpuUse(a: CpuSnapshot, b: CpuSnapshot, serverPid: number): CpuUse {
   const seconds = (b.atMs - a.atMs) / 1000;
   const use = { renderer: 0, chromiumOther: 0, server: 0, workers: 0, rest: 0 };
+  let page: { ticks: number; main: CpuUse['pageMainThread'] } | null = null;
   for (const [pid, before] of a.procs) {
     const after = b.procs.get(pid);
     const isWorker = before.cmdline.includes('emitterWorker');
@@ -84,8 +107,16 @@ export function cpuUse(a: CpuSnapshot, b: CpuSnapshot, serverPid: number): CpuUs
       use.workers += after.children - before.children;
     } else if (isWorker) use.workers += d;
     else if (before.cmdline.includes('chromium')) {
-      if (before.cmdline.includes('--type=renderer')) use.renderer += d;
-      else use.chromiumOther += d;
+      if (isRenderer(before.cmdline)) {
+        use.renderer += d;
+        if (!page || d > page.ticks) {
+          const main =
+            before.main && after.main
+              ? { runMs: (after.main.runNs - before.main.runNs) / 1e6, waitMs: (after.main.waitNs - before.main.waitNs) / 1e6 }
+              : null;
+          page = { ticks: d, main };
+        }
+      } else use.chromiumOther += d;
     } else use.rest += d;
   }
   const asCores = (ticks: number) => ticks / TICKS / Math.max(1e-9, seconds);
@@ -99,5 +130,6 @@ export function cpuUse(a: CpuSnapshot, b: CpuSnapshot, serverPid: number): CpuUs
     workers: asCores(use.workers),
     rest: asCores(use.rest),
     machineBusy: busy,
+    pageMainThread: page?.main ?? null,
   };
 }
