@@ -116,7 +116,8 @@ function cpuNote(runs: CpuUse[], floor: { rate: number; cpu: CpuUse }, rate: num
   const main = runs.map((c) => c.pageMainThread);
   const waited = main.every((m) => m !== null)
     ? `The page's main thread (its renderer's first, from /proc/<pid>/schedstat) ran on a core ${main.map((m) => `${m.runMs.toFixed(0)} ms`).join(', ')} a run, ` +
-      `and was ready to run but waited for a core ${main.map((m) => `${m.waitMs.toFixed(0)} ms`).join(', ')}: while it waits, so do the events it holds or is about to receive. `
+      `and was ready to run but waited for a core ${main.map((m) => `${m.waitMs.toFixed(0)} ms`).join(', ')}: while it waits, so do the events it holds or is about to receive. ` +
+      `Its nice value was ${[...new Set(main.map((m) => m.nice))].join(', ')} (as Chromium set it; a full machine's cores are shared by it). `
     : '';
   return (
     `Where the cores went while each run was on (Run pressed to verdict shown; /proc, tools/src/bench/cpuUse.ts), mean of ${runs.length} runs, in cores of ${runs[0]?.cores ?? '?'}: ` +

@@ -18,7 +18,7 @@ interface Proc {
    * A renderer's main thread (the process's first), from /proc/<pid>/schedstat: ns it ran
    * on a core, and ns it was ready to run but waited for one (every core busy); else null.
    */
-  main: { runNs: number; waitNs: number } | null;
+  main: { runNs: number; waitNs: number; nice: number } | null;
 }
 
 export interface CpuSnapshot {
@@ -34,17 +34,23 @@ function readProc(pid: number): Proc | null {
     // Fields after the command name (which may hold spaces) in parentheses; utime is field 14.
     const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-    return { own: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]), cmdline, main: mainThread(pid, cmdline) };
+    return {
+      own: Number(f[11]) + Number(f[12]),
+      children: Number(f[13]) + Number(f[14]),
+      cmdline,
+      main: mainThread(pid, cmdline, Number(f[16])),
+    };
   } catch {
     return null; // gone meanwhile
   }
 }
 
-function mainThread(pid: number, cmdline: string): Proc['main'] {
+/** `nice`: the process's (its first thread's) nice value, /proc/<pid>/stat's 19th field. */
+function mainThread(pid: number, cmdline: string, nice: number): Proc['main'] {
   if (!isRenderer(cmdline)) return null;
   try {
     const [runNs, waitNs] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
-    return runNs === undefined || waitNs === undefined ? null : { runNs, waitNs };
+    return runNs === undefined || waitNs === undefined ? null : { runNs, waitNs, nice };
   } catch {
     return null; // gone meanwhile, or a kernel without scheduler statistics
   }
@@ -80,7 +86,7 @@ export interface CpuUse {
    * The main thread of the renderer that worked most (the page's): ms on a core, and ms it
    * was ready to run but every core was taken; null where the kernel keeps no such figures.
    */
-  pageMainThread: { runMs: number; waitMs: number } | null;
+  pageMainThread: { runMs: number; waitMs: number; nice: number } | null;
 }
 
 /**
@@ -112,7 +118,11 @@ export function cpuUse(a: CpuSnapshot, b: CpuSnapshot, serverPid: number): CpuUs
         if (!page || d > page.ticks) {
           const main =
             before.main && after.main
-              ? { runMs: (after.main.runNs - before.main.runNs) / 1e6, waitMs: (after.main.waitNs - before.main.waitNs) / 1e6 }
+              ? {
+                  runMs: (after.main.runNs - before.main.runNs) / 1e6,
+                  waitMs: (after.main.waitNs - before.main.waitNs) / 1e6,
+                  nice: after.main.nice,
+                }
               : null;
           page = { ticks: d, main };
         }
