@@ -69,3 +69,12 @@ export function secondLeaseLapses(params: Params): string | null {
   if (intParam(params, 'workMs') < 2 * intParam(params, 'leaseMs')) return null;
   return "worker-1's fetch (workMs) lasts two leases: worker-2's lease too has lapsed when the rest fire, and a third container takes the lock";
 }
+
+/**
+ * A lease that lapses while its holder still works lets the next container in, and both
+ * send the report: unless the holder is the first container arriving late with its fetch
+ * failing, which sends nothing (the one report is the next container's).
+ */
+export function overrunSendsTwice(params: Params): boolean {
+  return intParam(params, 'workMs') > intParam(params, 'leaseMs') && !(late(params) && firstFails(params));
+}

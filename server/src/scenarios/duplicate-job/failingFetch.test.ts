@@ -46,6 +46,14 @@ describe('failure first-fails', () => {
     expect(eventsOf(events, 'job-skipped').map((e) => e.workerId)).toEqual(['worker-3']);
   }, 60_000);
 
+  it("a lock library that does not renew, worker-1's fetch outlasting its lease: the one report is worker-2's, as the run expects", async () => {
+    const played = await run('lib-redlock', OVERRUN_THEN_FAIL);
+    expect(played.metrics).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
+    expect(played.verdict).toBe('pass');
+    expect(expectedOf(played)).toEqual({ verdict: 'pass' });
+    expect(eventsOf(played.events, 'write-accepted').map((e) => e.workerId)).toEqual(['worker-2']);
+  }, 60_000);
+
   it('pg-advisory behaves like token-lua at both sets', async () => {
     for (const set of [OVERRUN_THEN_FAIL, FAIL_INSIDE_THE_LEASE]) {
       const { metrics, verdict, events } = await run('pg-advisory', set);
