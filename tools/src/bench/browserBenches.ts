@@ -113,6 +113,7 @@ function unminifiedBuild(): Promise<string | null> {
 function cpuNote(runs: CpuUse[], floor: { rate: number; cpu: CpuUse }, rate: number): string {
   const mean = (pick: (c: CpuUse) => number) => runs.reduce((n, c) => n + pick(c), 0) / Math.max(1, runs.length);
   const cores = (x: number) => x.toFixed(2);
+  const renderer = mean((c) => c.renderer);
   const main = runs.map((c) => c.pageMainThread);
   const waited = main.every((m) => m !== null)
     ? `The page's main thread (its renderer's first, from /proc/<pid>/schedstat) ran on a core ${main.map((m) => `${m.runMs.toFixed(0)} ms`).join(', ')} a run, ` +
@@ -121,19 +122,12 @@ function cpuNote(runs: CpuUse[], floor: { rate: number; cpu: CpuUse }, rate: num
     : '';
   return (
     `Where the cores went while each run was on (Run pressed to verdict shown; /proc, tools/src/bench/cpuUse.ts), mean of ${runs.length} runs, in cores of ${runs[0]?.cores ?? '?'}: ` +
-    `the page's renderer ${cores(mean((c) => c.renderer))}, Chromium's other processes ${cores(mean((c) => c.chromiumOther))}, ` +
+    `the page's renderer ${cores(renderer)}, Chromium's other processes ${cores(mean((c) => c.chromiumOther))}, ` +
     `the bench server ${cores(mean((c) => c.server))}, its 4 worker processes ${cores(mean((c) => c.workers))}, everything else (Playwright, Redis, PostgreSQL…) ${cores(mean((c) => c.rest))}; ` +
     `the machine was busy ${(mean((c) => c.machineBusy) * 100).toFixed(0)} % of the time (per run: ${runs.map((c) => `${(c.machineBusy * 100).toFixed(0)} %`).join(', ')}). ` +
     waited +
     `A run of the same length at ${floor.rate} events/s (a hundredth of ${rate}) kept the page's renderer at ${cores(floor.cpu.renderer)} cores, ` +
-    `${(
-      (floor.cpu.renderer /
-        Math.max(
-          1e-9,
-          mean((c) => c.renderer),
-        )) *
-      100
-    ).toFixed(0)} % of what it took at ${rate}: what drawing a live run 60 times a second costs ` +
+    `${((floor.cpu.renderer / Math.max(1e-9, renderer)) * 100).toFixed(0)} % of what it took at ${rate}: what drawing a live run 60 times a second costs ` +
     `(each frame's style, layout, paint and compositing) whatever the events. ` +
     `A machine busy near 100 % queues every process's work behind the others': the latencies above then measure the queue as much as the page.`
   );

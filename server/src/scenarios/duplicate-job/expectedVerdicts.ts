@@ -71,10 +71,12 @@ export function secondLeaseLapses(params: Params): string | null {
 }
 
 /**
- * A lease that lapses while its holder still works lets the next container in, and both
- * send the report: unless the holder is the first container arriving late with its fetch
- * failing, which sends nothing (the one report is the next container's).
+ * For a lock that expires and does not renew itself: a lease that lapses while its holder
+ * still works lets the next container in, and both send the report. Not when the holder is
+ * the first container arriving late with its fetch failing: it sends nothing, and the one
+ * report is the next container's.
  */
-export function overrunSendsTwice(params: Params): boolean {
-  return intParam(params, 'workMs') > intParam(params, 'leaseMs') && !(late(params) && firstFails(params));
+export function leasePassesOnMidJob(params: Params): string | null {
+  if (intParam(params, 'workMs') <= intParam(params, 'leaseMs') || (late(params) && firstFails(params))) return null;
+  return 'the work outlasts the lease and this lock does not renew itself: the lease passes on mid-job';
 }

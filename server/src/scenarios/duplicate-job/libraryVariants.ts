@@ -5,7 +5,7 @@ import type { LockModule } from '../../locks/lockAdapter.js';
 import { LOCKS } from '../../locks/lockModules.js';
 import { holdLibraryLock, libraryFrame } from '../libraryLock.js';
 import { defineVariant, type VariantDefinition } from '../types.js';
-import { lockForgetsTheJob, nobodyLeftToRetry, overrunSendsTwice, secondLeaseLapses } from './expectedVerdicts.js';
+import { leasePassesOnMidJob, lockForgetsTheJob, nobodyLeftToRetry, secondLeaseLapses } from './expectedVerdicts.js';
 import { LOCK_KEY, type NightlyJob } from './nightlyJob.js';
 
 /** The duplicate-job variant that runs `module`'s lock around the nightly job. */
@@ -20,9 +20,7 @@ export function libraryVariant(module: LockModule): VariantDefinition<NightlyJob
       lockForgetsTheJob(params) ??
       nobodyLeftToRetry(params) ??
       secondLeaseLapses(params) ??
-      (inRedis && !module.renews && overrunSendsTwice(params)
-        ? 'the work outlasts the lease and this lock does not renew itself: the lease passes on mid-job'
-        : null),
+      (inRedis && !module.renews ? leasePassesOnMidJob(params) : null),
     run: (job) =>
       holdLibraryLock(
         job,
