@@ -96,6 +96,18 @@ describe('arriving late, a lock that cannot lapse', () => {
       expect(metrics.emailsSent).toBe(2);
     }
   });
+
+  it("a lock library that renews itself, worker-1's fetch outlasting the lease parameter: finishes, the one report worker-2's", async () => {
+    // Its key has a TTL, but the library keeps pushing it on: worker-2 fires when
+    // worker-1 lets go, and the run used to wait for a lapse until its deadline.
+    const played = await run('lib-redis-semaphore-mutex', OVERRUN_THEN_FAIL);
+    expect(played.outcome.status).toBe('finished');
+    expect(played.metrics).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
+    expect(expectedOf(played)).toEqual({ verdict: 'pass' });
+    const w1Release = eventsOf(played.events, 'lease-released', 'worker-1')[0]!;
+    expect(eventsOf(played.events, 'lease-acquired', 'worker-2')[0]!.atMs).toBeGreaterThan(w1Release.atMs);
+    expect(eventsOf(played.events, 'write-accepted').map((e) => e.workerId)).toEqual(['worker-2']);
+  }, 60_000);
 });
 
 describe("the release's near-misses fail for the reason they name", () => {

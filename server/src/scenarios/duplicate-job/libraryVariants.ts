@@ -29,7 +29,7 @@ export function libraryVariant(module: LockModule): VariantDefinition<NightlyJob
         job.leaseMs,
         {},
         (place) => job.skip(place.shownKey, inRedis ? undefined : null),
-        () => job.sendReport(),
+        () => job.sendReport({ renews: module.renews }),
       ),
   });
 }

@@ -28,8 +28,12 @@ export interface NightlyJob extends WorkerContext {
   entity: string;
   /** Lease length in ms. */
   leaseMs: number;
-  /** Does the job's work (workMs) and sends the report e-mail; throws FetchFailed when this container's fetch fails. */
-  sendReport(): Promise<void>;
+  /**
+   * Does the job's work (workMs) and sends the report e-mail; throws FetchFailed when this
+   * container's fetch fails. `lock.renews`: the lock keeps its own lease alive, so it never
+   * lapses mid-job however long the work takes.
+   */
+  sendReport(lock?: { renews: boolean }): Promise<void>;
   /** Reports that the lock is taken and this container skips the job; heldBy is read from Redis when not given. */
   skip(key: string, heldBy?: string | null): Promise<void>;
   /** Reports that this container queues for the lock instead of skipping. */
@@ -61,7 +65,8 @@ export function nightlyJob(ctx: WorkerContext): NightlyJob {
   // work outlasts the lease, worker-1 finishes only after worker-2 has tried, so a starved
   // process can never let worker-1 finish first and turn the overrun into a clean handover.
   // Only a lock that expires can pass on early: with none (no lock, an advisory lock, a key
-  // without expiry) worker-2 fires when worker-1 is done, and waiting for it would never end.
+  // without expiry, a lock that renews itself) worker-2 fires when worker-1 is done, and
+  // waiting for it would never end.
   const mayOverrun = !together && ctx.workerId === FIRST && ctx.workerIds.includes(SECOND) && workMs > leaseMs;
   const leaseLapses = async (): Promise<boolean> =>
     (await Promise.all(lockKeys(ctx.date).map((k) => ctx.redis.pttl(ctx.key(k))))).some((ttl) => ttl > 0);
@@ -84,8 +89,8 @@ export function nightlyJob(ctx: WorkerContext): NightlyJob {
     ...ctx,
     entity: ENTITY,
     leaseMs,
-    async sendReport() {
-      const lapses = mayOverrun && (await leaseLapses());
+    async sendReport(lock = { renews: false }) {
+      const lapses = mayOverrun && !lock.renews && (await leaseLapses());
       if (await fetchFails()) {
         // The fetch comes before the report: a container whose fetch fails never builds one.
         await attempted();
