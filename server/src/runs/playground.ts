@@ -281,9 +281,8 @@ export class Playground {
     ]);
     clearTimeout(timer);
     clearInterval(this.sweeper);
-    this.watch.stop();
     this.closed = true;
-    await Promise.all([this.pool.close(), this.spare.close()]);
+    await Promise.all([this.pool.close(), this.spare.close(), this.watch.stop()]);
     // Once the pool has no worker left on them: the agents kill whatever they still run when the connection goes.
     await this.agents?.close(reason);
     this.keyspace?.close();

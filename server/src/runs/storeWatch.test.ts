@@ -112,7 +112,7 @@ describe('a server that did not get the CPU for a while', () => {
       while (pings < 6) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(silent).toEqual([]);
     } finally {
-      watch.stop();
+      await watch.stop();
       redis.disconnect();
       await pool.end();
     }

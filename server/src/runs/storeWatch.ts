@@ -1,14 +1,16 @@
 // Notices a store that stops answering without closing its connections — a redis-server
 // stopped with SIGSTOP, a PostgreSQL frozen on a full disk — which no error ever reports:
-// commands just wait. While runs are going, the server pings both stores four times a second on
-// its own connections; a ping unanswered for `silentMs` ends the runs going with the reason,
+// commands just wait. While runs are going, the server pings both stores four times a second
+// (PostgreSQL on a connection of the watch's own, so that a ping waits behind no query of a
+// run and for no new connection); a ping unanswered for `silentMs` ends the runs going with the reason,
 // and the server keeps serving (the next run starts once the store answers again).
 import type { Redis } from 'ioredis';
-import type pg from 'pg';
+import pg from 'pg';
 import { CORE_STORES, POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
 
 export interface StoreWatchOptions {
   redis: Redis;
+  /** The server's pool: the watch opens one connection of its own with the same options. */
   pg: pg.Pool;
   /** Are runs going? Nothing is pinged while the server is idle. */
   busy(): boolean;
@@ -25,12 +27,23 @@ export const SILENT_MS = 1500;
 
 export class StoreWatch {
   private readonly timer: NodeJS.Timeout;
+  private readonly pg: pg.Pool;
   /** When each store's oldest unanswered ping was sent (performance.now()), if any. */
   private readonly waiting: Record<CoreStore, number | null> = { [REDIS_STORE]: null, [POSTGRES_STORE]: null };
   /** Stores whose silence has been reported: once per silence. */
   private readonly reported = new Set<CoreStore>();
 
   constructor(private readonly options: StoreWatchOptions) {
+    const { options: server } = options.pg;
+    this.pg = new pg.Pool({
+      ...server,
+      max: 1,
+      idleTimeoutMillis: 0,
+      application_name: `${server.application_name ?? 'racelab'} store watch`,
+    });
+    this.pg.on('error', () => {
+      // The pool replaces a lost connection; a store that went away is reported by the runs' own connections.
+    });
     this.timer = setInterval(() => this.tick(), options.everyMs ?? 250).unref();
   }
 
@@ -47,7 +60,7 @@ export class StoreWatch {
         continue; // one ping at a time per store
       }
       this.waiting[store] = now;
-      const ping = store === REDIS_STORE ? this.options.redis.ping() : this.options.pg.query('select 1');
+      const ping = store === REDIS_STORE ? this.options.redis.ping() : this.pg.query('select 1');
       ping.then(
         () => {
           this.waiting[store] = null;
@@ -68,7 +81,8 @@ export class StoreWatch {
     );
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     clearInterval(this.timer);
+    await this.pg.end();
   }
 }
