@@ -19,6 +19,11 @@ const REPS = Number(process.env.BENCH_E2P_REPS ?? 3);
  * live run whatever the events (each frame's style, layout, paint and compositing).
  */
 const FLOOR_RATE = Math.max(10, Math.round(RATE / 100));
+/**
+ * The start of a run, from its first note, in ms: while the page lays out the run's lanes and
+ * draws their first marks one by one, before they cluster (its events are timed apart).
+ */
+const START_MS = 100;
 /** Set: one more run with the page's main thread profiled (meant for an unminified build). */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 
@@ -98,6 +103,9 @@ test('event to pixel', async ({ browser, page, request }) => {
     const toServer = (pageMs: number) => pageMs + clock.offsetMs;
     const lat = { ipc: [] as number[], socket: [] as number[], page: [] as number[], frame: [] as number[], visible: [] as number[] };
     const bySecond: number[][] = Array.from({ length: SECONDS }, () => []);
+    const firstAtMs = Math.min(...run.notes.map((n) => n.atMs));
+    const atStart: number[] = [];
+    const afterStart: number[] = [];
     let missing = 0;
     for (const note of run.notes) {
       const emitMs = run.startWallMs + note.atMs;
@@ -114,6 +122,7 @@ test('event to pixel', async ({ browser, page, request }) => {
       const frame = toServer(d.frameMs) - emitMs;
       lat.frame.push(frame);
       bySecond[Math.min(SECONDS - 1, Math.floor(note.atMs / 1000))]?.push(frame);
+      (note.atMs - firstAtMs < START_MS ? atStart : afterStart).push(frame);
       if (Number.isFinite(d.visibleMs)) lat.visible.push(toServer(d.visibleMs) - emitMs);
     }
     const summary = (xs: number[]) => ({ n: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), max: percentile(xs, 100) });
@@ -131,6 +140,7 @@ test('event to pixel', async ({ browser, page, request }) => {
       receivedToFrame: summary(lat.page),
       // Latency over the run, by second: does it grow as marks pile up?
       p99BySecond: bySecond.map((xs) => percentile(xs, 99)),
+      start: { ms: START_MS, atStart: summary(atStart), afterStart: summary(afterStart) },
       drawnAs: { marks: probe.marks.length, clusterUpdates: probe.clusters.length },
       cpu,
       samples: lat.frame,
