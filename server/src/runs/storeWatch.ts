@@ -39,6 +39,8 @@ export class StoreWatch {
       ...server,
       max: 1,
       idleTimeoutMillis: 0,
+      // Kept open between pings, but like the watch's timer it never keeps the process alive.
+      allowExitOnIdle: true,
       application_name: `${server.application_name ?? 'racelab'} store watch`,
     });
     this.pg.on('error', () => {
