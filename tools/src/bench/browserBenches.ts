@@ -143,6 +143,7 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
     const r = read<E2pResult>(dir, 'eventToPixel');
     if (!r) throw new Error('the event-to-pixel benchmark wrote no result');
     const all = r.reps.flatMap((x) => x.samples);
+    const startMs = r.reps[0]?.start.ms ?? '?';
     const figures: Figure[] = [
       {
         section: 'Event to pixel',
@@ -163,11 +164,11 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
       { section: 'Event to pixel', name: 'p99 of each run', unit: 'ms', samples: r.reps.map((x) => x.emitToFrame.p99), sampleOf: 'run' },
       {
         section: 'Event to pixel',
-        name: `p99 of each run's events after its first ${r.reps[0]?.start.ms ?? '?'} ms (the lanes laid out, their marks clustering)`,
+        name: `p99 of each run's events after its first ${startMs} ms (the lanes laid out, their marks clustering)`,
         unit: 'ms',
         samples: r.reps.map((x) => x.start.afterStart.p99),
         sampleOf: 'run',
-        note: `the first ${r.reps[0]?.start.ms ?? '?'} ms of events, p50 / p99 per run: ${r.reps.map((x) => `${f1(x.start.atStart.p50)} / ${f1(x.start.atStart.p99)} (${x.start.atStart.n} events)`).join(', ')}`,
+        note: `the first ${startMs} ms of events, p50 / p99 per run: ${r.reps.map((x) => `${f1(x.start.atStart.p50)} / ${f1(x.start.atStart.p99)} (${x.start.atStart.n} events)`).join(', ')}`,
       },
       { section: 'Event to pixel', name: 'events never drawn', unit: 'events', samples: r.reps.map((x) => x.missing), sampleOf: 'run' },
     ];
