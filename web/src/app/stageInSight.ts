@@ -7,9 +7,13 @@ import { useStore } from '../store/index.js';
 /** The layout where the controls stack above the stage (base.css, max-width 1100px). */
 export const STACKED = '(max-width: 1100px)';
 
-/** True when a run has just been asked for (nothing pending before, something now) in a stacked layout. */
-export function bringsStageIntoSight(pendingBefore: number, pendingNow: number, stacked: boolean): boolean {
-  return stacked && pendingBefore === 0 && pendingNow > 0;
+/**
+ * True when a run has just been asked for (nothing pending before, something now) in a
+ * stacked layout. `stacked` is asked only then: the store changes every frame of a live run,
+ * and a media query evaluated each time is a query object made and matched each frame.
+ */
+export function bringsStageIntoSight(pendingBefore: number, pendingNow: number, stacked: () => boolean): boolean {
+  return pendingBefore === 0 && pendingNow > 0 && stacked();
 }
 
 /** Scrolls the timeline to the top of the screen when a run starts in a stacked layout. */
@@ -17,7 +21,7 @@ export function useStageInSightOnRun(): void {
   useEffect(
     () =>
       useStore.subscribe((s, before) => {
-        if (!bringsStageIntoSight(before.pending.length, s.pending.length, matchMedia(STACKED).matches)) return;
+        if (!bringsStageIntoSight(before.pending.length, s.pending.length, () => matchMedia(STACKED).matches)) return;
         // At once, not gliding: the first events arrive within milliseconds, and the lanes
         // they draw should be where the reader looks, not still moving up the screen.
         document.querySelector('.stage .timeline')?.scrollIntoView({ block: 'start', behavior: 'auto' });
