@@ -106,6 +106,9 @@ test('event to pixel', async ({ browser, page, request }) => {
     const firstAtMs = Math.min(...run.notes.map((n) => n.atMs));
     const atStart: number[] = [];
     const afterStart: number[] = [];
+    // Where the start's events wait: on their way to the page, or in it.
+    const startToPage: number[] = [];
+    const startInPage: number[] = [];
     let missing = 0;
     for (const note of run.notes) {
       const emitMs = run.startWallMs + note.atMs;
@@ -115,14 +118,19 @@ test('event to pixel', async ({ browser, page, request }) => {
         missing++;
         continue;
       }
+      const atTheStart = note.atMs - firstAtMs < START_MS;
       if (Number.isFinite(d.receivedMs)) {
         lat.socket.push(toServer(d.receivedMs) - note.appendedWallMs);
         lat.page.push(d.frameMs - d.receivedMs);
+        if (atTheStart) {
+          startToPage.push(toServer(d.receivedMs) - note.appendedWallMs);
+          startInPage.push(d.frameMs - d.receivedMs);
+        }
       }
       const frame = toServer(d.frameMs) - emitMs;
       lat.frame.push(frame);
       bySecond[Math.min(SECONDS - 1, Math.floor(note.atMs / 1000))]?.push(frame);
-      (note.atMs - firstAtMs < START_MS ? atStart : afterStart).push(frame);
+      (atTheStart ? atStart : afterStart).push(frame);
       if (Number.isFinite(d.visibleMs)) lat.visible.push(toServer(d.visibleMs) - emitMs);
     }
     const summary = (xs: number[]) => ({ n: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), max: percentile(xs, 100) });
@@ -140,7 +148,13 @@ test('event to pixel', async ({ browser, page, request }) => {
       receivedToFrame: summary(lat.page),
       // Latency over the run, by second: does it grow as marks pile up?
       p99BySecond: bySecond.map((xs) => percentile(xs, 99)),
-      start: { ms: START_MS, atStart: summary(atStart), afterStart: summary(afterStart) },
+      start: {
+        ms: START_MS,
+        atStart: summary(atStart),
+        afterStart: summary(afterStart),
+        toPage: summary(startToPage),
+        inPage: summary(startInPage),
+      },
       drawnAs: { marks: probe.marks.length, clusterUpdates: probe.clusters.length },
       cpu,
       samples: lat.frame,

@@ -38,8 +38,11 @@ interface E2pRep {
   appendToReceived: Summary;
   receivedToFrame: Summary;
   p99BySecond: number[];
-  /** The events of the run's first `ms` (from its first note), and the rest. */
-  start: { ms: number; atStart: Summary; afterStart: Summary };
+  /**
+   * The events of the run's first `ms` (from its first note), and the rest; and, for the
+   * first, their time from the server's append to the page's receipt and from there to the frame.
+   */
+  start: { ms: number; atStart: Summary; afterStart: Summary; toPage: Summary; inPage: Summary };
   drawnAs: { marks: number; clusterUpdates: number };
   cpu: CpuUse;
   samples: number[];
@@ -168,7 +171,9 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
         unit: 'ms',
         samples: r.reps.map((x) => x.start.afterStart.p99),
         sampleOf: 'run',
-        note: `the first ${startMs} ms of events, p50 / p99 per run: ${r.reps.map((x) => `${f1(x.start.atStart.p50)} / ${f1(x.start.atStart.p99)} (${x.start.atStart.n} events)`).join(', ')}`,
+        note:
+          `the first ${startMs} ms of events, p50 / p99 per run: ${r.reps.map((x) => `${f1(x.start.atStart.p50)} / ${f1(x.start.atStart.p99)} (${x.start.atStart.n} events)`).join(', ')}; ` +
+          `their p50 from server to page, then page to frame: ${r.reps.map((x) => `${f1(x.start.toPage.p50)} + ${f1(x.start.inPage.p50)}`).join(', ')}`,
       },
       { section: 'Event to pixel', name: 'events never drawn', unit: 'events', samples: r.reps.map((x) => x.missing), sampleOf: 'run' },
     ];
