@@ -35,6 +35,48 @@ test('belief beside truth, overlaps named, and the story in plain words', async 
   );
 });
 
+test('the lanes are laid out when the server takes the run, before its workers start, and the run only adds to them', async ({ page }) => {
+  // Notes, from the page itself, whether the run's run-started had come when its first lane was drawn.
+  await page.addInitScript(() => {
+    const seen = { started: false, firstLane: null as Element | null, startedAtFirstLane: null as boolean | null };
+    (window as unknown as { __lanes: typeof seen }).__lanes = seen;
+    const Native = window.WebSocket;
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        this.addEventListener('message', (e: MessageEvent) => {
+          if (typeof e.data === 'string' && e.data.includes('"run-started"')) seen.started = true;
+        });
+      }
+    };
+    const watch = () =>
+      new MutationObserver(() => {
+        if (seen.firstLane) return;
+        seen.firstLane = document.querySelector('.tl-row.lane');
+        if (seen.firstLane) seen.startedAtFirstLane = seen.started;
+      }).observe(document.documentElement, { subtree: true, childList: true });
+    if (document.documentElement) watch();
+    else document.addEventListener('DOMContentLoaded', watch);
+  });
+  await openPlayground(page);
+  await choose(page, 'duplicate-job', 'no-lock (broken)');
+  await page.getByRole('spinbutton', { name: /^Workers/ }).fill('4');
+  await runAndWait(page, 'no-lock (broken)');
+  const lanes = await page.evaluate(() => {
+    const seen = (window as unknown as { __lanes: { firstLane: Element | null; startedAtFirstLane: boolean | null } }).__lanes;
+    return {
+      startedAtFirstLane: seen.startedAtFirstLane,
+      firstLaneName: seen.firstLane?.getAttribute('aria-label'),
+      kept: seen.firstLane?.isConnected,
+    };
+  });
+  // The first lane came before the run-started, named as the run names its first worker, and
+  // is the same element at the end: the events drew into it, not a new lane.
+  expect(lanes).toEqual({ startedAtFirstLane: false, firstLaneName: 'worker-1', kept: true });
+  const timeline = timelineOf(page);
+  await expect(timeline.getByRole('group', { name: /^worker-\d$/ })).toHaveCount(4);
+});
+
 test('zoom and pan with the wheel, a drag, the buttons and the keys', async ({ page }) => {
   await openPlayground(page);
   await choose(page, 'fencing', 'lease-only (broken)');

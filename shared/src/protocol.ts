@@ -113,10 +113,23 @@ export const runEventSchema = RunEvent as unknown as z.ZodType<RunEvent>;
 
 const runId = z.string().min(1);
 
+/** Most workers a run-accepted names (a scenario's runs have at most 20). */
+const MAX_WORKERS_NAMED = 100;
+
 export const ServerMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('hello'), catalog: z.array(ScenarioManifest) }),
-  /** `controlKey` lets the page that started the run take control of it again after a reconnect. */
-  z.strictObject({ type: z.literal('run-accepted'), requestId: z.string(), runId, controlKey: z.string().min(1) }),
+  /**
+   * `controlKey` lets the page that started the run take control of it again after a
+   * reconnect. `workers`: the run's workers, as its run-started will name them: the page lays
+   * out their lanes while the workers start, so the first events only add to them.
+   */
+  z.strictObject({
+    type: z.literal('run-accepted'),
+    requestId: z.string(),
+    runId,
+    controlKey: z.string().min(1),
+    workers: z.array(z.string()).max(MAX_WORKERS_NAMED),
+  }),
   /** `retryAfterMs` is set when the server is busy (too many runs): the same request may succeed later. */
   z.strictObject({
     type: z.literal('run-rejected'),

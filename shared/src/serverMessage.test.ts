@@ -126,7 +126,7 @@ const manifest: ScenarioManifest = {
 /** One sample or more of each message type; the map is complete or this file does not compile. */
 const messages: { [T in ServerMessageType]: Extract<ServerMessage, { type: T }>[] } = {
   hello: [{ type: 'hello', catalog: [manifest] }],
-  'run-accepted': [{ type: 'run-accepted', requestId: 'r1', runId: 'run-1', controlKey: 'c0ffee' }],
+  'run-accepted': [{ type: 'run-accepted', requestId: 'r1', runId: 'run-1', controlKey: 'c0ffee', workers: ['worker-1', 'worker-2'] }],
   'run-rejected': [
     { type: 'run-rejected', requestId: 'r1', error: "unknown scenario 'x'" },
     { type: 'run-rejected', requestId: 'r1', error: 'busy', retryAfterMs: 1000 },

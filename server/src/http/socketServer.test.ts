@@ -42,6 +42,10 @@ describe('socket server', () => {
     // Numbered in order with nothing missing.
     const seqs = runEvents.map((m) => (m as { event: RunEvent }).event.seq);
     expect(seqs).toEqual(seqs.map((_, i) => i));
+    // The acceptance names the workers before they start, as the run-started does once they have.
+    const started = runEvents.map((m) => (m as { event: RunEvent }).event).find((e) => e.type === 'run-started');
+    expect(accepted).toMatchObject({ workers: ['worker-1', 'worker-2', 'worker-3', 'worker-4'] });
+    expect(started?.type === 'run-started' && started.workers).toEqual(['worker-1', 'worker-2', 'worker-3', 'worker-4']);
     client.socket.close();
   });
 

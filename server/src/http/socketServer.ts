@@ -317,7 +317,7 @@ export class SocketServer {
         const controlKey = this.directory.add(run);
         controlled.add(run.id);
         this.byAddress.set(address, [...fromAddress, run.id]);
-        send({ type: 'run-accepted', requestId, runId: run.id, controlKey });
+        send({ type: 'run-accepted', requestId, runId: run.id, controlKey, workers: run.workerIds });
         stream(run, -1);
         void run.start();
         return;

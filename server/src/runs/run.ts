@@ -182,9 +182,14 @@ export class Run {
     return this.request.deadlineMs;
   }
 
+  /** The run's workers, in the order its run-started names them. */
+  get workerIds(): string[] {
+    return this.request.scenario.workers(this.request.params);
+  }
+
   /** Worker processes this run uses. */
   get workerCount(): number {
-    return this.request.scenario.workers(this.request.params).length;
+    return this.workerIds.length;
   }
 
   /** Planned stalls whose SIGCONT is still to come (none once the run's processes are killed). */
@@ -215,6 +220,8 @@ export class Run {
    */
   fault(workerId: string, action: LiveFaultAction, slowdown?: Slowdown): string | undefined {
     if (this.done) return 'the run has ended';
+    // A page lays out the lanes as soon as the run is taken, before its workers are up.
+    if (this.status === 'prepared' || this.status === 'starting') return 'the run is starting: its workers take faults once it runs';
     if (action === 'isolate' || action === 'rejoin') {
       if (this.status !== 'running') return `the run is ${this.status}: an ${action} applies while it runs`;
       return action === 'isolate' ? this.isolation.isolate(workerId) : this.isolation.rejoin(workerId);
@@ -225,7 +232,7 @@ export class Run {
       return slowdown ? this.slowdowns.slow(workerId, slowdown) : 'a slow names its latencyMs';
     }
     if (action !== 'partition' && action !== 'heal') return this.processes.fault(workerId, action);
-    if (!this.request.scenario.workers(this.request.params).includes(workerId)) return `no worker '${workerId}' in this run`;
+    if (!this.workerIds.includes(workerId)) return `no worker '${workerId}' in this run`;
     if (this.status !== 'running') return `the run is ${this.status}: a partition applies while it runs`;
     return action === 'partition' ? this.links.partition(workerId) : this.links.heal(workerId);
   }
@@ -252,7 +259,7 @@ export class Run {
       // Workers, stores and the deadline see the scaled durations; the verdict's expectations the chosen ones.
       const timed = scaleDurations(scenario.params, params, speed);
       const faults = scaleFaults(this.request.faults ?? variant.faults ?? [], speed);
-      const workerIds = scenario.workers(params);
+      const workerIds = this.workerIds;
       const needs = scenario.lab?.(timed);
       const deadlineMs = this.request.deadlineMs ?? scenario.deadlineMs(timed);
 

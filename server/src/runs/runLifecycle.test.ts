@@ -71,6 +71,30 @@ describe('run life cycle', () => {
     await expect(run.start()).rejects.toThrow(`run ${run.id} was already started`);
   });
 
+  it('a fault before the workers run is refused in words, and the run goes on to its verdict', async () => {
+    const held = gate();
+    // The server's real pool, with its statements held until the gate opens: the run stays starting.
+    const heldPool: pg.Pool = Object.assign(Object.create(playground.pg) as pg.Pool, {
+      query: async (...args: Parameters<pg.Pool['query']>) => {
+        await held.pass();
+        return (playground.pg.query as (...a: unknown[]) => unknown)(...args);
+      },
+    });
+    const run = runOf(playground, 'duplicate-job', 'token-lua', { services: { pg: heldPool } });
+    const refusal = 'the run is starting: its workers take faults once it runs';
+    expect(run.fault('worker-1', 'kill')).toBe(refusal);
+    const outcome = run.start();
+    await held.reached;
+    expect(run.status).toBe('starting');
+    expect(run.fault('worker-1', 'kill')).toBe(refusal);
+    expect(run.fault('worker-2', 'pause')).toBe(refusal);
+    held.open();
+    expect(await outcome).toMatchObject({ status: 'finished', verdict: 'pass' });
+    expect(types(run)).not.toContain('process-killed');
+    expect(types(run)).not.toContain('process-paused');
+    await expectNothingLeft(run);
+  });
+
   it('cancelled while prepared: it fails as soon as it starts, and makes no stores', async () => {
     const run = runOf(playground, 'duplicate-job', 'no-lock');
     run.cancel('cancelled before the start');

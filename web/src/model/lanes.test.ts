@@ -3,7 +3,7 @@ import { blindDelRun } from './fixtures/blindDelRun.js';
 import { deadHolderRun } from './fixtures/deadHolderRun.js';
 import { noLockRun } from './fixtures/noLockRun.js';
 import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
-import { deriveLanes } from './lanes.js';
+import { deriveLanes, rosterLanes } from './lanes.js';
 import { writeWords } from './marks.js';
 
 const kinds = (lane: { marks: { kind: string }[] }) => lane.marks.map((m) => m.kind);
@@ -69,6 +69,22 @@ describe('deriveLanes', () => {
     expect(rejected.label).toBe('worker-1 write to email rejected with fence 1 at 720 ms');
     expect(rejected.details).toContain('reason: stale fence 1 < 2');
     expect(w2!.marks.find((m) => m.kind === 'write-accepted')!.tag).toBe('#2');
+  });
+});
+
+describe('rosterLanes', () => {
+  it("lays out the workers' lanes before the run names them: empty, in the order and with the colours the run gives them", () => {
+    const roster = ['worker-1', 'worker-2', 'worker-3'];
+    const before = rosterLanes(roster);
+    expect(before.map((l) => [l.workerId, l.index, l.pid, l.marks.length, l.spans.length, l.leases.length])).toEqual([
+      ['worker-1', 0, null, 0, 0, 0],
+      ['worker-2', 1, null, 0, 0, 0],
+      ['worker-3', 2, null, 0, 0, 0],
+    ]);
+    // The same lanes for the same roster: a render before the run-started draws nothing anew.
+    expect(rosterLanes(roster)).toBe(before);
+    const after = deriveLanes(noLockRun());
+    expect(after.map((l) => [l.workerId, l.index])).toEqual(before.map((l) => [l.workerId, l.index]));
   });
 });
 

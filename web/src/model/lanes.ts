@@ -281,3 +281,31 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
     });
   },
 });
+
+const rosterCache = new WeakMap<readonly string[], Lane[]>();
+
+/**
+ * Empty lanes for the workers a run will have, before its run-started names them (one value
+ * per roster: the same lanes each time, so nothing is drawn twice).
+ */
+export function rosterLanes(workers: readonly string[]): Lane[] {
+  let lanes = rosterCache.get(workers);
+  if (!lanes) {
+    lanes = workers.map((workerId, index) => ({
+      workerId,
+      index,
+      pid: null,
+      host: null,
+      leases: [],
+      spans: [],
+      marks: [],
+      fate: null,
+      died: false,
+      clock: null,
+      spanKinds: new Set<SpanKind>(),
+      markKinds: new Set<Mark['kind']>(),
+    }));
+    rosterCache.set(workers, lanes);
+  }
+  return lanes;
+}

@@ -59,7 +59,13 @@ function harness() {
     socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
     store.getState().startRun();
     const request = JSON.parse(socket().sent[0]!) as { type: string; requestId: string };
-    socket().receive({ type: 'run-accepted', requestId: request.requestId, runId, controlKey });
+    socket().receive({
+      type: 'run-accepted',
+      requestId: request.requestId,
+      runId,
+      controlKey,
+      workers: ['worker-1', 'worker-2', 'worker-3'],
+    });
   };
   return { store, client, timers, runTimers, runTimersOnce, acceptRun, tick: (ms: number) => (clock += ms), socket };
 }
@@ -90,7 +96,13 @@ describe('socket client', () => {
     expect(h.store.getState().startRun()).toBe(true);
     const request = JSON.parse(h.socket().sent[0]!) as { type: string; requestId: string };
     expect(request.type).toBe('start-run');
-    h.socket().receive({ type: 'run-accepted', requestId: request.requestId, runId: 'run-9', controlKey: 'c0ffee' });
+    h.socket().receive({
+      type: 'run-accepted',
+      requestId: request.requestId,
+      runId: 'run-9',
+      controlKey: 'c0ffee',
+      workers: ['worker-1', 'worker-2', 'worker-3'],
+    });
     const events = blindDelRun();
     for (const event of events.slice(0, 10)) h.socket().receive({ type: 'run-event', runId: 'run-9', event });
     expect(selectCurrentEvents(h.store.getState())).toHaveLength(0); // not yet flushed

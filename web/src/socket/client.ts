@@ -90,10 +90,10 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       // Connected means ready: the server's hello (its catalog) has come, so R runs at once.
       actions().setConnection('connected');
     },
-    runAccepted: (requestId: string, runId: string, controlKey: string) => {
+    runAccepted: (requestId: string, runId: string, controlKey: string, workers: string[]) => {
       flush(true);
       controlKeys.set(runId, controlKey);
-      actions().runAccepted(requestId, runId);
+      actions().runAccepted(requestId, runId, workers);
     },
     runRejected: (requestId: string, error: string) => actions().runRejected(requestId, error),
     runUnknown: (runId: string) => actions().runUnknown(runId),

@@ -34,8 +34,8 @@ describe('messages from the server', () => {
   it('routes each message the schema takes to its store action', () => {
     const events = blindDelRun().slice(0, 3);
     expect(take({ type: 'hello', catalog: [duplicateJobManifest] }).calls).toEqual([['setCatalog', [duplicateJobManifest]]]);
-    expect(take({ type: 'run-accepted', requestId: 'r', runId: 'run-1', controlKey: 'ab' }).calls).toEqual([
-      ['runAccepted', 'r', 'run-1', 'ab'],
+    expect(take({ type: 'run-accepted', requestId: 'r', runId: 'run-1', controlKey: 'ab', workers: ['worker-1'] }).calls).toEqual([
+      ['runAccepted', 'r', 'run-1', 'ab', ['worker-1']],
     ]);
     expect(take({ type: 'run-rejected', requestId: 'r', error: 'busy', retryAfterMs: 1000 }).calls).toEqual([['runRejected', 'r', 'busy']]);
     expect(take({ type: 'run-unknown', runId: 'run-1' }).calls).toEqual([['runUnknown', 'run-1']]);
@@ -68,7 +68,8 @@ describe('messages from the server', () => {
     ['a field the protocol does not name', { type: 'run-unknown', runId: 'run-1', sql: 'drop table x' }, 'Unrecognized key: "sql"'],
     ['an empty batch', { type: 'run-events', runId: 'run-1', events: [] }, "at 'events'"],
     ['a hello whose catalog is not a list', { type: 'hello', catalog: {} }, "at 'catalog'"],
-    ['a run-accepted without its control key', { type: 'run-accepted', requestId: 'r', runId: 'run-1' }, "at 'controlKey'"],
+    ['a run-accepted without its control key', { type: 'run-accepted', requestId: 'r', runId: 'run-1', workers: [] }, "at 'controlKey'"],
+    ['a run-accepted without its workers', { type: 'run-accepted', requestId: 'r', runId: 'run-1', controlKey: 'ab' }, "at 'workers'"],
     ['text that is not JSON', 'not json', 'message is not valid JSON'],
   ])('refuses %s, says what was wrong and feeds nothing to the store', (_, frame, words) => {
     const { taken, calls, logged } = take(frame);

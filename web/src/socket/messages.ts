@@ -4,7 +4,8 @@ import { eventsOf, parseServerMessage, type RunEvent, type ScenarioManifest, typ
 
 export interface MessageSink {
   setCatalog(catalog: ScenarioManifest[]): void;
-  runAccepted(requestId: string, runId: string, controlKey: string): void;
+  /** `workers`: the run's workers, named before they start. */
+  runAccepted(requestId: string, runId: string, controlKey: string, workers: string[]): void;
   runRejected(requestId: string, error: string): void;
   /** The server forgot a run this page asked to resume. */
   runUnknown(runId: string): void;
@@ -38,7 +39,7 @@ export function dispatch(message: ServerMessage, sink: MessageSink): void {
       sink.setCatalog(message.catalog);
       return;
     case 'run-accepted':
-      sink.runAccepted(message.requestId, message.runId, message.controlKey);
+      sink.runAccepted(message.requestId, message.runId, message.controlKey, message.workers);
       return;
     case 'run-rejected':
       sink.runRejected(message.requestId, message.error);

@@ -89,11 +89,15 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       return transport ? transport({ type: 'fault', runId, workerId, action, ...slowdown }) : false;
     },
 
-    runAccepted(requestId, runId) {
+    runAccepted(requestId, runId, workers = []) {
       const { pending, runs, shown } = get();
       const request = pending.find((p) => p.requestId === requestId);
       if (!request) return;
-      const record = { ...(runs[runId] ?? newRecord({ runId, scenario: request.scenario, variant: request.variant })), slot: request.slot };
+      const record = {
+        ...(runs[runId] ?? newRecord({ runId, scenario: request.scenario, variant: request.variant })),
+        slot: request.slot,
+        roster: workers,
+      };
       const nextShown = [...shown.filter((id) => id !== runId), runId].sort(
         (a, b) => (a === runId ? record.slot : (runs[a]?.slot ?? 0)) - (b === runId ? record.slot : (runs[b]?.slot ?? 0)),
       );

@@ -54,7 +54,9 @@ describe('store', () => {
     expect(selectRunInProgress(store.getState())).toBe(true);
     expect(store.getState().startRun()).toBe(false); // one at a time
 
-    store.getState().runAccepted(msg.requestId, 'run-1');
+    store.getState().runAccepted(msg.requestId, 'run-1', ['worker-1', 'worker-2']);
+    // The workers the server named on taking the run, before any event.
+    expect(store.getState().runs['run-1']!.roster).toEqual(['worker-1', 'worker-2']);
     const events = blindDelRun();
     store.getState().appendEvents('run-1', events.slice(0, 5), 996);
     const before = selectCurrentEvents(store.getState());

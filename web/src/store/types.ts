@@ -83,6 +83,8 @@ export interface RunRecord {
   clientOriginMs: number | null;
   /** The connection dropped before the run ended (it may resume when the page reconnects). */
   lost: boolean;
+  /** The workers the server named when it took the run: lanes to draw until its run-started comes. */
+  roster: readonly string[];
 }
 
 export interface PendingRun {
@@ -109,7 +111,8 @@ export interface RunsSlice {
   clearShown(): void;
   /** A live fault on a worker's real process or a lab node (a slow carries its latency, and loss); false when it could not be sent. */
   sendFault(runId: string, workerId: string, action: LiveFaultAction, slowdown?: { latencyMs: number; lossPercent?: number }): boolean;
-  runAccepted(requestId: string, runId: string): void;
+  /** `workers`: the run's workers as the server named them on taking it (their lanes are laid out before they start). */
+  runAccepted(requestId: string, runId: string, workers?: string[]): void;
   runRejected(requestId: string, error: string): void;
   /** Appends to a run's log; `originEstimateMs` is min(arrival − atMs) over the batch. */
   appendEvents(runId: string, events: RunEvent[], originEstimateMs: number): void;

@@ -2,7 +2,7 @@
 // held, and the bands where two workers held one lock. In a compare, a header row names
 // the run and gives its verdict; the broken run sits above the correct one.
 import { deriveOverlaps } from '../../model/holders.js';
-import { deriveLanes } from '../../model/lanes.js';
+import { deriveLanes, rosterLanes } from '../../model/lanes.js';
 import { nextHorizon } from '../../model/layout.js';
 import { runSummary } from '../../model/runSummary.js';
 import { deriveStoreLanes } from '../../model/storeLanes.js';
@@ -34,7 +34,10 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
   const events = useStore((s) => selectShownLog(s, runId));
   if (!run) return null;
   const summary = runSummary(events);
-  const lanes = deriveLanes(events);
+  // Until the run-started names them, the workers the server named on taking the run: their
+  // lanes are laid out while the workers start, and the first events only add to them.
+  const derived = deriveLanes(events);
+  const lanes = derived.length > 0 || events.length > 0 ? derived : rosterLanes(run.roster);
   const truth = deriveTruth(events);
   const storeLanes = deriveStoreLanes(events);
   const overlaps = deriveOverlaps(events);
