@@ -39,6 +39,34 @@ test('390 px wide, Run in sight, the timeline inside the screen and panning in i
   await testInfo.attach('phone-fencing', { path, contentType: 'image/png' });
 });
 
+test("while the workers start, the note sits over the lanes' tracks, whole and in sight, beside their labels", async ({ page }) => {
+  // The page is shown no run events: it stays where a taken run's workers are starting.
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (!String(message).includes('"run-event')) ws.send(message);
+    });
+  });
+  await openPlayground(page, '/?scenario=duplicate-job');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const timeline = timelineOf(page);
+  const lane = timeline.getByRole('group', { name: 'worker-1', exact: true });
+  await expect(lane).toBeInViewport();
+  const note = timeline.getByText('Starting the workers…');
+  await expect(note).toBeInViewport({ ratio: 1 });
+  const label = await boxOf(lane.locator('.tl-label'));
+  const text = await note.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const r = range.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
+  // The words start right of the label column, and end inside the screen.
+  expect(text.x).toBeGreaterThanOrEqual(label.x + label.width);
+  expect(text.x + text.width).toBeLessThanOrEqual(390);
+  await expectNoWiderThanViewport(page);
+});
+
 test('presenter mode on a phone stays 390 px wide', async ({ page }) => {
   await openPlayground(page);
   await page.locator('body').press('p');
