@@ -107,6 +107,23 @@ describe('cron-clock-skew honours its parameters', () => {
     expect(second!.atMs).toBeGreaterThan(first!.fromMs! + first!.ttlMs!);
   });
 
+  it("the guard's edge, from the parameters: a key ending 100 ms after the last node is due is held, 90 ms is let expire", async () => {
+    // Four nodes 300 ms apart in a 1 s slot: node-4 is due 900 ms in, 100 ms before the key ends.
+    const held = await run('lock-per-slot', { nodes: 4, skewMs: 300, jobMs: 1000, slotMs: 1000 });
+    expect(held.metrics).toEqual({ runsPerSlot: 1, maxConcurrentRuns: 1 });
+    expect(held.verdict).toBe('pass');
+    expect(held.outcome.status === 'finished' && held.outcome.expected).toEqual({ verdict: 'pass' });
+    const edge = await run('lock-per-slot', { nodes: 2, skewMs: 900, jobMs: 0, slotMs: 1000 });
+    expect(edge.metrics.runsPerSlot).toBe(1);
+    // 910 ms late: the key ends 90 ms after node-2 is due, and the story is the expired one.
+    const expired = await run('lock-per-slot', { nodes: 2, skewMs: 910, jobMs: 0, slotMs: 1000 });
+    expect(expired.metrics.runsPerSlot).toBe(2);
+    expect(expired.outcome.status === 'finished' && expired.outcome.expected).toMatchObject({ verdict: 'fail' });
+    expect(eventsOf(expired.events, 'wait-started').map((e) => e.reason)).toEqual([
+      expect.stringMatching(/^choreography: the lock ends \d+ ms after this node was due \(less than 100 ms\), let it$/),
+    ]);
+  }, 60_000);
+
   it('a skew well inside a short slot is still covered', async () => {
     const { metrics } = await run('lock-per-slot', { slotMs: 3000, skewMs: 900, jobMs: 100 });
     expect(metrics).toEqual({ runsPerSlot: 1, maxConcurrentRuns: 1 });

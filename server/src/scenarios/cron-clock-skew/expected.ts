@@ -7,7 +7,11 @@ import { GUARD_MS } from './choreography.js';
 /** How late the last node fires, in real ms after the slot starts. */
 const lastFiresMs = (params: Params): number => (intParam(params, 'nodes') - 1) * intParam(params, 'skewMs');
 
-/** lock-per-slot fails where the slot's key has expired (or is about to) when the last node fires. */
+/**
+ * lock-per-slot fails where the slot's key has expired when the last node fires, or ends less
+ * than GUARD_MS after it (played as expired, choreography.ts); a key that ends exactly
+ * GUARD_MS after it is held.
+ */
 export function slotShorterThanSkew(params: Params): string | null {
   const slotMs = intParam(params, 'slotMs');
   const lateMs = lastFiresMs(params);

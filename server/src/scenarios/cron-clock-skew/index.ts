@@ -8,7 +8,7 @@ import { createBatchRuns, mostRunsAtOnce, observeBatchRuns, runsPerSlot } from '
 import { agreeOnSlotStart, settleExpiringLock, waitForEarlierNodes } from './choreography.js';
 import { cronJob, type CronJob } from './cronJob.js';
 import { LOCK_KEY, slotName } from './keys.js';
-import { clockOffsetsMs, nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
+import { clockOffsetsMs, fireAtMs, nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
 import deletedWhenDone from './mutants/deletedWhenDone.js';
 import leaseForTheJob from './mutants/leaseForTheJob.js';
 import setWithoutNx from './mutants/setWithoutNx.js';
@@ -111,7 +111,12 @@ export default defineScenario<CronJob>({
     // Until its own clock reads the start: never a millisecond early, or it would fire in slot -1.
     while (clock.now() < schedule.startMs) await ctx.sleep(schedule.startMs - clock.now());
     await waitForEarlierNodes(ctx, index);
-    await settleExpiringLock(ctx, ctx.key(`${LOCK_KEY}:${slotName(slot)}`));
+    await settleExpiringLock(
+      ctx,
+      ctx.key(`${LOCK_KEY}:${slotName(slot)}`),
+      schedule.startMs + fireAtMs(ctx.params, index),
+      () => clock.now() + clock.behindMs,
+    );
     // A lock held "until the slot ends" means nothing to a node whose clock already reads past it.
     if (slotAt(schedule, clock.now()) !== slot)
       throw new Error(
