@@ -124,6 +124,19 @@ describe('duplicate-job honours its parameters', () => {
     expect(metrics).toMatchObject({ emailsSent: 2, maxConcurrentHolders: 2 });
   });
 
+  it('a lock library that does not renew, its work outlasting its lease: with nobody arriving after the lapse, one e-mail, as the run expects', async () => {
+    // Arriving together, every container tries while the first holds the lock; alone, there is nobody else.
+    for (const params of [
+      { workers: 3, arrival: 'together', workMs: 500, leaseMs: 100 },
+      { workers: 1, arrival: 'late', workMs: 600, leaseMs: 50 },
+    ]) {
+      const played = await run('lib-redlock', params);
+      expect(played.metrics).toMatchObject({ emailsSent: 1, maxConcurrentHolders: 1 });
+      expect(played.verdict).toBe('pass');
+      expect(played.outcome.status === 'finished' && played.outcome.expected).toEqual({ verdict: 'pass' });
+    }
+  }, 60_000);
+
   it('blind-del with a lease longer than the work never has two holders', async () => {
     const { metrics } = await run('blind-del', { leaseMs: 5000, workMs: 100 });
     expect(metrics.maxConcurrentHolders).toBe(1);

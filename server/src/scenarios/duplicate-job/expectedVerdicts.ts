@@ -69,14 +69,3 @@ export function secondLeaseLapses(params: Params): string | null {
   if (intParam(params, 'workMs') < 2 * intParam(params, 'leaseMs')) return null;
   return "worker-1's fetch (workMs) lasts two leases: worker-2's lease too has lapsed when the rest fire, and a third container takes the lock";
 }
-
-/**
- * For a lock that expires and does not renew itself: a lease that lapses while its holder
- * still works lets the next container in, and both send the report. Not when the holder is
- * the first container arriving late with its fetch failing: it sends nothing, and the one
- * report is the next container's.
- */
-export function leasePassesOnMidJob(params: Params): string | null {
-  if (intParam(params, 'workMs') <= intParam(params, 'leaseMs') || (late(params) && firstFails(params))) return null;
-  return 'the work outlasts the lease and this lock does not renew itself: the lease passes on mid-job';
-}
