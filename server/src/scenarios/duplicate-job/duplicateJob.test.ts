@@ -137,6 +137,20 @@ describe('duplicate-job honours its parameters', () => {
     }
   }, 60_000);
 
+  it("a lock that never lapses, worker-1's fetch lasting two leases: worker-2's lock is still there when the rest fire", async () => {
+    const params = { workers: 3, arrival: 'late', failure: 'first-fails', leaseMs: 500, workMs: 1200 };
+    for (const variant of ['lib-redis-semaphore-mutex', 'lib-advisory-lock']) {
+      const played = await run(variant, params);
+      expect(played.metrics).toMatchObject({ emailsSent: 1, maxConcurrentHolders: 1 });
+      expect(played.outcome.status === 'finished' && played.outcome.expected).toEqual({ verdict: 'pass' });
+      expect(eventsOf(played.events, 'job-skipped').map((e) => e.workerId)).toEqual(['worker-3']);
+    }
+    // A lease that lapses lets worker-3 in, as the run expects.
+    const lapsing = await run('lib-redlock', params);
+    expect(lapsing.metrics).toMatchObject({ emailsSent: 2 });
+    expect(lapsing.outcome.status === 'finished' && lapsing.outcome.expected).toMatchObject({ verdict: 'fail' });
+  }, 60_000);
+
   it('blind-del with a lease longer than the work never has two holders', async () => {
     const { metrics } = await run('blind-del', { leaseMs: 5000, workMs: 100 });
     expect(metrics.maxConcurrentHolders).toBe(1);

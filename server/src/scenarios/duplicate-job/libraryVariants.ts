@@ -19,8 +19,11 @@ export function libraryVariant(module: LockModule): VariantDefinition<NightlyJob
     // As token-lua's: a lease that lapses mid-job lets in only a container that comes after
     // it, and the choreography has one come only when arriving late (lockForgetsTheJob, and
     // secondLeaseLapses when worker-1's fetch fails); arriving together, every container has
-    // tried while the first held the lock, and one container has nobody to let in.
-    expectedOtherwise: (params) => lockForgetsTheJob(params) ?? nobodyLeftToRetry(params) ?? secondLeaseLapses(params),
+    // tried while the first held the lock, and one container has nobody to let in. Only a
+    // lease in Redis that the library does not renew lapses at all: worker-2's lock, in
+    // PostgreSQL or kept alive, is still there when the rest fire.
+    expectedOtherwise: (params) =>
+      lockForgetsTheJob(params) ?? nobodyLeftToRetry(params) ?? (inRedis && !module.renews ? secondLeaseLapses(params) : null),
     run: (job) =>
       holdLibraryLock(
         job,
