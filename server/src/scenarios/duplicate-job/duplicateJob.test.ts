@@ -128,7 +128,7 @@ describe('duplicate-job honours its parameters', () => {
     // Arriving together, every container tries while the first holds the lock; alone, there is nobody else.
     for (const params of [
       { workers: 3, arrival: 'together', workMs: 500, leaseMs: 100 },
-      { workers: 1, arrival: 'late', workMs: 600, leaseMs: 50 },
+      { workers: 1, arrival: 'late', workMs: 600, leaseMs: 100 },
     ]) {
       const played = await run('lib-redlock', params);
       expect(played.metrics).toMatchObject({ emailsSent: 1, maxConcurrentHolders: 1 });
@@ -149,6 +149,30 @@ describe('duplicate-job honours its parameters', () => {
     const lapsing = await run('lib-redlock', params);
     expect(lapsing.metrics).toMatchObject({ emailsSent: 2 });
     expect(lapsing.outcome.status === 'finished' && lapsing.outcome.expected).toMatchObject({ verdict: 'fail' });
+  }, 60_000);
+
+  it("arriving late, worker-1's fetch failing: the rest find worker-2's lock when it has 250 ms or more left, else let it lapse and take it in turn", async () => {
+    // worker-2's lease has 300 ms left when the rest fire (its lock taken at 1 s, worker-1 done at 1.7 s).
+    const found = await run('token-lua', { workers: 3, arrival: 'late', failure: 'first-fails', leaseMs: 1000, workMs: 1700 });
+    expect(found.metrics).toMatchObject({ emailsSent: 1, maxConcurrentHolders: 1 });
+    expect(found.outcome.status === 'finished' && found.outcome.expected).toEqual({ verdict: 'pass' });
+    // A 100 ms lease: too short to count on; the rest let it lapse, then go one after another.
+    const lapsed = await run('token-lua', { workers: 4, arrival: 'late', failure: 'first-fails', leaseMs: 100, workMs: 0 });
+    expect(lapsed.metrics).toMatchObject({ emailsSent: 3, maxConcurrentHolders: 2 });
+    expect(lapsed.outcome.status === 'finished' && lapsed.outcome.expected).toMatchObject({ verdict: 'fail' });
+    expect(
+      eventsOf(lapsed.events, 'write-accepted')
+        .map((e) => e.workerId)
+        .sort(),
+    ).toEqual(['worker-2', 'worker-3', 'worker-4']);
+    expect(
+      eventsOf(lapsed.events, 'wait-started')
+        .map((e) => [e.workerId, e.reason])
+        .sort(),
+    ).toEqual([
+      ['worker-3', "choreography: worker-2's lease has 100 ms left (less than 250 ms), let it lapse"],
+      ['worker-4', "choreography: worker-2's lease has 100 ms left (less than 250 ms), let it lapse"],
+    ]);
   }, 60_000);
 
   it('blind-del with a lease longer than the work never has two holders', async () => {

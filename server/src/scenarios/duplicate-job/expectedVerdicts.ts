@@ -3,6 +3,7 @@
 // fetch who is left to send the report.
 import type { Params } from '@racelab/shared';
 import { choiceParam, intParam } from '../types.js';
+import { REST_MARGIN_MS, secondLeaseLeftMs } from './nightlyJob.js';
 
 const workers = (params: Params): number => intParam(params, 'workers');
 const late = (params: Params): boolean => choiceParam(params, 'arrival') === 'late';
@@ -57,15 +58,20 @@ export function nobodyForTheDelToLetIn(params: Params): string | null {
   if (workers(params) === 2)
     return "worker-1's fetch fails and it sends nothing; worker-2 sends, and no third container comes for the DEL to let in";
   if (workers(params) < 3 || intParam(params, 'workMs') >= intParam(params, 'leaseMs')) return null;
+  if (secondLeaseLeftMs(params) < REST_MARGIN_MS) return null; // the rest let worker-2's short lease lapse
   return "worker-1's fetch fails before its lease lapses: its DEL removes only its own lock, and the rest find worker-2's";
 }
 
 /**
- * Arriving late with worker-1's fetch failing after its lease lapsed, the rest fire once it
- * is done: when that is after worker-2's own lease has lapsed too, a third container gets in.
+ * Arriving late with worker-1's fetch failing, the rest fire once it is done: when worker-2's
+ * lease has lapsed by then (worker-1's fetch lasting two leases), or has less than
+ * REST_MARGIN_MS left and is let lapse (nightlyJob.ts), a third container gets in.
  */
 export function secondLeaseLapses(params: Params): string | null {
   if (!firstFails(params) || !late(params) || workers(params) < 3) return null;
-  if (intParam(params, 'workMs') < 2 * intParam(params, 'leaseMs')) return null;
-  return "worker-1's fetch (workMs) lasts two leases: worker-2's lease too has lapsed when the rest fire, and a third container takes the lock";
+  const leftMs = secondLeaseLeftMs(params);
+  if (leftMs >= REST_MARGIN_MS) return null;
+  if (leftMs <= 0)
+    return "worker-1's fetch (workMs) lasts two leases: worker-2's lease too has lapsed when the rest fire, and a third container takes the lock";
+  return `worker-2's lease has ${leftMs} ms left when the rest fire, too little to find it in time: they let it lapse, and the rest take the lock in turn`;
 }

@@ -3,6 +3,7 @@
 // sends it: a row in `emails` that must name its report. The verdict counts the e-mails
 // and, from the two rows' store-side times, how many containers were building at once.
 import { readKeyValue } from '../keyValue.js';
+import type { Params } from '@racelab/shared';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import { doneLatch, keyGoneLatch } from '../../worker/latches.js';
 
@@ -138,9 +139,29 @@ export function nightlyJob(ctx: WorkerContext): NightlyJob {
 }
 
 /**
+ * Least time worker-2's lease must have left, by the parameters, when the rest fire for them
+ * to try it at once, in ms: with less, how late the machine lets them wake would decide
+ * whether they find it, so they let it lapse first.
+ */
+export const REST_MARGIN_MS = 250;
+
+/**
+ * What worker-2's lease has left, by the parameters, when the rest fire (arriving late):
+ * worker-2 takes the lock when worker-1's is gone (released when its work ends, or lapsed
+ * after leaseMs), the rest fire when worker-1's work ends. Zero or less: it has lapsed.
+ */
+export function secondLeaseLeftMs(params: Params): number {
+  const workMs = intParam(params, 'workMs');
+  const leaseMs = intParam(params, 'leaseMs');
+  return workMs < leaseMs ? leaseMs : 2 * leaseMs - workMs;
+}
+
+/**
  * When a container fires, by the run's arrival: together, all at once; late, worker-1
  * first, worker-2 once worker-1's lock is gone, the rest once worker-1 is done and
- * worker-2 has tried.
+ * worker-2 has tried (and, when worker-2's lease is then within REST_MARGIN_MS of its end,
+ * once it has surely ended, and then one after another, each once the one before is done:
+ * leases that short would otherwise let the machine's timing decide who finds whose).
  */
 export async function fireWhenDue(ctx: WorkerContext): Promise<void> {
   if (choiceParam(ctx.params, 'arrival') === 'together') return ctx.barrier('cron');
@@ -151,4 +172,12 @@ export async function fireWhenDue(ctx: WorkerContext): Promise<void> {
   }
   await ctx.waitFor(doneLatch(FIRST));
   await ctx.waitFor(triedLatch(SECOND), doneLatch(SECOND));
+  const leftMs = secondLeaseLeftMs(ctx.params);
+  if (leftMs >= REST_MARGIN_MS) return;
+  const reason = `choreography: worker-2's lease has ${Math.max(0, leftMs)} ms left (less than ${REST_MARGIN_MS} ms), let it lapse`;
+  ctx.emit({ type: 'wait-started', reason });
+  await ctx.sleep(Math.max(0, leftMs) + REST_MARGIN_MS);
+  const index = ctx.workerIds.indexOf(ctx.workerId);
+  if (index > 2) await ctx.waitFor(doneLatch(ctx.workerIds[index - 1]!));
+  ctx.emit({ type: 'wait-finished', reason });
 }
