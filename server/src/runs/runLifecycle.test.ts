@@ -7,7 +7,7 @@ import type { WorkerProcess } from '../worker/ipc.js';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
-import { gate } from '../testing/gate.js';
+import { gate, type Gate } from '../testing/gate.js';
 import { processState } from '../testing/processTable.js';
 import { runOf } from '../testing/runOf.js';
 import { openTestPlayground } from '../testing/testPlayground.js';
@@ -32,6 +32,15 @@ const eventOf = async (run: Run, type: RunEvent['type']): Promise<RunEvent> => {
   if (!found) throw new Error(`run ${run.id} ended without ${type}: ${types(run).join(', ')}`);
   return found;
 };
+
+/** The server's real pool, with its statements held until the gate opens. */
+const poolHeldBy = (held: Gate): pg.Pool =>
+  Object.assign(Object.create(playground.pg) as pg.Pool, {
+    query: async (...args: Parameters<pg.Pool['query']>) => {
+      await held.pass();
+      return (playground.pg.query as (...a: unknown[]) => unknown)(...args);
+    },
+  });
 
 /** The run settled and left no key, no schema and no live worker process. */
 async function expectNothingLeft(run: Run, pids: number[] = workerPids(run.events)): Promise<void> {
@@ -73,14 +82,8 @@ describe('run life cycle', () => {
 
   it('a fault before the workers run is refused in words, and the run goes on to its verdict', async () => {
     const held = gate();
-    // The server's real pool, with its statements held until the gate opens: the run stays starting.
-    const heldPool: pg.Pool = Object.assign(Object.create(playground.pg) as pg.Pool, {
-      query: async (...args: Parameters<pg.Pool['query']>) => {
-        await held.pass();
-        return (playground.pg.query as (...a: unknown[]) => unknown)(...args);
-      },
-    });
-    const run = runOf(playground, 'duplicate-job', 'token-lua', { services: { pg: heldPool } });
+    // Its statements held until the gate opens: the run stays starting.
+    const run = runOf(playground, 'duplicate-job', 'token-lua', { services: { pg: poolHeldBy(held) } });
     const refusal = 'the run is starting: its workers take faults once it runs';
     expect(run.fault('worker-1', 'kill')).toBe(refusal);
     const outcome = run.start();
@@ -107,14 +110,7 @@ describe('run life cycle', () => {
 
   it('cancelled while starting, during its stores: fails at once, then drops the schema made after the cancel', async () => {
     const held = gate();
-    // The server's real pool, with its statements held until the gate opens.
-    const heldPool: pg.Pool = Object.assign(Object.create(playground.pg) as pg.Pool, {
-      query: async (...args: Parameters<pg.Pool['query']>) => {
-        await held.pass();
-        return (playground.pg.query as (...a: unknown[]) => unknown)(...args);
-      },
-    });
-    const run = runOf(playground, 'duplicate-job', 'no-lock', { services: { pg: heldPool } });
+    const run = runOf(playground, 'duplicate-job', 'no-lock', { services: { pg: poolHeldBy(held) } });
     const outcome = run.start();
     await held.reached;
     expect(run.status).toBe('starting');

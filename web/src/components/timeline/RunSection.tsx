@@ -36,8 +36,7 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
   const summary = runSummary(events);
   // Until the run-started names them, the workers the server named on taking the run: their
   // lanes are laid out while the workers start, and the first events only add to them.
-  const derived = deriveLanes(events);
-  const lanes = derived.length > 0 || events.length > 0 ? derived : rosterLanes(run.roster);
+  const lanes = events.length > 0 ? deriveLanes(events) : rosterLanes(run.roster);
   const truth = deriveTruth(events);
   const storeLanes = deriveStoreLanes(events);
   const overlaps = deriveOverlaps(events);
