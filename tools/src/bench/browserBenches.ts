@@ -56,6 +56,10 @@ interface E2pResult {
   profile: { fn: string; selfMs: number; share: number }[] | null;
   trace: { name: string; ms: number; count: number }[] | null;
 }
+/** The same stream drawn by e2e/bench/barePage.ts: the machine's floor. */
+interface E2pBare {
+  reps: E2pRep[];
+}
 interface FrameStats {
   frames: number;
   workP50: number;
@@ -80,9 +84,9 @@ interface ScaleResult {
   gestures: Record<string, { moved: boolean; frames: FrameStats; trace: { name: string; ms: number; count: number }[] | null }>;
 }
 
-function playwright(spec: string, env: NodeJS.ProcessEnv): Promise<string> {
+function playwright(spec: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['playwright', 'test', '-c', CONFIG, spec], {
+    const child = spawn('npx', ['playwright', 'test', '-c', CONFIG, spec, ...args], {
       cwd: E2E,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -144,8 +148,10 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
     const env = { BENCH_PORT: String(await freePort()), BENCH_RESULTS_DIR: dir, BENCH_E2P_REPS: String(reps) };
     await playwright('eventToPixel', env);
     const r = read<E2pResult>(dir, 'eventToPixel');
-    if (!r) throw new Error('the event-to-pixel benchmark wrote no result');
+    const bare = read<E2pBare>(dir, 'eventToPixel.bare');
+    if (!r || !bare) throw new Error('the event-to-pixel benchmark wrote no result');
     const all = r.reps.flatMap((x) => x.samples);
+    const bareAll = bare.reps.flatMap((x) => x.samples);
     const startMs = r.reps[0]?.start.ms ?? '?';
     const figures: Figure[] = [
       {
@@ -176,6 +182,17 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
           `their p50 from server to page, then page to frame: ${r.reps.map((x) => `${f1(x.start.toPage.p50)} + ${f1(x.start.inPage.p50)}`).join(', ')}`,
       },
       { section: 'Event to pixel', name: 'events never drawn', unit: 'events', samples: r.reps.map((x) => x.missing), sampleOf: 'run' },
+      {
+        section: 'Event to pixel',
+        name: `the same stream drawn by a bare page (a line of text per lane, no framework): this machine's floor`,
+        unit: 'ms',
+        samples: bareAll,
+        sampleOf: 'event',
+        note:
+          `${bare.reps.length} runs; p50 ${f1(percentile(bareAll, 50))} ms; p99 of each run ${bare.reps.map((x) => f1(x.emitToFrame.p99)).join(', ')}; ` +
+          `the page's renderer ${bare.reps.map((x) => x.cpu.renderer.toFixed(2)).join(', ')} cores, the machine busy ${bare.reps.map((x) => `${(x.cpu.machineBusy * 100).toFixed(0)} %`).join(', ')}; ` +
+          `the app's p99 is ${f1(percentile(all, 99) - percentile(bareAll, 99))} ms above it`,
+      },
     ];
     const notes = [
       `Method. The bench server (tools/src/bench/emitter/benchServer.ts) is the real socket server, run log and worker pool, offering one bench-only scenario that is not in the catalog: ` +
@@ -206,13 +223,17 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
     if (percentile(all, 99) > 16) {
       const root = await unminifiedBuild();
       if (root) {
-        await playwright('eventToPixel', {
-          ...env,
-          BENCH_PORT: String(await freePort()),
-          BENCH_PROFILE: '1',
-          BENCH_E2P_REPS: '0',
-          BENCH_WEB_ROOT: root,
-        }).catch((e: Error) => notes.push(`The profile pass failed: ${e.message.slice(0, 300)}`));
+        await playwright(
+          'eventToPixel',
+          {
+            ...env,
+            BENCH_PORT: String(await freePort()),
+            BENCH_PROFILE: '1',
+            BENCH_E2P_REPS: '0',
+            BENCH_WEB_ROOT: root,
+          },
+          ['--grep-invert', 'bare page'],
+        ).catch((e: Error) => notes.push(`The profile pass failed: ${e.message.slice(0, 300)}`));
         rmSync(root, { recursive: true, force: true });
         const p = read<E2pResult>(dir, 'eventToPixel.profile');
         if (p?.profile) {

@@ -1,9 +1,11 @@
 // The browser benchmarks' server: the real page (web/dist), the real socket server, runs
-// and worker processes, offering only the bench emitter scenario. Three extra GET routes
-// let a benchmark line up clocks, read when each event was emitted and find its processes:
+// and worker processes, offering only the bench emitter scenario. Four extra GET routes
+// let a benchmark line up clocks, read when each event was emitted, find its processes
+// and open a page of its own:
 //   /bench/now       this process's wall clock, ms (performance.timeOrigin + performance.now())
 //   /bench/last-run  the last finished run: its start on that clock and every event's atMs
 //   /bench/pid       this process's pid (its worker processes are its children)
+//   /bench/bare-page an empty page of this origin, for e2e/bench/barePage.ts to fill
 // Usage: PORT=7272 node tools/dist/bench/emitter/benchServer.js
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -90,6 +92,10 @@ http.on('request', (req: IncomingMessage, res: ServerResponse) => {
   if (req.url === '/bench/now') return json({ wallMs: wallMs() });
   if (req.url === '/bench/last-run') return json(lastRun);
   if (req.url === '/bench/pid') return json({ pid: process.pid });
+  if (req.url === '/bench/bare-page') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    return void res.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare page</title></head><body></body></html>');
+  }
   appHandler(req, res);
 });
 http.listen(port, '127.0.0.1', () => console.log(`bench server on http://127.0.0.1:${port}`));
