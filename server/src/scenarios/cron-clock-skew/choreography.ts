@@ -15,11 +15,9 @@ import { doneLatch } from '../../worker/latches.js';
 /** A lock that ends less than this after a node was due to try it is played as expired, in ms. */
 export const GUARD_MS = 100;
 /**
- * What reading the lock's end may be off by, in ms: Redis's PTTL and the clock are each read
- * to the millisecond, a round trip apart, and the holder's SET reached Redis a little after
- * it was sent. A lock due to end exactly GUARD_MS after the node is due is held; one due to
- * end less than GUARD_MS - READING_MS after is let expire; between the two (a clock skew a
- * few ms off a round figure) the reading decides.
+ * What reading the lock's end may be off by, in ms, when its holder did not say when it asked
+ * the lease to end: Redis's PTTL and the clock are each read to the millisecond, a round trip
+ * apart, and the holder's SET reached Redis a little after it was sent.
  */
 const READING_MS = 5;
 const POLL_MS = 5;
@@ -68,13 +66,24 @@ export async function waitForNodesFiringDuringJob(ctx: WorkerContext, index: num
  * If the lock ends within GUARD_MS of when this node was due to try it (`dueMs`, true time:
  * the slot's start plus the node's lateness), waits until Redis has let it go. Measured from
  * when the node was due, not from now: how late the machine let it wake must not decide the
- * story, and the parameters alone say which story it is (expected.ts).
+ * story, and the parameters alone say which story it is (expected.ts). The lock's end is the
+ * one its holder asked for (`leaseEndKey`, cronJob.ts), exact to the millisecond: a reading of
+ * the key's life comes out a few ms long (the SET reached Redis after the lease was sized), so a
+ * lock asked to end 99 ms after the node is due would read as 100 and be held. A holder that
+ * did not say is read from the key, with READING_MS of slack.
  */
-export async function settleExpiringLock(ctx: WorkerContext, key: string, dueMs: number, trueNowMs: () => number): Promise<void> {
+export async function settleExpiringLock(
+  ctx: WorkerContext,
+  key: string,
+  leaseEndKey: string,
+  dueMs: number,
+  trueNowMs: () => number,
+): Promise<void> {
   const pttl = await ctx.redis.pttl(key);
   if (pttl <= 0) return;
-  const leftMs = trueNowMs() + pttl - dueMs;
-  if (leftMs >= GUARD_MS - READING_MS) return;
+  const askedEndMs = Number((await ctx.redis.get(leaseEndKey)) ?? Number.NaN);
+  const leftMs = Number.isFinite(askedEndMs) ? askedEndMs - dueMs : trueNowMs() + pttl - dueMs + READING_MS;
+  if (leftMs >= GUARD_MS) return;
   const reason = `choreography: the lock ends ${Math.round(leftMs)} ms after this node was due (less than ${GUARD_MS} ms), let it`;
   ctx.emit({ type: 'wait-started', reason });
   while ((await ctx.redis.exists(key)) === 1) await ctx.sleep(POLL_MS);

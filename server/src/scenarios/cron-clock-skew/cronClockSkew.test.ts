@@ -124,6 +124,19 @@ describe('cron-clock-skew honours its parameters', () => {
     ]);
   }, 60_000);
 
+  it("the guard's edge to the millisecond: a key ending 99 or 96 ms after node-2 is due is let expire, every time", async () => {
+    // The holder's SET reaches Redis a little after the node chose its lease, so a reading of
+    // the key's life comes out a few ms long: the story must come from the lease it asked for.
+    for (const skewMs of [901, 904, 901]) {
+      const { metrics, outcome, events } = await run('lock-per-slot', { nodes: 2, skewMs, jobMs: 0, slotMs: 1000 });
+      expect(metrics.runsPerSlot, `skewMs ${skewMs}`).toBe(2);
+      expect(outcome.status === 'finished' && outcome.expected).toMatchObject({ verdict: 'fail' });
+      expect(eventsOf(events, 'wait-started').map((e) => e.reason)).toEqual([
+        `choreography: the lock ends ${1000 - skewMs} ms after this node was due (less than 100 ms), let it`,
+      ]);
+    }
+  }, 60_000);
+
   it('a skew well inside a short slot is still covered', async () => {
     const { metrics } = await run('lock-per-slot', { slotMs: 3000, skewMs: 900, jobMs: 100 });
     expect(metrics).toEqual({ runsPerSlot: 1, maxConcurrentRuns: 1 });

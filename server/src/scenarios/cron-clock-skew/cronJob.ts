@@ -5,7 +5,7 @@ import type { LeaseHolder } from '../kit/holdLease.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { triedLatch, waitForNodesFiringDuringJob } from './choreography.js';
-import { LOCK_KEY, slotName } from './keys.js';
+import { LEASE_END_KEY, LOCK_KEY, slotName } from './keys.js';
 import { slotEndMs, type NodeClock, type Schedule } from './schedule.js';
 
 /** A step of `runBatch` where the fault plan may strike, for the variants that declare it. */
@@ -49,15 +49,30 @@ export function cronJob(
   const jobMs = intParam(ctx.params, 'jobMs');
   const lockKey = ctx.key(`${LOCK_KEY}:${slotName(slot)}`);
   const token = `${ctx.workerId}:${randomUUID()}`;
+  // The lease this node asked for ends at the clock reading it sized it from plus its length:
+  // the variant reads the clock, sets the key, then reports the lease (lease-acquired).
+  let lastReadingMs = Number.NaN;
+  let leaseEndMs = Number.NaN;
   return {
     ...ctx,
     lockKey,
     token,
-    clock,
+    clock: {
+      behindMs: clock.behindMs,
+      now: () => (lastReadingMs = clock.now()),
+    },
+    emit(event) {
+      if (event.type === 'lease-acquired' && event.key === lockKey && event.ttlMs !== null)
+        leaseEndMs = lastReadingMs + event.ttlMs + clock.behindMs;
+      ctx.emit(event);
+    },
     slot: slotName(slot),
     slotEndMs: slotEndMs(schedule, slot),
     leaseMs: 30_000 + 2 * jobMs,
     async runBatch() {
+      // For the nodes after it (settleExpiringLock): the end this lease was asked for, in true
+      // time, which a reading of the key's life would give a few ms long.
+      if (Number.isFinite(leaseEndMs)) await ctx.redis.set(ctx.key(`${LEASE_END_KEY}:${slotName(slot)}`), String(leaseEndMs));
       ctx.signal(triedLatch(ctx.workerId));
       const { rows } = await ctx.pg.query<{ id: number }>('insert into batch_runs (node, slot) values ($1, $2) returning id', [
         ctx.workerId,

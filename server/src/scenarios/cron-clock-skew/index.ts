@@ -7,7 +7,7 @@ import { defineScenario, intParam } from '../types.js';
 import { createBatchRuns, mostRunsAtOnce, observeBatchRuns, runsPerSlot } from './batchRuns.js';
 import { agreeOnSlotStart, settleExpiringLock, waitForEarlierNodes } from './choreography.js';
 import { cronJob, type CronJob } from './cronJob.js';
-import { LOCK_KEY, slotName } from './keys.js';
+import { LEASE_END_KEY, LOCK_KEY, slotName } from './keys.js';
 import { clockOffsetsMs, fireAtMs, nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
 import deletedWhenDone from './mutants/deletedWhenDone.js';
 import leaseForTheJob from './mutants/leaseForTheJob.js';
@@ -114,6 +114,7 @@ export default defineScenario<CronJob>({
     await settleExpiringLock(
       ctx,
       ctx.key(`${LOCK_KEY}:${slotName(slot)}`),
+      ctx.key(`${LEASE_END_KEY}:${slotName(slot)}`),
       schedule.startMs + fireAtMs(ctx.params, index),
       () => clock.now() + clock.behindMs,
     );

@@ -5,5 +5,11 @@ export const LOCK_KEY = 'lock:invoice-batch';
 /** Choreography: when slot 0 starts (ms since the epoch), as node-1 fixed it. */
 export const SLOT_START_KEY = 'choreography:slot-start';
 
+/**
+ * Choreography: when the slot lock's holder asked its lease to end (true time, ms since the
+ * epoch), by the clock reading it sized the lease from; the slot's name follows.
+ */
+export const LEASE_END_KEY = 'choreography:lease-end';
+
 /** The slot lock's name for a slot number. */
 export const slotName = (slot: number): string => `slot-${slot}`;
