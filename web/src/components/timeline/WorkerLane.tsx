@@ -96,8 +96,11 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs, gr
           {scene.majors.map((p) => (
             <MarkGlyph key={p.mark.id} placed={p} />
           ))}
-          {scene.clusters.map((c) => (
-            <ClusterGlyph key={c.id} cluster={c} />
+          {scene.clusters.map((c, i) => (
+            // Keyed by its place in the lane: when the domain grows, every cluster of a live
+            // lane starts at another mark, and each element then takes its new marks in place
+            // instead of all of them being taken down and drawn again in one frame.
+            <ClusterGlyph key={i} cluster={c} />
           ))}
         </div>
       </div>
