@@ -4,7 +4,7 @@
 import { choiceSpec } from '../kit/choiceParam.js';
 import { intParam, defineScenario } from '../types.js';
 import { ProviderClient } from './providerClient.js';
-import { maxRefreshCalls } from './refreshBudget.js';
+import { refreshBudget } from './refreshBudget.js';
 import { startTokenProvider, type TokenProvider } from './tokenProvider.js';
 import { CACHE_KEY, FRESH_KEY, LOCK_KEY, tokenService, type TokenService } from './tokenService.js';
 import proactiveRefreshNoRecheck from './mutants/proactiveRefreshNoRecheck.js';
@@ -148,8 +148,7 @@ export default defineScenario<TokenService, TokenProvider>({
 
   expectations(params) {
     const requests = intParam(params, 'requests');
-    const waves = intParam(params, 'waves');
-    const max = maxRefreshCalls(waves, intParam(params, 'waveGapMs'), intParam(params, 'tokenTtlMs'));
+    const max = refreshBudget(params);
     return [
       {
         id: 'few-refreshes',

@@ -154,6 +154,29 @@ describe('token-stampede honours its parameters', () => {
     expect(verdict).toBe('pass');
   });
 
+  it("single-flight-lock-cache: server-2 paused past the shared token's use refreshes once more, and that is in the budget", async () => {
+    // 1 s tokens, used for 0.9 s: server-2 wakes 2 s after it found no token, the cached one
+    // is done with, and its refresh is the right one (the budget counts the pause: 1 + 3).
+    const long = await run('single-flight-lock-cache', {
+      requests: 30,
+      servers: 2,
+      pauseMs: 2000,
+      tokenTtlMs: 1000,
+      providerLatencyMs: 100,
+    });
+    expect(long.metrics).toEqual({ refreshCalls: 2, requestsOk: 30, requestsFailed: 0 });
+    expect(long.verdict).toBe('pass');
+    expect(long.events.find((e) => e.type === 'run-finished')).toMatchObject({
+      expectations: expect.arrayContaining([expect.objectContaining({ id: 'few-refreshes', value: 4 })]),
+    });
+    // A pause under 80% of the token's life wakes to the cached token: the budget stays one.
+    const short = await run('single-flight-lock-cache', { requests: 30, servers: 2, pauseMs: 700, tokenTtlMs: 1000 });
+    expect(short.metrics).toEqual({ refreshCalls: 1, requestsOk: 30, requestsFailed: 0 });
+    expect(short.events.find((e) => e.type === 'run-finished')).toMatchObject({
+      expectations: expect.arrayContaining([expect.objectContaining({ id: 'few-refreshes', value: 1 })]),
+    });
+  });
+
   it('single-flight-lock-cache at the benchmark size: 5000 requests over 16 servers, one refresh', async () => {
     const { metrics, verdict } = await run('single-flight-lock-cache', { requests: 5000, servers: 16 });
     expect(metrics).toEqual({ refreshCalls: 1, requestsOk: 5000, requestsFailed: 0 });
