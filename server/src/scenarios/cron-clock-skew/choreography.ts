@@ -8,7 +8,7 @@
 //    fires waits for that node to try before its job ends;
 //  - a lock that ends within GUARD_MS of when a node was due to try it is played as expired.
 import { intParam, type WorkerContext } from '../types.js';
-import { SLOT_START_KEY } from './keys.js';
+import { LEASE_END_KEY, LOCK_KEY, SLOT_START_KEY, slotKey } from './keys.js';
 import { fireAtMs } from './schedule.js';
 import { doneLatch } from '../../worker/latches.js';
 
@@ -67,21 +67,16 @@ export async function waitForNodesFiringDuringJob(ctx: WorkerContext, index: num
  * the slot's start plus the node's lateness), waits until Redis has let it go. Measured from
  * when the node was due, not from now: how late the machine let it wake must not decide the
  * story, and the parameters alone say which story it is (expected.ts). The lock's end is the
- * one its holder asked for (`leaseEndKey`, cronJob.ts), exact to the millisecond: a reading of
+ * one its holder asked for (LEASE_END_KEY, cronJob.ts), exact to the millisecond: a reading of
  * the key's life comes out a few ms long (the SET reached Redis after the lease was sized), so a
  * lock asked to end 99 ms after the node is due would read as 100 and be held. A holder that
  * did not say is read from the key, with READING_MS of slack.
  */
-export async function settleExpiringLock(
-  ctx: WorkerContext,
-  key: string,
-  leaseEndKey: string,
-  dueMs: number,
-  trueNowMs: () => number,
-): Promise<void> {
+export async function settleExpiringLock(ctx: WorkerContext, slot: number, dueMs: number, trueNowMs: () => number): Promise<void> {
+  const key = ctx.key(slotKey(LOCK_KEY, slot));
   const pttl = await ctx.redis.pttl(key);
   if (pttl <= 0) return;
-  const askedEndMs = Number((await ctx.redis.get(leaseEndKey)) ?? Number.NaN);
+  const askedEndMs = Number((await ctx.redis.get(ctx.key(slotKey(LEASE_END_KEY, slot)))) ?? Number.NaN);
   const leftMs = Number.isFinite(askedEndMs) ? askedEndMs - dueMs : trueNowMs() + pttl - dueMs + READING_MS;
   if (leftMs >= GUARD_MS) return;
   const reason = `choreography: the lock ends ${Math.round(leftMs)} ms after this node was due (less than ${GUARD_MS} ms), let it`;

@@ -5,7 +5,7 @@ import type { LeaseHolder } from '../kit/holdLease.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { triedLatch, waitForNodesFiringDuringJob } from './choreography.js';
-import { LEASE_END_KEY, LOCK_KEY, slotName } from './keys.js';
+import { LEASE_END_KEY, LOCK_KEY, slotKey, slotName } from './keys.js';
 import { slotEndMs, type NodeClock, type Schedule } from './schedule.js';
 
 /** A step of `runBatch` where the fault plan may strike, for the variants that declare it. */
@@ -47,7 +47,7 @@ export function cronJob(
   steps: string[] = [],
 ): CronJob {
   const jobMs = intParam(ctx.params, 'jobMs');
-  const lockKey = ctx.key(`${LOCK_KEY}:${slotName(slot)}`);
+  const lockKey = ctx.key(slotKey(LOCK_KEY, slot));
   const token = `${ctx.workerId}:${randomUUID()}`;
   // The lease this node asked for ends at the clock reading it sized it from plus its length:
   // the variant reads the clock, sets the key, then reports the lease (lease-acquired).
@@ -72,7 +72,7 @@ export function cronJob(
     async runBatch() {
       // For the nodes after it (settleExpiringLock): the end this lease was asked for, in true
       // time, which a reading of the key's life would give a few ms long.
-      if (Number.isFinite(leaseEndMs)) await ctx.redis.set(ctx.key(`${LEASE_END_KEY}:${slotName(slot)}`), String(leaseEndMs));
+      if (Number.isFinite(leaseEndMs)) await ctx.redis.set(ctx.key(slotKey(LEASE_END_KEY, slot)), String(leaseEndMs));
       ctx.signal(triedLatch(ctx.workerId));
       const { rows } = await ctx.pg.query<{ id: number }>('insert into batch_runs (node, slot) values ($1, $2) returning id', [
         ctx.workerId,

@@ -7,7 +7,7 @@ import { defineScenario, intParam } from '../types.js';
 import { createBatchRuns, mostRunsAtOnce, observeBatchRuns, runsPerSlot } from './batchRuns.js';
 import { agreeOnSlotStart, settleExpiringLock, waitForEarlierNodes } from './choreography.js';
 import { cronJob, type CronJob } from './cronJob.js';
-import { LEASE_END_KEY, LOCK_KEY, slotName } from './keys.js';
+import { LOCK_KEY, slotKey } from './keys.js';
 import { clockOffsetsMs, fireAtMs, nodeClock, nodeIds, slotAt, type Schedule } from './schedule.js';
 import deletedWhenDone from './mutants/deletedWhenDone.js';
 import leaseForTheJob from './mutants/leaseForTheJob.js';
@@ -74,7 +74,7 @@ export default defineScenario<CronJob>({
   workers: nodeIds,
   // Each node's own wall clock is moved (libfaketime) where the machine has it.
   lab: (params) => ({ network: false, clockOffsetsMs: clockOffsetsMs(params) }),
-  watchedKeys: () => [`${LOCK_KEY}:${slotName(0)}`],
+  watchedKeys: () => [slotKey(LOCK_KEY, 0)],
   deadlineMs: (params) =>
     15_000 + (intParam(params, 'nodes') - 1) * intParam(params, 'skewMs') + intParam(params, 'nodes') * intParam(params, 'jobMs'),
 
@@ -111,13 +111,7 @@ export default defineScenario<CronJob>({
     // Until its own clock reads the start: never a millisecond early, or it would fire in slot -1.
     while (clock.now() < schedule.startMs) await ctx.sleep(schedule.startMs - clock.now());
     await waitForEarlierNodes(ctx, index);
-    await settleExpiringLock(
-      ctx,
-      ctx.key(`${LOCK_KEY}:${slotName(slot)}`),
-      ctx.key(`${LEASE_END_KEY}:${slotName(slot)}`),
-      schedule.startMs + fireAtMs(ctx.params, index),
-      () => clock.now() + clock.behindMs,
-    );
+    await settleExpiringLock(ctx, slot, schedule.startMs + fireAtMs(ctx.params, index), () => clock.now() + clock.behindMs);
     // A lock held "until the slot ends" means nothing to a node whose clock already reads past it.
     if (slotAt(schedule, clock.now()) !== slot)
       throw new Error(

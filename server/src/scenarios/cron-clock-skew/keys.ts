@@ -13,3 +13,6 @@ export const LEASE_END_KEY = 'choreography:lease-end';
 
 /** The slot lock's name for a slot number. */
 export const slotName = (slot: number): string => `slot-${slot}`;
+
+/** A key of one slot (unprefixed): LOCK_KEY or LEASE_END_KEY with the slot's name, "lock:invoice-batch:slot-0". */
+export const slotKey = (key: typeof LOCK_KEY | typeof LEASE_END_KEY, slot: number): string => `${key}:${slotName(slot)}`;

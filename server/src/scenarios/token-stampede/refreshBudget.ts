@@ -5,27 +5,18 @@ import { intParam } from '../types.js';
 import { arrivalSpanMs } from './requestPlan.js';
 
 /**
- * Most refresh calls a correct client makes: one to start, one per 80% of a token's life while
- * requests are answered. They arrive over the waves' span; server-2, paused (pauseMs) where it
- * found no token, answers its requests when it wakes. A pause of 80% of the token's life or
- * more counts: the token cached before it may no longer be one to use (a client uses a token
- * for 90% of its life), and a second refresh is the right one. A shorter pause wakes to the
- * cached token still good.
+ * Most refresh calls a correct client makes at a run's parameters: one to start, one per 80% of
+ * a token's life while requests are answered. They arrive over the waves' span; server-2,
+ * paused (pauseMs) where it found no token, answers its requests when it wakes. A pause of 80%
+ * of the token's life or more counts: the token cached before it may no longer be one to use
+ * (a client uses a token for 90% of its life), and a second refresh is the right one. A shorter
+ * pause wakes to the cached token still good.
  */
-export function maxRefreshCalls(waves: number, waveGapMs: number, tokenTtlMs: number, pauseMs = 0): number {
-  const renewEveryMs = 0.8 * tokenTtlMs;
-  const answeredForMs = Math.max(arrivalSpanMs(waves, waveGapMs), pauseMs >= renewEveryMs ? pauseMs : 0);
-  return 1 + Math.ceil(answeredForMs / renewEveryMs);
-}
-
-/** maxRefreshCalls at a run's parameters. */
 export function refreshBudget(params: Params): number {
-  return maxRefreshCalls(
-    intParam(params, 'waves'),
-    intParam(params, 'waveGapMs'),
-    intParam(params, 'tokenTtlMs'),
-    intParam(params, 'pauseMs'),
-  );
+  const renewEveryMs = 0.8 * intParam(params, 'tokenTtlMs');
+  const pauseMs = intParam(params, 'pauseMs');
+  const arrivingMs = arrivalSpanMs(intParam(params, 'waves'), intParam(params, 'waveGapMs'));
+  return 1 + Math.ceil(Math.max(arrivingMs, pauseMs >= renewEveryMs ? pauseMs : 0) / renewEveryMs);
 }
 
 /**
