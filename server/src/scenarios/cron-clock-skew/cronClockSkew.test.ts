@@ -131,9 +131,11 @@ describe('cron-clock-skew honours its parameters', () => {
       const { metrics, outcome, events } = await run('lock-per-slot', { nodes: 2, skewMs, jobMs: 0, slotMs: 1000 });
       expect(metrics.runsPerSlot, `skewMs ${skewMs}`).toBe(2);
       expect(outcome.status === 'finished' && outcome.expected).toMatchObject({ verdict: 'fail' });
-      expect(eventsOf(events, 'wait-started').map((e) => e.reason)).toEqual([
-        `choreography: the lock ends ${1000 - skewMs} ms after this node was due (less than 100 ms), let it`,
-      ]);
+      // node-2 lets the key expire, or (woken late by a busy machine) finds it gone already.
+      const waits = eventsOf(events, 'wait-started').map((e) => e.reason);
+      expect([[], [`choreography: the lock ends ${1000 - skewMs} ms after this node was due (less than 100 ms), let it`]]).toContainEqual(
+        waits,
+      );
     }
   }, 60_000);
 
