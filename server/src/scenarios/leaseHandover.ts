@@ -8,6 +8,7 @@
 import type { Params } from '@racelab/shared';
 import { writeRow } from './kit/fencedLedger.js';
 import { fencedLease, type FencedLease } from './kit/fencedLease.js';
+import { endsInsideLease, LEASE_EDGE_MS, stallAsPlayed, stallOf } from './kit/leaseEdge.js';
 import { LUA_VALUE_OF } from './keyValue.js';
 import { intParam, type ScenarioDefinition, type WorkerContext } from './types.js';
 
@@ -63,8 +64,11 @@ export interface LeaseHandover {
   job(ctx: WorkerContext, label: string): WorkerContext & FencedLease;
   /** The same job, whose effect is an UPDATE of the guarded row, sent in the lab's order. */
   rowJob(ctx: WorkerContext, label: string): RowJob;
-  /** The scenario's `work`: worker-2 arrives once worker-1's lease is free; each worker runs the variant with its job. */
-  work<Job>(jobOf: (ctx: WorkerContext) => Job): ScenarioDefinition<Job>['work'];
+  /**
+   * The scenario's `work`: worker-2 arrives once worker-1's lease is free; each worker runs the
+   * variant with its job, told whether the variant's lease renews itself (`renews`).
+   */
+  work<Job>(jobOf: (ctx: WorkerContext, renews: boolean) => Job): ScenarioDefinition<Job>['work'];
 }
 
 export function leaseHandover({ lockKey, fenceKey, attemptsTable, verb }: LeaseHandoverOptions): LeaseHandover {
@@ -111,25 +115,30 @@ export function leaseHandover({ lockKey, fenceKey, attemptsTable, verb }: LeaseH
 
     work: (jobOf) => async (ctx, variant) => {
       if (ctx.workerId !== ctx.workerIds[0]) await handover.waitForFreeLease(ctx);
-      await variant.run(jobOf(ctx));
+      await variant.run(jobOf(ctx, variant.renewsLease ?? false));
     },
   };
   return handover;
 }
 
-/** On worker-1: its process stopped for real (SIGSTOP) for pauseMs, then continued, as by a GC pause or a VM migration. */
-export async function pauseFirst(ctx: WorkerContext): Promise<void> {
-  const pauseMs = intParam(ctx.params, 'pauseMs');
-  if (ctx.workerId === ctx.workerIds[0] && pauseMs > 0) await ctx.stall(pauseMs);
+/**
+ * On worker-1: its process stopped for real (SIGSTOP) for pauseMs, then continued, as by a GC
+ * pause or a VM migration; played past the lease's end when it would end at its edge.
+ */
+export async function pauseFirst(ctx: WorkerContext, renews: boolean): Promise<void> {
+  if (ctx.workerId !== ctx.workerIds[0]) return;
+  const pauseMs = stallAsPlayed(ctx, stallOf(ctx.params, 'pauseMs', renews), 'pause');
+  if (pauseMs > 0) await ctx.stall(pauseMs);
 }
 
 /**
  * A lease-only variant's other verdict: worker-1's stall (`stallParam`, e.g. pauseMs, named
- * `stall` in the text) and its work end inside its lease, so it `acts` before the lease can
- * pass on. null: they do not, and the stale act shows.
+ * `stall` in the text) and its work end inside its lease, by its edge at least, so it `acts`
+ * before the lease can pass on. null: they do not, and the stale act shows.
  */
 export function actsInsideLease(params: Params, stallParam: string, stall: string, acts: string): string | null {
-  const [leaseMs, stallMs, workMs] = [intParam(params, 'leaseMs'), intParam(params, stallParam), intParam(params, 'workMs')];
-  if (stallMs + workMs >= leaseMs) return null;
-  return `worker-1's ${stall} and work (${stallMs} + ${workMs} ms) end inside its lease (${leaseMs} ms): it ${acts}`;
+  const against = stallOf(params, stallParam, false);
+  if (!endsInsideLease(against)) return null;
+  const { leaseMs, stallMs, workMs } = against;
+  return `worker-1's ${stall} and work (${stallMs} + ${workMs} ms) end ${LEASE_EDGE_MS} ms or more inside its lease (${leaseMs} ms): it ${acts}`;
 }

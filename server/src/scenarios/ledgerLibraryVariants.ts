@@ -8,10 +8,11 @@ import type { LockModule } from '../locks/lockAdapter.js';
 import { LOCKS } from '../locks/lockModules.js';
 import { AFTER_GRANT, AFTER_WRITE, claimLeaseValue, grantOnRecord, writeRow } from './kit/fencedLedger.js';
 import type { LeaseOfJob } from './kit/leaseOfJob.js';
+import { endsInsideLease, LEASE_EDGE_MS, stallOf } from './kit/leaseEdge.js';
 import { actsInsideLease, type LeaseHandover } from './leaseHandover.js';
 import { holdLibraryLock, libraryFrame, type LibraryGrant } from './libraryLock.js';
 import type { Params } from '@racelab/shared';
-import { defineVariant, intParam, type VariantDefinition, type WorkerContext } from './types.js';
+import { defineVariant, type VariantDefinition, type WorkerContext } from './types.js';
 
 /** What a lease-handover lab's job offers a library variant. */
 export interface HandoverJob extends WorkerContext, Pick<LeaseOfJob, 'work' | 'skip'> {
@@ -32,14 +33,15 @@ export interface HandoverLab<Job extends HandoverJob> {
 
 /**
  * Why `module`, which gives no fence, is expected to pass at `params`: worker-1's stall ends
- * inside its lease and, for a lock that does not renew it, its work too. null: it is
- * expected to fail. A stalled process renews nothing; once it runs again, a renewing lock
- * keeps its lease for any work.
+ * inside its lease (by its edge, kit/leaseEdge.ts) and, for a lock that does not renew it, its
+ * work too. null: it is expected to fail. A stalled process renews nothing; once it runs
+ * again, a renewing lock keeps its lease for any work.
  */
 function passesWithoutFence({ stall }: HandoverLab<never>, module: LockModule, params: Params): string | null {
   if (!module.renews) return actsInsideLease(params, stall.param, stall.words, 'writes before the lease can pass on');
-  const [leaseMs, stallMs] = [intParam(params, 'leaseMs'), intParam(params, stall.param)];
-  return stallMs < leaseMs ? `worker-1's ${stall.words} ends inside its lease (${leaseMs} ms): ${stall.renewed}` : null;
+  const against = stallOf(params, stall.param, true);
+  if (!endsInsideLease(against)) return null;
+  return `worker-1's ${stall.words} ends ${LEASE_EDGE_MS} ms or more inside its lease (${against.leaseMs} ms): ${stall.renewed}`;
 }
 
 /**
@@ -85,6 +87,7 @@ export function handoverLibraryVariant<Job extends HandoverJob>(
 ): VariantDefinition<Job> {
   return defineVariant<Job>({
     ...ledgerLibraryFrame(module, handover.lockKey),
+    renewsLease: module.renews,
     expectedOtherwise: (params) => (module.fences ? null : passesWithoutFence(lab, module, params)),
     run: (job) =>
       holdLibraryLock(

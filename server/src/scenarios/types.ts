@@ -151,6 +151,11 @@ export interface VariantDefinition<Job> {
   keyAliases?: Record<string, string>;
   checkpoints?: string[];
   /**
+   * Does the variant's lease renew itself while its holder runs (a watchdog)? A stall of the
+   * holder then only has to end inside the lease, not its work too (kit/leaseEdge.ts).
+   */
+  renewsLease?: boolean;
+  /**
    * Where this variant is expected to give the other verdict than its kind's (a correct
    * variant whose assumption breaks, e.g. a lease shorter than the work; a broken one with
    * no race to lose, e.g. one worker): the reason in one line. null: its kind's verdict.
@@ -281,6 +286,7 @@ export function mutantOf<Job, Steps>(
   const steps = { ...variant.steps, ...replaced };
   return {
     checkpoints: variant.checkpoints,
+    renewsLease: variant.renewsLease,
     defaults: variant.defaults,
     faults: variant.faults,
     ...own,

@@ -107,6 +107,16 @@ describe('event-loop-block honours its parameters', () => {
     expect(fenced.metrics).toEqual({ maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2' });
   });
 
+  it("a block that would end at the lease's edge is played past it: the watchdog is too late every time", async () => {
+    const { metrics, events } = await run('watchdog', { leaseMs: 300, blockMs: 295, workMs: 0 });
+    expect(metrics).toEqual(staleLanded);
+    const [unblocked] = eventsOf(events, 'event-loop-unblocked', 'worker-1');
+    expect(unblocked!.blockedMs).toBeGreaterThanOrEqual(350);
+    expect(eventsOf(events, 'note', 'worker-1').map((e) => e.text)).toContainEqual(
+      expect.stringMatching(/^choreography: the block would end 5 ms before/),
+    );
+  });
+
   it('no block and short work: even without a watchdog nothing goes wrong', async () => {
     const { metrics, events } = await run('no-watchdog', { blockMs: 0, workMs: 300, leaseMs: 5000 });
     expect(metrics).toEqual(quiet);

@@ -3,8 +3,9 @@
 // signal, no SIGSTOP, the process is running flat out, and no timer of it can fire.
 import { performance } from 'node:perf_hooks';
 import type { FencedSteps } from '../kit/fencedLease.js';
+import { stallAsPlayed, stallOf } from '../kit/leaseEdge.js';
 import type { RowJob } from '../leaseHandover.js';
-import { intParam, type WorkerContext } from '../types.js';
+import type { WorkerContext } from '../types.js';
 import { handover } from './choreography.js';
 
 /** `work` prepares the statement for workMs (awaits: the event loop is free meanwhile). */
@@ -18,15 +19,18 @@ export interface StatementJob extends RowJob {
 /** The steps of the fenced variant that its mutants replace. */
 export type StatementSteps = FencedSteps<StatementJob>;
 
-export function statementJob(ctx: WorkerContext): StatementJob {
-  const blockMs = intParam(ctx.params, 'blockMs');
+/** Gives a worker context the statement job; `renews`: the variant's lease renews itself (a watchdog). */
+export function statementJob(ctx: WorkerContext, renews: boolean): StatementJob {
   const job = handover.rowJob(ctx, 'prepare the statement');
 
   return {
     ...job,
     renewEveryMs: Math.max(1, Math.floor(job.leaseMs / 3)),
     blockEventLoop() {
-      if (ctx.workerId !== ctx.workerIds[0] || blockMs === 0) return;
+      if (ctx.workerId !== ctx.workerIds[0]) return;
+      // Played past the lease's end when it would end at its edge (kit/leaseEdge.ts).
+      const blockMs = stallAsPlayed(ctx, stallOf(ctx.params, 'blockMs', renews), 'block');
+      if (blockMs === 0) return;
       const task = 'synchronous task';
       const fromMs = ctx.now();
       ctx.emit({ type: 'event-loop-blocked', task });

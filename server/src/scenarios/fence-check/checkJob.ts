@@ -4,9 +4,11 @@
 // the very script that makes it, and the harness logs every attempt; "stale" is decided
 // from those records when the run is measured.
 import { randomUUID } from 'node:crypto';
+import { stallAsPlayed } from '../kit/leaseEdge.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { afterWaking, latch, letStaleWriteFirst, reachedStop } from './choreography.js';
+import { pauseAgainstLease } from './wakesInLease.js';
 import { fenceKey, grantsKey, lockKey, type Ordering, type Step } from './orderings.js';
 
 // The lease and its fence number in one atomic step, as ../kit/acquireWithFence.ts, and
@@ -61,7 +63,6 @@ export interface CheckSteps {
 /** Gives a worker context the job of one ordering; `steps` are the variant's checkpoints. */
 export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): CheckJob {
   const leaseMs = intParam(ctx.params, 'leaseMs');
-  const pauseMs = intParam(ctx.params, 'pauseMs');
   const lock = ctx.key(lockKey(o.id));
   const token = `${ctx.workerId}:${randomUUID().slice(0, 8)}`;
   const first = ctx.workerId === ctx.workerIds[0];
@@ -114,7 +115,8 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
       }
       if (step !== stallAt) return;
       reachedStop(ctx, o); // worker-2 goes for the lease only from here on
-      if (pauseMs > 0) await ctx.stall(pauseMs);
+      const playedMs = stallAsPlayed(ctx, pauseAgainstLease(ctx.params), 'pause');
+      if (playedMs > 0) await ctx.stall(playedMs);
       await afterWaking(ctx, o, token);
     },
     async write(sql, lease, ...more) {

@@ -16,7 +16,7 @@ export interface DocumentJob extends RowJob {
 /** The steps of the fenced variant that its mutants replace. */
 export type DocumentSteps = FencedSteps<DocumentJob>;
 
-/** Gives a worker context the document job's own operations. */
-export function documentJob(ctx: WorkerContext): DocumentJob {
-  return { ...handover.rowJob(ctx, 'edit the document'), pause: () => pauseFirst(ctx) };
+/** Gives a worker context the document job's own operations; `renews`: the variant's lease renews itself. */
+export function documentJob(ctx: WorkerContext, renews: boolean): DocumentJob {
+  return { ...handover.rowJob(ctx, 'edit the document'), pause: () => pauseFirst(ctx, renews) };
 }

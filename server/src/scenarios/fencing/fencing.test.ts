@@ -107,6 +107,17 @@ describe('fencing honours its parameters', () => {
     expect(finished.atMs - started.atMs).toBeGreaterThanOrEqual(100);
   });
 
+  it("a pause that would end at the lease's edge is played past it: the stale write lands every time", async () => {
+    // 5 ms before the lease's end: the grant's own round trips would decide it. Played to 50 ms past.
+    const { metrics, verdict, events } = await run('lease-only', { leaseMs: 300, pauseMs: 295, workMs: 0 });
+    expect(verdict).toBe('fail');
+    expect(metrics).toMatchObject({ maxConcurrentHolders: 2, staleWritesAccepted: 1, finalWriter: 'worker-1' });
+    expect(eventsOf(events, 'process-paused', 'worker-1')[0]?.plannedMs).toBe(350);
+    expect(eventsOf(events, 'note', 'worker-1').map((e) => e.text)).toContainEqual(
+      expect.stringMatching(/^choreography: the pause and work would end 5 ms before/),
+    );
+  });
+
   it('rejects parameters out of bounds, naming them', () => {
     const bad = playground.prepare({ scenario: 'fencing', variant: 'fenced', params: { leaseMs: 50 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 100 to 10000, got 50" });

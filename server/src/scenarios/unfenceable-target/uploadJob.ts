@@ -58,8 +58,8 @@ export function defineUploadVariant(
   return defineSteppedVariant<UploadJob, UploadSteps>({ ...definition, checkpoints: [AFTER_GRANT, AFTER_WRITE], run: uploadReport });
 }
 
-/** Gives a worker context the report job's own operations. */
-export function uploadJob(ctx: WorkerContext): UploadJob {
+/** Gives a worker context the report job's own operations; `renews`: the variant's lease renews itself. */
+export function uploadJob(ctx: WorkerContext, renews: boolean): UploadJob {
   const job = handover.job(ctx, 'edit the report');
 
   return {
@@ -68,7 +68,7 @@ export function uploadJob(ctx: WorkerContext): UploadJob {
     reportKey: ctx.key(REPORT_KEY),
     reportFenceKey: ctx.key(REPORT_FENCE_KEY),
     refusedKey: ctx.key(REFUSED_KEY),
-    pause: () => pauseFirst(ctx),
+    pause: () => pauseFirst(ctx, renews),
     async upload(fence, attempt) {
       await handover.keepWriteOrder(ctx, job.token);
       const taken = await attempt();

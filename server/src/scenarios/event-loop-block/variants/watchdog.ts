@@ -1,8 +1,9 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
+import { endsInsideLease, LEASE_EDGE_MS, stallOf } from '../../kit/leaseEdge.js';
 import { takeLease } from '../../kit/takeLease.js';
 import { startWatchdog } from '../../kit/watchdog.js';
-import { defineVariant, intParam } from '../../types.js';
+import { defineVariant } from '../../types.js';
 import type { StatementJob } from '../statementJob.js';
 
 export default defineVariant<StatementJob>({
@@ -14,12 +15,13 @@ export default defineVariant<StatementJob>({
   figures: 'the same: its timer cannot fire in a blocked loop',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
-  // The block starts right after the lease is taken; if it ends inside the lease, the
-  // watchdog's overdue tick renews it at once, and it keeps it for any length of work.
+  renewsLease: true,
+  // The block starts right after the lease is taken; if it ends inside the lease (by its
+  // edge), the watchdog's overdue tick renews it at once, and it keeps it for any length of work.
   expectedOtherwise(params) {
-    const [leaseMs, blockMs] = [intParam(params, 'leaseMs'), intParam(params, 'blockMs')];
-    if (blockMs >= leaseMs) return null;
-    return `the block (${blockMs} ms) ends inside the lease (${leaseMs} ms): the watchdog renews it as soon as the loop is free`;
+    const block = stallOf(params, 'blockMs', true);
+    if (!endsInsideLease(block)) return null;
+    return `the block (${block.stallMs} ms) ends ${LEASE_EDGE_MS} ms or more inside the lease (${block.leaseMs} ms): the watchdog renews it as soon as the loop is free`;
   },
   async run(job) {
     await holdLease(

@@ -15,6 +15,7 @@ export default defineSteppedVariant<StatementJob, StatementSteps>({
   figures: '2 holders, stale writes accepted 0 (rejected 1)',
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
+  renewsLease: true,
   steps: {
     // The lease and its fence number in one atomic step: numbers follow the order of grants.
     acquire: takeWithFence,

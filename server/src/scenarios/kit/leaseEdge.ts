@@ -1,0 +1,54 @@
+// Where a stalled holder wakes, and acts, against the end of its lease. The lease counts
+// from its SET; worker-1's stall starts only once the server has recorded the grant, 10–15 ms
+// later on a quiet machine and more on a busy one, and waking from it takes a few ms more.
+// So a stall that ends just inside the lease would pass or fail by the scheduler's luck. The
+// labs keep an edge: what ends LEASE_EDGE_MS or more before the lease does is inside it, and a
+// stall that would end nearer is played on past the lease's end, by as much again, so the
+// lease has surely lapsed. The expected verdicts and the choreography use the same rule.
+import type { Params } from '@racelab/shared';
+import { intParam, type WorkerContext } from '../types.js';
+
+export const LEASE_EDGE_MS = 50;
+
+/** A stall of worker-1 right after its grant, against its lease, all in ms. */
+export interface StallAgainstLease {
+  leaseMs: number;
+  stallMs: number;
+  /** Its work after the stall, before it acts. */
+  workMs: number;
+  /** Does the lease renew itself once its holder runs again (a watchdog)? Then only the stall must end inside it. */
+  renews: boolean;
+}
+
+/** The stall of `stallParam` with the lease and the work of a lab's parameters. */
+export function stallOf(params: Params, stallParam: string, renews: boolean): StallAgainstLease {
+  const workMs = params['workMs'] === undefined ? 0 : intParam(params, 'workMs');
+  return { leaseMs: intParam(params, 'leaseMs'), stallMs: intParam(params, stallParam), workMs, renews };
+}
+
+/** How long after the grant the lease must still be live: to the stall's end when it renews then, else to the act. */
+function neededMs({ stallMs, workMs, renews }: StallAgainstLease): number {
+  return renews ? stallMs : stallMs + workMs;
+}
+
+/** Does the lease still hold when it is needed, by LEASE_EDGE_MS at least? */
+export function endsInsideLease(stall: StallAgainstLease): boolean {
+  return neededMs(stall) <= stall.leaseMs - LEASE_EDGE_MS;
+}
+
+/**
+ * The stall as played: as asked, unless what it needs of the lease would end within
+ * LEASE_EDGE_MS of the lease's end; then stretched to end (with its work, unless the lease
+ * renews) LEASE_EDGE_MS past it, and the worker says so on the timeline.
+ */
+export function stallAsPlayed(ctx: Pick<WorkerContext, 'emit'>, stall: StallAgainstLease, words: string): number {
+  const needed = neededMs(stall);
+  if (endsInsideLease(stall) || needed >= stall.leaseMs) return stall.stallMs;
+  const playedMs = stall.stallMs + (stall.leaseMs - needed) + LEASE_EDGE_MS;
+  const ends = stall.renews ? `the ${words}` : `the ${words} and work`;
+  ctx.emit({
+    type: 'note',
+    text: `choreography: ${ends} would end ${stall.leaseMs - needed} ms before the lease does (less than ${LEASE_EDGE_MS} ms): the ${words} is played for ${playedMs} ms, past the lease's end`,
+  });
+  return playedMs;
+}
