@@ -1,8 +1,8 @@
 // The one interface every lock runs behind: the npm libraries racelab pits against its
 // faults (./libraries/), and a module of your own (`racelab check --lock ./my-lock.mjs`).
 // A module exports `create(connections)` (or a default object with it) that returns a
-// LockAdapter; it may also export `name`, `version`, `redisKey`, `renews`, `fences` and
-// `spansNodes` (see LockModule).
+// LockAdapter; it may also export `name`, `version`, `redisKey`, `renews`, `fences`,
+// `spansNodes` and `answersAtMajority` (see LockModule).
 import type { Redis } from 'ioredis';
 
 /** Where an adapter finds the stores, inside one worker process of one run. */
@@ -66,6 +66,11 @@ export interface LockModule<Handle = unknown> {
   fences: boolean;
   /** Does the lock take a majority of `connections.nodes` (Redlock), not one Redis? The Redlock lab's faults apply to it only then. */
   spansNodes: boolean;
+  /**
+   * A lock of several nodes: does it answer as soon as a majority agreed, not waiting for the
+   * rest (a node out of reach then costs it nothing)? Absent: it waits for every node's answer.
+   */
+  answersAtMajority?: boolean;
   /** Where in the run's key space the lock lives for `key`, when the library adds a prefix of its own; null: not in Redis. */
   redisKey(key: string): string | null;
   /**

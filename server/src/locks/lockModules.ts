@@ -37,6 +37,7 @@ interface OwnModule {
   renews?: boolean;
   fences?: boolean;
   spansNodes?: boolean;
+  answersAtMajority?: boolean;
   default?: OwnModule;
 }
 
@@ -58,6 +59,7 @@ export async function loadOwnLock(path: string): Promise<LockModule> {
     renews: own?.renews ?? false,
     fences: own?.fences ?? false,
     spansNodes: own?.spansNodes ?? false,
+    answersAtMajority: own?.answersAtMajority ?? false,
     redisKey: own?.redisKey ?? ((key) => key),
     create: (connections) => create.call(own, connections),
   };

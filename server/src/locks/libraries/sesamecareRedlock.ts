@@ -12,6 +12,7 @@ export default defineLock({
   renews: false,
   fences: false,
   spansNodes: true,
+  answersAtMajority: true, // it asks every node at once and settles when a majority has voted
   redisKey: (key) => key,
   async create({ nodes }) {
     const { ExecutionError, Redlock } = await import('@sesamecare-oss/redlock');

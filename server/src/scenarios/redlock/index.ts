@@ -16,9 +16,10 @@ import { redlockHarness, type RedlockJob } from './redlockJob.js';
 import fenceAfterThePause from './mutants/fenceAfterThePause.js';
 import fenceComparedInApp from './mutants/fenceComparedInApp.js';
 import noFenceGuard from './mutants/noFenceGuard.js';
-import redlock from './variants/redlock.js';
+import redlock, { HAND_WRITTEN_ASKING } from './variants/redlock.js';
 import redlockFenced from './variants/redlockFenced.js';
-import { LIBRARY_VARIANTS } from './libraryVariants.js';
+import { LIBRARY_VARIANTS, libraryAsking } from './libraryVariants.js';
+import { LOCKS } from '../../locks/lockModules.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 
 const WORKERS = ['worker-1', 'worker-2'];
@@ -98,7 +99,9 @@ export default defineScenario<RedlockJob, Cluster>({
   ],
 
   async work(ctx, variant) {
-    const harness = await redlockHarness(ctx);
+    // How the variant's lock asks the nodes: a library's way, or the hand-written Redlock's.
+    const module = LOCKS.find((lock) => lock.id === variant.id);
+    const harness = await redlockHarness(ctx, module ? libraryAsking(module) : HAND_WRITTEN_ASKING);
     try {
       if (ctx.workerId !== ctx.workerIds[0]) await harness.waitForFreeLock();
       await variant.run(harness.job);

@@ -11,7 +11,8 @@ import { holdLibraryLock } from '../libraryLock.js';
 import { defineVariant, type VariantDefinition } from '../types.js';
 import { LOCK_KEY } from './keys.js';
 import { connected, type RedlockJob } from './redlockJob.js';
-import redlock, { NODE_TIMEOUT_MS } from './variants/redlock.js';
+import { NODE_TIMEOUT_MS, type LockAsking } from './lockLeft.js';
+import { passesInsideLock } from './variants/redlock.js';
 
 /** The library's own connections to the nodes: a node in reach answers, one out of reach times out as the hand-written Redlock's. */
 async function libraryNodes(job: RedlockJob): Promise<Redis[]> {
@@ -34,12 +35,18 @@ async function libraryNodes(job: RedlockJob): Promise<Redis[]> {
   return nodes;
 }
 
+/** How `module`'s lock asks the lab's nodes: all at once, for every answer or until a majority. */
+export function libraryAsking(module: LockModule): LockAsking {
+  return { asks: module.answersAtMajority ? 'until-majority' : 'all-at-once', renews: module.renews };
+}
+
 /** The redlock variant that runs `module`'s lock over the lab's five nodes around the document job. */
 export function redlockLibraryVariant(module: LockModule): VariantDefinition<RedlockJob> {
   return defineVariant<RedlockJob>({
     ...ledgerLibraryFrame(module, LOCK_KEY),
-    // The same lab as the hand-written Redlock's: a second majority forms at the same points.
-    expectedOtherwise: (params) => (module.fences ? null : redlock.expectedOtherwise!(params)),
+    renewsLease: module.renews,
+    // The same lab as the hand-written Redlock's; a library asks the nodes all at once.
+    expectedOtherwise: (params) => (module.fences ? null : passesInsideLock(params, libraryAsking(module))),
     async run(job) {
       const nodes = await libraryNodes(job);
       const near = nodes[job.nodes.findIndex((node) => node.inReach)]!; // where this worker reads the lock's value

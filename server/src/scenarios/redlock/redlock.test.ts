@@ -8,6 +8,7 @@ import { faultsOf } from '@racelab/shared';
 import { detectLabMechanisms, MECHANISM } from '../../labnet/mechanisms.js';
 import type { Playground } from '../../runs/playground.js';
 import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { HAND_WRITTEN_ASKING, passesInsideLock } from './variants/redlock.js';
 
 let playground: Playground;
 beforeAll(async () => {
@@ -134,6 +135,31 @@ describe('redlock honours its parameters', () => {
     // Two silent nodes at 100 ms each, and a 22 ms drift allowance, come off the 2000 ms lease.
     for (const e of acquired) expect(e.ttlMs).toBeLessThanOrEqual(2000 - 200 - 22);
     expect(eventsOf(events, 'process-paused', 'worker-1')[0]?.plannedMs).toBe(3000);
+  });
+
+  it("in a split, worker-1's asking of the nodes out of reach comes off the lock: a pause that fits the lease alone does not", async () => {
+    // 1000 ms on node-3, less 200 ms asking nodes 4 and 5 in turn: 850 ms is past what is left.
+    expect(passesInsideLock({ reach: 'split', leaseMs: 1000, pauseMs: 850, workMs: 0, clockJumpMs: 0 }, HAND_WRITTEN_ASKING)).toBeNull();
+    const { metrics, events } = await run('redlock', { reach: 'split', leaseMs: 1000, pauseMs: 850, workMs: 0 });
+    expect(metrics).toEqual(stale);
+    expect(eventsOf(events, 'process-paused', 'worker-1')[0]?.plannedMs).toBe(850);
+  });
+
+  it('what is left of the lock depends on how the client asks, and its edge is played past', () => {
+    const split = (pauseMs: number) => ({ reach: 'split', leaseMs: 1000, pauseMs, workMs: 0, clockJumpMs: 0 });
+    for (const [asks, lastInside] of [
+      ['in-turn', 750],
+      ['all-at-once', 850],
+      ['until-majority', 950],
+    ] as const) {
+      expect(passesInsideLock(split(lastInside), { asks, renews: false })).toMatch(/50 ms or more inside/);
+      expect(passesInsideLock(split(lastInside + 1), { asks, renews: false })).toBeNull();
+    }
+    // Every node in reach: the deciding node is asked last and keeps the whole lease.
+    expect(passesInsideLock({ ...split(950), reach: 'all' }, HAND_WRITTEN_ASKING)).not.toBeNull();
+    // A lock that renews needs only its pause inside; a clock jump comes off in a split.
+    expect(passesInsideLock({ ...split(800), workMs: 2000 }, { asks: 'all-at-once', renews: true })).not.toBeNull();
+    expect(passesInsideLock({ ...split(250), clockJumpMs: 500 }, HAND_WRITTEN_ASKING)).toMatch(/clock jump \(300 ms\)/);
   });
 
   it('rejects parameters out of bounds, naming them', () => {

@@ -28,6 +28,8 @@ import { isolatedLatch, rejoinedLatch, restoredLatch, slowedLatch } from '../../
 import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { storedName } from '../keyAliases.js';
 import { silentFor } from './silence.js';
+import { pauseAgainstLock, type LockAsking } from './lockLeft.js';
+import { stallAsPlayed } from '../kit/leaseEdge.js';
 
 export interface RedlockNode {
   name: string;
@@ -191,8 +193,8 @@ function connect(url: string): Redis {
   return redis;
 }
 
-/** Connects this worker to the nodes it reaches (and to the blackhole for the others). */
-export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness> {
+/** Connects this worker to the nodes it reaches (and to the blackhole for the others); `asking`: how the variant's lock asks them. */
+export async function redlockHarness(ctx: WorkerContext, asking: LockAsking): Promise<RedlockHarness> {
   const index = ctx.workerIds.indexOf(ctx.workerId);
   const reach = asReach(choiceParam(ctx.params, 'reach'));
   const reachable = reachableNodes(reach, index);
@@ -236,7 +238,6 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
   // Connected before the story starts, so a node's per-request timeout measures the request alone.
   await Promise.all([...reachable.map((i) => connected(nodes[i]!, nodes[i]!.redis)), deciding.ping(), jumping.ping()]);
 
-  const pauseMs = intParam(ctx.params, 'pauseMs');
   const workMs = intParam(ctx.params, 'workMs');
   const clockJumpMs = intParam(ctx.params, 'clockJumpMs');
   // The jumping node's clock file, where its own clock moves: this worker's process writes it (a lab host shares the filesystem).
@@ -260,7 +261,10 @@ export async function redlockHarness(ctx: WorkerContext): Promise<RedlockHarness
       ctx.signal(`granted:${ctx.workerId}`);
     },
     async pause() {
-      if (first && pauseMs > 0) await ctx.stall(pauseMs);
+      if (!first) return;
+      // Played past the lock's end on the deciding node when it would end at its edge (lockLeft.ts).
+      const playedMs = stallAsPlayed(ctx, pauseAgainstLock(ctx.params, asking), 'pause');
+      if (playedMs > 0) await ctx.stall(playedMs);
     },
     async work() {
       ctx.emit({ type: 'work-started', label: 'edit the document' });

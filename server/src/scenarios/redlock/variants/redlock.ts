@@ -1,11 +1,11 @@
+import type { Params } from '@racelab/shared';
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease, type Grant } from '../../kit/holdLease.js';
 import { releaseIfMine } from '../../kit/releaseIfMine.js';
-import { choiceParam, defineVariant, intParam } from '../../types.js';
+import { endsInsideLease, LEASE_EDGE_MS } from '../../kit/leaseEdge.js';
+import { defineVariant } from '../../types.js';
+import { NODE_TIMEOUT_MS, pauseAgainstLock, type LockAsking } from '../lockLeft.js';
 import type { RedlockJob, RedlockNode } from '../redlockJob.js';
-
-/** How long one node may take to answer, in ms: small beside the lock's life, so a dead node costs little. */
-export const NODE_TIMEOUT_MS = 100;
 
 /** A node's answer, or null when it fails or stays silent past the timeout. */
 function ask<T>(node: RedlockNode, request: Promise<T>): Promise<T | null> {
@@ -50,6 +50,29 @@ export async function takeMajority(job: RedlockJob): Promise<Grant | null> {
   return lock ? { ttlMs: lock.validityMs, fromMs: lock.fromMs } : job.skip('no majority of the nodes took the lock');
 }
 
+/**
+ * Why a variant without a fence passes at `params`: worker-1's pause and work (its pause only,
+ * for a lock that renews) end inside what is left of its lock, by the edge at least, so no
+ * second majority forms before it writes. null: it is expected to fail.
+ */
+export function passesInsideLock(params: Params, asking: LockAsking): string | null {
+  const left = pauseAgainstLock(params, asking);
+  if (!endsInsideLease(left)) return null;
+  const lost = [
+    left.askingMs > 0 && `${left.askingMs} ms asking the nodes out of reach`,
+    left.jumpMs > 0 && `node-3's ${left.jumpMs} ms clock jump`,
+  ].filter(Boolean);
+  const lock =
+    lost.length > 0 ? `what is left of the lock after ${lost.join(' and ')} (${left.leaseMs} ms)` : `the lock's ${left.leaseMs} ms`;
+  const acts = asking.renews
+    ? `worker-1's pause (${left.stallMs} ms) ends`
+    : `worker-1's pause and work (${left.stallMs} + ${left.workMs} ms) end`;
+  return `${acts} ${LEASE_EDGE_MS} ms or more inside ${lock}: no second majority forms before it writes, so nothing is stale`;
+}
+
+/** How acquireMajority asks: one node after another, and nothing renews the lock. */
+export const HAND_WRITTEN_ASKING: LockAsking = { asks: 'in-turn', renews: false };
+
 /** The job, its lock released on every node. */
 export const heldOnTheNodes = (job: RedlockJob) => ({ ...job, release: () => releaseAll(job) });
 
@@ -64,24 +87,10 @@ export default defineVariant<RedlockJob>({
   source: import.meta.url,
   checkpoints: [AFTER_GRANT, AFTER_WRITE],
   // A second majority needs three nodes free of worker-1's key: in a split, worker-2's three
-  // share only node-3 with worker-1, whose key a clock jump ends early; otherwise every key
-  // lives the whole lease. worker-1 writes after its pause and its work.
-  expectedOtherwise(params) {
-    const [leaseMs, pauseMs, workMs, jumpMs] = ['leaseMs', 'pauseMs', 'workMs', 'clockJumpMs'].map((n) => intParam(params, n)) as [
-      number,
-      number,
-      number,
-      number,
-    ];
-    const split = choiceParam(params, 'reach') === 'split';
-    const safeMs = split ? leaseMs - jumpMs : leaseMs;
-    if (pauseMs + workMs >= safeMs) return null;
-    const until =
-      split && jumpMs > 0
-        ? `node-3's key, ${jumpMs} ms early by its clock jump, frees worker-2's majority at ${safeMs} ms`
-        : `no second majority can form before the lock's ${leaseMs} ms are over`;
-    return `worker-1's pause and work (${pauseMs} + ${workMs} ms) end before that: ${until}, so nothing is stale`;
-  },
+  // share only node-3 with worker-1, whose key the asking of the nodes out of reach has aged
+  // and a clock jump ends early; otherwise every key lives the whole lease. worker-1 writes
+  // after its pause and its work.
+  expectedOtherwise: (params) => passesInsideLock(params, HAND_WRITTEN_ASKING),
   async run(job) {
     await holdLease(
       heldOnTheNodes(job),

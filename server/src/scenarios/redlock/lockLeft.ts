@@ -1,0 +1,48 @@
+// How much of worker-1's lock is left for its pause and work: its lock lives on the deciding
+// node (reach.ts) from the moment that node took it, and worker-2 takes a majority once it is
+// gone there. In a split, what comes after that node's SET is gone before the pause starts:
+// the asking of the two nodes worker-1 cannot reach (each out of reach for NODE_TIMEOUT_MS),
+// and node-3's clock jump ends its keys early. With every node in reach, the deciding node is
+// asked last and keeps the whole lease. The expected verdicts and the pause as played
+// (kit/leaseEdge.ts) both count from here.
+import type { Params } from '@racelab/shared';
+import { stallOf, type StallAgainstLease } from '../kit/leaseEdge.js';
+import { choiceParam, intParam } from '../types.js';
+import { decidingNode, reachableNodes, type Reach } from './reach.js';
+import { NODE_COUNT } from './keys.js';
+
+/** How long one node may take to answer, in ms: small beside the lock's life, so a dead node costs little. */
+export const NODE_TIMEOUT_MS = 100;
+
+/** How a client asks the nodes for the lock. */
+export interface LockAsking {
+  /**
+   * One node after another (the hand-written Redlock); all at once, waiting for every answer;
+   * or all at once until a majority has answered (LockModule.answersAtMajority).
+   */
+  asks: 'in-turn' | 'all-at-once' | 'until-majority';
+  /** Does the lock renew itself while its holder runs? Then only the pause must end inside it. */
+  renews: boolean;
+}
+
+/**
+ * The time worker-1's asking takes after the deciding node took its lock: a timeout for each
+ * node out of its reach asked later, or one for them all when they are asked at once. worker-1
+ * reaches a majority with the deciding node in it, so a client that settles at a majority waits
+ * for none.
+ */
+function askingAfterDecidingMs(reach: Reach, { asks }: LockAsking): number {
+  const reached = new Set(reachableNodes(reach, 0));
+  const silentLater = Array.from({ length: NODE_COUNT }, (_, i) => i).filter((i) => i > decidingNode(reach) && !reached.has(i)).length;
+  if (silentLater === 0 || asks === 'until-majority') return 0;
+  return asks === 'in-turn' ? silentLater * NODE_TIMEOUT_MS : NODE_TIMEOUT_MS;
+}
+
+/** worker-1's pause and work against what is left of its lock on the deciding node when the pause starts. */
+export function pauseAgainstLock(params: Params, asking: LockAsking): StallAgainstLease & { askingMs: number; jumpMs: number } {
+  const reach = choiceParam(params, 'reach') as Reach;
+  const askingMs = askingAfterDecidingMs(reach, asking);
+  const jumpMs = reach === 'split' ? intParam(params, 'clockJumpMs') : 0;
+  const pause = stallOf(params, 'pauseMs', asking.renews);
+  return { ...pause, leaseMs: pause.leaseMs - askingMs - jumpMs, askingMs, jumpMs };
+}
