@@ -8,7 +8,7 @@
 import type { Params } from '@racelab/shared';
 import { writeRow } from './kit/fencedLedger.js';
 import { fencedLease, type FencedLease } from './kit/fencedLease.js';
-import { endsInsideLease, LEASE_EDGE_MS, stallAsPlayed, stallOf } from './kit/leaseEdge.js';
+import { endsInsideLease, stallAsPlayed, stallOf } from './kit/leaseEdge.js';
 import { LUA_VALUE_OF } from './keyValue.js';
 import { intParam, type ScenarioDefinition, type WorkerContext } from './types.js';
 
@@ -139,6 +139,6 @@ export async function pauseFirst(ctx: WorkerContext, renews: boolean): Promise<v
 export function actsInsideLease(params: Params, stallParam: string, stall: string, acts: string): string | null {
   const against = stallOf(params, stallParam, false);
   if (!endsInsideLease(against)) return null;
-  const { leaseMs, stallMs, workMs } = against;
-  return `worker-1's ${stall} and work (${stallMs} + ${workMs} ms) end ${LEASE_EDGE_MS} ms or more inside its lease (${leaseMs} ms): it ${acts}`;
+  const { leaseMs, stallMs, workMs, edgeMs } = against;
+  return `worker-1's ${stall} and work (${stallMs} + ${workMs} ms) end ${edgeMs} ms or more inside its lease (${leaseMs} ms): it ${acts}`;
 }

@@ -8,7 +8,7 @@ import type { LockModule } from '../locks/lockAdapter.js';
 import { LOCKS } from '../locks/lockModules.js';
 import { AFTER_GRANT, AFTER_WRITE, claimLeaseValue, grantOnRecord, writeRow } from './kit/fencedLedger.js';
 import type { LeaseOfJob } from './kit/leaseOfJob.js';
-import { endsInsideLease, LEASE_EDGE_MS, stallOf } from './kit/leaseEdge.js';
+import { endsInsideLease, stallOf } from './kit/leaseEdge.js';
 import { actsInsideLease, type LeaseHandover } from './leaseHandover.js';
 import { holdLibraryLock, libraryFrame, type LibraryGrant } from './libraryLock.js';
 import type { Params } from '@racelab/shared';
@@ -33,15 +33,15 @@ export interface HandoverLab<Job extends HandoverJob> {
 
 /**
  * Why `module`, which gives no fence, is expected to pass at `params`: worker-1's stall ends
- * inside its lease (by its edge, kit/leaseEdge.ts) and, for a lock that does not renew it, its
- * work too. null: it is expected to fail. A stalled process renews nothing; once it runs
+ * inside its lease (by its edge, kit/leaseEdge.ts) and, for a lock that does not renew it (in
+ * time), its work too. null: it is expected to fail. A stalled process renews nothing; once it runs
  * again, a renewing lock keeps its lease for any work.
  */
 function passesWithoutFence({ stall }: HandoverLab<never>, module: LockModule, params: Params): string | null {
-  if (!module.renews) return actsInsideLease(params, stall.param, stall.words, 'writes before the lease can pass on');
-  const against = stallOf(params, stall.param, true);
+  const against = stallOf(params, stall.param, module.renews);
+  if (!against.renews) return actsInsideLease(params, stall.param, stall.words, 'writes before the lease can pass on');
   if (!endsInsideLease(against)) return null;
-  return `worker-1's ${stall.words} ends ${LEASE_EDGE_MS} ms or more inside its lease (${against.leaseMs} ms): ${stall.renewed}`;
+  return `worker-1's ${stall.words} ends ${against.edgeMs} ms or more inside its lease (${against.leaseMs} ms): ${stall.renewed}`;
 }
 
 /**

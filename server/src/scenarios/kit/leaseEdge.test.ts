@@ -10,7 +10,13 @@ function played(stall: StallAgainstLease): { ms: number; notes: string[] } {
 }
 
 describe('the lease edge', () => {
-  const lease = (stallMs: number, workMs: number, renews: boolean): StallAgainstLease => ({ leaseMs: 300, stallMs, workMs, renews });
+  const lease = (stallMs: number, workMs: number, renews: boolean): StallAgainstLease => ({
+    leaseMs: 300,
+    stallMs,
+    workMs,
+    renews,
+    edgeMs: LEASE_EDGE_MS,
+  });
 
   it('counts what ends the edge or more before the lease as inside it, and nothing nearer', () => {
     expect(LEASE_EDGE_MS).toBe(50);
@@ -48,7 +54,14 @@ describe('the lease edge', () => {
       stallMs: 200,
       workMs: 40,
       renews: true,
+      edgeMs: 50,
     });
-    expect(stallOf({ leaseMs: 300, pauseMs: 200 }, 'pauseMs', false)).toEqual({ leaseMs: 300, stallMs: 200, workMs: 0, renews: false });
+    expect(stallOf({ leaseMs: 300, pauseMs: 200 }, 'pauseMs', false)).toEqual({
+      leaseMs: 300,
+      stallMs: 200,
+      workMs: 0,
+      renews: false,
+      edgeMs: 50,
+    });
   });
 });

@@ -12,18 +12,21 @@ export const LEASE_EDGE_MS = 50;
 
 /** A stall of worker-1 right after its grant, against its lease, all in ms. */
 export interface StallAgainstLease {
+  /** What is left of the lease when the stall starts. */
   leaseMs: number;
   stallMs: number;
   /** Its work after the stall, before it acts. */
   workMs: number;
   /** Does the lease renew itself once its holder runs again (a watchdog)? Then only the stall must end inside it. */
   renews: boolean;
+  /** How far inside the lease it must end: LEASE_EDGE_MS, or more where a lab's grant takes longer to reach the stall. */
+  edgeMs: number;
 }
 
-/** The stall of `stallParam` with the lease and the work of a lab's parameters. */
+/** The stall of `stallParam` with the lease and the work (none where the lab has none) of a lab's parameters. */
 export function stallOf(params: Params, stallParam: string, renews: boolean): StallAgainstLease {
   const workMs = params['workMs'] === undefined ? 0 : intParam(params, 'workMs');
-  return { leaseMs: intParam(params, 'leaseMs'), stallMs: intParam(params, stallParam), workMs, renews };
+  return { leaseMs: intParam(params, 'leaseMs'), stallMs: intParam(params, stallParam), workMs, renews, edgeMs: LEASE_EDGE_MS };
 }
 
 /** How long after the grant the lease must still be live: to the stall's end when it renews then, else to the act. */
@@ -31,24 +34,24 @@ function neededMs({ stallMs, workMs, renews }: StallAgainstLease): number {
   return renews ? stallMs : stallMs + workMs;
 }
 
-/** Does the lease still hold when it is needed, by LEASE_EDGE_MS at least? */
+/** Does the lease still hold when it is needed, by its edge at least? */
 export function endsInsideLease(stall: StallAgainstLease): boolean {
-  return neededMs(stall) <= stall.leaseMs - LEASE_EDGE_MS;
+  return neededMs(stall) <= stall.leaseMs - stall.edgeMs;
 }
 
 /**
- * The stall as played: as asked, unless what it needs of the lease would end within
- * LEASE_EDGE_MS of the lease's end; then stretched to end (with its work, unless the lease
- * renews) LEASE_EDGE_MS past it, and the worker says so on the timeline.
+ * The stall as played: as asked, unless what it needs of the lease would end within the edge
+ * of the lease's end; then stretched to end (with its work, unless the lease renews) the edge
+ * past it, and the worker says so on the timeline.
  */
 export function stallAsPlayed(ctx: Pick<WorkerContext, 'emit'>, stall: StallAgainstLease, words: string): number {
   const needed = neededMs(stall);
   if (endsInsideLease(stall) || needed >= stall.leaseMs) return stall.stallMs;
-  const playedMs = stall.stallMs + (stall.leaseMs - needed) + LEASE_EDGE_MS;
+  const playedMs = stall.stallMs + (stall.leaseMs - needed) + stall.edgeMs;
   const ends = stall.renews ? `the ${words}` : `the ${words} and work`;
   ctx.emit({
     type: 'note',
-    text: `choreography: ${ends} would end ${stall.leaseMs - needed} ms before the lease does (less than ${LEASE_EDGE_MS} ms): the ${words} is played for ${playedMs} ms, past the lease's end`,
+    text: `choreography: ${ends} would end ${stall.leaseMs - needed} ms before the lease does (less than ${stall.edgeMs} ms): the ${words} is played for ${playedMs} ms, past the lease's end`,
   });
   return playedMs;
 }

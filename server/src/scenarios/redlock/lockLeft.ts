@@ -4,15 +4,32 @@
 // the asking of the two nodes worker-1 cannot reach (each out of reach for NODE_TIMEOUT_MS),
 // and node-3's clock jump ends its keys early. With every node in reach, the deciding node is
 // asked last and keeps the whole lease. The expected verdicts and the pause as played
-// (kit/leaseEdge.ts) both count from here.
+// (kit/leaseEdge.ts, with this lab's wider edge) both count from here.
 import type { Params } from '@racelab/shared';
-import { stallOf, type StallAgainstLease } from '../kit/leaseEdge.js';
+import type { StallAgainstLease } from '../kit/leaseEdge.js';
 import { choiceParam, intParam } from '../types.js';
 import { decidingNode, reachableNodes, type Reach } from './reach.js';
 import { NODE_COUNT } from './keys.js';
 
 /** How long one node may take to answer, in ms: small beside the lock's life, so a dead node costs little. */
 export const NODE_TIMEOUT_MS = 100;
+
+/**
+ * The lease edge of this lab (kit/leaseEdge.ts), wider than one Redis's: from worker-1's
+ * request to its pause, the asking of the nodes it reaches and the server's sampling of five
+ * nodes for the grant took 30-70 ms on a busy machine.
+ */
+export const NODES_EDGE_MS = 100;
+
+/**
+ * A lock that renews itself does so first this share of its lease after its grant: every 80 %
+ * of its timeout for redis-semaphore's RedlockMutex, the renewing library that spans nodes (a
+ * module of your own is taken to do the same). Its timer starts when the grant resolves, after
+ * the asking; node-3's key ends at the lease less the jump, from its SET.
+ */
+const FIRST_RENEWAL_SHARE = 0.8;
+/** How much earlier than node-3's key's end that renewal must be due to count: a timer fires a little late. */
+const RENEWAL_SLACK_MS = 20;
 
 /** How a client asks the nodes for the lock. */
 export interface LockAsking {
@@ -43,6 +60,10 @@ export function pauseAgainstLock(params: Params, asking: LockAsking): StallAgain
   const reach = choiceParam(params, 'reach') as Reach;
   const askingMs = askingAfterDecidingMs(reach, asking);
   const jumpMs = reach === 'split' ? intParam(params, 'clockJumpMs') : 0;
-  const pause = stallOf(params, 'pauseMs', asking.renews);
-  return { ...pause, leaseMs: pause.leaseMs - askingMs - jumpMs, askingMs, jumpMs };
+  const [leaseMs, pauseMs, workMs] = ['leaseMs', 'pauseMs', 'workMs'].map((name) => intParam(params, name)) as [number, number, number];
+  const leftMs = leaseMs - askingMs - jumpMs;
+  // A renewing lock renews on its own timer, from the grant: node-3's key may be gone before.
+  // Then it is a lock that does not renew, and worker-1's work must fit in what is left too.
+  const renews = asking.renews && FIRST_RENEWAL_SHARE * leaseMs <= leftMs - RENEWAL_SLACK_MS;
+  return { leaseMs: leftMs, stallMs: pauseMs, workMs, renews, edgeMs: NODES_EDGE_MS, askingMs, jumpMs };
 }

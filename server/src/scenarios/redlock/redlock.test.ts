@@ -143,23 +143,34 @@ describe('redlock honours its parameters', () => {
     const { metrics, events } = await run('redlock', { reach: 'split', leaseMs: 1000, pauseMs: 850, workMs: 0 });
     expect(metrics).toEqual(stale);
     expect(eventsOf(events, 'process-paused', 'worker-1')[0]?.plannedMs).toBe(850);
+    // 750 ms would end 50 ms before the 800 left, inside the lab's 100 ms edge: played to 100 ms past.
+    const edge = await run('redlock', { reach: 'split', leaseMs: 1000, pauseMs: 750, workMs: 0 });
+    expect(edge.metrics).toEqual(stale);
+    expect(eventsOf(edge.events, 'process-paused', 'worker-1')[0]?.plannedMs).toBe(900);
+    expect(notes(edge.events, 'worker-1')).toContainEqual(
+      expect.stringMatching(/^choreography: the pause and work would end 50 ms before/),
+    );
   });
 
-  it('what is left of the lock depends on how the client asks, and its edge is played past', () => {
+  it('what is left of the lock depends on how the client asks, with an edge of 100 ms', () => {
     const split = (pauseMs: number) => ({ reach: 'split', leaseMs: 1000, pauseMs, workMs: 0, clockJumpMs: 0 });
     for (const [asks, lastInside] of [
-      ['in-turn', 750],
-      ['all-at-once', 850],
-      ['until-majority', 950],
+      ['in-turn', 700],
+      ['all-at-once', 800],
+      ['until-majority', 900],
     ] as const) {
-      expect(passesInsideLock(split(lastInside), { asks, renews: false })).toMatch(/50 ms or more inside/);
+      expect(passesInsideLock(split(lastInside), { asks, renews: false })).toMatch(/100 ms or more inside/);
       expect(passesInsideLock(split(lastInside + 1), { asks, renews: false })).toBeNull();
     }
     // Every node in reach: the deciding node is asked last and keeps the whole lease.
-    expect(passesInsideLock({ ...split(950), reach: 'all' }, HAND_WRITTEN_ASKING)).not.toBeNull();
-    // A lock that renews needs only its pause inside; a clock jump comes off in a split.
-    expect(passesInsideLock({ ...split(800), workMs: 2000 }, { asks: 'all-at-once', renews: true })).not.toBeNull();
-    expect(passesInsideLock({ ...split(250), clockJumpMs: 500 }, HAND_WRITTEN_ASKING)).toMatch(/clock jump \(300 ms\)/);
+    expect(passesInsideLock({ ...split(900), reach: 'all' }, HAND_WRITTEN_ASKING)).not.toBeNull();
+    // A lock that renews needs only its pause inside, when its first renewal (at 80 % of the
+    // lease) comes in time; after a clock jump it may not, and its work counts again.
+    const renewing = { asks: 'all-at-once', renews: true } as const;
+    expect(passesInsideLock({ ...split(800), workMs: 2000 }, renewing)).toMatch(/renews itself in time/);
+    expect(passesInsideLock({ ...split(300), workMs: 2000, clockJumpMs: 200 }, renewing)).toBeNull();
+    expect(passesInsideLock({ ...split(300), workMs: 200, clockJumpMs: 200 }, renewing)).toMatch(/pause and work \(300 \+ 200 ms\)/);
+    expect(passesInsideLock({ ...split(200), clockJumpMs: 500 }, HAND_WRITTEN_ASKING)).toMatch(/clock jump \(300 ms\)/);
   });
 
   it('rejects parameters out of bounds, naming them', () => {

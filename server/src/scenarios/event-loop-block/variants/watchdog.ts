@@ -1,6 +1,6 @@
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease } from '../../kit/holdLease.js';
-import { endsInsideLease, LEASE_EDGE_MS, stallOf } from '../../kit/leaseEdge.js';
+import { endsInsideLease, stallOf } from '../../kit/leaseEdge.js';
 import { takeLease } from '../../kit/takeLease.js';
 import { startWatchdog } from '../../kit/watchdog.js';
 import { defineVariant } from '../../types.js';
@@ -21,7 +21,7 @@ export default defineVariant<StatementJob>({
   expectedOtherwise(params) {
     const block = stallOf(params, 'blockMs', true);
     if (!endsInsideLease(block)) return null;
-    return `the block (${block.stallMs} ms) ends ${LEASE_EDGE_MS} ms or more inside the lease (${block.leaseMs} ms): the watchdog renews it as soon as the loop is free`;
+    return `the block (${block.stallMs} ms) ends ${block.edgeMs} ms or more inside the lease (${block.leaseMs} ms): the watchdog renews it as soon as the loop is free`;
   },
   async run(job) {
     await holdLease(

@@ -2,7 +2,7 @@ import type { Params } from '@racelab/shared';
 import { AFTER_GRANT, AFTER_WRITE } from '../../kit/fencedLedger.js';
 import { holdLease, type Grant } from '../../kit/holdLease.js';
 import { releaseIfMine } from '../../kit/releaseIfMine.js';
-import { endsInsideLease, LEASE_EDGE_MS } from '../../kit/leaseEdge.js';
+import { endsInsideLease } from '../../kit/leaseEdge.js';
 import { defineVariant } from '../../types.js';
 import { NODE_TIMEOUT_MS, pauseAgainstLock, type LockAsking } from '../lockLeft.js';
 import type { RedlockJob, RedlockNode } from '../redlockJob.js';
@@ -52,7 +52,7 @@ export async function takeMajority(job: RedlockJob): Promise<Grant | null> {
 
 /**
  * Why a variant without a fence passes at `params`: worker-1's pause and work (its pause only,
- * for a lock that renews) end inside what is left of its lock, by the edge at least, so no
+ * for a lock that renews in time) end inside what is left of its lock, by the edge at least, so no
  * second majority forms before it writes. null: it is expected to fail.
  */
 export function passesInsideLock(params: Params, asking: LockAsking): string | null {
@@ -64,10 +64,10 @@ export function passesInsideLock(params: Params, asking: LockAsking): string | n
   ].filter(Boolean);
   const lock =
     lost.length > 0 ? `what is left of the lock after ${lost.join(' and ')} (${left.leaseMs} ms)` : `the lock's ${left.leaseMs} ms`;
-  const acts = asking.renews
-    ? `worker-1's pause (${left.stallMs} ms) ends`
-    : `worker-1's pause and work (${left.stallMs} + ${left.workMs} ms) end`;
-  return `${acts} ${LEASE_EDGE_MS} ms or more inside ${lock}: no second majority forms before it writes, so nothing is stale`;
+  const acts = left.renews
+    ? `worker-1's pause (${left.stallMs} ms) ends ${left.edgeMs} ms or more inside ${lock}, and its lock renews itself in time`
+    : `worker-1's pause and work (${left.stallMs} + ${left.workMs} ms) end ${left.edgeMs} ms or more inside ${lock}`;
+  return `${acts}: no second majority forms before it writes, so nothing is stale`;
 }
 
 /** How acquireMajority asks: one node after another, and nothing renews the lock. */
