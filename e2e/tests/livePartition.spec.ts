@@ -103,7 +103,7 @@ test('partition worker-1 from its lane while it works under the lock: kernel lin
   await expect(verdict).toContainText('Stale writes accepted: 1 — should be 0');
   await expect(verdict).toContainText('Last writer in the row: worker-1 — should be worker-2');
   await expect(verdict).toContainText(
-    "NOT as expected: this run should give PASS here (worker-1's pause and work (0 + 4000 ms) end before that: no second majority can form before the lock's 6000 ms are over, so nothing is stale). Its parameters alone give that; it was also struck by faults they do not include (worker-1's link cut).",
+    "NOT as expected: this run should give PASS here (worker-1's pause and work (0 + 4000 ms) end 100 ms or more inside the lock's 6000 ms: no second majority forms before it writes, so nothing is stale). Its parameters alone give that; it was also struck by faults they do not include (worker-1's link cut).",
   );
   await expect(worker1.getByRole('button', { name: /^(Partition|Heal) worker-1$/ })).toHaveCount(0);
 });
