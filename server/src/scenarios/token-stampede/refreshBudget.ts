@@ -32,9 +32,3 @@ export function refreshPerRequestPasses(params: Params): string | null {
     ? 'one request: its refresh revokes no token anyone still holds'
     : `${requests} requests, one a wave, within ${budget} refresh calls: each refresh revokes a token already used`;
 }
-
-/** Why a per-process token still passes at these parameters, or null: only one process has requests. */
-export function oneServerServes(params: Params): string | null {
-  if (Math.min(intParam(params, 'requests'), intParam(params, 'servers')) > 1) return null;
-  return 'only one server has requests: no other process revokes its token';
-}

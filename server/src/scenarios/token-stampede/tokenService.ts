@@ -3,6 +3,7 @@
 // harness plays the requests: they arrive in waves, each gets a token, then calls the API.
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import type { ProviderClient } from './providerClient.js';
+import { keptMarginMs, keptTokenStory } from './keptTokens.js';
 import { requestPlan } from './requestPlan.js';
 import { doneLatch } from '../../worker/latches.js';
 
@@ -30,6 +31,11 @@ export interface Token {
 /** How a variant hands tokens to its requests. */
 export interface TokenClient {
   getToken(): Promise<string>;
+  /**
+   * The token this process keeps for its requests, if it keeps one of its own: where the
+   * parameters have its server refresh in a wave, the run lets it run out first (keptTokens.ts).
+   */
+  kept?(): Token;
   /** After a 401: the token to retry with, once. Without it a 401 is final. */
   afterUnauthorized?(failed: string): Promise<string>;
 }
@@ -94,6 +100,8 @@ async function playWaves(ctx: WorkerContext, emit: WorkerContext['emit'], provid
   const waveGapMs = intParam(params, 'waveGapMs');
   const plan = requestPlan(intParam(params, 'requests'), workerIds.length, intParam(params, 'waves'), index);
   const previous = choiceParam(params, 'arrival') === 'in-turn' ? workerIds[index - 1] : undefined;
+  const story = client.kept ? keptTokenStory(params) : null;
+  let keptSince = 0; // the wave this server last refreshed in, by the story
   let shown = '';
 
   const call = async (n: number, token: string): Promise<void> => {
@@ -115,6 +123,10 @@ async function playWaves(ctx: WorkerContext, emit: WorkerContext['emit'], provid
       await ctx.waitFor(`tokens-${wave}:${previous}`, doneLatch(previous));
       ctx.emit({ type: 'wait-finished', reason: `arrival in turn: after ${previous}` });
     }
+    if (client.kept && story?.steps[wave]![index] === 'refreshes') {
+      await letKeptTokenRunOut(ctx, client.kept(), keptMarginMs(workerIds.length, wave - keptSince));
+      keptSince = wave;
+    }
     const label = `wave ${wave + 1}: ${requests.length} request${requests.length === 1 ? '' : 's'}`;
     if (requests.length > 0) ctx.emit({ type: 'work-started', label });
     const tokens = await Promise.all(requests.map(() => client.getToken()));
@@ -129,4 +141,18 @@ async function playWaves(ctx: WorkerContext, emit: WorkerContext['emit'], provid
     await Promise.all(requests.map((n, i) => call(n, tokens[i]!)));
     if (requests.length > 0) ctx.emit({ type: 'work-finished', label });
   }
+}
+
+/**
+ * Choreography: where the parameters have this server refresh, its kept token must be done
+ * with, or the server would reuse it. By the parameters it is done with, or has less than
+ * the margin left (keptTokens.ts); if it is still good here, let it run out.
+ */
+async function letKeptTokenRunOut(ctx: WorkerContext, token: Token, marginMs: number): Promise<void> {
+  const leftMs = token.goodUntilMs - Date.now();
+  if (leftMs <= 0) return;
+  const reason = `choreography: ${ctx.workerId}'s kept token has less than ${marginMs} ms of its use left, let it run out (${Math.ceil(leftMs)} ms)`;
+  ctx.emit({ type: 'wait-started', reason });
+  while (Date.now() < token.goodUntilMs) await ctx.sleep(token.goodUntilMs - Date.now());
+  ctx.emit({ type: 'wait-finished', reason });
 }

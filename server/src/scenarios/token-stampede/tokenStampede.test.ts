@@ -4,8 +4,9 @@
 // every run; the numbers are the provider's own counters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
-import type { RunEvent } from '@racelab/shared';
+import { eventsOf, openTestPlayground, play, type Played } from '../../testing/testPlayground.js';
+import { expectedOf } from '../registry.js';
+import { resolveParams, type RunEvent } from '@racelab/shared';
 
 let playground: Playground;
 beforeAll(async () => {
@@ -16,6 +17,7 @@ afterAll(async () => {
 });
 
 const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'token-stampede', variant, params);
+const expected = (played: Played) => (played.outcome.status === 'finished' ? played.outcome.expected.verdict : undefined);
 const calls = (events: RunEvent[], target: string, status?: number) =>
   eventsOf(events, 'call-finished').filter((e) => e.target === target && (status === undefined || e.status === status));
 
@@ -134,6 +136,44 @@ describe('token-stampede honours its parameters', () => {
     expect(single.verdict).toBe('pass');
   });
 
+  it('single-flight-local: one request a wave, each refresh revokes only a token already used', async () => {
+    // Request 1 on server-1 in the first wave, request 2 on server-2 in the second: two
+    // refreshes, and each request calls the API with the token just issued.
+    const oneEach = await run('single-flight-local', { requests: 2, servers: 2, waves: 2, waveGapMs: 100 });
+    expect(oneEach.metrics).toEqual({ refreshCalls: 2, requestsOk: 2, requestsFailed: 0 });
+    expect(oneEach.verdict).toBe('pass');
+    expect(expected(oneEach)).toBe('pass');
+    // A third wave brings server-1 back, its kept token still good for a minute but revoked
+    // by server-2's refresh: a 401.
+    const back = await run('single-flight-local', { requests: 3, servers: 2, waves: 3, waveGapMs: 100 });
+    expect(back.metrics).toEqual({ refreshCalls: 2, requestsOk: 2, requestsFailed: 1 });
+    expect(back.verdict).toBe('fail');
+    expect(expected(back)).toBe('fail');
+  });
+
+  it("single-flight-local: a server back after its kept token's use has ended refreshes, near that end as the parameters say", async () => {
+    // 1 s tokens, used for 900 ms; no provider latency. Server-1 gets its token at 0 and is
+    // back at 2 × the gap, after server-2's refresh has revoked it.
+    const backAt = (waveGapMs: number) =>
+      run('single-flight-local', { requests: 3, servers: 2, waves: 3, waveGapMs, tokenTtlMs: 1000, providerLatencyMs: 0 });
+    // At 1000 ms its token is done with: it refreshes.
+    const after = await backAt(500);
+    expect(after.metrics).toEqual({ refreshCalls: 3, requestsOk: 3, requestsFailed: 0 });
+    expect([after.verdict, expected(after)]).toEqual(['pass', 'pass']);
+    // At 840 ms, 60 ms of its use left: too close to call, so the run lets it run out first.
+    const near = await backAt(420);
+    expect(near.metrics).toEqual({ refreshCalls: 3, requestsOk: 3, requestsFailed: 0 });
+    expect([near.verdict, expected(near)]).toEqual(['pass', 'pass']);
+    expect(eventsOf(near.events, 'wait-started', 'server-1').map((e) => e.reason)).toEqual([
+      expect.stringMatching(/^choreography: server-1's kept token has less than 120 ms of its use left, let it run out \(\d+ ms\)$/),
+    ]);
+    // At 760 ms, 140 ms left: it reuses the revoked token.
+    const before = await backAt(380);
+    expect(before.metrics).toEqual({ refreshCalls: 2, requestsOk: 2, requestsFailed: 1 });
+    expect([before.verdict, expected(before)]).toEqual(['fail', 'fail']);
+    expect(eventsOf(before.events, 'wait-started', 'server-1')).toEqual([]);
+  });
+
   it('single-flight-lock-cache: one refresh among 16 servers, in turn or together', async () => {
     expect((await run('single-flight-lock-cache', { requests: 500, servers: 16, providerLatencyMs: 300 })).metrics).toEqual({
       refreshCalls: 1,
@@ -219,6 +259,45 @@ describe('token-stampede honours its parameters', () => {
   it('leaves no keys behind', async () => {
     const { run: finished } = await run('single-flight-lock-cache', { requests: 5 });
     expect(await playground.redis.keys(`racelab:${finished.id}:*`)).toEqual([]);
+  });
+});
+
+describe("single-flight-local's expected verdict, from the parameters alone", () => {
+  const expectedAt = (set: Record<string, unknown>) => {
+    const manifest = playground.catalog.manifests.find((m) => m.id === 'token-stampede')!;
+    const variant = playground.catalog.scenarios.get('token-stampede')!.variants.find((v) => v.id === 'single-flight-local')!;
+    const resolved = resolveParams(manifest, variant.id, set);
+    if (!resolved.ok) throw new Error(resolved.error);
+    return expectedOf(variant, resolved.params).verdict;
+  };
+
+  it('passes only where no request uses a token another server has revoked, within the refresh budget', () => {
+    // Two servers in a wave: one of their tokens is revoked before it is used.
+    expect(expectedAt({})).toBe('fail');
+    expect(expectedAt({ requests: 4, servers: 2, waves: 2, waveGapMs: 100 })).toBe('fail');
+    // One server, or one request: nobody else refreshes.
+    expect(expectedAt({ servers: 1 })).toBe('pass');
+    expect(expectedAt({ requests: 1, waves: 4 })).toBe('pass');
+    // One request a wave on servers of their own: each refresh revokes a used token.
+    expect(expectedAt({ requests: 2, servers: 2, waves: 2, waveGapMs: 100 })).toBe('pass');
+    expect(expectedAt({ requests: 3, servers: 3, waves: 4, waveGapMs: 30_000 })).toBe('pass');
+    // The same with no time between the waves: two refreshes, a budget of one.
+    expect(expectedAt({ requests: 2, servers: 2, waves: 2, waveGapMs: 0 })).toBe('fail');
+    // Three refreshes 100 ms apart, a budget of two. The budget counts a pause of server-2 of
+    // 80% of the token's life or more (this variant never takes it): 900 ms makes it three.
+    expect(expectedAt({ requests: 3, servers: 3, waves: 3, waveGapMs: 100, tokenTtlMs: 1000 })).toBe('fail');
+    expect(expectedAt({ requests: 3, servers: 3, waves: 3, waveGapMs: 100, tokenTtlMs: 1000, pauseMs: 900 })).toBe('pass');
+    // Server-1 back in a later wave: it reuses its revoked token while it has more than the
+    // margin of its use left (1 s tokens: 900 ms), and refreshes after.
+    const back = { requests: 3, servers: 2, waves: 3, tokenTtlMs: 1000, providerLatencyMs: 0 };
+    expect(expectedAt({ ...back, waveGapMs: 100 })).toBe('fail');
+    expect(expectedAt({ ...back, waveGapMs: 380 })).toBe('fail');
+    expect(expectedAt({ ...back, waveGapMs: 420 })).toBe('pass');
+    expect(expectedAt({ ...back, waveGapMs: 450 })).toBe('pass');
+    // The provider's latency delays each token, and so the end of its use: 200 ms left at 900.
+    expect(expectedAt({ ...back, waveGapMs: 450, providerLatencyMs: 200 })).toBe('fail');
+    // Together or in turn: one request a wave arrives alone either way.
+    expect(expectedAt({ requests: 2, servers: 2, waves: 2, waveGapMs: 100, arrival: 'together' })).toBe('pass');
   });
 });
 
