@@ -8,7 +8,7 @@
 import type { Params } from '@racelab/shared';
 import { writeRow } from './kit/fencedLedger.js';
 import { fencedLease, type FencedLease } from './kit/fencedLease.js';
-import { endsInsideLease, stallAsPlayed, stallOf } from './kit/leaseEdge.js';
+import { endsInsideLease, pauseAsPlayed, stallOf } from './kit/leaseEdge.js';
 import { LUA_VALUE_OF } from './keyValue.js';
 import { intParam, type ScenarioDefinition, type WorkerContext } from './types.js';
 
@@ -126,9 +126,7 @@ export function leaseHandover({ lockKey, fenceKey, attemptsTable, verb }: LeaseH
  * pause or a VM migration; played past the lease's end when it would end at its edge.
  */
 export async function pauseFirst(ctx: WorkerContext, renews: boolean): Promise<void> {
-  if (ctx.workerId !== ctx.workerIds[0]) return;
-  const pauseMs = stallAsPlayed(ctx, stallOf(ctx.params, 'pauseMs', renews), 'pause');
-  if (pauseMs > 0) await ctx.stall(pauseMs);
+  if (ctx.workerId === ctx.workerIds[0]) await pauseAsPlayed(ctx, stallOf(ctx.params, 'pauseMs', renews));
 }
 
 /**

@@ -4,7 +4,7 @@
 // the very script that makes it, and the harness logs every attempt; "stale" is decided
 // from those records when the run is measured.
 import { randomUUID } from 'node:crypto';
-import { stallAsPlayed } from '../kit/leaseEdge.js';
+import { pauseAsPlayed } from '../kit/leaseEdge.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import { afterWaking, latch, letStaleWriteFirst, reachedStop } from './choreography.js';
@@ -115,8 +115,7 @@ export function checkJob(ctx: WorkerContext, o: Ordering, steps: string[]): Chec
       }
       if (step !== stallAt) return;
       reachedStop(ctx, o); // worker-2 goes for the lease only from here on
-      const playedMs = stallAsPlayed(ctx, pauseAgainstLease(ctx.params), 'pause');
-      if (playedMs > 0) await ctx.stall(playedMs);
+      await pauseAsPlayed(ctx, pauseAgainstLease(ctx.params));
       await afterWaking(ctx, o, token);
     },
     async write(sql, lease, ...more) {

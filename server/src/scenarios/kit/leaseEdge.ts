@@ -55,3 +55,9 @@ export function stallAsPlayed(ctx: Pick<WorkerContext, 'emit'>, stall: StallAgai
   });
   return playedMs;
 }
+
+/** Stops this worker's process for real (SIGSTOP) for the pause as played (stallAsPlayed), if any. */
+export async function pauseAsPlayed(ctx: Pick<WorkerContext, 'emit' | 'stall'>, pause: StallAgainstLease): Promise<void> {
+  const playedMs = stallAsPlayed(ctx, pause, 'pause');
+  if (playedMs > 0) await ctx.stall(playedMs);
+}

@@ -29,7 +29,7 @@ import { asReach, decidingNode, reachableNodes } from './reach.js';
 import { storedName } from '../keyAliases.js';
 import { silentFor } from './silence.js';
 import { pauseAgainstLock, type LockAsking } from './lockLeft.js';
-import { stallAsPlayed } from '../kit/leaseEdge.js';
+import { pauseAsPlayed } from '../kit/leaseEdge.js';
 
 export interface RedlockNode {
   name: string;
@@ -261,10 +261,8 @@ export async function redlockHarness(ctx: WorkerContext, asking: LockAsking): Pr
       ctx.signal(`granted:${ctx.workerId}`);
     },
     async pause() {
-      if (!first) return;
       // Played past the lock's end on the deciding node when it would end at its edge (lockLeft.ts).
-      const playedMs = stallAsPlayed(ctx, pauseAgainstLock(ctx.params, asking), 'pause');
-      if (playedMs > 0) await ctx.stall(playedMs);
+      if (first) await pauseAsPlayed(ctx, pauseAgainstLock(ctx.params, asking));
     },
     async work() {
       ctx.emit({ type: 'work-started', label: 'edit the document' });

@@ -6,7 +6,7 @@
 // or when the wave before has its tokens, and a refresh takes the provider's latency.
 import type { Params } from '@racelab/shared';
 import { choiceParam, intParam } from '../types.js';
-import { refreshBudget } from './refreshBudget.js';
+import { refreshBudget, tokenUseMs } from './refreshBudget.js';
 import { requestPlan } from './requestPlan.js';
 
 /**
@@ -54,7 +54,7 @@ export function keptTokenStory(params: Params): KeptTokenStory {
   const waves = intParam(params, 'waves');
   const waveGapMs = intParam(params, 'waveGapMs');
   const latencyMs = intParam(params, 'providerLatencyMs');
-  const useForMs = Math.round(0.9 * intParam(params, 'tokenTtlMs')); // as tokenService.refresh
+  const useForMs = tokenUseMs(intParam(params, 'tokenTtlMs'));
   const inTurn = choiceParam(params, 'arrival') === 'in-turn';
   const plans = Array.from({ length: servers }, (_, k) => requestPlan(requests, servers, waves, k));
 

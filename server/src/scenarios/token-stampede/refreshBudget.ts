@@ -4,6 +4,9 @@ import type { Params } from '@racelab/shared';
 import { intParam } from '../types.js';
 import { arrivalSpanMs } from './requestPlan.js';
 
+/** How long a client uses a token of `lifeMs`: 90 % of its life, then it refreshes. */
+export const tokenUseMs = (lifeMs: number): number => Math.round(0.9 * lifeMs);
+
 /**
  * Most refresh calls a correct client makes at a run's parameters: one to start, one per 80% of
  * a token's life while requests are answered. They arrive over the waves' span; server-2,

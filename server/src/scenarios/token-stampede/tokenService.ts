@@ -4,6 +4,7 @@
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
 import type { ProviderClient } from './providerClient.js';
 import { keptMarginMs, keptTokenStory } from './keptTokens.js';
+import { tokenUseMs } from './refreshBudget.js';
 import { requestPlan } from './requestPlan.js';
 import { doneLatch } from '../../worker/latches.js';
 
@@ -80,7 +81,7 @@ export function tokenService(ctx: WorkerContext, provider: ProviderClient): Toke
     async refresh() {
       const answer = await provider.refresh();
       emit({ type: 'call-finished', target: 'POST /token', status: answer.status, durationMs: answer.durationMs });
-      const useForMs = Math.round(0.9 * answer.expiresInMs);
+      const useForMs = tokenUseMs(answer.expiresInMs);
       return { value: answer.accessToken, lifeMs: answer.expiresInMs, useForMs, goodUntilMs: Date.now() + useForMs };
     },
     async serve(client) {
