@@ -349,7 +349,7 @@ export class Run {
           new RowObserver(
             observe,
             (store, target, value) => this.log.append(null, { type: 'row-observed', store, target, value }),
-            (error) => this.cancel(`PostgreSQL stopped answering during the run: ${error.message}`),
+            (error) => this.cancel(`Reading the ground truth for the timeline failed during the run: ${error.message}`),
           ),
         );
       }
