@@ -62,6 +62,12 @@ export interface LockModule<Handle = unknown> {
   summary: string;
   /** Does the lock renew itself while its holder runs (a watchdog)? */
   renews: boolean;
+  /**
+   * A lock that renews: after what fraction of its lease it renews (redis-semaphore: 0.8).
+   * A lab refuses a lease so short that a renewal has less than RENEWAL_EDGE_MS to land
+   * (../scenarios/kit/leaseEdge.ts). Absent: its renewals are taken as in time.
+   */
+  renewsAt?: number;
   /** Does a grant come with a fencing token? */
   fences: boolean;
   /** Does the lock take a majority of `connections.nodes` (Redlock), not one Redis? The Redlock lab's faults apply to it only then. */

@@ -35,6 +35,7 @@ interface OwnModule {
   version?: string;
   redisKey?: (key: string) => string | null;
   renews?: boolean;
+  renewsAt?: number;
   fences?: boolean;
   spansNodes?: boolean;
   answersAtMajority?: boolean;
@@ -50,6 +51,12 @@ export async function loadOwnLock(path: string): Promise<LockModule> {
   if (typeof create !== 'function') {
     throw new Error(`${path} exports no create(connections) (nor a default object with one): see examples/locks/README.md`);
   }
+  const renewsAt = own?.renewsAt;
+  if (renewsAt !== undefined && !(typeof renewsAt === 'number' && renewsAt > 0 && renewsAt < 1)) {
+    throw new Error(
+      `${path} exports renewsAt ${String(renewsAt)}: it must be the fraction of the lease after which the lock renews, above 0 and below 1`,
+    );
+  }
   return {
     name: own?.name ?? basename(path),
     version: own?.version ?? 'local',
@@ -57,6 +64,7 @@ export async function loadOwnLock(path: string): Promise<LockModule> {
     source: pathToFileURL(path).href,
     summary: `Your lock from ${basename(path)}, behind the same interface as the libraries.`,
     renews: own?.renews ?? false,
+    ...(own?.renews && renewsAt !== undefined ? { renewsAt } : {}),
     fences: own?.fences ?? false,
     spansNodes: own?.spansNodes ?? false,
     answersAtMajority: own?.answersAtMajority ?? false,

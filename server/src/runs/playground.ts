@@ -206,6 +206,8 @@ export class Playground {
     const isMutant = !scenario.variants.includes(definition);
     const params = resolveParams(manifest, request.variant, isMutant ? { ...definition.defaults, ...request.params } : request.params);
     if (!params.ok) return params;
+    const refused = definition.refusedAt?.(params.params);
+    if (refused) return { ok: false, error: refused };
     // A mutant's own defaults and checkpoints, as a variant's manifest would give them.
     const variant = manifest.variants.find((v) => v.id === request.variant) ?? {
       id: definition.id,

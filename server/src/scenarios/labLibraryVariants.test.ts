@@ -60,3 +60,17 @@ describe('redlock, with a Redlock library over the five nodes', () => {
     expect(verdict).toBe('fail');
   }, 40_000);
 });
+
+describe('a lock library that renews itself, on a lease too short for its renewal', () => {
+  it('is refused the run, told why and what lease to use; a lease long enough and a library that does not renew run', () => {
+    for (const scenario of ['fencing', 'duplicate-job']) {
+      expect(playground.prepare({ scenario, variant: 'lib-redis-semaphore-mutex', params: { leaseMs: 100 } })).toEqual({
+        ok: false,
+        error:
+          "redis-semaphore (Mutex) renews its lock after 80 % of the lease: a 100 ms lease leaves each renewal 20 ms to land, and a busy machine's timer is late by more than that now and then, so the verdict would be luck. Use a lease of 248 ms or more.",
+      });
+      expect(playground.prepare({ scenario, variant: 'lib-redis-semaphore-mutex', params: { leaseMs: 248 } }).ok).toBe(true);
+      expect(playground.prepare({ scenario, variant: 'lib-redlock', params: { leaseMs: 100 } }).ok).toBe(true);
+    }
+  });
+});

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { LockAdapter, LockModule } from '../locks/lockAdapter.js';
 import { openLock, type LabConnections } from '../locks/openLock.js';
 import { readKeyValue } from './keyValue.js';
+import { thinRenewal } from './kit/leaseEdge.js';
 import type { VariantDefinition, WorkerContext } from './types.js';
 
 export interface LibraryGrant {
@@ -19,7 +20,7 @@ export interface LibraryGrant {
 export function libraryFrame(
   module: LockModule,
   lockKey: string,
-): Pick<VariantDefinition<never>, 'id' | 'title' | 'summary' | 'source' | 'library' | 'keyAliases'> {
+): Pick<VariantDefinition<never>, 'id' | 'title' | 'summary' | 'source' | 'library' | 'keyAliases' | 'refusedAt'> {
   const stored = module.redisKey(lockKey);
   return {
     id: module.id,
@@ -27,6 +28,7 @@ export function libraryFrame(
     summary: module.summary,
     source: module.source,
     library: { name: module.name, version: module.version },
+    refusedAt: (params) => (module.renews && typeof params['leaseMs'] === 'number' ? thinRenewal(module, params['leaseMs']) : null),
     ...(stored && stored !== lockKey ? { keyAliases: { [lockKey]: stored } } : {}),
   };
 }

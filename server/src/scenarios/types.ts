@@ -156,6 +156,12 @@ export interface VariantDefinition<Job> {
    */
   renewsLease?: boolean;
   /**
+   * Parameters at which this variant's verdict would be luck, not its code's (a lock that
+   * renews with too little of its lease left): why, in a sentence that says what to use
+   * instead. The run is refused there. Absent or null: it runs.
+   */
+  refusedAt?(params: Params): string | null;
+  /**
    * Where this variant is expected to give the other verdict than its kind's (a correct
    * variant whose assumption breaks, e.g. a lease shorter than the work; a broken one with
    * no race to lose, e.g. one worker): the reason in one line. null: its kind's verdict.

@@ -29,6 +29,7 @@ const REDIS_SEMAPHORE = {
   version: '5.8.0',
   source: import.meta.url,
   renews: true,
+  renewsAt: 0.8, // its refreshInterval's default: lockTimeout × 0.8
   fences: false,
   redisKey: (key: string) => `mutex:${key}`, // the library names its key "mutex:<key>"
 };

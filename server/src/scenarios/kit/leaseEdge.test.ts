@@ -1,7 +1,15 @@
 // The lease's edge as the expected verdicts and the choreography both read it.
 import { describe, expect, it } from 'vitest';
 import type { WorkerEventBody } from '@racelab/shared';
-import { endsInsideLease, LEASE_EDGE_MS, stallAsPlayed, stallOf, type StallAgainstLease } from './leaseEdge.js';
+import {
+  endsInsideLease,
+  LEASE_EDGE_MS,
+  RENEWAL_EDGE_MS,
+  stallAsPlayed,
+  stallOf,
+  thinRenewal,
+  type StallAgainstLease,
+} from './leaseEdge.js';
 
 function played(stall: StallAgainstLease): { ms: number; notes: string[] } {
   const notes: string[] = [];
@@ -63,5 +71,25 @@ describe('the lease edge', () => {
       renews: false,
       edgeMs: 50,
     });
+  });
+});
+
+describe('a lock that renews itself, against its lease', () => {
+  const renewsAt80 = { name: 'a lock', renewsAt: 0.8 };
+
+  it('is refused a lease that leaves its renewal less than the edge to land, and told the least that does', () => {
+    expect(RENEWAL_EDGE_MS).toBe(50);
+    expect(thinRenewal(renewsAt80, 100)).toBe(
+      "a lock renews its lock after 80 % of the lease: a 100 ms lease leaves each renewal 20 ms to land, and a busy machine's timer is late by more than that now and then, so the verdict would be luck. Use a lease of 248 ms or more.",
+    );
+    // Renewed at a whole ms (redis-semaphore: Math.round(lockTimeout * 0.8)): 247 ms → at 198 ms, 49 left; 248 → at 198, 50.
+    expect(thinRenewal(renewsAt80, 247)).toMatch(/a 247 ms lease leaves each renewal 49 ms to land.* 248 ms or more\.$/);
+    expect(thinRenewal(renewsAt80, 248)).toBeNull();
+    expect(thinRenewal(renewsAt80, 10_000)).toBeNull();
+  });
+
+  it('is not refused when it renews early in its lease, or does not say when it renews', () => {
+    expect(thinRenewal({ name: 'a watchdog', renewsAt: 1 / 3 }, 100)).toBeNull();
+    expect(thinRenewal({ name: 'a lock of your own' }, 100)).toBeNull();
   });
 });

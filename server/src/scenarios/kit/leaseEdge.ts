@@ -10,6 +10,34 @@ import { intParam, type WorkerContext } from '../types.js';
 
 export const LEASE_EDGE_MS = 50;
 
+/**
+ * Least time a lock that renews itself must leave its renewal to land before the lease would
+ * end, in ms. A timer on a busy machine fires late, now and then by more than 20 ms (a 100 ms
+ * lease renewed at 80 %: 1 run in 10 lost its lease with a second run and a core kept busy
+ * beside it); with less than this the verdict would be luck.
+ */
+export const RENEWAL_EDGE_MS = LEASE_EDGE_MS;
+
+/**
+ * Why a lease of `leaseMs` is refused for `lock`, which renews after `renewsAt` of its lease:
+ * each renewal would have less than RENEWAL_EDGE_MS to land. null: it has that, or the lock
+ * does not say when it renews.
+ */
+export function thinRenewal(lock: { name: string; renewsAt?: number }, leaseMs: number): string | null {
+  const { renewsAt } = lock;
+  if (renewsAt === undefined) return null;
+  // What a lease of `ms` leaves its renewal: the renewal is due at a whole ms, as the timer takes it.
+  const leftMs = (ms: number): number => ms - Math.round(ms * renewsAt);
+  if (leftMs(leaseMs) >= RENEWAL_EDGE_MS) return null;
+  let leastMs = leaseMs;
+  while (leftMs(leastMs) < RENEWAL_EDGE_MS) leastMs++;
+  return (
+    `${lock.name} renews its lock after ${Math.round(renewsAt * 100)} % of the lease: a ${leaseMs} ms lease leaves each renewal ` +
+    `${leftMs(leaseMs)} ms to land, and a busy machine's timer is late by more than that now and then, so the verdict would be luck. ` +
+    `Use a lease of ${leastMs} ms or more.`
+  );
+}
+
 /** A stall of worker-1 right after its grant, against its lease, all in ms. */
 export interface StallAgainstLease {
   /** What is left of the lease when the stall starts. */
