@@ -11,7 +11,7 @@ import { holdLibraryLock } from '../libraryLock.js';
 import { defineVariant, type VariantDefinition } from '../types.js';
 import { LOCK_KEY } from './keys.js';
 import { connected, type RedlockJob } from './redlockJob.js';
-import { NODE_TIMEOUT_MS, type LockAsking } from './lockLeft.js';
+import { NODE_TIMEOUT_MS, renewalAtTheEdge, type LockAsking } from './lockLeft.js';
 import { passesInsideLock } from './variants/redlock.js';
 
 /** The library's own connections to the nodes: a node in reach answers, one out of reach times out as the hand-written Redlock's. */
@@ -42,8 +42,10 @@ export function libraryAsking(module: LockModule): LockAsking {
 
 /** The redlock variant that runs `module`'s lock over the lab's five nodes around the document job. */
 export function redlockLibraryVariant(module: LockModule): VariantDefinition<RedlockJob> {
+  const frame = ledgerLibraryFrame(module, LOCK_KEY);
   return defineVariant<RedlockJob>({
-    ...ledgerLibraryFrame(module, LOCK_KEY),
+    ...frame,
+    refusedAt: (params) => frame.refusedAt?.(params) ?? renewalAtTheEdge(params, libraryAsking(module), module.name),
     renewsLease: module.renews,
     // The same lab as the hand-written Redlock's; a library asks the nodes all at once.
     expectedOtherwise: (params) => (module.fences ? null : passesInsideLock(params, libraryAsking(module))),

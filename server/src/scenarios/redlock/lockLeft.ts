@@ -6,7 +6,7 @@
 // asked last and keeps the whole lease. The expected verdicts and the pause as played
 // (kit/leaseEdge.ts, with this lab's wider edge) both count from here.
 import type { Params } from '@racelab/shared';
-import type { StallAgainstLease } from '../kit/leaseEdge.js';
+import { endsInsideLease, RENEWAL_EDGE_MS, type StallAgainstLease } from '../kit/leaseEdge.js';
 import { choiceParam, intParam } from '../types.js';
 import { decidingNode, reachableNodes, type Reach } from './reach.js';
 import { NODE_COUNT } from './keys.js';
@@ -28,8 +28,6 @@ export const NODES_EDGE_MS = 100;
  * the asking; node-3's key ends at the lease less the jump, from its SET.
  */
 const FIRST_RENEWAL_SHARE = 0.8;
-/** How much earlier than node-3's key's end that renewal must be due to count: a timer fires a little late. */
-const RENEWAL_SLACK_MS = 20;
 
 /** How a client asks the nodes for the lock. */
 export interface LockAsking {
@@ -64,6 +62,37 @@ export function pauseAgainstLock(params: Params, asking: LockAsking): StallAgain
   const leftMs = leaseMs - askingMs - jumpMs;
   // A renewing lock renews on its own timer, from the grant: node-3's key may be gone before.
   // Then it is a lock that does not renew, and worker-1's work must fit in what is left too.
-  const renews = asking.renews && FIRST_RENEWAL_SHARE * leaseMs <= leftMs - RENEWAL_SLACK_MS;
+  // Within RENEWAL_EDGE_MS of the key's end either way the run is refused (renewalAtTheEdge).
+  const renews = asking.renews && renewalAheadMs(leaseMs, leftMs) >= RENEWAL_EDGE_MS;
   return { leaseMs: leftMs, stallMs: pauseMs, workMs, renews, edgeMs: NODES_EDGE_MS, askingMs, jumpMs };
+}
+
+/** How long before worker-1's lock ends on node-3 (`leftMs` after the grant) its first renewal is due, in ms; negative: after. */
+const renewalAheadMs = (leaseMs: number, leftMs: number): number => leftMs - FIRST_RENEWAL_SHARE * leaseMs;
+
+/**
+ * Why a renewing lock is refused these parameters: its first renewal would be due within
+ * RENEWAL_EDGE_MS of the end of worker-1's lock on node-3, either way, where the verdict turns
+ * on it (the pause ends inside the lock, the pause and work do not). Whether a timer's renewal
+ * lands just before or just after would be luck: a lease of 590 ms in a split, renewed 18 ms
+ * before the end, passed 6 times in 6. null: the renewal is clear of the edge, or decides nothing.
+ */
+export function renewalAtTheEdge(params: Params, asking: LockAsking, name: string): string | null {
+  if (!asking.renews) return null;
+  const left = pauseAgainstLock(params, asking);
+  const leaseMs = intParam(params, 'leaseMs');
+  const aheadMs = Math.round(renewalAheadMs(leaseMs, left.leaseMs));
+  if (Math.abs(aheadMs) >= RENEWAL_EDGE_MS) return null;
+  if (endsInsideLease({ ...left, renews: true }) === endsInsideLease({ ...left, renews: false })) return null;
+  // Whole ms, up: without the float error of a share (1 − 0.8 is not quite 0.2).
+  const ceilMs = (ms: number): number => Math.ceil(ms - 1e-6);
+  const lost = left.askingMs + left.jumpMs;
+  const leastLeaseMs = ceilMs((RENEWAL_EDGE_MS + lost) / (1 - FIRST_RENEWAL_SHARE));
+  const leastJumpMs = Math.max(0, ceilMs((1 - FIRST_RENEWAL_SHARE) * leaseMs - left.askingMs + RENEWAL_EDGE_MS));
+  const when = aheadMs >= 0 ? `${aheadMs} ms before` : `${-aheadMs} ms after`;
+  const jump = choiceParam(params, 'reach') === 'split' ? `, or a clock jump of ${leastJumpMs} ms or more` : '';
+  return (
+    `${name} would renew its lock ${when} it ends on node-3 (${left.leaseMs} ms after the grant), less than ${RENEWAL_EDGE_MS} ms ` +
+    `either way, and the verdict turns on it: whether the renewal lands in time would be luck. Use a lease of ${leastLeaseMs} ms or more${jump}.`
+  );
 }

@@ -9,6 +9,7 @@ import { detectLabMechanisms, MECHANISM } from '../../labnet/mechanisms.js';
 import type { Playground } from '../../runs/playground.js';
 import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
 import { HAND_WRITTEN_ASKING, passesInsideLock } from './variants/redlock.js';
+import { renewalAtTheEdge } from './lockLeft.js';
 
 let playground: Playground;
 beforeAll(async () => {
@@ -171,6 +172,31 @@ describe('redlock honours its parameters', () => {
     expect(passesInsideLock({ ...split(300), workMs: 2000, clockJumpMs: 200 }, renewing)).toBeNull();
     expect(passesInsideLock({ ...split(300), workMs: 200, clockJumpMs: 200 }, renewing)).toMatch(/pause and work \(300 \+ 200 ms\)/);
     expect(passesInsideLock({ ...split(200), clockJumpMs: 500 }, HAND_WRITTEN_ASKING)).toMatch(/clock jump \(300 ms\)/);
+  });
+
+  it("a lock that renews is refused a lease whose first renewal would come within 50 ms of the lock's end on node-3, where that decides the verdict", () => {
+    const renewing = { asks: 'all-at-once', renews: true } as const;
+    // 590 ms less 100 ms asking: the lock ends 490 ms after the grant, the renewal is due at 472.
+    const edge = { reach: 'split', leaseMs: 590, pauseMs: 200, workMs: 500, clockJumpMs: 0 };
+    const refusal =
+      'RedlockMutex would renew its lock 18 ms before it ends on node-3 (490 ms after the grant), less than 50 ms either way, and the verdict turns on it: whether the renewal lands in time would be luck. Use a lease of 750 ms or more, or a clock jump of 68 ms or more.';
+    expect(renewalAtTheEdge(edge, renewing, 'RedlockMutex')).toBe(refusal);
+    expect(playground.prepare({ scenario: 'redlock', variant: 'lib-redis-semaphore-redlock-mutex', params: edge })).toEqual({
+      ok: false,
+      error: refusal.replace('RedlockMutex', 'redis-semaphore (RedlockMutex)'),
+    });
+    // Either way by 50 ms: renewed in time (pass), or the key gone first, and the work counts (fail).
+    expect(renewalAtTheEdge({ ...edge, leaseMs: 750 }, renewing, 'RedlockMutex')).toBeNull();
+    expect(passesInsideLock({ ...edge, leaseMs: 750 }, renewing)).toMatch(/renews itself in time/);
+    expect(renewalAtTheEdge({ ...edge, clockJumpMs: 68 }, renewing, 'RedlockMutex')).toBeNull();
+    expect(passesInsideLock({ ...edge, clockJumpMs: 68 }, renewing)).toBeNull();
+    // Where the pause and work fit anyway, or the pause does not, the renewal decides nothing.
+    expect(renewalAtTheEdge({ ...edge, workMs: 0 }, renewing, 'RedlockMutex')).toBeNull();
+    expect(renewalAtTheEdge({ ...edge, pauseMs: 450 }, renewing, 'RedlockMutex')).toBeNull();
+    // Every node in reach, nothing comes off the lock: 20 % of it is always 100 ms or more.
+    expect(renewalAtTheEdge({ ...edge, reach: 'all', leaseMs: 500 }, renewing, 'RedlockMutex')).toBeNull();
+    // A lock that does not renew is never refused for it.
+    expect(renewalAtTheEdge(edge, HAND_WRITTEN_ASKING, 'Redlock')).toBeNull();
   });
 
   it('rejects parameters out of bounds, naming them', () => {
