@@ -72,6 +72,40 @@ describe('deriveLeases', () => {
     expect(l!.belief.endMs).toBeNull();
   });
 
+  it("extends a lease as far as the server saw Redis hold the worker's own token: a library's renewals, which tell the worker nothing", () => {
+    const run = (stoppedAfterMs: number | null) => {
+      const b = new LogBuilder()
+        .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1'] })
+        .at(3, 'worker-1', { type: 'lease-acquired', key: 'mutex:k', ttlMs: 100, fromMs: 1, token: 'id-1' })
+        // Renewed at 80 % each time while the process runs: Redis reports 100 ms left again.
+        .observe('k', 2, 81, 5, 'id-1', 101)
+        .observe('k', 81, 161, 5, 'id-1', 181);
+      if (stoppedAfterMs === null)
+        b.observe('k', 161, 250, 5, 'id-1', 261).at(250, 'worker-1', { type: 'lease-released', key: 'mutex:k', deleted: 1 });
+      else
+        b.observe('k', 161, 181, 5, 'id-1', 181)
+          .observe('k', 181, 400, 5, null)
+          .at(400, 'worker-1', { type: 'lease-released', key: 'mutex:k', deleted: 0 });
+      return deriveLeases(b.at(500, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'pass' }).build())[0]!;
+    };
+    // Renewed to its release: no zombie, though its first TTL ended at 101.
+    expect(run(null)).toMatchObject({ expiresAtMs: 261, heldEndMs: 250, end: { kind: 'released' }, zombie: null });
+    // Its process stopped after the second renewal: it lapses at the end of that one.
+    expect(run(161)).toMatchObject({ expiresAtMs: 181, heldEndMs: 181, end: { kind: 'expired' }, zombie: { startMs: 181, endMs: 400 } });
+  });
+
+  it('takes no renewal from a value two leases carried: Redis holding it says nothing of whose lease lives', () => {
+    const events = new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1', 'worker-2'] })
+      .at(3, 'worker-1', { type: 'lease-acquired', key: 'k', ttlMs: 100, fromMs: 1, token: 'same' })
+      .at(120, 'worker-2', { type: 'lease-acquired', key: 'k', ttlMs: 100, fromMs: 118, token: 'same' })
+      .observe('k', 121, 200, 5, 'same', 218)
+      .at(300, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'fail' })
+      .build();
+    const [w1] = deriveLeases(events);
+    expect(w1).toMatchObject({ expiresAtMs: 101, end: { kind: 'expired' }, zombie: { startMs: 101, endMs: 300 } });
+  });
+
   it('takes an expiry set after the fact (SETNX then EXPIRE)', () => {
     const events = new LogBuilder()
       .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1'] })

@@ -1,6 +1,9 @@
 // Leases as the workers lived them: from lease-acquired until the worker let go, and the
 // part of that belief that Redis no longer backed (a "zombie" window: the lease expired,
 // or another worker's DEL removed the key, while this worker still thought it held it).
+// A lease lives as long as its TTL said when taken, or longer where the server saw Redis
+// hold the worker's own token with more time left: a lock renewed by a library's timer,
+// which tells the worker nothing, is backed until the last renewal the server saw runs out.
 import { foldOnLog } from './memo.js';
 import { runSummary } from './runSummary.js';
 
@@ -100,8 +103,21 @@ const expiryOf = (e: { atMs: number; fromMs?: number | undefined }, ttlMs: numbe
 
 /** Every lease of the run, in acquisition order. */
 export const deriveLeases = foldOnLog({
-  init: () => ({ drafts: [] as Draft[], open: new Map<string, Draft>() /* by worker + key */ }),
-  step({ drafts, open }, e) {
+  init: () => ({
+    drafts: [] as Draft[],
+    open: new Map<string, Draft>() /* by worker + key */,
+    /** How many leases carried each token so far: only a token one lease carries says whose key Redis holds. */
+    tokens: new Map<string, number>(),
+  }),
+  step({ drafts, open, tokens }, e) {
+    if (e.type === 'key-observed') {
+      if (e.value === null || e.pttlMs < 0 || tokens.get(e.value) !== 1) return;
+      for (const d of open.values()) {
+        const l = d.lease;
+        if (l.token === e.value && l.expiresAtMs !== null) l.expiresAtMs = Math.max(l.expiresAtMs, e.atMs + e.pttlMs);
+      }
+      return;
+    }
     const w = e.workerId;
     if (w === null) return;
     switch (e.type) {
@@ -125,6 +141,7 @@ export const deriveLeases = foldOnLog({
           zombie: null,
           belief: { startMs: e.atMs, endMs: null },
         };
+        if (e.token !== undefined) tokens.set(e.token, (tokens.get(e.token) ?? 0) + 1);
         const prev = open.get(slot(w, e.key));
         if (prev) prev.lease.releasedMs = e.atMs; // re-acquired without a release: the old one ends here
         const d: Draft = { lease, lostMs: null, lostBy: null };
