@@ -37,7 +37,11 @@ async function libraryNodes(job: RedlockJob): Promise<Redis[]> {
 
 /** How `module`'s lock asks the lab's nodes: all at once, for every answer or until a majority. */
 export function libraryAsking(module: LockModule): LockAsking {
-  return { asks: module.answersAtMajority ? 'until-majority' : 'all-at-once', renews: module.renews };
+  return {
+    asks: module.answersAtMajority ? 'until-majority' : 'all-at-once',
+    renews: module.renews,
+    ...(module.renewsAt === undefined ? {} : { renewsAt: module.renewsAt }),
+  };
 }
 
 /** The redlock variant that runs `module`'s lock over the lab's five nodes around the document job. */
