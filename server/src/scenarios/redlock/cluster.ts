@@ -297,10 +297,10 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       // node's row as it was, as the grant watch tries its next sample: what the timeline
       // shows, not what the verdict is made of, and no reason to cancel the run.
       const unread = (): null => null;
-      const locks = await Promise.all(clients.map((c) => c.get(network.lockKey).then((token) => ({ token }), unread)));
+      const holders = await Promise.all(clients.map((c) => c.get(network.lockKey).then(holderOf, unread)));
       const lanes: Record<string, string> = {};
-      locks.forEach((read, i) => {
-        if (read) lanes[`${nodeName(i)} lock`] = holderOf(read.token);
+      holders.forEach((holder, i) => {
+        if (holder !== null) lanes[`${nodeName(i)} lock`] = holder;
       });
       if (network.clockJumpMs > 0) {
         // A moved clock read against node-1's, which keeps the host's; a look too slow to tell leaves the row as it was.
