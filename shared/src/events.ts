@@ -141,6 +141,18 @@ export const serverEventBodies = [
     pttlMs: z.number().int(),
   }),
   /**
+   * A lock that lives on a lab's own Redis nodes (redlock's five, failover's primary and
+   * replicas), observed by the server: `token` is held by as many of the nodes as the lock
+   * needs (a majority for Redlock) for pttlMs more. Logged when a token comes to be so held
+   * and each time that grows (a renewal): the nodes' own expiries, not what a worker said.
+   */
+  z.object({
+    type: z.literal('lock-held'),
+    key,
+    token: z.string().max(2000),
+    pttlMs: z.number().int().nonnegative(),
+  }),
+  /**
    * What a store other than the run's Redis keys holds, observed by the server: a row of
    * PostgreSQL, or what a scenario's own lab holds (a Redis node, Sentinel, the token
    * provider, an upload target). `store` names it; absent (runs recorded before stores

@@ -302,6 +302,7 @@ export class Run {
       deadline = setTimeout(() => this.cancel(`the run passed its deadline of ${deadlineMs} ms; its workers were killed`), deadlineMs);
 
       const coordinator = new Coordinator(workerIds, faults);
+      fixture?.lockHeld?.(({ key, token, remainingMs }) => this.log.append(null, { type: 'lock-held', key, token, pttlMs: remainingMs }));
       this.isolation.useCuts(fixture?.isolate ?? {}, (latch) => coordinator.signal(latch));
       this.slowdowns.useSlows(fixture?.slow ?? {}, (latch) => coordinator.signal(latch));
       this.log.startClock();

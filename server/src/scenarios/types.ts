@@ -87,8 +87,21 @@ export interface RunFixture {
   isolate?: Record<string, NodeCut>;
   /** The lab nodes a live or planned slow may slow (and a restore bring back to full speed), by name. */
   slow?: Record<string, NodeSlow>;
+  /**
+   * Where the lock lives on the lab's own nodes, out of the key observer's sight: the run
+   * hands a listener that is told each time enough of them come to hold a token, and each
+   * time they hold it longer (logged as `lock-held`).
+   */
+  lockHeld?(listener: (held: LockHeld) => void): void;
   /** Stops whatever setup started; called once the run has been measured. */
   close?(): Promise<void>;
+}
+
+/** A lock on a lab's own nodes: `token` is held by as many of them as it needs (under `key`, as they name it) for remainingMs more. */
+export interface LockHeld {
+  key: string;
+  token: string;
+  remainingMs: number;
 }
 
 /** The server's access to one run's slice of the stores. */

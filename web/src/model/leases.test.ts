@@ -94,6 +94,22 @@ describe('deriveLeases', () => {
     expect(run(161)).toMatchObject({ expiresAtMs: 181, heldEndMs: 181, end: { kind: 'expired' }, zombie: { startMs: 181, endMs: 400 } });
   });
 
+  it("extends a lease as far as the server saw a lab's nodes hold the worker's token (a Redlock majority renewed by its library)", () => {
+    const run = (renewed: boolean) => {
+      const b = new LogBuilder()
+        .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: true, params: {}, workers: ['worker-1'] })
+        .at(110, 'worker-1', { type: 'lease-acquired', key: 'mutex:k', ttlMs: 750, fromMs: 5, token: 'id-1' })
+        .at(112, null, { type: 'lock-held', key: 'mutex:k', token: 'id-1', pttlMs: 740 });
+      if (renewed) b.at(710, null, { type: 'lock-held', key: 'mutex:k', token: 'id-1', pttlMs: 749 });
+      b.at(1200, 'worker-1', { type: 'lease-released', key: 'mutex:k', deleted: renewed ? 1 : 0 });
+      return deriveLeases(b.at(1250, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'pass' }).build())[0]!;
+    };
+    // The worker's own count ends at 755; a majority held its token to 852, then renewed to 1,459.
+    expect(run(true)).toMatchObject({ expiresAtMs: 1459, heldEndMs: 1200, end: { kind: 'released' }, zombie: null });
+    // Not renewed: gone where the majority's hold ended, and the worker went on believing.
+    expect(run(false)).toMatchObject({ expiresAtMs: 852, heldEndMs: 852, end: { kind: 'expired' }, zombie: { startMs: 852, endMs: 1200 } });
+  });
+
   it('takes no renewal from a value two leases carried: Redis holding it says nothing of whose lease lives', () => {
     const events = new LogBuilder()
       .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1', 'worker-2'] })

@@ -2,8 +2,9 @@
 // part of that belief that Redis no longer backed (a "zombie" window: the lease expired,
 // or another worker's DEL removed the key, while this worker still thought it held it).
 // A lease lives as long as its TTL said when taken, or longer where the server saw Redis
-// hold the worker's own token with more time left: a lock renewed by a library's timer,
-// which tells the worker nothing, is backed until the last renewal the server saw runs out.
+// (the run's key, or enough of a lab's own nodes) hold the worker's own token with more
+// time left: a lock renewed by a library's timer, which tells the worker nothing, is
+// backed until the last renewal the server saw runs out.
 import { foldOnLog } from './memo.js';
 import { runSummary } from './runSummary.js';
 
@@ -110,11 +111,14 @@ export const deriveLeases = foldOnLog({
     tokens: new Map<string, number>(),
   }),
   step({ drafts, open, tokens }, e) {
-    if (e.type === 'key-observed') {
-      if (e.value === null || e.pttlMs < 0 || tokens.get(e.value) !== 1) return;
+    // What the server saw the store hold for a token: the run's Redis key, or a lock on a
+    // lab's own nodes held by as many of them as it needs.
+    if (e.type === 'key-observed' || e.type === 'lock-held') {
+      const seen = e.type === 'key-observed' ? e.value : e.token;
+      if (seen === null || e.pttlMs < 0 || tokens.get(seen) !== 1) return;
       for (const d of open.values()) {
         const l = d.lease;
-        if (l.token === e.value && l.expiresAtMs !== null) l.expiresAtMs = Math.max(l.expiresAtMs, e.atMs + e.pttlMs);
+        if (l.token === seen && l.expiresAtMs !== null) l.expiresAtMs = Math.max(l.expiresAtMs, e.atMs + e.pttlMs);
       }
       return;
     }

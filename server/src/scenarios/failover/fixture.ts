@@ -66,6 +66,7 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
     // The slow link is a lag longer than the run: the kernel drops the primary's bytes (kernelLink.ts), or the lab's proxy holds them (replicationLink.ts).
     faults: options.lag === 'slow' ? [{ fault: 'slow-link', target: 'primary → far replica', mechanism: cluster.link.mechanism }] : [],
     grants,
+    lockHeld: (listener) => grants.onHeld(listener),
     outcome: () => outage.record(),
     async truth() {
       const nodes: Record<string, string> = {};

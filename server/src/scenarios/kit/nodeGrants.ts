@@ -8,11 +8,13 @@
 // it before it acts (grantSeen), so its writes come after its grant's record. The nodes'
 // TIME and PostgreSQL's clock_timestamp() read the same host wall clock; a node whose own
 // clock a lab has moved (redlock's clock jump) says by how much, and its TIME is taken back
-// by that much.
+// by that much. The same reads say until when the lock's token is held by `quorum` nodes
+// (each node's PTTL from its TIME): reported as it comes to be so held, and as a renewal
+// makes it longer.
 import type { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LUA_VALUE_OF } from '../keyValue.js';
-import type { RunStores, WorkerContext } from '../types.js';
+import type { LockHeld, RunStores, WorkerContext } from '../types.js';
 import { AFTER_GRANT, insertGrant, type GrantSource } from './fencedLedger.js';
 
 /** In the run's keys: set once the grant of the lock to this token is on record. */
@@ -22,10 +24,18 @@ const grantSeenKey = (token: string): string => `grant-seen:${token}`;
 const SAMPLE_MS = 5;
 const POLL_MS = 5;
 
-/** The node's TIME (seconds, microseconds) and the key's value (as ../keyValue.ts shows it), in one atomic read. */
+/** The node's TIME (seconds, microseconds), the key's value (as ../keyValue.ts shows it) and its PTTL, in one atomic read. */
 const READ_KEY = `${LUA_VALUE_OF}
 local now = redis.call('TIME')
-return {now[1], now[2], valueOf(KEYS[1])}`;
+return {now[1], now[2], valueOf(KEYS[1]), redis.call('PTTL', KEYS[1])}`;
+
+/**
+ * How much longer the quorum's hold must be than the last one reported to be reported
+ * again: a renewal adds most of a lease, while two reads of one expiry differ by the
+ * millisecond PTTL rounds to.
+ */
+const HELD_LONGER_MS = SAMPLE_MS;
+
 
 export interface WatchedNode {
   /** The server's own connection to the node. */
@@ -37,6 +47,8 @@ export interface WatchedNode {
 }
 
 export interface NodeGrants {
+  /** Calls `listener` each time a token comes to be held by `quorum` nodes, and each time that hold grows (one listener). */
+  onHeld(listener: (held: LockHeld) => void): void;
   /** Takes a last look at every node and waits until every grant seen is on record; throws what went wrong meanwhile. */
   stop(): Promise<void>;
 }
@@ -52,6 +64,11 @@ export function nodeGrantSource(nodes: string, when: string): GrantSource {
 /** Starts watching `key` (as the nodes name it) on `nodes`; a token held by `quorum` of them is granted. */
 export function watchNodeGrants(stores: RunStores, nodes: WatchedNode[], key: string, quorum: number): NodeGrants {
   const held: Array<string | null> = nodes.map(() => null);
+  /** When each node lets its key go, in µs of the host's wall clock (null: no expiry). */
+  const expiresUs: Array<number | null> = nodes.map(() => null);
+  /** Until when `quorum` nodes hold each token, as last reported, in µs. */
+  const reported = new Map<string, number>();
+  let heldListener: ((held: LockHeld) => void) | undefined;
   let recorded: Promise<void> = Promise.resolve();
   let failure: Error | undefined;
   let stopping = false;
@@ -60,10 +77,12 @@ export function watchNodeGrants(stores: RunStores, nodes: WatchedNode[], key: st
   // A grant: a token comes to be held by `quorum` live nodes. A token copied to a replica
   // that already counts adds none; a token that a dead primary alone held, taken again on
   // the promoted replica, is a grant again (a lock that stores one value for every holder).
-  const changed = (node: number, token: string | null, atUs: number): void => {
+  const changed = (node: number, token: string | null, atUs: number, pttlMs: number): void => {
     const before = token === null ? 0 : liveHolders(token);
     const was = held[node];
     held[node] = token;
+    expiresUs[node] = pttlMs >= 0 ? atUs + pttlMs * 1000 : null;
+    if (token !== null) reportHold(token);
     if (token === null || token === was || before >= quorum || liveHolders(token) < quorum) return;
     recorded = recorded
       .then(async () => {
@@ -74,15 +93,25 @@ export function watchNodeGrants(stores: RunStores, nodes: WatchedNode[], key: st
         failure ??= error instanceof Error ? error : new Error(String(error));
       });
   };
+  // Until when `quorum` live nodes hold the token: the quorum-th latest of their expiries.
+  const reportHold = (token: string): void => {
+    const ends = held.flatMap((v, i) => (v === token && !nodes[i]!.dead() ? [expiresUs[i] ?? Number.POSITIVE_INFINITY] : []));
+    if (ends.length < quorum) return;
+    const untilUs = ends.sort((a, b) => b - a)[quorum - 1]!;
+    const last = reported.get(token);
+    if (!Number.isFinite(untilUs) || (last !== undefined && untilUs - last < HELD_LONGER_MS * 1000)) return;
+    reported.set(token, untilUs);
+    heldListener?.({ key, token, remainingMs: Math.max(0, Math.round(untilUs / 1000 - Date.now())) });
+  };
   const sample = async (node: number): Promise<void> => {
     const watched = nodes[node]!;
     if (watched.dead()) return;
     try {
       const offsetMs = watched.clockOffsetMs?.() ?? 0;
-      const [seconds, micros, value] = (await watched.client.eval(READ_KEY, 1, key)) as [number, number, string | null];
+      const [seconds, micros, value, pttlMs] = (await watched.client.eval(READ_KEY, 1, key)) as [number, number, string | null, number];
       // The clock moved during the read: which offset the TIME carries is unknown, so the next sample reads again.
       if ((watched.clockOffsetMs?.() ?? 0) !== offsetMs) return;
-      changed(node, value ?? null, Number(seconds) * 1_000_000 + Number(micros) - offsetMs * 1000);
+      changed(node, value ?? null, Number(seconds) * 1_000_000 + Number(micros) - offsetMs * 1000, Number(pttlMs));
     } catch {
       // A connection that broke (Sentinel drops a promoted replica's clients): the next sample tries again.
     }
@@ -96,6 +125,9 @@ export function watchNodeGrants(stores: RunStores, nodes: WatchedNode[], key: st
 
   let stopped: Promise<void> | undefined;
   return {
+    onHeld(listener) {
+      heldListener = listener;
+    },
     stop() {
       stopped ??= (async () => {
         stopping = true;

@@ -290,6 +290,7 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
     shared,
     faults,
     grants,
+    lockHeld: (listener) => grants.onHeld(listener),
     isolate,
     slow,
     async observe() {

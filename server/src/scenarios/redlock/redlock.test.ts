@@ -199,6 +199,31 @@ describe('redlock honours its parameters', () => {
     expect(renewalAtTheEdge(edge, HAND_WRITTEN_ASKING, 'Redlock')).toBeNull();
   });
 
+  it("logs until when a majority holds each worker's token, from the nodes' own expiries: a renewing library's hold grows, a plain grant's runs out", async () => {
+    /** Where each `lock-held` of the worker's token says a majority's hold ends, on the run's clock. */
+    const holdEnds = (events: Parameters<typeof eventsOf>[0], workerId: string) => {
+      const token = eventsOf(events, 'lease-acquired', workerId)[0]!.token;
+      return eventsOf(events, 'lock-held')
+        .filter((e) => e.token === token)
+        .map((e) => e.atMs + e.pttlMs);
+    };
+    // RedlockMutex renews 80 % into a 1,500 ms lease: worker-1's 200 ms stop and 1,200 ms of
+    // work outlast its first hold by far, and the renewal carries the lock past its write.
+    const renewing = await run('lib-redis-semaphore-redlock-mutex', { reach: 'split', leaseMs: 1500, pauseMs: 200, workMs: 1200 });
+    expect(renewing.verdict).toBe('pass');
+    const renewed = holdEnds(renewing.events, 'worker-1');
+    expect(renewed.length).toBeGreaterThanOrEqual(2);
+    expect(renewed.at(-1)! - renewed[0]!).toBeGreaterThan(1000);
+    const write = eventsOf(renewing.events, 'write-accepted', 'worker-1')[0]!;
+    expect(renewed[0]!).toBeLessThan(write.atMs);
+    expect(renewed.at(-1)!).toBeGreaterThan(write.atMs);
+    // The hand-written Redlock never renews: one hold, over before worker-2's grant.
+    const plain = await run('redlock');
+    const once = holdEnds(plain.events, 'worker-1');
+    expect(once).toHaveLength(1);
+    expect(once[0]!).toBeLessThanOrEqual(eventsOf(plain.events, 'lease-acquired', 'worker-2')[0]!.atMs);
+  });
+
   it('rejects parameters out of bounds, naming them', () => {
     const bad = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: { leaseMs: 100 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 500 to 10000, got 100" });
