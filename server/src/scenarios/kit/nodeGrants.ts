@@ -36,7 +36,6 @@ return {now[1], now[2], valueOf(KEYS[1]), redis.call('PTTL', KEYS[1])}`;
  */
 const HELD_LONGER_MS = SAMPLE_MS;
 
-
 export interface WatchedNode {
   /** The server's own connection to the node. */
   client: Redis;
