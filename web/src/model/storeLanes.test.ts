@@ -5,7 +5,7 @@ import { deadHolderRun } from './fixtures/deadHolderRun.js';
 import { recorded } from './fixtures/recorded/index.js';
 import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
 import { deriveStory } from './story.js';
-import { deriveStoreLanes, holderOf, workersIn } from './storeLanes.js';
+import { deriveStoreLanes, holderOf, segmentText, workersIn } from './storeLanes.js';
 
 describe('deriveStoreLanes', () => {
   it('puts what a lab holds under the store that holds it, between Redis and PostgreSQL', () => {
@@ -73,6 +73,24 @@ describe('deriveStoreLanes', () => {
     const segs = deriveStoreLanes(tokenLuaRun())[0]!.segments.filter((s) => s.value !== null);
     expect(segs.map((s) => s.holder)).toEqual(['worker-1', 'worker-2']);
     expect(segs[0]!.expiresAtMs).toBe(405);
+  });
+
+  it("names the worker whose lease token a lab's node holds (a lock library's random value), and draws the worker first", () => {
+    const token = 'd24fc8ee-52e1-4460-bf15-0b51c9a1e2f7';
+    const events = new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: true, params: {}, workers: ['worker-1', 'worker-2'] })
+      .at(5, null, { type: 'row-observed', store: 'Redis node', target: 'node-1 lock', value: 'free' })
+      .at(80, null, { type: 'row-observed', store: 'Redis node', target: 'node-1 lock', value: token })
+      .at(100, 'worker-1', { type: 'lease-acquired', key: 'mutex:lock', ttlMs: 750, token })
+      .at(300, null, { type: 'row-observed', store: 'Redis node', target: 'node-1 lock', value: 'worker-2 · fence 2' })
+      .at(400, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'pass' })
+      .build();
+    const [lane] = deriveStoreLanes(events);
+    const [, held, other] = lane!.segments;
+    expect(held!.holder).toBe('worker-1');
+    expect(segmentText(lane!.store, held!, false)).toBe('worker-1 (d24fc8ee…)');
+    // A lab's row that only mentions a worker is not taken for its lock: no token, no holder.
+    expect(other!.holder).toBeNull();
   });
 
   it('infers the holder of a value that names no one, from who acquired the key last', () => {

@@ -177,7 +177,9 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
         else if (last.expiresAtMs !== null && last.expiresAtMs <= e.atMs + 1) last.endedBy = { kind: 'expired' };
       }
     }
-    const named = redis ? workersIn(e.value, tokens, workers) : [];
+    // A lab's part that holds a worker's own lease token (a Redlock node's lock) is that worker's too.
+    const byToken = e.value === null ? undefined : tokens.get(e.value);
+    const named = redis ? workersIn(e.value, tokens, workers) : byToken ? [byToken] : [];
     const one = named.length === 1 ? named[0]! : null;
     const inferred = redis && e.value !== null && named.length === 0 ? lastAcquirer(name, e.atMs + LAG_MS) : null;
     lane.segments.push({
@@ -231,10 +233,13 @@ export function segmentText(store: string, s: StoreSegment, flagNoExpiry: boolea
   return `${value}${ttl}`;
 }
 
+/** Longest value drawn whole beside its worker; a longer one (a library's random token) is drawn by its worker first. */
+const VALUE_SHOWN_CHARS = 16;
+
 /** The value as drawn: short values as they are, a long token by its worker. */
 function valueText(s: StoreSegment): string {
   const value = s.value ?? '';
   if (!s.holder) return value;
-  if (!value.includes(s.holder)) return `${value} (${s.holder})`;
-  return value.length > 16 ? s.holder : value;
+  if (value.length > VALUE_SHOWN_CHARS) return value.includes(s.holder) ? s.holder : `${s.holder} (${value.slice(0, 8)}…)`;
+  return value.includes(s.holder) ? value : `${value} (${s.holder})`;
 }
