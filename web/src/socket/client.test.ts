@@ -4,7 +4,8 @@ import { duplicateJobManifest } from '../model/fixtures/manifest.js';
 import { createAppStore } from '../store/index.js';
 import { selectCurrentEvents } from '../store/selectors.js';
 import { backoffDelay, BACKOFF_MAX_MS } from './backoff.js';
-import { socketUrl, startSocket } from './client.js';
+import { arrivals } from '../store/arrivals.js';
+import { CALM_MS, socketUrl, startSocket } from './client.js';
 
 class FakeSocket {
   static OPEN = 1;
@@ -128,6 +129,40 @@ describe('socket client', () => {
     h.runTimersOnce();
     expect(selectCurrentEvents(h.store.getState()).map((e) => e.seq)).toEqual(events.map((e) => e.seq));
     expect(h.timers).toHaveLength(0);
+  });
+
+  it("holds a fast run's events from its log for up to CALM_MS, as arrivals the timeline draws; never its end", () => {
+    const h = harness();
+    h.acceptRun('run-5', 'c0ffee');
+    const note = (seq: number, atMs: number) => ({ seq, atMs, workerId: 'worker-1', type: 'note', text: `#${seq}` }) as const;
+    const logged = () => selectCurrentEvents(h.store.getState()).length;
+    // A few events: the page's usual batch, into the log at the next flush.
+    h.socket().receive({ type: 'run-events', runId: 'run-5', events: [note(1, 1), note(2, 2)] });
+    h.runTimersOnce();
+    expect(logged()).toBe(2);
+    // 40 more within a few ms (400 a second and more): held, and shown as they arrive.
+    h.tick(5);
+    h.socket().receive({ type: 'run-events', runId: 'run-5', events: Array.from({ length: 40 }, (_, i) => note(3 + i, 5 + i / 10)) });
+    h.runTimersOnce();
+    expect(logged()).toBe(2);
+    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => 3 + i));
+    // CALM_MS after they last went into the log, all that came meanwhile does, and the arrivals are gone.
+    h.tick(CALM_MS);
+    h.socket().receive({ type: 'run-events', runId: 'run-5', events: [note(43, 100)] });
+    h.runTimersOnce();
+    expect(logged()).toBe(43);
+    expect(arrivals.of('run-5')).toEqual([]);
+    // A run's end is never held, nor what came with it.
+    h.tick(5);
+    h.socket().receive({ type: 'run-events', runId: 'run-5', events: Array.from({ length: 40 }, (_, i) => note(44 + i, 105 + i / 10)) });
+    h.socket().receive({
+      type: 'run-event',
+      runId: 'run-5',
+      event: { seq: 84, atMs: 110, workerId: null, type: 'run-finished', metrics: {}, expectations: [], verdict: 'pass' },
+    });
+    h.runTimers();
+    expect(logged()).toBe(84);
+    expect(arrivals.of('run-5')).toEqual([]);
   });
 
   it('refuses a message the schema does not take: nothing reaches the store, the page says why', () => {

@@ -1,6 +1,7 @@
 // The page's WebSocket: connects to /ws on the page's own host, feeds every server message
 // into the store, and reconnects with backoff when the connection drops.
 import type { ClientMessage, RunEvent } from '@racelab/shared';
+import { arrivals as pageArrivals, type Arrivals } from '../store/arrivals.js';
 import type { AppStore } from '../store/index.js';
 import { backoffDelay } from './backoff.js';
 import { receive } from './messages.js';
@@ -13,6 +14,30 @@ import { receive } from './messages.js';
  */
 const BATCH_MAX_MS = 100;
 
+/**
+ * A run streams fast when its events arrive at this rate or more (per second, counted over
+ * windows of FLOW_WINDOW_MS). No seed scenario comes near it; a stress run of thousands of
+ * events a second does, and then rendering the page from its log every frame is most of what
+ * the page's main thread does, and each event waits behind it.
+ */
+const FAST_EVENTS_PER_S = 400;
+const FLOW_WINDOW_MS = 100;
+/**
+ * While a run streams fast, its events go into its log (and every render made from it: lanes,
+ * clusters, verdict, legend) at most this often, in ms; each frame meanwhile draws the events
+ * that arrived as ticks in their lanes (the arrivals, ../store/arrivals.ts), without a render.
+ */
+export const CALM_MS = 100;
+
+/** How fast a run's events have been arriving. */
+interface Flow {
+  windowStartMs: number;
+  count: number;
+  fast: boolean;
+  /** When its events last went into its log. */
+  loggedMs: number;
+}
+
 export interface SocketDeps {
   url: string;
   store: AppStore;
@@ -23,6 +48,8 @@ export interface SocketDeps {
   /** Runs a function before the next frame is drawn; none: the timer alone batches. */
   requestFrame?: ((fn: () => void) => unknown) | null;
   cancelFrame?: (id: unknown) => void;
+  /** Where the events of a fast run wait for their log, drawn meanwhile; default: the page's. */
+  arrivals?: Arrivals;
 }
 
 export function socketUrl(location: { protocol: string; host: string }): string {
@@ -42,6 +69,8 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
         : null;
   const cancelFrame = deps.cancelFrame ?? ((id) => cancelAnimationFrame(id as number));
   const actions = () => deps.store.getState();
+  const arrivals = deps.arrivals ?? pageArrivals;
+  const flows = new Map<string, Flow>();
 
   let socket: WebSocket | null = null;
   let attempt = 0;
@@ -68,18 +97,46 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
     if (batchFrame !== null) cancelFrame(batchFrame);
     batchTimer = null;
     batchFrame = null;
-    const now = [...batch];
+    const due = [...batch];
     batch.clear();
-    for (const [runId, b] of now) {
+    const at = now();
+    for (const [runId, b] of due) {
       const end = all ? -1 : b.events.findIndex((e) => e.type === 'run-finished' || e.type === 'run-failed');
+      const flow = flows.get(runId);
+      // A fast run's events wait for their log (up to CALM_MS), drawn meanwhile; never its end.
+      if (!all && end < 0 && flow?.fast && at - flow.loggedMs < CALM_MS) {
+        batch.set(runId, b);
+        arrivals.set(runId, b.events);
+        continue;
+      }
+      if (flow) flow.loggedMs = at;
       if (end <= 0) {
         actions().appendEvents(runId, b.events, b.originMs);
+        arrivals.clear(runId);
         continue;
       }
       actions().appendEvents(runId, b.events.slice(0, end), b.originMs);
+      arrivals.clear(runId);
       batch.set(runId, { events: b.events.slice(end), originMs: b.originMs });
     }
     if (batch.size > 0) schedule();
+  };
+
+  /**
+   * Counts an arrival in its run's flow: fast as soon as a window holds the events the rate
+   * brings in one (so from a fast run's first few ms), slow again after a window below it.
+   */
+  const countArrival = (runId: string, at: number) => {
+    let flow = flows.get(runId);
+    if (!flow) flows.set(runId, (flow = { windowStartMs: at, count: 0, fast: false, loggedMs: at }));
+    const windowMs = at - flow.windowStartMs;
+    if (windowMs >= FLOW_WINDOW_MS) {
+      flow.fast = (flow.count * 1000) / windowMs >= FAST_EVENTS_PER_S;
+      flow.windowStartMs = at;
+      flow.count = 0;
+    }
+    flow.count++;
+    if (flow.count >= (FAST_EVENTS_PER_S * FLOW_WINDOW_MS) / 1000) flow.fast = true;
   };
 
   /** The keys of the runs this page started: sent again when it resubscribes after a drop. */
@@ -98,10 +155,14 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
     runRejected: (requestId: string, error: string) => actions().runRejected(requestId, error),
     runUnknown: (runId: string) => actions().runUnknown(runId),
     runEvent: (runId: string, event: RunEvent) => {
+      const at = now();
       const b = batch.get(runId) ?? { events: [], originMs: Number.POSITIVE_INFINITY };
       b.events.push(event);
       // Each arrival bounds the run's time zero on this page's clock: arrival - atMs.
-      b.originMs = Math.min(b.originMs, now() - event.atMs);
+      b.originMs = Math.min(b.originMs, at - event.atMs);
+      // Its end goes into the log with what came before it: the run's flow is over.
+      if (event.type === 'run-finished' || event.type === 'run-failed') flows.delete(runId);
+      else countArrival(runId, at);
       batch.set(runId, b);
       schedule();
     },

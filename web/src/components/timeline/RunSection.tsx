@@ -68,6 +68,7 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
       {lanes.map((lane) => (
         <WorkerLane
           key={lane.workerId}
+          runId={runId}
           lane={lane}
           truth={truth.get(lane.workerId) ?? NO_TRUTH}
           drawn={drawn}

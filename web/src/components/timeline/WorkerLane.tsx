@@ -13,6 +13,7 @@ import { Icon } from '../icons/Icon.js';
 import { ClusterGlyph } from './ClusterGlyph.js';
 import { workerColor } from './colors.js';
 import { drawThinned } from './GroupBar.js';
+import { ArrivalTicks } from './ArrivalTicks.js';
 import { LaneFaults } from './LaneFaults.js';
 import { LeaseBar } from './LeaseBar.js';
 import { MarkGlyph } from './MarkGlyph.js';
@@ -20,6 +21,7 @@ import { SpanBar } from './SpanBar.js';
 import { TruthBar } from './TruthBar.js';
 
 interface Props {
+  runId: string;
   lane: Lane;
   truth: TruthSegment[];
   drawn: TimeWindow;
@@ -33,7 +35,7 @@ interface Props {
   growsToMs: number | null;
 }
 
-export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs, growsToMs }: Props) {
+export function WorkerLane({ runId, lane, truth, drawn, pxWidth, faultsFor, reachMs, growsToMs }: Props) {
   // On stage captions are larger: they collide sooner, and take more rows.
   const presenter = useStore((s) => s.presenter);
   const scene = useMemo(
@@ -102,6 +104,7 @@ export function WorkerLane({ lane, truth, drawn, pxWidth, faultsFor, reachMs, gr
             // instead of all of them being taken down and drawn again in one frame.
             <ClusterGlyph key={i} cluster={c} />
           ))}
+          {reachMs !== null && <ArrivalTicks runId={runId} workerId={owner} drawn={drawn} pxWidth={pxWidth} />}
         </div>
       </div>
     </div>
