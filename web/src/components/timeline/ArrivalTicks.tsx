@@ -4,6 +4,7 @@
 // marks. Within CALM_MS they are in the log and drawn as marks and clusters, and the canvas
 // is blank again. Hidden from assistive technology: the marks themselves carry the names.
 // `data-marks` names the first and the last event drawn, as a cluster of the lane does.
+import type { RunEvent } from '@racelab/shared';
 import { useEffect, useRef } from 'react';
 import { markOf } from '../../model/marks.js';
 import type { TimeWindow } from '../../model/viewport.js';
@@ -11,6 +12,14 @@ import { arrivals } from '../../store/arrivals.js';
 import { useStore } from '../../store/index.js';
 
 const TICK_W = 2;
+
+/** Whether an event draws a mark, worked out once per event (a fast run's arrivals are drawn again every frame). */
+const drawsMark = new WeakMap<RunEvent, boolean>();
+function isMark(e: RunEvent): boolean {
+  let known = drawsMark.get(e);
+  if (known === undefined) drawsMark.set(e, (known = e.workerId !== null && markOf(e, e.workerId, undefined) !== null));
+  return known;
+}
 
 interface Props {
   runId: string;
@@ -44,7 +53,7 @@ export function ArrivalTicks({ runId, workerId, drawn, pxWidth }: Props) {
       drawnAny = false;
       context.fillStyle = color;
       for (const e of events) {
-        if (e.workerId !== workerId || !markOf(e, workerId, undefined)) continue;
+        if (e.workerId !== workerId || !isMark(e)) continue;
         const x = ((e.atMs - drawn.startMs) / spanMs) * width;
         context.fillRect(Math.round(x - (TICK_W * ratio) / 2), 0, TICK_W * ratio, height);
         first ??= e.seq;
