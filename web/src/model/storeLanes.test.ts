@@ -93,6 +93,23 @@ describe('deriveStoreLanes', () => {
     expect(other!.holder).toBeNull();
   });
 
+  it('names the worker whose token a lab\'s longer value holds (failover\'s "primary · lock <token>"), in place of the token', () => {
+    const random = '0897a1dd-52e1-4460-bf15-0b51c9a1e2f7';
+    const events = new LogBuilder()
+      .at(0, null, { type: 'run-started', scenario: 's', variant: 'v', correct: false, params: {}, workers: ['worker-1', 'worker-2'] })
+      .at(50, null, { type: 'row-observed', store: 'Redis node', target: 'far replica', value: `primary · lock ${random}` })
+      .at(60, 'worker-2', { type: 'lease-acquired', key: 'mutex:lock', ttlMs: 750, token: random })
+      .at(70, 'worker-1', { type: 'lease-acquired', key: 'lock', ttlMs: 750, token: 'worker-1:abcd1234' })
+      .at(80, null, { type: 'row-observed', store: 'Redis node', target: 'far replica', value: 'primary · lock worker-1:abcd1234' })
+      .at(400, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'fail' })
+      .build();
+    const [lane] = deriveStoreLanes(events);
+    const [library, handWritten] = lane!.segments;
+    expect([library!.holder, segmentText(lane!.store, library!, false)]).toEqual(['worker-2', 'primary · lock worker-2 (0897a1dd…)']);
+    // A token that names its worker already is drawn as it is.
+    expect([handWritten!.holder, segmentText(lane!.store, handWritten!, false)]).toEqual(['worker-1', 'primary · lock worker-1:abcd1234']);
+  });
+
   it('infers the holder of a value that names no one, from who acquired the key last', () => {
     // Recorded blind-del: every holder writes "locked".
     const [lane] = deriveStoreLanes(recorded['blind-del']!);

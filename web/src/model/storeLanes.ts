@@ -30,6 +30,8 @@ export interface StoreSegment {
   named: string[];
   /** True when the holder is inferred from who last acquired the key (the value names no one). */
   holderInferred: boolean;
+  /** The holder's lease token the value is, or holds (a lab's "primary · lock <token>"), when it names the holder by it. */
+  token: string | null;
   /** How the value went away, when it went away. */
   endedBy: SegmentEnd;
   /** The store still held this when the run ended: drawn to the right edge of the axis. */
@@ -85,6 +87,14 @@ export function workersIn(value: string | null, tokens: Map<string, string>, wor
 export function holderOf(value: string | null, tokens: Map<string, string>, workers: string[]): string | null {
   const named = workersIn(value, tokens, workers);
   return named.length === 1 ? named[0]! : null;
+}
+
+/** The lease token a value is, or holds as a word of its own; null when it holds none. */
+function tokenIn(value: string | null, tokens: Map<string, string>): string | null {
+  if (value === null) return null;
+  if (tokens.has(value)) return value;
+  for (const word of value.split(/\s+/)) if (tokens.has(word)) return word;
+  return null;
 }
 
 /** Observations lag the change they see: allow this much when matching them to events. */
@@ -177,9 +187,10 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
         else if (last.expiresAtMs !== null && last.expiresAtMs <= e.atMs + 1) last.endedBy = { kind: 'expired' };
       }
     }
-    // A lab's part that holds a worker's own lease token (a Redlock node's lock) is that worker's too.
-    const byToken = e.value === null ? undefined : tokens.get(e.value);
-    const named = redis ? workersIn(e.value, tokens, workers) : byToken ? [byToken] : [];
+    // A lab's part that holds a worker's own lease token (a Redlock node's lock, a failover
+    // node's "primary · lock <token>") is that worker's too.
+    const token = redis ? (e.value !== null && tokens.has(e.value) ? e.value : null) : tokenIn(e.value, tokens);
+    const named = redis ? workersIn(e.value, tokens, workers) : token ? [tokens.get(token)!] : [];
     const one = named.length === 1 ? named[0]! : null;
     const inferred = redis && e.value !== null && named.length === 0 ? lastAcquirer(name, e.atMs + LAG_MS) : null;
     lane.segments.push({
@@ -193,6 +204,7 @@ export const deriveStoreLanes = memoOnLog((events: EventLog): StoreLane[] => {
       holder: one ?? inferred,
       named,
       holderInferred: one === null && inferred !== null,
+      token,
       endedBy: null,
       atEnd: false,
       stale: !redis && e.value !== null && staleRow(name, e.atMs),
@@ -240,6 +252,9 @@ const VALUE_SHOWN_CHARS = 16;
 function valueText(s: StoreSegment): string {
   const value = s.value ?? '';
   if (!s.holder) return value;
+  // A token inside a longer value: the value, a random token in it drawn by its worker.
+  if (s.token && s.token !== value)
+    return s.token.includes(s.holder) ? value : value.replace(s.token, `${s.holder} (${s.token.slice(0, 8)}…)`);
   if (value.length > VALUE_SHOWN_CHARS) return value.includes(s.holder) ? s.holder : `${s.holder} (${value.slice(0, 8)}…)`;
   return value.includes(s.holder) ? value : `${value} (${s.holder})`;
 }
