@@ -55,6 +55,13 @@ const events: { [T in RunEventType]: Omit<EventOf<T>, 'seq' | 'atMs'> } = {
   'process-killed': { type: 'process-killed', workerId: w, signal: 'SIGKILL' },
   'worker-exited': { type: 'worker-exited', workerId: w, code: null, signal: 'SIGKILL' },
   'key-observed': { type: 'key-observed', workerId: null, key: 'lock:job', value: null, pttlMs: -2 },
+  'lock-held': {
+    type: 'lock-held',
+    workerId: null,
+    key: 'mutex:lock:document',
+    token: 'd304bb87-52e1-4460-bf15-0b51c9a1e2f7',
+    pttlMs: 743,
+  },
   'row-observed': { type: 'row-observed', workerId: null, store: 'PostgreSQL', target: 'emails', value: '1 row' },
   'run-finished': {
     type: 'run-finished',
