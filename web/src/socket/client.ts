@@ -199,6 +199,7 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       if (socket !== ws) return;
       socket = null;
       flush(true);
+      flows.clear(); // a resubscribed run starts its count again
       actions().setTransport(null);
       actions().connectionLost();
       if (stopped) return;
