@@ -71,6 +71,12 @@ export interface RunServices {
   redact?: Redactor;
 }
 
+/** An error PostgreSQL itself replied with (pg's DatabaseError: a SQLSTATE code and a severity). */
+function fromPostgres(error: Error): boolean {
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  return typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}
+
 /** How long a run's cleanup (observers, fixture, keys and schema) may take before the run settles anyway, in ms. */
 const CLEANUP_BUDGET_MS = 15_000;
 /**
@@ -350,7 +356,10 @@ export class Run {
           new RowObserver(
             observe,
             (store, target, value) => this.log.append(null, { type: 'row-observed', store, target, value }),
-            (error) => this.cancel(`Reading the ground truth for the timeline failed during the run: ${error.message}`),
+            (error) =>
+              this.cancel(
+                `${fromPostgres(error) ? "PostgreSQL failed while the timeline's ground truth was read" : 'Reading the ground truth for the timeline failed'} during the run: ${error.message}`,
+              ),
           ),
         );
       }
