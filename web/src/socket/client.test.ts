@@ -131,7 +131,7 @@ describe('socket client', () => {
     expect(h.timers).toHaveLength(0);
   });
 
-  it("holds a fast run's events from its log for up to CALM_MS, as arrivals the timeline draws; never its end", () => {
+  it("holds a fast run's events from its log for up to CALM_MS, as arrivals drawn until the timeline draws them; never its end", () => {
     const h = harness();
     h.acceptRun('run-5', 'c0ffee');
     const note = (seq: number, atMs: number) => ({ seq, atMs, workerId: 'worker-1', type: 'note', text: `#${seq}` }) as const;
@@ -146,11 +146,16 @@ describe('socket client', () => {
     h.runTimersOnce();
     expect(logged()).toBe(2);
     expect(arrivals.of('run-5').map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => 3 + i));
-    // CALM_MS after they last went into the log, all that came meanwhile does, and the arrivals are gone.
+    // CALM_MS after they last went into the log, all that came meanwhile does; they stay
+    // arrivals until the timeline has drawn them from the log, and no longer.
     h.tick(CALM_MS);
     h.socket().receive({ type: 'run-events', runId: 'run-5', events: [note(43, 100)] });
     h.runTimersOnce();
     expect(logged()).toBe(43);
+    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual(Array.from({ length: 41 }, (_, i) => 3 + i));
+    arrivals.drawnThrough('run-5', 20);
+    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual(Array.from({ length: 23 }, (_, i) => 21 + i));
+    arrivals.drawnThrough('run-5', 43);
     expect(arrivals.of('run-5')).toEqual([]);
     // A run's end is never held, nor what came with it.
     h.tick(5);
@@ -162,7 +167,7 @@ describe('socket client', () => {
     });
     h.runTimers();
     expect(logged()).toBe(84);
-    expect(arrivals.of('run-5')).toEqual([]);
+    expect(arrivals.has('run-5')).toBe(false);
   });
 
   it('refuses a message the schema does not take: nothing reaches the store, the page says why', () => {

@@ -25,7 +25,8 @@ const FLOW_WINDOW_MS = 100;
 /**
  * While a run streams fast, its events go into its log (and every render made from it: lanes,
  * clusters, verdict, legend) at most this often, in ms; each frame meanwhile draws the events
- * that arrived as ticks in their lanes (the arrivals, ../store/arrivals.ts), without a render.
+ * that arrived as ticks in their lanes (the arrivals, ../store/arrivals.ts), without a render,
+ * until the timeline has drawn them from the log.
  */
 export const CALM_MS = 100;
 
@@ -106,18 +107,15 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       // A fast run's events wait for their log (up to CALM_MS), drawn meanwhile; never its end.
       if (!all && end < 0 && flow?.fast && at - flow.loggedMs < CALM_MS) {
         batch.set(runId, b);
-        arrivals.set(runId, b.events);
+        arrivals.hold(runId, b.events);
         continue;
       }
       if (flow) flow.loggedMs = at;
-      if (end <= 0) {
-        actions().appendEvents(runId, b.events, b.originMs);
-        arrivals.clear(runId);
-        continue;
-      }
-      actions().appendEvents(runId, b.events.slice(0, end), b.originMs);
-      arrivals.clear(runId);
-      batch.set(runId, { events: b.events.slice(end), originMs: b.originMs });
+      const logged = end <= 0 ? b.events : b.events.slice(0, end);
+      actions().appendEvents(runId, logged, b.originMs);
+      // Drawn as ticks until the timeline draws them from the log.
+      if (flow?.fast || arrivals.has(runId)) arrivals.folded(runId, logged);
+      if (end > 0) batch.set(runId, { events: b.events.slice(end), originMs: b.originMs });
     }
     if (batch.size > 0) schedule();
   };

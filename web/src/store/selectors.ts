@@ -18,6 +18,26 @@ export const selectCurrentRunId = (s: State): string | null => s.shown[0] ?? nul
 /** The run on top of the screen (the only one outside a compare). */
 export const selectCurrentRun = (s: State): RunRecord | undefined => (s.shown[0] ? s.runs[s.shown[0]] : undefined);
 
+/** A run's record without its log: what a component that draws from the log also needs. */
+export type RunFacts = Omit<RunRecord, 'events' | 'clientOriginMs'>;
+const factsOf = new Map<string, RunFacts>();
+
+/**
+ * A run's record without its log, the same object until one of these facts changes (a batch of
+ * events makes a new record, not new facts): a component rendered apart from the batches
+ * (../store/drawnLog.ts) selects this, so that a batch during its render does not make React
+ * render it again at once, in one piece.
+ */
+export function selectRunFacts(s: State, runId: string | null): RunFacts | undefined {
+  const run = runId ? s.runs[runId] : undefined;
+  if (!run) return undefined;
+  const known = factsOf.get(run.runId);
+  const { events: _events, clientOriginMs: _origin, ...facts } = run;
+  if (known && (Object.keys(facts) as (keyof RunFacts)[]).every((k) => Object.is(known[k], facts[k]))) return known;
+  factsOf.set(run.runId, facts);
+  return facts;
+}
+
 /** The current run's whole log (the same array until an event is appended). */
 export const selectCurrentLog = (s: State): readonly RunEvent[] => selectCurrentRun(s)?.events ?? NO_EVENTS;
 
@@ -40,7 +60,7 @@ export const selectReplaying = (s: State): boolean => {
 };
 
 /** The scenario a run belongs to: its recording's manifest, else the catalog's. */
-export function scenarioOfRun(s: State, run: RunRecord | undefined): ScenarioManifest | undefined {
+export function scenarioOfRun(s: State, run: RunFacts | undefined): ScenarioManifest | undefined {
   if (!run) return undefined;
   return run.manifest ?? s.catalog?.find((x) => x.id === run.scenario);
 }

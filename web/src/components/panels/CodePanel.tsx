@@ -17,7 +17,8 @@ import { Icon } from '../icons/Icon.js';
 import { formatMs } from '../../model/timeScale.js';
 import { runSummary } from '../../model/runSummary.js';
 import { useStore, type State } from '../../store/index.js';
-import { selectHeldMs, selectShownLog, selectVariant } from '../../store/selectors.js';
+import { useDrawnLog } from '../../store/drawnLog.js';
+import { selectHeldMs, selectVariant } from '../../store/selectors.js';
 import { workerColor } from '../timeline/colors.js';
 
 const stateIcon: Record<WorkerStep['state'], IconName> = { running: 'play', stalled: 'pause', killed: 'skull', done: 'stop' };
@@ -111,7 +112,8 @@ export function CodePanel() {
   const variant = useStore(selectVariant);
   const runId = useStore(selectVariantRunId);
   // The log up to the cursor; a held cursor (the playhead) names its moment.
-  const events = useStore((s) => (runId ? selectShownLog(s, runId) : undefined));
+  const drawnLog = useDrawnLog(runId);
+  const events = runId ? drawnLog : undefined;
   const faults = useStore((s) => s.faults);
   const playheadMs = useStore(selectHeldMs);
   const [chosen, setChosen] = useState<string | null>(null);

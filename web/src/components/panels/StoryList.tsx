@@ -1,4 +1,5 @@
 // What happened, in plain words, from the run's log and what the stores held.
+import { memo } from 'react';
 import type { IconName } from '../../model/icons.js';
 import { deriveStory, type StoryTone } from '../../model/story.js';
 import { Icon } from '../icons/Icon.js';
@@ -6,7 +7,7 @@ import type { EventLog } from '../../model/memo.js';
 
 const toneIcon = { damage: 'cross', hazard: 'warning', safe: 'check', fact: 'dot' } as const satisfies Record<StoryTone, IconName>;
 
-export function StoryList({ events }: { events: EventLog }) {
+export const StoryList = memo(function StoryList({ events }: { events: EventLog }) {
   const story = deriveStory(events);
   if (story.length === 0) return null;
   return (
@@ -24,4 +25,4 @@ export function StoryList({ events }: { events: EventLog }) {
       </ul>
     </div>
   );
-}
+});

@@ -3,20 +3,21 @@
 // events: run-finished / run-failed for the numbers, the whole log for the story.
 import type { EventOf } from '@racelab/shared';
 import type { Cursor } from '../../model/cursor.js';
+import type { EventLog } from '../../model/memo.js';
 import { runSummary } from '../../model/runSummary.js';
 import { formatMs } from '../../model/timeScale.js';
 import { deriveVerdict } from '../../model/verdict.js';
 import { useStore } from '../../store/index.js';
-import { scenarioOfRun, selectShownLog } from '../../store/selectors.js';
-import type { RunRecord } from '../../store/types.js';
+import { useDrawnLog } from '../../store/drawnLog.js';
+import { scenarioOfRun, selectRunFacts, type RunFacts } from '../../store/selectors.js';
 import { runTitle } from './runTitle.js';
 import { StoryList } from './StoryList.js';
 
 const NONE: EventOf<'run-started'>['faults'] = [];
 
-function sourceWords(run: RunRecord | undefined, cursor: Cursor): string {
+function sourceWords(run: RunFacts | undefined, events: EventLog, cursor: Cursor): string {
   if (!run) return '';
-  const speed = runSummary(run.events).started?.speed ?? 1;
+  const speed = runSummary(events).started?.speed ?? 1;
   const parts = [
     speed !== 1 ? `at ${speed}×` : '',
     run.source === 'recording' ? 'recorded run' : '',
@@ -28,11 +29,11 @@ function sourceWords(run: RunRecord | undefined, cursor: Cursor): string {
 /** The verdict of one run (`runId`), or of the run on top of the screen. */
 export function VerdictPanel({ runId, named = false }: { runId?: string; named?: boolean }) {
   const id = useStore((s) => runId ?? s.shown[0] ?? null);
-  const run = useStore((s) => (id ? s.runs[id] : undefined));
+  const run = useStore((s) => selectRunFacts(s, id));
   const scenario = useStore((s) => scenarioOfRun(s, id ? s.runs[id] : undefined));
   const pending = useStore((s) => (runId ? null : (s.pending[0] ?? null)));
   // The verdict and the story as they stood at the cursor (the end, once it is there).
-  const events = useStore((s) => selectShownLog(s, id));
+  const events = useDrawnLog(id);
   const cursor = useStore((s) => s.cursor);
   const view = deriveVerdict(events, scenario);
   const ref = pending ?? run;
@@ -55,7 +56,7 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
   else if (title) status = { cls: 'waiting', text: 'Running…' };
   else status = { cls: 'idle', text: 'No run yet: choose a variant and press Run.' };
   const headingId = `verdict-title${runId ? `-${runId}` : ''}`;
-  const extra = sourceWords(run, cursor);
+  const extra = sourceWords(run, events, cursor);
 
   // A Tab stop of its own: where the verdict sits in a box of fixed size (beside the
   // timeline, on stage) it scrolls, and a keyboard must be able to scroll it.

@@ -6,8 +6,9 @@ import { deriveOverlaps } from '../../model/holders.js';
 import { deriveLanes, type Lane } from '../../model/lanes.js';
 import { memoOnLog, type EventLog } from '../../model/memo.js';
 import { deriveTruth } from '../../model/truth.js';
+import { useDrawnLog } from '../../store/drawnLog.js';
 import { useStore } from '../../store/index.js';
-import { selectCurrentEvents } from '../../store/selectors.js';
+import { selectCurrentRunId } from '../../store/selectors.js';
 import type { IconName } from '../../model/icons.js';
 import { Icon } from '../icons/Icon.js';
 
@@ -74,10 +75,9 @@ export const Legend = memo(function Legend({ used }: { used: Set<string> | null 
 /** The legend of the run on top of the screen (every shape in full before a run). */
 export function RunLegend() {
   // A live run appends a batch of events every frame; the legend changes a few times a run.
-  const key = useStore((s) => {
-    const events = selectCurrentEvents(s);
-    return s.shown.length > 0 && s.pending.length === 0 && events.length > 0 ? usedKeyOf(events) : null;
-  });
+  const shown = useStore((s) => s.shown.length > 0 && s.pending.length === 0);
+  const events = useDrawnLog(useStore(selectCurrentRunId));
+  const key = shown && events.length > 0 ? usedKeyOf(events) : null;
   const used = useMemo(() => (key === null ? null : new Set(key.split(' '))), [key]);
   return <Legend used={used} />;
 }

@@ -10,15 +10,15 @@ import { useState } from 'react';
 import { MAX_LATENCY_MS, MAX_LOSS_PERCENT, type RunEvent } from '@racelab/shared';
 import { nodesCutKey } from '../../model/isolations.js';
 import { nodesSlowedKey } from '../../model/slowdowns.js';
+import { useDrawnLog } from '../../store/drawnLog.js';
 import { useStore } from '../../store/index.js';
 
 /** The nodes the run may isolate or slow, space-separated (a stable primitive for the store's selector). */
-function labNodes(events: RunEvent[]): string {
+function labNodes(events: readonly RunEvent[]): string {
   const started = events.find((e) => e.type === 'run-started');
   return started?.type === 'run-started' ? started.nodes.join(' ') : '';
 }
 
-const NO_EVENTS: RunEvent[] = [];
 /** What a slow adds when the field is left as it is: well past redlock's 100 ms a node may take. */
 const DEFAULT_LATENCY_MS = 300;
 const short = (node: string): string => node.replace(/^node-/, '');
@@ -54,9 +54,10 @@ function SlowField({ className, label, min, max, value, onChange }: SlowFieldPro
 
 export function NodeFaults({ runId }: { runId: string }) {
   const sendFault = useStore((s) => s.sendFault);
-  const nodes = useStore((s) => labNodes(s.runs[runId]?.events ?? NO_EVENTS));
-  const cut = useStore((s) => nodesCutKey(s.runs[runId]?.events ?? NO_EVENTS)).split(' ');
-  const slowed = useStore((s) => nodesSlowedKey(s.runs[runId]?.events ?? NO_EVENTS)).split(' ');
+  const events = useDrawnLog(runId);
+  const nodes = labNodes(events);
+  const cut = nodesCutKey(events).split(' ');
+  const slowed = nodesSlowedKey(events).split(' ');
   const [latencyMs, setLatencyMs] = useState(DEFAULT_LATENCY_MS);
   const [lossPercent, setLossPercent] = useState(0);
   if (!nodes) return null;

@@ -1,6 +1,6 @@
 // Where two or more workers believed they held the same lock at once: a row of named bars
 // ("2 workers at once — the lock said 1"), and a faint band behind every lane of the run.
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { HolderSpan } from '../../model/holders.js';
 import { anyOpen, thinIntervals } from '../../model/lod.js';
 import { formatMs, type TimeScale } from '../../model/timeScale.js';
@@ -48,7 +48,7 @@ interface Props {
   pxWidth: number;
 }
 
-export function OverlapRow({ spans, scale, drawn, pxWidth }: Props) {
+export const OverlapRow = memo(function OverlapRow({ spans, scale, drawn, pxWidth }: Props) {
   const shown = useThinned(spans, drawn, pxWidth);
   return (
     <div className="tl-row overlaps" role="group" aria-label="Overlapping holders">
@@ -65,9 +65,9 @@ export function OverlapRow({ spans, scale, drawn, pxWidth }: Props) {
       </div>
     </div>
   );
-}
+});
 
-export function OverlapBands({ spans, scale, drawn, pxWidth }: Props) {
+export const OverlapBands = memo(function OverlapBands({ spans, scale, drawn, pxWidth }: Props) {
   const shown = useThinned(spans, drawn, pxWidth);
   return (
     <>
@@ -80,4 +80,4 @@ export function OverlapBands({ spans, scale, drawn, pxWidth }: Props) {
       )}
     </>
   );
-}
+});

@@ -1,6 +1,7 @@
 // One run on the shared time axis: a lane per worker, the holders row, what the stores
 // held, and the bands where two workers held one lock. In a compare, a header row names
 // the run and gives its verdict; the broken run sits above the correct one.
+import { useLayoutEffect, useMemo } from 'react';
 import { deriveOverlaps } from '../../model/holders.js';
 import { deriveLanes, rosterLanes } from '../../model/lanes.js';
 import { nextHorizon } from '../../model/layout.js';
@@ -10,8 +11,10 @@ import { makeScale } from '../../model/timeScale.js';
 import { deriveTruth } from '../../model/truth.js';
 import { deriveVerdict } from '../../model/verdict.js';
 import type { TimeWindow } from '../../model/viewport.js';
+import { arrivals } from '../../store/arrivals.js';
+import { useDrawnLog } from '../../store/drawnLog.js';
 import { useStore } from '../../store/index.js';
-import { isRunning, scenarioOfRun, selectShownLog } from '../../store/selectors.js';
+import { isRunning, scenarioOfRun, selectRunFacts } from '../../store/selectors.js';
 import { runTitle } from '../panels/runTitle.js';
 import { NodeFaults } from './NodeFaults.js';
 import { OverlapBands, OverlapRow } from './OverlapRow.js';
@@ -19,6 +22,7 @@ import { StoreLane } from './StoreLane.js';
 import { WorkerLane } from './WorkerLane.js';
 
 const NO_TRUTH: never[] = [];
+const NO_ROSTER: readonly string[] = [];
 
 interface Props {
   runId: string;
@@ -28,23 +32,30 @@ interface Props {
 }
 
 export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
-  const run = useStore((s) => s.runs[runId]);
+  const run = useStore((s) => selectRunFacts(s, runId));
+  const running = useStore((s) => isRunning(s.runs[runId]));
   const scenario = useStore((s) => scenarioOfRun(s, s.runs[runId]));
   // The log up to the cursor: lanes, truth, holders and verdict as they stood then.
-  const events = useStore((s) => selectShownLog(s, runId));
-  if (!run) return null;
-  const summary = runSummary(events);
+  const events = useDrawnLog(runId);
+  const roster = run?.roster;
   // Until the run-started names them, the workers the server named on taking the run: their
   // lanes are laid out while the workers start, and the first events only add to them.
-  const lanes = events.length > 0 ? deriveLanes(events) : rosterLanes(run.roster);
+  const lanes = useMemo(() => (events.length > 0 ? deriveLanes(events) : rosterLanes(roster ?? NO_ROSTER)), [events, roster]);
+  const scale = useMemo(() => makeScale(drawn.startMs, drawn.endMs), [drawn]);
+  // The frame that draws these events from the log no longer draws them as arrivals.
+  useLayoutEffect(() => {
+    const last = events.at(-1);
+    if (last) arrivals.drawnThrough(runId, last.seq);
+  }, [runId, events]);
+  if (!run) return null;
+  const summary = runSummary(events);
   const truth = deriveTruth(events);
   const storeLanes = deriveStoreLanes(events);
   const overlaps = deriveOverlaps(events);
-  const scale = makeScale(drawn.startMs, drawn.endMs);
   const reachMs = summary.endMs === null ? summary.lastMs : null;
   // Unzoomed, a running run's drawing is its domain, which grows to the next horizon.
   const growsToMs = reachMs !== null && drawn.startMs === 0 ? nextHorizon(drawn.endMs) : null;
-  const faultsFor = run.source === 'live' && isRunning(run) ? runId : null;
+  const faultsFor = run.source === 'live' && running ? runId : null;
   const title = runTitle(scenario, run.scenario, run.variant);
   const verdict = deriveVerdict(events, scenario);
   return (

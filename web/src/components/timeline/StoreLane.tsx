@@ -1,6 +1,6 @@
 // Ground truth for one watched key or row: what the store held, who it belonged to, and
 // for a Redis key its TTL. A key with no expiry is flagged in words, not only by colour.
-import { useMemo, type CSSProperties } from 'react';
+import { memo, useMemo, type CSSProperties } from 'react';
 import { anyOpen, thinIntervals } from '../../model/lod.js';
 import type { TimeWindow } from '../../model/viewport.js';
 import { drawThinned } from './GroupBar.js';
@@ -98,7 +98,7 @@ function KeyName({ name }: { name: string }) {
   );
 }
 
-export function StoreLane({ lane, scale, drawn, pxWidth, workers, sameStoreAbove }: LaneProps) {
+export const StoreLane = memo(function StoreLane({ lane, scale, drawn, pxWidth, workers, sameStoreAbove }: LaneProps) {
   const shown = useMemo(() => thinIntervals(lane.segments, drawn, pxWidth), [lane, drawn, pxWidth]);
   const name = `${lane.store} ${lane.name}`;
   return (
@@ -123,4 +123,4 @@ export function StoreLane({ lane, scale, drawn, pxWidth, workers, sameStoreAbove
       </div>
     </div>
   );
-}
+});

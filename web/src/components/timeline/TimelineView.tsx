@@ -2,9 +2,10 @@
 // window (the view plus a margin); the frame loop slides and stretches it into the view
 // with two CSS numbers, so a wheel, a drag or a glide costs no React render until the
 // view leaves the drawing or comes to rest.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { domainEndMs } from '../../model/cursor.js';
 import { spanOf, type TimeWindow } from '../../model/viewport.js';
+import { useDrawnValue } from '../../store/drawnLog.js';
 import { useStore } from '../../store/index.js';
 import { selectShownKey, selectShownLog } from '../../store/selectors.js';
 import { viewStore } from '../../view/viewStore.js';
@@ -33,12 +34,15 @@ export function TimelineView() {
   const ids = useMemo(() => (shownKey ? shownKey.split(' ') : []), [shownKey]);
   const axis = useRef<HTMLDivElement>(null);
   const trackPx = useElementWidth(axis);
-  // The events shown at the cursor (a number: a render per batch of them, not per frame).
-  const events = useStore((s) => ids.reduce((n, id) => n + selectShownLog(s, id).length, 0));
+  // The events shown at the cursor (a number: a render per batch of them, not per frame),
+  // drawn apart from the batch's update as the lanes are (../../store/drawnLog.ts).
+  const events = useDrawnValue(`count ${shownKey}`, (s) => ids.reduce((n, id) => n + selectShownLog(s, id).length, 0));
   // Another mode may mean another domain (a held cursor keeps the whole run's axis).
   useStore((s) => s.cursor.mode);
-  // Drawn again when the frame loop sees the domain grow with the clock.
-  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  // Drawn again when the frame loop sees the domain grow with the clock: in slices, as a
+  // transition (every lane is drawn again), while the frame loop stretches the last drawing.
+  const [, bump] = useReducer((n: number) => n + 1, 0);
+  const redraw = useCallback(() => startTransition(bump), []);
   // The room after a run's end is laid out for the track's width, in steps of 100 px.
   const roomPx = Math.round(trackPx / 100) * 100;
   const domainEndAt = useCallback((pageNowMs: number) => timelineEndMs(ids, pageNowMs, roomPx), [ids, roomPx]);

@@ -2,7 +2,7 @@
 // Redis really held under it, its waits and work below them, and its instants (writes,
 // skips, deaths) as marks. Shapes outside the drawn window are left out; past a budget
 // they are drawn as groups and clusters (see model/laneScene).
-import { useMemo, type CSSProperties } from 'react';
+import { memo, useMemo, type CSSProperties } from 'react';
 import type { Lane } from '../../model/lanes.js';
 import { laneScene, MARK_ROW_PX } from '../../model/laneScene.js';
 import { CAPTION_CHAR_PX, STAGE_CAPTION_CHAR_PX } from '../../model/layout.js';
@@ -35,7 +35,7 @@ interface Props {
   growsToMs: number | null;
 }
 
-export function WorkerLane({ runId, lane, truth, drawn, pxWidth, faultsFor, reachMs, growsToMs }: Props) {
+export const WorkerLane = memo(function WorkerLane({ runId, lane, truth, drawn, pxWidth, faultsFor, reachMs, growsToMs }: Props) {
   // On stage captions are larger: they collide sooner, and take more rows.
   const presenter = useStore((s) => s.presenter);
   const scene = useMemo(
@@ -109,4 +109,4 @@ export function WorkerLane({ runId, lane, truth, drawn, pxWidth, faultsFor, reac
       </div>
     </div>
   );
-}
+});

@@ -137,12 +137,14 @@ export function useTimelineFrame(
   /** Asks React to draw again: the domain at this frame's clock is not the one drawn. */
   onStale: () => void,
 ): void {
-  // The frame loop reads the latest arguments through this ref, written as React draws so
-  // a frame never works from older ones than the DOM shows.
+  // The frame loop reads the arguments of the drawing the DOM shows through this ref, written
+  // as React commits it (a render in slices may be set aside for a newer one, and the frame
+  // would then work from a drawing that never reached the DOM).
   const args = { committed, trackPx, runIds, onCommit, domainEndAt, onStale };
   const latest = useRef(args);
-  // eslint-disable-next-line react-hooks/refs -- written during render on purpose: see above
-  latest.current = args;
+  useLayoutEffect(() => {
+    latest.current = args;
+  });
   const drawRef = useRef<() => void>(() => {});
 
   useEffect(() => {
