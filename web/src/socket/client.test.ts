@@ -131,7 +131,7 @@ describe('socket client', () => {
     expect(h.timers).toHaveLength(0);
   });
 
-  it("holds a fast run's events from its log for up to CALM_MS, as arrivals drawn until the timeline draws them; never its end", () => {
+  it("draws a run's events as arrivals until the timeline draws them; holds a fast run's from its log for up to CALM_MS, never its end", () => {
     const h = harness();
     h.acceptRun('run-5', 'c0ffee');
     const note = (seq: number, atMs: number) => ({ seq, atMs, workerId: 'worker-1', type: 'note', text: `#${seq}` }) as const;
@@ -140,6 +140,8 @@ describe('socket client', () => {
     h.socket().receive({ type: 'run-events', runId: 'run-5', events: [note(1, 1), note(2, 2)] });
     h.runTimersOnce();
     expect(logged()).toBe(2);
+    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual([1, 2]);
+    arrivals.drawnThrough('run-5', 2);
     // 40 more within a few ms (400 a second and more): held, and shown as they arrive.
     h.tick(5);
     h.socket().receive({ type: 'run-events', runId: 'run-5', events: Array.from({ length: 40 }, (_, i) => note(3 + i, 5 + i / 10)) });
@@ -167,7 +169,9 @@ describe('socket client', () => {
     });
     h.runTimers();
     expect(logged()).toBe(84);
-    expect(arrivals.has('run-5')).toBe(false);
+    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual(Array.from({ length: 41 }, (_, i) => 44 + i));
+    arrivals.drawnThrough('run-5', 84);
+    expect(arrivals.of('run-5')).toEqual([]);
   });
 
   it('refuses a message the schema does not take: nothing reaches the store, the page says why', () => {

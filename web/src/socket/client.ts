@@ -49,7 +49,7 @@ export interface SocketDeps {
   /** Runs a function before the next frame is drawn; none: the timer alone batches. */
   requestFrame?: ((fn: () => void) => unknown) | null;
   cancelFrame?: (id: unknown) => void;
-  /** Where the events of a fast run wait for their log, drawn meanwhile; default: the page's. */
+  /** Where a live run's events are drawn until the timeline draws them from the log; default: the page's. */
   arrivals?: Arrivals;
 }
 
@@ -114,7 +114,7 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       const logged = end <= 0 ? b.events : b.events.slice(0, end);
       actions().appendEvents(runId, logged, b.originMs);
       // Drawn as ticks until the timeline draws them from the log.
-      if (flow?.fast || arrivals.has(runId)) arrivals.folded(runId, logged);
+      arrivals.folded(runId, logged);
       if (end > 0) batch.set(runId, { events: b.events.slice(end), originMs: b.originMs });
     }
     if (batch.size > 0) schedule();

@@ -24,16 +24,18 @@ describe('arrivals', () => {
     expect(changes).toBe(before);
     a.drawnThrough('r', 6);
     expect(seqs(a.of('r'))).toEqual([7, 8]);
-    expect(a.has('r')).toBe(true); // the held ones wait for their log
+    a.drawnThrough('r', 8); // the held ones wait for their log
+    expect(seqs(a.of('r'))).toEqual([7, 8]);
     a.folded('r', notes(7, 2));
     a.drawnThrough('r', 8);
-    expect(a.has('r')).toBe(false);
+    expect(a.of('r')).toEqual([]);
   });
 
-  it('keeps no more than the last two folds of a run the timeline does not draw', () => {
+  it("keeps no more than the last second of a run's events that the timeline does not draw", () => {
     const a = createArrivals();
-    for (let fold = 0; fold < 10; fold++) a.folded('unseen', notes(fold * 100, 100));
-    expect(seqs(a.of('unseen'))).toEqual([...seqs(notes(800, 100)), ...seqs(notes(900, 100))]);
+    for (let fold = 0; fold < 30; fold++) a.folded('unseen', notes(fold * 100, 100));
+    // The folds that end within 1 s (of run time) of the newest event: 1900..2999.
+    expect(seqs(a.of('unseen'))).toEqual(seqs(notes(1900, 1100)));
     a.clear('unseen');
     expect(a.of('unseen')).toEqual([]);
   });

@@ -1,18 +1,19 @@
 // Events that have come from the server and that the timeline has not drawn from its log
-// yet. While a run streams faster than anyone can follow (thousands of events a second), the
-// socket client folds its events into the log, and so into every render made from it, at
-// most every CALM_MS, and those renders are drawn apart from the fold (../store/drawnLog.ts);
-// meanwhile the timeline draws the events each frame as they arrive, as ticks in their lanes
+// yet. The timeline draws a live run's log in slices, apart from the batches that fill it
+// (../store/drawnLog.ts), and while a run streams faster than anyone can follow (thousands of
+// events a second) the socket client folds its events into the log at most every CALM_MS;
+// meanwhile the timeline draws them each frame as they arrive, as ticks in their lanes
 // (ArrivalTicks), without React. They are the log's next events, not a second log: the
 // frame that draws them from the log takes them from here (drawnThrough).
 import type { RunEvent } from '@racelab/shared';
 
 const NONE: readonly RunEvent[] = [];
 /**
- * How many folds' events wait here for the timeline: a run the timeline does not draw (not on
- * screen) keeps no more than these, and the timeline draws a fold well within CALM_MS.
+ * How long a run's events wait here for the timeline, in the run's ms: a run the timeline does
+ * not draw (not on screen) keeps no more than this much of its newest events; the timeline
+ * draws a fold within a few frames.
  */
-const FOLDS_KEPT = 2;
+const KEPT_MS = 1000;
 
 interface RunArrivals {
   /** Events in the log, by fold, oldest first, that the timeline has not drawn yet. */
@@ -26,8 +27,6 @@ interface RunArrivals {
 export interface Arrivals {
   /** The run's events, in order, that arrived and are not drawn from its log yet. */
   of(runId: string): readonly RunEvent[];
-  /** Whether the run has events here. */
-  has(runId: string): boolean;
   /** The run's events that wait for its log (all of them so far: they replace the last held). */
   hold(runId: string, events: readonly RunEvent[]): void;
   /** These events went into the run's log (the held ones among them too). */
@@ -58,7 +57,6 @@ export function createArrivals(): Arrivals {
       r.all ??= r.folded.length === 0 ? r.held : [...r.folded.flat(), ...r.held];
       return r.all;
     },
-    has: (runId) => runs.has(runId),
     hold(runId, events) {
       const r = entry(runId);
       r.held = events;
@@ -68,7 +66,8 @@ export function createArrivals(): Arrivals {
       const r = entry(runId);
       r.held = NONE;
       if (events.length > 0) r.folded.push(events);
-      if (r.folded.length > FOLDS_KEPT) r.folded.shift();
+      const keptFromMs = (r.folded.at(-1)?.at(-1)?.atMs ?? 0) - KEPT_MS;
+      while (r.folded.length > 1 && r.folded[0]!.at(-1)!.atMs < keptFromMs) r.folded.shift();
       changed(r);
     },
     drawnThrough(runId, seq) {

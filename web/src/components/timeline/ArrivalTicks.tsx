@@ -1,4 +1,4 @@
-// The events of a fast run that arrived and are not drawn by their lane yet
+// A live run's events that arrived and are not drawn by their lane yet
 // (../../store/arrivals.ts), drawn in their worker's lane as ticks on a canvas, in the frame
 // they arrived, without a React render: each event that will be a mark, at its time, on its
 // lane's row of small marks. Once the lane has drawn them as marks and clusters, the canvas is
@@ -18,7 +18,7 @@ const TICK_W = 2;
 /** The canvas's height in CSS px, as the stylesheet sets it (.tl-arrivals). */
 const TICKS_PX = 10;
 
-/** Whether an event draws a mark, worked out once per event (a fast run's arrivals are drawn again every frame). */
+/** Whether an event draws a mark, worked out once per event (arrivals are drawn again with every batch). */
 const drawsMark = new WeakMap<RunEvent, boolean>();
 function isMark(e: RunEvent): boolean {
   let known = drawsMark.get(e);

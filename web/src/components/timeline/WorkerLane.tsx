@@ -104,7 +104,7 @@ export const WorkerLane = memo(function WorkerLane({ runId, lane, truth, drawn, 
             // instead of all of them being taken down and drawn again in one frame.
             <ClusterGlyph key={i} cluster={c} />
           ))}
-          {reachMs !== null && <ArrivalTicks runId={runId} workerId={owner} drawn={drawn} pxWidth={pxWidth} />}
+          {(faultsFor !== null || reachMs !== null) && <ArrivalTicks runId={runId} workerId={owner} drawn={drawn} pxWidth={pxWidth} />}
         </div>
       </div>
     </div>
