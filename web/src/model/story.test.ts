@@ -56,6 +56,25 @@ describe('deriveStory', () => {
     );
   });
 
+  it('says a lease ran out while its release was under way when the worker did nothing else', () => {
+    // A library's release that waits for nodes that never answer: the write is done, and the
+    // lease runs out before the release comes back.
+    const run = (writeAtMs: number) =>
+      new LogBuilder()
+        .at(0, null, { type: 'run-started', scenario: 'redlock', variant: 'x', correct: true, params: {}, workers: ['worker-2'] })
+        .at(10, 'worker-2', { type: 'lease-acquired', key: 'mutex:lock', ttlMs: 750, token: 't2', fromMs: 0 })
+        .at(writeAtMs, 'worker-2', { type: 'write-accepted', target: 'document', value: 'by worker-2', fence: 0 })
+        .at(790, 'worker-2', { type: 'lease-released', key: 'mutex:lock', deleted: 1 })
+        .build();
+    expect(texts(run(700))).toContain(
+      "worker-2's lease on mutex:lock expired at 750 ms while its release was under way; it went on as if it held it until 790 ms.",
+    );
+    // A write after the lease ran out: it was still working.
+    expect(texts(run(770))).toContain(
+      "worker-2's lease on mutex:lock expired at 750 ms while it was still working; it went on as if it held it until 790 ms.",
+    );
+  });
+
   it('tells a blind DEL and the writes without a valid lease', () => {
     const t = texts(blindDelRun());
     expect(t).toContain(

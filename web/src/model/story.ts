@@ -56,6 +56,25 @@ function zombieLines(events: EventLog, leases: Lease[]): StoryLine[] {
   const lanes = new Map(deriveLanes(events).map((l) => [l.workerId, l]));
   const stalled = (w: string, atMs: number) =>
     lanes.get(w)?.spans.some((s) => s.kind === 'stall' && s.startMs <= atMs && (s.endMs ?? Infinity) >= atMs) ?? false;
+  /** The worker let go of it at `toMs`, and did nothing else after the lease ran out: its release was under way. */
+  const releasing = (w: string, fromMs: number, toMs: number | null) =>
+    toMs !== null &&
+    events.some((e) => e.workerId === w && e.type === 'lease-released' && e.atMs === toMs) &&
+    !events.some(
+      (e) =>
+        e.workerId === w &&
+        e.atMs > fromMs &&
+        e.atMs < toMs &&
+        e.type !== 'lease-released' &&
+        e.type !== 'checkpoint-reached' &&
+        e.type !== 'note',
+    );
+  const doing = (l: Lease, z: NonNullable<Lease['zombie']>) =>
+    stalled(l.workerId, z.startMs)
+      ? 'while its process was stalled'
+      : releasing(l.workerId, z.startMs, z.endMs)
+        ? 'while its release was under way'
+        : 'while it was still working';
   const out: StoryLine[] = [];
   for (const l of leases) {
     const z = l.zombie;
@@ -64,7 +83,7 @@ function zombieLines(events: EventLog, leases: Lease[]): StoryLine[] {
     const cause =
       l.end.kind === 'deleted'
         ? `${l.workerId}'s lock on ${l.key} was deleted by ${l.end.by} at ${formatMs(z.startMs)}`
-        : `${l.workerId}'s lease on ${l.key} expired at ${formatMs(z.startMs)} ${stalled(l.workerId, z.startMs) ? 'while its process was stalled' : 'while it was still working'}`;
+        : `${l.workerId}'s lease on ${l.key} expired at ${formatMs(z.startMs)} ${doing(l, z)}`;
     out.push({ id: `zombie-${l.id}`, atMs: z.startMs, tone: 'hazard', text: `${cause}; it went on as if it held it${until}.` });
   }
   return out;
