@@ -174,6 +174,23 @@ describe('socket client', () => {
     expect(arrivals.of('run-5')).toEqual([]);
   });
 
+  it('forgets the arrivals of a run that ended off screen: no timeline will draw them', () => {
+    const h = harness();
+    h.acceptRun('run-6', 'c0ffee');
+    const note = (seq: number) => ({ seq, atMs: seq, workerId: 'worker-1', type: 'note', text: `#${seq}` }) as const;
+    h.socket().receive({ type: 'run-events', runId: 'run-6', events: [note(1), note(2)] });
+    h.runTimers();
+    expect(arrivals.of('run-6')).toHaveLength(2);
+    h.store.setState({ shown: [] }); // the page went on to something else
+    h.socket().receive({
+      type: 'run-event',
+      runId: 'run-6',
+      event: { seq: 3, atMs: 3, workerId: null, type: 'run-finished', metrics: {}, expectations: [], verdict: 'pass' },
+    });
+    h.runTimers();
+    expect(arrivals.of('run-6')).toEqual([]);
+  });
+
   it('refuses a message the schema does not take: nothing reaches the store, the page says why', () => {
     const h = harness();
     const logged: unknown[] = [];

@@ -113,8 +113,9 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       if (flow) flow.loggedMs = at;
       const logged = end <= 0 ? b.events : b.events.slice(0, end);
       actions().appendEvents(runId, logged, b.originMs);
-      // Drawn as ticks until the timeline draws them from the log.
+      // Drawn as ticks until the timeline draws them from the log; a run that ended off screen never will be.
       arrivals.folded(runId, logged);
+      if (end === 0 && !actions().shown.includes(runId)) arrivals.clear(runId);
       if (end > 0) batch.set(runId, { events: b.events.slice(end), originMs: b.originMs });
     }
     if (batch.size > 0) schedule();

@@ -33,6 +33,7 @@ export interface Arrivals {
   folded(runId: string, events: readonly RunEvent[]): void;
   /** The timeline drew the run's log up to and including this seq. */
   drawnThrough(runId: string, seq: number): void;
+  /** Forgets the run's events (it ended where no timeline draws it). */
   clear(runId: string): void;
   /** Called after every change to what `of` returns; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
