@@ -24,12 +24,24 @@ export interface StoreWatchOptions {
 
 /** How long a store may leave a ping unanswered before the runs going are ended, in ms. */
 export const SILENT_MS = 1500;
+/** Between pings, in ms. */
+const EVERY_MS = 250;
+
+/** A ping not answered yet. */
+interface Ping {
+  /** performance.now() when it was sent. */
+  sentAt: number;
+  /** How long this process stood still since (late ticks), in ms: not counted as the store's silence. */
+  stoodMs: number;
+}
 
 export class StoreWatch {
   private readonly timer: NodeJS.Timeout;
   private readonly pg: pg.Pool;
-  /** When each store's oldest unanswered ping was sent (performance.now()), if any. */
-  private readonly waiting: Record<CoreStore, number | null> = { [REDIS_STORE]: null, [POSTGRES_STORE]: null };
+  /** Each store's unanswered ping, if any. */
+  private readonly waiting: Record<CoreStore, Ping | null> = { [REDIS_STORE]: null, [POSTGRES_STORE]: null };
+  /** When the last tick ran (performance.now()). */
+  private lastTick = performance.now();
   /** Stores whose silence has been reported: once per silence. */
   private readonly reported = new Set<CoreStore>();
 
@@ -46,24 +58,33 @@ export class StoreWatch {
     this.pg.on('error', () => {
       // The pool replaces a lost connection; a store that went away is reported by the runs' own connections.
     });
-    this.timer = setInterval(() => this.tick(), options.everyMs ?? 250).unref();
+    this.timer = setInterval(() => this.tick(), options.everyMs ?? EVERY_MS).unref();
   }
 
   private tick(): void {
+    const everyMs = this.options.everyMs ?? EVERY_MS;
     const silentMs = this.options.silentMs ?? SILENT_MS;
-    if (!this.options.busy()) return;
     const now = performance.now();
+    // A tick that comes late means this process did not run (a machine whose cores are taken):
+    // an answer cannot be read while the process stands still, so that time is no store's silence.
+    const stood = Math.max(0, now - this.lastTick - 2 * everyMs);
+    this.lastTick = now;
+    if (!this.options.busy()) return;
     for (const store of CORE_STORES) {
-      const since = this.waiting[store];
-      if (since !== null) {
-        // Judged after this turn's I/O: a server that did not get the CPU for a while (a busy
-        // machine) runs its due timers before it reads the answers that came meanwhile.
-        if (now - since >= silentMs && !this.reported.has(store)) setImmediate(() => this.judge(store, since, now));
+      const ping = this.waiting[store];
+      if (ping !== null) {
+        ping.stoodMs += stood;
+        // Judged after this turn's I/O: a server that did not get the CPU for a while runs its
+        // due timers before it reads the answers that came meanwhile.
+        if (now - ping.sentAt - ping.stoodMs >= silentMs && !this.reported.has(store)) {
+          setImmediate(() => this.judge(store, ping, now));
+        }
         continue; // one ping at a time per store
       }
-      this.waiting[store] = now;
-      const ping = store === REDIS_STORE ? this.options.redis.ping() : this.pg.query('select 1');
-      ping.then(
+      const sent: Ping = { sentAt: now, stoodMs: 0 };
+      this.waiting[store] = sent;
+      const answer = store === REDIS_STORE ? this.options.redis.ping() : this.pg.query('select 1');
+      answer.then(
         () => {
           this.waiting[store] = null;
           this.reported.delete(store);
@@ -74,12 +95,12 @@ export class StoreWatch {
     }
   }
 
-  /** Reports the store silent if the ping sent at `since` is still unanswered once the answers that came are read. */
-  private judge(store: CoreStore, since: number, now: number): void {
-    if (this.waiting[store] !== since || this.reported.has(store)) return;
+  /** Reports the store silent if `ping` is still unanswered once the answers that came are read. */
+  private judge(store: CoreStore, ping: Ping, now: number): void {
+    if (this.waiting[store] !== ping || this.reported.has(store)) return;
     this.reported.add(store);
     this.options.onSilent(
-      `${store} has not answered for ${Math.round((now - since) / 100) / 10} s (stopped or frozen): the run's numbers could not be read`,
+      `${store} has not answered for ${Math.round((now - ping.sentAt) / 100) / 10} s (stopped or frozen): the run's numbers could not be read`,
     );
   }
 
