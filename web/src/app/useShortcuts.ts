@@ -9,7 +9,7 @@ import { SPEEDS } from '../model/urlState.js';
 import { replayShown } from '../replay/player.js';
 import { useStore } from '../store/index.js';
 import { counterpartOf } from '../store/runsSlice.js';
-import { isRunning, selectCurrentRun, selectReplaying, selectRunInProgress, selectScenario, selectVariant } from '../store/selectors.js';
+import { selectCurrentRun, selectReplaying, selectRunInProgress, selectScenario, selectVariant, takesFaults } from '../store/selectors.js';
 import { fitView, panFraction, setPlayhead, zoomBy } from '../view/viewActions.js';
 import { viewStore } from '../view/viewStore.js';
 import { OPEN_RECORDING_ID } from '../components/sharing/RecordingControls.js';
@@ -27,7 +27,7 @@ function cycle<T>(items: readonly T[], current: T | undefined, step: number): T 
 /** Worker n of the top live run in progress, with whether the page has it paused. */
 function workerN(n: number): { runId: string; workerId: string; paused: boolean } | null {
   const s = useStore.getState();
-  const run = s.shown.map((id) => s.runs[id]).find((r) => r?.source === 'live' && isRunning(r));
+  const run = s.shown.map((id) => s.runs[id]).find(takesFaults);
   const workerId = run ? runSummary(run.events).workers[n - 1] : undefined;
   if (!run || !workerId) return null;
   const lane = deriveLanes(run.events).find((l) => l.workerId === workerId);

@@ -74,6 +74,17 @@ export const isRunning = (run: RunRecord | undefined): boolean => {
   return phase === 'running' || phase === 'empty';
 };
 
+/**
+ * A live run whose worker processes take faults from the page: from its run-started (its lanes
+ * are laid out from the roster while its workers start, and the server refuses a fault then)
+ * to its end.
+ */
+export const takesFaults = (run: RunRecord | undefined): boolean => {
+  if (!run || run.lost || run.source !== 'live') return false;
+  const summary = runSummary(run.events);
+  return summary.started !== null && summary.endMs === null;
+};
+
 /** A run was asked for, a run on screen is in progress and still followed, or a replay plays. */
 export const selectRunInProgress = (s: State): boolean =>
   s.pending.length > 0 || s.shown.some((id) => isRunning(s.runs[id])) || selectReplaying(s);

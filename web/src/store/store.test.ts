@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { blindDelRun } from '../model/fixtures/blindDelRun.js';
 import { duplicateJobManifest } from '../model/fixtures/manifest.js';
 import { createAppStore } from './index.js';
-import { selectCurrentEvents, selectRunInProgress } from './selectors.js';
+import { selectCurrentEvents, selectRunInProgress, takesFaults } from './selectors.js';
 
 function setup() {
   const store = createAppStore();
@@ -66,6 +66,22 @@ describe('store', () => {
     expect(selectCurrentEvents(store.getState())).toHaveLength(events.length);
     expect(selectRunInProgress(store.getState())).toBe(false);
     expect(store.getState().runs['run-1']!.clientOriginMs).toBe(996); // the lowest estimate wins;
+  });
+
+  it("offers a live run's workers faults from its run-started to its end, not while they start", () => {
+    const { store, sent } = setup();
+    store.getState().startRun();
+    store.getState().runAccepted((sent[0] as { requestId: string }).requestId, 'run-3', ['worker-1', 'worker-2']);
+    const faultable = () => takesFaults(store.getState().runs['run-3']);
+    // Lanes from the roster, workers still starting: the server would refuse a fault.
+    expect(selectRunInProgress(store.getState())).toBe(true);
+    expect(faultable()).toBe(false);
+    const events = blindDelRun();
+    expect(events[0]!.type).toBe('run-started');
+    store.getState().appendEvents('run-3', events.slice(0, 1), 0);
+    expect(faultable()).toBe(true);
+    store.getState().appendEvents('run-3', events.slice(1), 0);
+    expect(faultable()).toBe(false);
   });
 
   it('shows a rejection and frees the Run button', () => {

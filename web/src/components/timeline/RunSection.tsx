@@ -14,7 +14,7 @@ import type { TimeWindow } from '../../model/viewport.js';
 import { arrivals } from '../../store/arrivals.js';
 import { useDrawnLog } from '../../store/drawnLog.js';
 import { useStore } from '../../store/index.js';
-import { isRunning, scenarioOfRun, selectRunFacts } from '../../store/selectors.js';
+import { scenarioOfRun, selectRunFacts, takesFaults } from '../../store/selectors.js';
 import { runTitle } from '../panels/runTitle.js';
 import { NodeFaults } from './NodeFaults.js';
 import { OverlapBands, OverlapRow } from './OverlapRow.js';
@@ -33,7 +33,7 @@ interface Props {
 
 export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
   const run = useStore((s) => selectRunFacts(s, runId));
-  const running = useStore((s) => isRunning(s.runs[runId]));
+  const takingFaults = useStore((s) => takesFaults(s.runs[runId]));
   const scenario = useStore((s) => scenarioOfRun(s, s.runs[runId]));
   // The log up to the cursor: lanes, truth, holders and verdict as they stood then.
   const events = useDrawnLog(runId);
@@ -55,7 +55,7 @@ export function RunSection({ runId, drawn, pxWidth, withHeader }: Props) {
   const reachMs = summary.endMs === null ? summary.lastMs : null;
   // Unzoomed, a running run's drawing is its domain, which grows to the next horizon.
   const growsToMs = reachMs !== null && drawn.startMs === 0 ? nextHorizon(drawn.endMs) : null;
-  const faultsFor = run.source === 'live' && running ? runId : null;
+  const faultsFor = takingFaults ? runId : null;
   const title = runTitle(scenario, run.scenario, run.variant);
   const verdict = deriveVerdict(events, scenario);
   return (
