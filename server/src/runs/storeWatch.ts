@@ -42,6 +42,7 @@ export class StoreWatch {
   private readonly waiting: Record<CoreStore, Ping | null> = { [REDIS_STORE]: null, [POSTGRES_STORE]: null };
   /** When the last tick ran (performance.now()). */
   private lastTick = performance.now();
+  private readonly everyMs: number;
   /** Stores whose silence has been reported: once per silence. */
   private readonly reported = new Set<CoreStore>();
 
@@ -58,16 +59,16 @@ export class StoreWatch {
     this.pg.on('error', () => {
       // The pool replaces a lost connection; a store that went away is reported by the runs' own connections.
     });
-    this.timer = setInterval(() => this.tick(), options.everyMs ?? EVERY_MS).unref();
+    this.everyMs = options.everyMs ?? EVERY_MS;
+    this.timer = setInterval(() => this.tick(), this.everyMs).unref();
   }
 
   private tick(): void {
-    const everyMs = this.options.everyMs ?? EVERY_MS;
     const silentMs = this.options.silentMs ?? SILENT_MS;
     const now = performance.now();
     // A tick that comes late means this process did not run (a machine whose cores are taken):
     // an answer cannot be read while the process stands still, so that time is no store's silence.
-    const stood = Math.max(0, now - this.lastTick - 2 * everyMs);
+    const stood = Math.max(0, now - this.lastTick - 2 * this.everyMs);
     this.lastTick = now;
     if (!this.options.busy()) return;
     for (const store of CORE_STORES) {
