@@ -5,12 +5,12 @@
 // its own mark or, once its lane holds more marks than fit, counted by a cluster of them
 // (markProbe.ts sees both). The second test plays the same stream to a bare page
 // (barePage.ts): the floor this machine sets for any page.
-import { test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { cpuSnapshot, cpuUse } from '../../tools/src/bench/cpuUse.js';
 import { installBarePage, type BareParams } from './barePage.js';
 import { clockOffset, openBenchPage, percentile, runToVerdict, saveResult, setParams } from './benchPage.js';
 import { startProfile, stopProfile, type HotSpot } from './cpuProfile.js';
-import { installMarkProbe, type ProbeState } from './markProbe.js';
+import { installMarkProbe, watchTickWorkers, type ProbeState } from './markProbe.js';
 import { startTrace, stopTrace, type TraceLine } from './traceSummary.js';
 
 const RATE = Number(process.env.BENCH_E2P_RATE ?? 2000);
@@ -75,9 +75,12 @@ function drawnNotes(run: LastRun, probe: ProbeState): Map<number, Drawn> {
 
 type Clock = Awaited<ReturnType<typeof clockOffset>>;
 
-/** The probe's record of the run just drawn (and a fresh one for the next). */
-const takeProbe = async (page: Page) =>
-  (await page.evaluate(() => (window as unknown as { __markProbe: { take(): unknown } }).__markProbe.take())) as ProbeState;
+/** The probe's record of the run just drawn (and a fresh one for the next), the tick worker's draws with it. */
+async function takeProbe(page: Page, ticks?: ReturnType<typeof watchTickWorkers>): Promise<ProbeState> {
+  const probe = (await page.evaluate(() => (window as unknown as { __markProbe: { take(): unknown } }).__markProbe.take())) as ProbeState;
+  if (ticks) probe.clusters.push(...(await ticks.take()));
+  return probe;
+}
 
 /** One run's latencies, from the server's record of its notes and the probe's of the page's frames. */
 function measureRun(run: LastRun, probe: ProbeState, clock: Clock) {
@@ -147,7 +150,15 @@ const stream = { workers: 4, events: RATE * SECONDS, rate: RATE, mode: 'marks' }
 
 test('event to pixel', async ({ browser, page, request }) => {
   await page.addInitScript(installMarkProbe);
+  const ticks = watchTickWorkers(page);
   await openBenchPage(page);
+  // The page starts its tick worker as it opens (where the browser has OffscreenCanvas):
+  // the probe is in it before any run.
+  await expect
+    .poll(() => page.workers().length, { timeout: 5000 })
+    .toBeGreaterThan(0)
+    .catch(() => undefined);
+  await ticks.ready();
   await setParams(page, stream);
   const pid = await serverPid(request);
   const reps = [];
@@ -156,7 +167,7 @@ test('event to pixel', async ({ browser, page, request }) => {
   for (let rep = 0; rep < REPS + (PROFILE ? 1 : 0); rep++) {
     const profiling = PROFILE && rep === REPS;
     const clock = await clockOffset(page);
-    await takeProbe(page); // forget the last run
+    await takeProbe(page, ticks); // forget the last run
     // The JS profile and the trace are two passes: a trace of JS samples would be huge.
     const cdp = profiling ? await startProfile(page) : null;
     const before = cpuSnapshot();
@@ -171,7 +182,7 @@ test('event to pixel', async ({ browser, page, request }) => {
       trace = (await stopTrace(browser)).lines;
       continue;
     }
-    const probe = await takeProbe(page);
+    const probe = await takeProbe(page, ticks);
     reps.push({ headline, ...measureRun(await lastRun(request), probe, clock), cpu });
   }
   await setParams(page, { ...stream, events: FLOOR_RATE * SECONDS, rate: FLOOR_RATE });

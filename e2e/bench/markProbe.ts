@@ -1,6 +1,7 @@
 // In-page probes, injected before the app's own script runs (page.addInitScript).
 //  - socket: every WebSocket frame carrying notes "#i" is stamped on arrival (a frame may
-//    carry a batch of events).
+//    carry a batch of events), or as the page's main thread takes it from the tick worker
+//    that holds the page's socket.
 //  - drawing: a MutationObserver sees each shape that draws events enter the DOM or
 //    change: a mark (data-mark="mark-<seq>", one event) or a cluster of a lane's marks too
 //    close to tell apart (data-marks="mark-<first> mark-<last>": every mark of its lane
@@ -11,7 +12,10 @@
 //    paint are done on the main thread. "Visible" is the first such frame where a mark's
 //    computed opacity is > 0 (marks fade in; clusters do not). Compositing and display
 //    after that are not observable here.
+//  - the tick worker: see watchTickWorkers below.
 // All times are the page's wall clock: performance.timeOrigin + performance.now().
+import type { Page } from '@playwright/test';
+
 export interface MarkTimes {
   seq: number;
   domMs: number;
@@ -48,14 +52,25 @@ export function installMarkProbe(): void {
   let fading: MarkRecord[] = [];
   const state = { inTimeline: null as boolean | null };
 
+  const stamp = (data: unknown) => {
+    const at = now();
+    if (typeof data !== 'string') return;
+    for (const m of data.matchAll(NOTE)) received.set(Number(m[1] ?? m[2]), at);
+  };
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
-      this.addEventListener('message', (e: MessageEvent) => {
-        const at = now();
-        if (typeof e.data !== 'string') return;
-        for (const m of e.data.matchAll(NOTE)) received.set(Number(m[1] ?? m[2]), at);
+      this.addEventListener('message', (e: MessageEvent) => stamp(e.data));
+    }
+  };
+  // Where the page's socket is held by its tick worker, the page takes each message from it.
+  const NativeWorker = window.Worker;
+  window.Worker = class extends NativeWorker {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      this.addEventListener('message', (e: MessageEvent<{ type?: string; data?: unknown }>) => {
+        if (e.data?.type === 'message') stamp(e.data.data);
       });
     }
   };
@@ -154,6 +169,38 @@ export function installMarkProbe(): void {
       fading = [];
       state.inTimeline = null;
       return result;
+    },
+  };
+}
+
+/**
+ * The same probe in the page's tick worker (web/src/ticks/tickWorker.ts), which draws a live
+ * run's arrived events on canvases handed to it, off the page's main thread: the worker calls
+ * `__ticksDrawn(lane, firstSeq, lastSeq)` once it has drawn a lane's ticks, in its own
+ * animation frame, and each call is a cluster drawn at that moment (the worker's wall clock,
+ * performance.timeOrigin + performance.now(), as the page's). Call before the page opens.
+ */
+export function watchTickWorkers(page: Page): { ready(): Promise<void>; take(): Promise<ClusterTimes[]> } {
+  const installed: Promise<unknown>[] = [];
+  page.on('worker', (worker) => {
+    installed.push(
+      worker.evaluate(() => {
+        const scope = self as unknown as { __ticksDrawn?: unknown; __tickProbe?: ClusterTimes[] };
+        scope.__tickProbe = [];
+        scope.__ticksDrawn = (lane: string, firstSeq: number, lastSeq: number) =>
+          scope.__tickProbe!.push({ lane, firstSeq, lastSeq, frameMs: performance.timeOrigin + performance.now() });
+      }),
+    );
+  });
+  return {
+    async ready() {
+      await Promise.all(installed);
+    },
+    async take() {
+      const out: ClusterTimes[] = [];
+      for (const worker of page.workers())
+        out.push(...(await worker.evaluate(() => (self as unknown as { __tickProbe?: ClusterTimes[] }).__tickProbe?.splice(0) ?? [])));
+      return out;
     },
   };
 }

@@ -3,7 +3,7 @@
 // one screen and pans inside its own box.
 import { expect, test } from '@playwright/test';
 import { boxOf, expectInsideViewport, expectNoWiderThanViewport, timelineOf, verdictStatus } from './layout.js';
-import { openPlayground, RUN_TIMEOUT } from './racelab.js';
+import { openPlayground, RUN_TIMEOUT, withPageSocket } from './racelab.js';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -41,6 +41,7 @@ test('390 px wide, Run in sight, the timeline inside the screen and panning in i
 
 test("while the workers start, the note sits over the lanes' tracks, whole and in sight, beside their labels", async ({ page }) => {
   // The page is shown no run events: it stays where a taken run's workers are starting.
+  await withPageSocket(page);
   await page.routeWebSocket(/\/ws$/, (ws) => {
     const server = ws.connectToServer();
     server.onMessage((message) => {

@@ -32,3 +32,15 @@ export async function runAndWait(page: Page, variantName: string): Promise<strin
   await expect(headline).toHaveText(/^(PASS|FAIL|ERROR)/, { timeout: RUN_TIMEOUT });
   return (await headline.textContent()) ?? '';
 }
+
+/**
+ * Has the page hold its socket itself, as in a browser without OffscreenCanvas, instead of
+ * in its tick worker (web/src/ticks/): Playwright routes a page's WebSockets, not a
+ * worker's. For tests that cut or hold back the socket with page.routeWebSocket; call
+ * before the page opens.
+ */
+export async function withPageSocket(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    delete (window as { OffscreenCanvas?: unknown }).OffscreenCanvas;
+  });
+}

@@ -4,7 +4,7 @@
 // moment the server's own messages choose: once the lock's holder has started its work.
 import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
 import { eventsOf, readServerMessage } from '@racelab/shared';
-import { openPlayground, RUN_TIMEOUT } from './racelab.js';
+import { openPlayground, RUN_TIMEOUT, withPageSocket } from './racelab.js';
 
 /** Sits between the page and the server's socket: can cut it, and hold the page's reconnects back. */
 async function middle(page: Page) {
@@ -12,6 +12,7 @@ async function middle(page: Page) {
   let holding = false;
   let onWorkStarted: (() => void) | null = null;
   let onRunEnded: (() => void) | null = null;
+  await withPageSocket(page);
   await page.routeWebSocket(/\/ws$/, (ws) => {
     if (holding) return ws.close({ code: 4001, reason: 'held back by the test' });
     const server = ws.connectToServer();

@@ -5,6 +5,7 @@ import { App } from './components/App.js';
 import { isOfflineReplay } from './model/urlState.js';
 import { socketUrl, startSocket } from './socket/client.js';
 import { useStore } from './store/index.js';
+import { pageTicks } from './ticks/pageTicks.js';
 import './styles/base.css';
 import './styles/theme.css';
 import './styles/controls.css';
@@ -16,7 +17,8 @@ import './styles/scorecard.css';
 startUrlSync(useStore);
 // A link to a recording plays it with no server: no socket, no "reconnecting…".
 if (isOfflineReplay(window.location.search)) useStore.getState().setConnection('offline');
-else startSocket({ url: socketUrl(window.location), store: useStore });
+// The socket is held by the tick worker where there is one (it draws a live run's events from it).
+else startSocket({ url: socketUrl(window.location), store: useStore, WebSocketImpl: pageTicks()?.WebSocket });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

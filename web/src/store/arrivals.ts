@@ -6,6 +6,7 @@
 // (ArrivalTicks), without React. They are the log's next events, not a second log: the
 // frame that draws them from the log takes them from here (drawnThrough).
 import type { RunEvent } from '@racelab/shared';
+import { pageTicks, type TickSink } from '../ticks/pageTicks.js';
 
 const NONE: readonly RunEvent[] = [];
 /**
@@ -39,7 +40,12 @@ export interface Arrivals {
   subscribe(listener: () => void): () => void;
 }
 
-export function createArrivals(): Arrivals {
+/**
+ * `ticks`: where the events are drawn off the main thread instead (the tick worker, which
+ * takes them from the socket it holds for the page), told what the lanes drew and which runs
+ * to forget; asked at each change (the page's starts on first use).
+ */
+export function createArrivals(ticks: () => TickSink | null = () => null): Arrivals {
   const runs = new Map<string, RunArrivals>();
   const listeners = new Set<() => void>();
   const changed = (r: RunArrivals) => {
@@ -72,6 +78,7 @@ export function createArrivals(): Arrivals {
       changed(r);
     },
     drawnThrough(runId, seq) {
+      ticks()?.drawnThrough(runId, seq);
       const r = runs.get(runId);
       if (!r || r.folded.length === 0 || r.folded[0]![0]!.seq > seq) return;
       r.folded = r.folded.map((f) => f.filter((e) => e.seq > seq)).filter((f) => f.length > 0);
@@ -79,6 +86,7 @@ export function createArrivals(): Arrivals {
       changed(r);
     },
     clear(runId) {
+      ticks()?.forget(runId);
       const r = runs.get(runId);
       if (!r) return;
       runs.delete(runId);
@@ -91,5 +99,5 @@ export function createArrivals(): Arrivals {
   };
 }
 
-/** The page's arrivals: written by its socket, drawn by its timeline. */
-export const arrivals = createArrivals();
+/** The page's arrivals: written by its socket, drawn by its timeline (or its tick worker). */
+export const arrivals = createArrivals(pageTicks);

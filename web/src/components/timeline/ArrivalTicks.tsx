@@ -3,28 +3,22 @@
 // they arrived, without a React render: each event that will be a mark, at its time, on its
 // lane's row of small marks. Once the lane has drawn them as marks and clusters, the canvas is
 // blank again. Hidden from assistive technology: the marks themselves carry the names.
-// `data-marks` names the first and the last event drawn, as a cluster of the lane does.
+// On the main thread, `data-marks` names the first and the last event drawn, as a cluster of
+// the lane does.
 //
 // Nothing here reads the page's layout or style in a frame: the canvas is as tall as the
-// stylesheet makes it (TICKS_PX), and the lane's colour is read once, when it first draws.
+// stylesheet makes it (TICKS_PX), and the lane's colour is read once.
+//
+// Where the browser can, the canvas is handed to the tick worker (../../ticks/tickWorker.ts)
+// and drawn there, off the page's main thread, with the same ticks at the same places; this
+// component then only tells it where the lane's drawing is.
 import type { RunEvent } from '@racelab/shared';
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { markOf } from '../../model/marks.js';
 import type { TimeWindow } from '../../model/viewport.js';
 import { arrivals } from '../../store/arrivals.js';
 import { useStore } from '../../store/index.js';
-
-const TICK_W = 2;
-/** The canvas's height in CSS px, as the stylesheet sets it (.tl-arrivals). */
-const TICKS_PX = 10;
-
-/** Whether an event draws a mark, worked out once per event (arrivals are drawn again with every batch). */
-const drawsMark = new WeakMap<RunEvent, boolean>();
-function isMark(e: RunEvent): boolean {
-  let known = drawsMark.get(e);
-  if (known === undefined) drawsMark.set(e, (known = e.workerId !== null && markOf(e, e.workerId, undefined) !== null));
-  return known;
-}
+import { drawTicks, type TickCanvas } from '../../ticks/drawTicks.js';
+import { isMark, pageTicks, type TickLane } from '../../ticks/pageTicks.js';
 
 interface Props {
   runId: string;
@@ -34,7 +28,41 @@ interface Props {
   pxWidth: number;
 }
 
-export function ArrivalTicks({ runId, workerId, drawn, pxWidth }: Props) {
+/** The lane's colour, read once the lane has its style. */
+const laneColor = (canvas: HTMLCanvasElement) => getComputedStyle(canvas).getPropertyValue('--worker').trim() || '#8a93a6';
+
+export function ArrivalTicks(props: Props) {
+  return pageTicks() ? <WorkerTicks {...props} /> : <PageTicks {...props} />;
+}
+
+/** Drawn by the tick worker: the lane tells it where its drawing is, and whether it is live. */
+function WorkerTicks({ runId, workerId, drawn, pxWidth }: Props) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  const laneRef = useRef<TickLane | null>(null);
+  const live = useStore((s) => s.cursor.mode === 'live');
+  const placeRef = useRef({ drawn, pxWidth, live });
+  useLayoutEffect(() => {
+    const canvas = ref.current;
+    const ticks = pageTicks();
+    if (!canvas || !ticks) return;
+    const lane = ticks.lane(canvas, runId, workerId, laneColor(canvas));
+    const p = placeRef.current;
+    lane.place(p.drawn, p.pxWidth, p.live);
+    laneRef.current = lane;
+    return () => {
+      lane.drop();
+      laneRef.current = null;
+    };
+  }, [runId, workerId]);
+  useLayoutEffect(() => {
+    placeRef.current = { drawn, pxWidth, live };
+    laneRef.current?.place(drawn, pxWidth, live);
+  }, [drawn, pxWidth, live]);
+  return <canvas ref={ref} className="tl-arrivals" aria-hidden="true" />;
+}
+
+/** Drawn on the page's main thread, in the frame the events arrive. */
+function PageTicks({ runId, workerId, drawn, pxWidth }: Props) {
   const ref = useRef<HTMLCanvasElement>(null);
   const paintRef = useRef<(() => void) | null>(null);
   const windowRef = useRef({ drawn, pxWidth });
@@ -44,39 +72,19 @@ export function ArrivalTicks({ runId, workerId, drawn, pxWidth }: Props) {
     if (!canvas || !context) return;
     const ratio = window.devicePixelRatio || 1;
     let color: string | null = null;
-    let drawnAny = false;
+    const target: TickCanvas = { canvas, context, drawnAny: false };
+    function* laneTicks(events: readonly RunEvent[]) {
+      for (const e of events) if (e.workerId === workerId && isMark(e)) yield e;
+    }
     const paint = () => {
       // Held or replayed, the timeline shows the log at its cursor: nothing newer.
       const events = useStore.getState().cursor.mode === 'live' ? arrivals.of(runId) : [];
       const { drawn: w, pxWidth: px } = windowRef.current;
-      const width = Math.max(1, Math.round(px * ratio));
-      const height = Math.max(1, Math.round(TICKS_PX * ratio));
-      if (canvas.width !== width || canvas.height !== height) {
-        canvas.width = width; // blanks it
-        canvas.height = height;
-        drawnAny = false;
-      }
-      if (drawnAny) context.clearRect(0, 0, width, height);
-      drawnAny = false;
-      const spanMs = Math.max(1e-9, w.endMs - w.startMs);
-      let first: number | null = null;
-      let last: number | null = null;
-      for (const e of events) {
-        if (e.workerId !== workerId || !isMark(e)) continue;
-        if (first === null) {
-          // Read once the lane has its style, the first time there is something to draw.
-          color ??= getComputedStyle(canvas).getPropertyValue('--worker').trim() || '#8a93a6';
-          context.fillStyle = color;
-        }
-        const x = ((e.atMs - w.startMs) / spanMs) * width;
-        context.fillRect(Math.round(x - (TICK_W * ratio) / 2), 0, TICK_W * ratio, height);
-        first ??= e.seq;
-        last = e.seq;
-        drawnAny = true;
-      }
-      if (first === null) {
+      // The colour is read once the lane has its style, the first time there is something to draw.
+      const drawn = drawTicks(target, laneTicks(events), w, px, ratio, () => (color ??= laneColor(canvas)));
+      if (drawn === null) {
         if (canvas.hasAttribute('data-marks')) canvas.removeAttribute('data-marks');
-      } else canvas.setAttribute('data-marks', `mark-${first} mark-${last}`);
+      } else canvas.setAttribute('data-marks', `mark-${drawn.first} mark-${drawn.last}`);
     };
     paintRef.current = paint;
     paint();

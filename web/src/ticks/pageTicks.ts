@@ -1,0 +1,145 @@
+// The page's side of the tick worker (tickWorker.ts), where the browser can hand a canvas to
+// a worker (OffscreenCanvas): the page's socket, held by the worker (a WebSocket to the
+// socket client, ../socket/client.ts), and the lanes whose ticks the worker draws. Elsewhere
+// (an older browser, the unit tests' DOM) there is none: the socket is the page's own and
+// ArrivalTicks draws on the main thread.
+import type { RunEvent } from '@racelab/shared';
+import { markOf } from '../model/marks.js';
+import type { FromTickWorker, ToTickWorker } from './protocol.js';
+
+/** What the timeline tells the worker of a run's ticks. */
+export interface TickSink {
+  /** The lanes drew the run's log up to and including `seq`: those ticks go. */
+  drawnThrough(runId: string, seq: number): void;
+  /** The run ended where no lane draws it. */
+  forget(runId: string): void;
+}
+
+export interface TickLane {
+  place(window: { startMs: number; endMs: number }, pxWidth: number, live: boolean): void;
+  drop(): void;
+}
+
+export interface PageTicks extends TickSink {
+  /** Hands the canvas to the worker (once: a canvas is handed over for good) and draws the lane's ticks there. */
+  lane(canvas: HTMLCanvasElement, runId: string, workerId: string, color: string): TickLane;
+  /** A WebSocket, as far as the socket client uses one, held by the worker. */
+  WebSocket: typeof WebSocket;
+}
+
+/** Whether an event draws a mark, worked out once per event. */
+const drawsMark = new WeakMap<RunEvent, boolean>();
+export function isMark(e: RunEvent): boolean {
+  let known = drawsMark.get(e);
+  if (known === undefined) drawsMark.set(e, (known = e.workerId !== null && markOf(e, e.workerId, undefined) !== null));
+  return known;
+}
+
+/** The worker, as the page talks to it. */
+export interface TickWorkerPort {
+  postMessage(message: ToTickWorker, transfer?: Transferable[]): void;
+  onmessage: ((event: MessageEvent<FromTickWorker>) => void) | null;
+}
+
+/** Canvases handed over, by element, with their lane number. */
+const handedOver = new WeakMap<HTMLCanvasElement, number>();
+
+export function createPageTicks(worker: TickWorkerPort): PageTicks {
+  const post = (message: ToTickWorker, transfer?: Transferable[]) => worker.postMessage(message, transfer ?? []);
+  /** Lanes let go of, dropped in the worker unless taken again first (a remount takes the same canvas again at once). */
+  const dropping = new Map<number, ReturnType<typeof setTimeout>>();
+  let nextLane = 1;
+
+  const sockets = new Map<number, WorkerSocket>();
+  let nextSocket = 1;
+  worker.onmessage = (event) => {
+    const m = event.data;
+    const socket = sockets.get(m.id);
+    if (!socket) return;
+    if (m.type === 'open') {
+      socket.readyState = WorkerSocket.OPEN;
+      socket.onopen?.(new Event('open'));
+    } else if (m.type === 'message') socket.onmessage?.(new MessageEvent('message', { data: m.data }));
+    else {
+      sockets.delete(m.id);
+      socket.readyState = WorkerSocket.CLOSED;
+      socket.onclose?.(new Event('close') as CloseEvent);
+    }
+  };
+
+  /** The part of a WebSocket the socket client uses: the connection itself is the worker's. */
+  class WorkerSocket {
+    static readonly CONNECTING = 0;
+    static readonly OPEN = 1;
+    static readonly CLOSING = 2;
+    static readonly CLOSED = 3;
+    readonly OPEN = WorkerSocket.OPEN;
+    readyState: number = WorkerSocket.CONNECTING;
+    onopen: ((event: Event) => void) | null = null;
+    onmessage: ((event: MessageEvent) => void) | null = null;
+    onclose: ((event: CloseEvent) => void) | null = null;
+    onerror: ((event: Event) => void) | null = null;
+    private readonly id = nextSocket++;
+    constructor(url: string | URL) {
+      sockets.set(this.id, this);
+      post({ type: 'open', id: this.id, url: String(url) });
+    }
+    send(data: string): void {
+      post({ type: 'send', id: this.id, data });
+    }
+    close(): void {
+      if (this.readyState === WorkerSocket.CLOSED) return;
+      this.readyState = WorkerSocket.CLOSING;
+      post({ type: 'close', id: this.id });
+    }
+  }
+
+  return {
+    WebSocket: WorkerSocket as unknown as typeof WebSocket,
+    drawnThrough: (runId, seq) => post({ type: 'drawn-through', runId, seq }),
+    forget: (runId) => post({ type: 'forget', runId }),
+    lane(canvas, runId, workerId, color) {
+      let laneId = handedOver.get(canvas);
+      if (laneId === undefined) {
+        laneId = nextLane++;
+        handedOver.set(canvas, laneId);
+        const offscreen = canvas.transferControlToOffscreen();
+        post({ type: 'lane', laneId, runId, workerId, canvas: offscreen, color }, [offscreen]);
+      } else {
+        clearTimeout(dropping.get(laneId));
+        dropping.delete(laneId);
+        post({ type: 'lane', laneId, runId, workerId, color });
+      }
+      const id = laneId;
+      return {
+        place: (w, pxWidth, live) =>
+          post({ type: 'place', laneId: id, startMs: w.startMs, endMs: w.endMs, pxWidth, ratio: globalThis.devicePixelRatio || 1, live }),
+        drop: () =>
+          dropping.set(
+            id,
+            setTimeout(() => {
+              dropping.delete(id);
+              handedOver.delete(canvas);
+              post({ type: 'drop-lane', laneId: id });
+            }, 0),
+          ),
+      };
+    },
+  };
+}
+
+let started: PageTicks | null | undefined;
+
+/** The page's tick worker, started on first use; null where a canvas cannot be drawn off the main thread. */
+export function pageTicks(): PageTicks | null {
+  if (started !== undefined) return started;
+  const able =
+    typeof Worker === 'function' &&
+    typeof OffscreenCanvas === 'function' &&
+    typeof HTMLCanvasElement === 'function' &&
+    'transferControlToOffscreen' in HTMLCanvasElement.prototype;
+  if (!able) return (started = null);
+  const worker = new Worker(new URL('./tickWorker.ts', import.meta.url), { type: 'module' });
+  started = createPageTicks(worker);
+  return started;
+}
