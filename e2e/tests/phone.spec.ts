@@ -1,9 +1,10 @@
 // On a 390 px phone the page is laid out 390 px wide: nothing is wider than the screen,
 // Run is in sight at load, a run brings the timeline into sight, and the timeline fits on
 // one screen and pans inside its own box.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { boxOf, expectInsideViewport, expectNoWiderThanViewport, timelineOf, verdictStatus } from './layout.js';
-import { openPlayground, RUN_TIMEOUT, withPageSocket } from './racelab.js';
+import { openPlayground, RUN_TIMEOUT } from './racelab.js';
+import { test } from './socketProxy.js';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -39,16 +40,10 @@ test('390 px wide, Run in sight, the timeline inside the screen and panning in i
   await testInfo.attach('phone-fencing', { path, contentType: 'image/png' });
 });
 
-test("while the workers start, the note sits over the lanes' tracks, whole and in sight, beside their labels", async ({ page }) => {
+test("while the workers start, the note sits over the lanes' tracks, whole and in sight, beside their labels", async ({ page, socketProxy }) => {
   // The page is shown no run events: it stays where a taken run's workers are starting.
-  await withPageSocket(page);
-  await page.routeWebSocket(/\/ws$/, (ws) => {
-    const server = ws.connectToServer();
-    server.onMessage((message) => {
-      if (!String(message).includes('"run-event')) ws.send(message);
-    });
-  });
-  await openPlayground(page, '/?scenario=duplicate-job');
+  socketProxy.onServerMessage = (text) => !text.includes('"run-event');
+  await openPlayground(page, socketProxy.origin + '/?scenario=duplicate-job');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const timeline = timelineOf(page);
   const lane = timeline.getByRole('group', { name: 'worker-1', exact: true });

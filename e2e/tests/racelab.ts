@@ -34,10 +34,8 @@ export async function runAndWait(page: Page, variantName: string): Promise<strin
 }
 
 /**
- * Has the page hold its socket itself, as in a browser without OffscreenCanvas, instead of
- * in its tick worker (web/src/ticks/): Playwright routes a page's WebSockets, not a
- * worker's. For tests that cut or hold back the socket with page.routeWebSocket; call
- * before the page opens.
+ * Has the page hold its socket itself, as a browser without OffscreenCanvas does, instead of
+ * its tick worker (web/src/ticks/): for tests of that path. Call before the page opens.
  */
 export async function withPageSocket(page: Page): Promise<void> {
   await page.addInitScript(() => {
