@@ -238,7 +238,7 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
         const p = read<E2pResult>(dir, 'eventToPixel.profile');
         if (p?.profile) {
           notes.push(
-            `Profile of the miss (one more run on an unminified build of the same page): JS self time, top functions: ${p.profile
+            `Profile, the p99 being over one frame (16 ms): one more run on an unminified build of the same page, JS self time, top functions: ${p.profile
               .slice(0, 14)
               .map((h) => `${h.fn} ${h.selfMs} ms (${h.share}%)`)
               .join(', ')}.`,
@@ -248,7 +248,7 @@ export async function benchEventToPixel(reps = 3): Promise<BenchResult> {
           notes.push(
             `Trace of the main thread over a second such run, time by event (nested events counted in each): ${traceText(p.trace)}.`,
           );
-      } else notes.push('The page did not build unminified, so the miss was not profiled.');
+      } else notes.push('The page did not build unminified, so it was not profiled.');
     }
     return { figures, notes };
   } finally {
