@@ -40,7 +40,10 @@ test('390 px wide, Run in sight, the timeline inside the screen and panning in i
   await testInfo.attach('phone-fencing', { path, contentType: 'image/png' });
 });
 
-test("while the workers start, the note sits over the lanes' tracks, whole and in sight, beside their labels", async ({ page, socketProxy }) => {
+test("while the workers start, the note sits over the lanes' tracks, whole and in sight, beside their labels", async ({
+  page,
+  socketProxy,
+}) => {
   // The page is shown no run events: it stays where a taken run's workers are starting.
   socketProxy.onServerMessage = (text) => !text.includes('"run-event');
   await openPlayground(page, socketProxy.origin + '/?scenario=duplicate-job');
