@@ -1,7 +1,7 @@
 // What the tick worker (tickWorker.ts) draws: per run, the events that will be marks in a
 // worker's lane, that arrived and that the lane has not drawn from the run's log yet. They
-// come from the page (each batch its socket took in) and, while a run streams fast, from the
-// worker's own socket too, often first: the same event from both is kept once (by seq).
+// come from the page's socket, which the worker holds, as each message arrives; an event that
+// comes again (a stream resumed after a reconnect) is kept once (by seq).
 // Pure: no canvas, no socket; the worker draws what `lane` returns.
 
 /** An event that draws a mark in its worker's lane: all a tick needs of it. */
