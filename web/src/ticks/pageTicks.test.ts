@@ -12,9 +12,11 @@ function fakeWorker() {
       transfers.push(transfer ?? []);
     },
     onmessage: null,
+    onerror: null,
   };
   const answer = (message: FromTickWorker) => port.onmessage?.(new MessageEvent('message', { data: message }));
-  return { port, sent, transfers, answer };
+  const fail = () => port.onerror?.(new Event('error') as ErrorEvent);
+  return { port, sent, transfers, answer, fail };
 }
 
 afterEach(() => vi.useRealTimers());
@@ -47,6 +49,41 @@ describe("the page's side of the tick worker", () => {
     expect(socket.readyState).toBe(3);
     expect(seen).toEqual(['open', 'message {"type":"hello"}', 'close']);
     expect(nextSeen).toEqual(['{"type":"run-event"}']);
+  });
+
+  it("fails over to the page's own socket when the worker fails: its socket closes, the next one is the page's", () => {
+    const native: string[] = [];
+    vi.stubGlobal(
+      'WebSocket',
+      class {
+        constructor(url: string) {
+          native.push(url);
+        }
+      },
+    );
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const w = fakeWorker();
+      const ticks = createPageTicks(w.port);
+      const socket = new ticks.WebSocket('ws://host/ws');
+      const seen: string[] = [];
+      socket.onclose = () => seen.push('close');
+      w.answer({ type: 'open', id: 1 });
+      expect(ticks.failed).toBe(false);
+      w.fail();
+      expect(ticks.failed).toBe(true);
+      expect(seen).toEqual(['close']);
+      expect(socket.readyState).toBe(3);
+      expect(warn).toHaveBeenCalledOnce();
+      // The socket client reconnects with the same class: now a socket of the page's own.
+      new ticks.WebSocket('ws://host/ws');
+      expect(native).toEqual(['ws://host/ws']);
+      expect(w.sent.filter((m) => m.type === 'open')).toHaveLength(1);
+      expect(ticks.WebSocket.OPEN).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+      warn.mockRestore();
+    }
   });
 
   it('tells the worker which ticks the lanes drew and which runs to forget', () => {

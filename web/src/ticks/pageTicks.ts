@@ -2,7 +2,10 @@
 // a worker (OffscreenCanvas): the page's socket, held by the worker (a WebSocket to the
 // socket client, ../socket/client.ts), and the lanes whose ticks the worker draws. Elsewhere
 // (an older browser, the unit tests' DOM) there is none: the socket is the page's own and
-// ArrivalTicks draws on the main thread.
+// ArrivalTicks draws on the main thread. A worker that fails (its script not served, an
+// error in it) leaves the page the same way: the sockets it held close, the socket client
+// reconnects with a socket of the page's own, and lanes mounted from then on draw on the
+// main thread.
 import type { RunEvent } from '@racelab/shared';
 import { markOf } from '../model/marks.js';
 import type { FromTickWorker, ToTickWorker } from './protocol.js';
@@ -21,9 +24,11 @@ export interface TickLane {
 }
 
 export interface PageTicks extends TickSink {
+  /** The worker failed: it draws and holds nothing from then on. */
+  readonly failed: boolean;
   /** Hands the canvas to the worker (once: a canvas is handed over for good) and draws the lane's ticks there. */
   lane(canvas: HTMLCanvasElement, runId: string, workerId: string, color: string): TickLane;
-  /** A WebSocket, as far as the socket client uses one, held by the worker. */
+  /** A WebSocket, as far as the socket client uses one, held by the worker (the page's own once the worker failed). */
   WebSocket: typeof WebSocket;
 }
 
@@ -39,6 +44,7 @@ export function isMark(e: RunEvent): boolean {
 export interface TickWorkerPort {
   postMessage(message: ToTickWorker, transfer?: Transferable[]): void;
   onmessage: ((event: MessageEvent<FromTickWorker>) => void) | null;
+  onerror: ((event: ErrorEvent) => void) | null;
 }
 
 /** Canvases handed over, by element, with their lane number. */
@@ -52,6 +58,17 @@ export function createPageTicks(worker: TickWorkerPort): PageTicks {
 
   const sockets = new Map<number, WorkerSocket>();
   let nextSocket = 1;
+  let failed = false;
+  const closed = (socket: WorkerSocket) => {
+    sockets.delete(socket.id);
+    socket.readyState = WorkerSocket.CLOSED;
+    socket.onclose?.(new Event('close') as CloseEvent);
+  };
+  worker.onerror = () => {
+    if (!failed) console.warn('racelab: the tick worker failed; the page holds its socket and draws on the main thread');
+    failed = true;
+    for (const socket of [...sockets.values()]) closed(socket);
+  };
   worker.onmessage = (event) => {
     const m = event.data;
     const socket = sockets.get(m.id);
@@ -60,11 +77,7 @@ export function createPageTicks(worker: TickWorkerPort): PageTicks {
       socket.readyState = WorkerSocket.OPEN;
       socket.onopen?.(new Event('open'));
     } else if (m.type === 'message') socket.onmessage?.(new MessageEvent('message', { data: m.data }));
-    else {
-      sockets.delete(m.id);
-      socket.readyState = WorkerSocket.CLOSED;
-      socket.onclose?.(new Event('close') as CloseEvent);
-    }
+    else closed(socket);
   };
 
   /** The part of a WebSocket the socket client uses: the connection itself is the worker's. */
@@ -79,7 +92,7 @@ export function createPageTicks(worker: TickWorkerPort): PageTicks {
     onmessage: ((event: MessageEvent) => void) | null = null;
     onclose: ((event: CloseEvent) => void) | null = null;
     onerror: ((event: Event) => void) | null = null;
-    private readonly id = nextSocket++;
+    readonly id = nextSocket++;
     constructor(url: string | URL) {
       sockets.set(this.id, this);
       post({ type: 'open', id: this.id, url: String(url) });
@@ -94,8 +107,17 @@ export function createPageTicks(worker: TickWorkerPort): PageTicks {
     }
   }
 
+  /** The socket client's WebSocket: the worker's while it works, the page's own once it failed. */
+  function PageSocket(url: string | URL): WebSocket | WorkerSocket {
+    return failed ? new globalThis.WebSocket(url) : new WorkerSocket(url);
+  }
+  Object.assign(PageSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+
   return {
-    WebSocket: WorkerSocket as unknown as typeof WebSocket,
+    get failed() {
+      return failed;
+    },
+    WebSocket: PageSocket as unknown as typeof WebSocket,
     drawnThrough: (runId, seq) => post({ type: 'drawn-through', runId, seq }),
     forget: (runId) => post({ type: 'forget', runId }),
     lane(canvas, runId, workerId, color) {
@@ -130,16 +152,21 @@ export function createPageTicks(worker: TickWorkerPort): PageTicks {
 
 let started: PageTicks | null | undefined;
 
-/** The page's tick worker, started on first use; null where a canvas cannot be drawn off the main thread. */
+/**
+ * The page's tick worker, started on first use; null where a canvas cannot be drawn off the
+ * main thread, or once the worker failed.
+ */
 export function pageTicks(): PageTicks | null {
-  if (started !== undefined) return started;
+  if (started === undefined) started = start();
+  return started?.failed ? null : started;
+}
+
+function start(): PageTicks | null {
   const able =
     typeof Worker === 'function' &&
     typeof OffscreenCanvas === 'function' &&
     typeof HTMLCanvasElement === 'function' &&
     'transferControlToOffscreen' in HTMLCanvasElement.prototype;
-  if (!able) return (started = null);
-  const worker = new Worker(new URL('./tickWorker.ts', import.meta.url), { type: 'module' });
-  started = createPageTicks(worker);
-  return started;
+  if (!able) return null;
+  return createPageTicks(new Worker(new URL('./tickWorker.ts', import.meta.url), { type: 'module' }));
 }
