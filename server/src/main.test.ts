@@ -34,9 +34,7 @@ const startServer = (env: NodeJS.ProcessEnv): Promise<ServerProcess> => startSer
 async function startLongRun(address: string) {
   const client = await connectClient(`${address.replace('http', 'ws')}/ws`);
   await client.next((m) => m.type === 'hello');
-  client.send({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 8000 } });
-  const accepted = await client.next((m) => m.type === 'run-accepted');
-  const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+  const { runId } = await client.startRun({ scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 8000 } });
   await client.next(isEvent('work-started'), 60_000);
   const events = client.inbox.flatMap((m) => (m.type === 'run-event' ? [m.event] : []));
   return { client, runId, pids: workerPids(events) };

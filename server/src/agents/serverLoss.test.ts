@@ -51,15 +51,10 @@ describe('the server killed mid-run, its workers on an agent', () => {
     // worker-1 stopped for 10 s in its planned stall, a lease as long: the run is mid-stall for a while.
     const client = await connectClient(`${first.address.replace('http', 'ws')}/ws`);
     await client.next((m) => m.type === 'hello');
-    client.send({
-      type: 'start-run',
-      requestId: 'r',
-      scenario: 'fencing',
-      variant: 'lease-only',
-      params: { pauseMs: 10_000, leaseMs: 10_000 },
-    });
-    const accepted = await client.next((m) => m.type === 'run-accepted', 60_000);
-    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    const { runId } = await client.startRun(
+      { scenario: 'fencing', variant: 'lease-only', params: { pauseMs: 10_000, leaseMs: 10_000 } },
+      60_000,
+    );
     const paused = await client.next(isEvent('process-paused', runId), 60_000);
     const workers = started(client.inbox);
     expect(workers.map((w) => [w.workerId, w.host, parentOf(w.pid)])).toEqual([

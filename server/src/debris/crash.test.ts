@@ -56,9 +56,7 @@ async function startRun(
 ): Promise<Started> {
   const client = await connectClient(`${address.replace('http', 'ws')}/ws`);
   await client.next((m) => m.type === 'hello');
-  client.send({ type: 'start-run', requestId: 'r', scenario, variant, params });
-  const accepted = await client.next((m) => m.type === 'run-accepted', 60_000);
-  const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+  const { runId } = await client.startRun({ scenario, variant, params }, 60_000);
   const at = await client.next(isEvent(waitFor, runId), 60_000);
   return { client, runId, at: at.type === 'run-event' ? at.event : (undefined as never) };
 }

@@ -262,9 +262,7 @@ describe('caps', () => {
       [first, 'b'],
       [second, 'c'],
     ] as const) {
-      page.send({ type: 'start-run', requestId, ...long });
-      const accepted = await page.next((m) => m.type === 'run-accepted');
-      runIds.push(accepted.type === 'run-accepted' ? accepted.runId : '');
+      runIds.push((await page.startRun({ requestId, ...long })).runId);
     }
     second.send({ type: 'start-run', requestId: 'd', ...long });
     expect(await second.next((m) => m.type === 'run-rejected')).toEqual({
@@ -297,14 +295,18 @@ describe('caps', () => {
   it('caps the worker processes of the whole server', async () => {
     const { url } = await serve({ limits: { maxWorkersPerServer: 5 } });
     const c = await client(url);
-    c.send({ type: 'start-run', requestId: 'a', scenario: 'duplicate-job', variant: 'token-lua', params: { workers: 4, workMs: 10_000 } });
-    const accepted = await c.next((m) => m.type === 'run-accepted');
+    const { runId } = await c.startRun({
+      requestId: 'a',
+      scenario: 'duplicate-job',
+      variant: 'token-lua',
+      params: { workers: 4, workMs: 10_000 },
+    });
     c.send({ type: 'start-run', requestId: 'b', scenario: 'duplicate-job', variant: 'token-lua', params: { workers: 2 } });
     expect(await c.next((m) => m.type === 'run-rejected')).toMatchObject({
       error: 'busy: the server has 4 worker processes going and this run needs 2 more (at most 5); try again in a moment',
       retryAfterMs: 1000,
     });
-    c.send({ type: 'cancel-run', runId: accepted.type === 'run-accepted' ? accepted.runId : '' });
+    c.send({ type: 'cancel-run', runId });
     expect(await c.next(isEvent('run-failed'))).toMatchObject({ event: { message: 'cancelled from the page' } });
     c.socket.close();
   });

@@ -19,7 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A client that keeps every message and lets a test wait for one. */
 /** A page's socket; the events of a batch are kept one message each (see wsClient). */
 function connect(origin?: string) {
   return connectClient(url, origin ? { origin } : {});
@@ -97,9 +96,7 @@ describe('socket server', () => {
   it('resumes a run after a reconnect, from the last event the page had, to how it really ended', async () => {
     const first = await connect();
     await first.next((m) => m.type === 'hello');
-    first.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'blind-del' }));
-    const accepted = await first.next((m) => m.type === 'run-accepted');
-    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    const { runId } = await first.startRun({ scenario: 'duplicate-job', variant: 'blind-del' });
     await first.next((m) => m.type === 'run-event' && m.event.type === 'lease-acquired');
     const had = first.inbox.filter((m) => m.type === 'run-event').length;
     first.socket.terminate(); // the socket drops mid-run
@@ -119,9 +116,7 @@ describe('socket server', () => {
   it('sends the events that come together in one message, in order: a finished run resumed from its start comes whole', async () => {
     const first = await connect();
     await first.next((m) => m.type === 'hello');
-    first.socket.send(JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua' }));
-    const accepted = await first.next((m) => m.type === 'run-accepted');
-    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    const { runId } = await first.startRun({ scenario: 'duplicate-job', variant: 'token-lua' });
     await first.next(isEnd(runId));
     const logged = server.app.sockets.directory.get(runId)!.events.map((e) => e.seq);
     first.socket.close();
@@ -142,11 +137,7 @@ describe('socket server', () => {
   it('a page that reconnects after its run failed in its absence sees the failure, from the last event it had', async () => {
     const first = await connect();
     await first.next((m) => m.type === 'hello');
-    first.socket.send(
-      JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 8000 } }),
-    );
-    const accepted = await first.next((m) => m.type === 'run-accepted');
-    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    const { runId } = await first.startRun({ scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 8000 } });
     await first.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
     const had = first.inbox.filter((m) => m.type === 'run-event').length; // seqs 0..had were received
     first.socket.terminate();
@@ -172,17 +163,11 @@ describe('socket server', () => {
   it('cancels a run whose page went away and did not come back, within 2 s, leaving nothing behind', async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
-    client.socket.send(
-      JSON.stringify({
-        type: 'start-run',
-        requestId: 'r',
-        scenario: 'duplicate-job',
-        variant: 'token-lua',
-        params: { leaseMs: 60000, arrival: 'late', workMs: 8000 },
-      }),
-    );
-    const accepted = await client.next((m) => m.type === 'run-accepted');
-    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    const { runId } = await client.startRun({
+      scenario: 'duplicate-job',
+      variant: 'token-lua',
+      params: { leaseMs: 60000, arrival: 'late', workMs: 8000 },
+    });
     await client.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
     const run = server.app.sockets.directory.get(runId)!;
     let failedAt = 0;
@@ -213,17 +198,7 @@ describe('socket server', () => {
   it('pauses, resumes and kills a real worker process from the page', async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
-    client.socket.send(
-      JSON.stringify({
-        type: 'start-run',
-        requestId: 'r',
-        scenario: 'duplicate-job',
-        variant: 'no-lock',
-        params: { workers: 2, workMs: 1500 },
-      }),
-    );
-    const accepted = await client.next((m) => m.type === 'run-accepted');
-    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    const { runId } = await client.startRun({ scenario: 'duplicate-job', variant: 'no-lock', params: { workers: 2, workMs: 1500 } });
     await client.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
     const fault = (workerId: string, action: string) => client.socket.send(JSON.stringify({ type: 'fault', runId, workerId, action }));
     fault('worker-1', 'pause');
@@ -249,11 +224,7 @@ describe('socket server', () => {
   it('refuses a rejoin of a lab node that is not isolated, or not there, in words for the page, and the run goes on', async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
-    client.socket.send(
-      JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'redlock', variant: 'redlock', params: { pauseMs: 0 } }),
-    );
-    const accepted = await client.next((m) => m.type === 'run-accepted');
-    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    const { runId } = await client.startRun({ scenario: 'redlock', variant: 'redlock', params: { pauseMs: 0 } });
     await client.next((m) => m.type === 'run-event' && m.event.type === 'run-started');
     const fault = (workerId: string, action: string) => client.socket.send(JSON.stringify({ type: 'fault', runId, workerId, action }));
     fault('node-4', 'rejoin');
@@ -271,11 +242,7 @@ describe('socket server', () => {
   it('refuses a bad slow of a lab node with a clear error, and the run goes on; a good one is played and named with its mechanism', async () => {
     const client = await connect();
     await client.next((m) => m.type === 'hello');
-    client.socket.send(
-      JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'redlock', variant: 'redlock', params: { pauseMs: 0 } }),
-    );
-    const accepted = await client.next((m) => m.type === 'run-accepted');
-    const runId = accepted.type === 'run-accepted' ? accepted.runId : '';
+    const { runId } = await client.startRun({ scenario: 'redlock', variant: 'redlock', params: { pauseMs: 0 } });
     await client.next((m) => m.type === 'run-event' && m.event.type === 'run-started');
     const fault = (fields: Record<string, unknown>) => client.socket.send(JSON.stringify({ type: 'fault', runId, ...fields }));
     fault({ workerId: 'node-3', action: 'slow', latencyMs: 9000 });
@@ -351,11 +318,7 @@ describe('socket server', () => {
   it('lets only the page that started a run stall, kill or cancel it; a page with its key takes control back', async () => {
     const owner = await connect();
     await owner.next((m) => m.type === 'hello');
-    owner.socket.send(
-      JSON.stringify({ type: 'start-run', requestId: 'r', scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 6000 } }),
-    );
-    const accepted = await owner.next((m) => m.type === 'run-accepted');
-    const { runId, controlKey } = accepted.type === 'run-accepted' ? accepted : { runId: '', controlKey: '' };
+    const { runId, controlKey } = await owner.startRun({ scenario: 'duplicate-job', variant: 'token-lua', params: { workMs: 6000 } });
     expect(controlKey).toMatch(/^[a-f0-9]{32}$/);
     await owner.next((m) => m.type === 'run-event' && m.event.type === 'work-started');
 

@@ -17,9 +17,19 @@ export interface TestClient {
   /** Takes (removes) the first message that matches, waiting for it up to `timeoutMs`. */
   next(match: (m: ServerMessage) => boolean, timeoutMs?: number): Promise<ServerMessage>;
   send(message: unknown): void;
+  /**
+   * Asks for a run (a start-run with `requestId` 'r' unless given) and waits for the server
+   * to take it: the run-accepted that answers it (a run-rejected fails the wait, with its words).
+   */
+  startRun(
+    request: { scenario: string; variant: string; requestId?: string; [field: string]: unknown },
+    timeoutMs?: number,
+  ): Promise<RunAccepted>;
   /** Resolves with the close code. */
   closed: Promise<number>;
 }
+
+export type RunAccepted = Extract<ServerMessage, { type: 'run-accepted' }>;
 
 export async function connectClient(url: string, options: { origin?: string; headers?: Record<string, string> } = {}): Promise<TestClient> {
   const socket = new WebSocket(url, { ...(options.origin ? { origin: options.origin } : {}), headers: options.headers });
@@ -66,7 +76,16 @@ export async function connectClient(url: string, options: { origin?: string; hea
       }, timeoutMs);
       if (!look()) waiters.add(look);
     });
-  return { socket, inbox, refused, next, send: (message) => socket.send(JSON.stringify(message)), closed };
+  const send = (message: unknown) => socket.send(JSON.stringify(message));
+  const startRun: TestClient['startRun'] = async (request, timeoutMs) => {
+    const requestId = request.requestId ?? 'r';
+    send({ type: 'start-run', ...request, requestId });
+    const answer = await next((m) => (m.type === 'run-accepted' || m.type === 'run-rejected') && m.requestId === requestId, timeoutMs);
+    if (answer.type !== 'run-accepted')
+      throw new Error(`the run was refused: ${answer.type === 'run-rejected' ? answer.error : answer.type}`);
+    return answer;
+  };
+  return { socket, inbox, refused, next, send, startRun, closed };
 }
 
 export const isEvent =
