@@ -68,16 +68,21 @@ export async function startSocketProxy(target: URL): Promise<SocketProxy> {
       }),
   };
 
-  /** Hands the server's side of a page's socket to the page, a message at a time once upgraded. */
+  /**
+   * Hands the server's side of a page's socket to the page: its answer to the upgrade as it
+   * is, then a message at a time; an answer that is not an upgrade (a refusal) byte for byte.
+   */
   function relayFromServer(pair: Pair): void {
     let buffered = Buffer.alloc(0);
-    let upgraded = false;
+    let state: 'answer' | 'frames' | 'bytes' = 'answer';
     pair.server.on('data', (chunk: Buffer) => {
+      if (state === 'bytes') return send(pair, chunk);
       buffered = Buffer.concat([buffered, chunk]);
-      if (!upgraded) {
+      if (state === 'answer') {
         const end = buffered.indexOf('\r\n\r\n');
         if (end < 0) return;
-        upgraded = true;
+        state = /^HTTP\/1\.1 101 /.test(buffered.toString('latin1', 0, 13)) ? 'frames' : 'bytes';
+        if (state === 'bytes') return send(pair, buffered);
         send(pair, buffered.subarray(0, end + 4));
         buffered = buffered.subarray(end + 4);
       }
