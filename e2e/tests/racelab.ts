@@ -32,13 +32,3 @@ export async function runAndWait(page: Page, variantName: string): Promise<strin
   await expect(headline).toHaveText(/^(PASS|FAIL|ERROR)/, { timeout: RUN_TIMEOUT });
   return (await headline.textContent()) ?? '';
 }
-
-/**
- * Has the page hold its socket itself, as a browser without OffscreenCanvas does, instead of
- * its tick worker (web/src/ticks/): for tests of that path. Call before the page opens.
- */
-export async function withPageSocket(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    delete (window as { OffscreenCanvas?: unknown }).OffscreenCanvas;
-  });
-}

@@ -6,50 +6,46 @@
 // browser has no OffscreenCanvas.
 import { expect, type Page } from '@playwright/test';
 import { eventsOf, readServerMessage } from '@racelab/shared';
-import { openPlayground, RUN_TIMEOUT, withPageSocket } from './racelab.js';
+import { openPlayground, RUN_TIMEOUT } from './racelab.js';
 import { test, type SocketProxy } from './socketProxy.js';
-
-/** The proxy's view of the server's messages: a run's holder at work, a run's end. */
-function watch(proxy: SocketProxy) {
-  let onWorkStarted: (() => void) | null = null;
-  let onRunEnded: (() => void) | null = null;
-  proxy.onServerMessage = (text) => {
-    const events = eventsOf(readServerMessage(text));
-    if (events.some((e) => e.type === 'work-started')) onWorkStarted?.();
-    if (events.some((e) => e.type === 'run-finished' || e.type === 'run-failed')) onRunEnded?.();
-  };
-  return {
-    workStarted: () => new Promise<void>((resolve) => (onWorkStarted = resolve)),
-    /** The server has sent a run's end, whether the page got it or not. */
-    runEnded: () => new Promise<void>((resolve) => (onRunEnded = resolve)),
-  };
-}
-
-/**
- * Opens the page through the proxy, its socket held by its tick worker (as in a browser that
- * draws on canvases off the main thread) or by the page itself (as in one that cannot).
- */
-async function open(page: Page, proxy: SocketProxy, holder: Holder, path: string): Promise<void> {
-  if (holder === 'page') await withPageSocket(page);
-  await openPlayground(page, proxy.origin + path);
-  expect(page.workers(), 'the tick worker, only where it holds the socket').toHaveLength(holder === 'tick worker' ? 1 : 0);
-}
 
 type Holder = 'tick worker' | 'page';
 
+/** The holder works 3 s: the run is surely going when the socket is cut. */
+const SETUP = '/?scenario=duplicate-job&variant=token-lua&p.workMs=3000';
+
+/**
+ * Opens the page through the proxy, its socket held by its tick worker (as in a browser that
+ * draws on canvases off the main thread) or by the page itself (as in one that cannot: no
+ * OffscreenCanvas), presses Run and returns once the server says the lock's holder is at work;
+ * `ended`: the server has sent the run's end, whether the page got it or not.
+ */
+async function runToWork(page: Page, proxy: SocketProxy, holder: Holder): Promise<{ ended: Promise<void> }> {
+  let workStarted = () => {};
+  let runEnded = () => {};
+  const started = new Promise<void>((resolve) => (workStarted = resolve));
+  const ended = new Promise<void>((resolve) => (runEnded = resolve));
+  proxy.onServerMessage = (text) => {
+    const events = eventsOf(readServerMessage(text));
+    if (events.some((e) => e.type === 'work-started')) workStarted();
+    if (events.some((e) => e.type === 'run-finished' || e.type === 'run-failed')) runEnded();
+  };
+  if (holder === 'page')
+    await page.addInitScript(() => {
+      delete (window as { OffscreenCanvas?: unknown }).OffscreenCanvas;
+    });
+  await openPlayground(page, proxy.origin + SETUP);
+  expect(page.workers(), 'the tick worker, only where it holds the socket').toHaveLength(holder === 'tick worker' ? 1 : 0);
+  await expect(page.getByRole('spinbutton', { name: 'Work', exact: true })).toHaveValue('3000');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await started;
+  return { ended };
+}
+
 for (const holder of ['tick worker', 'page'] as const)
   test.describe(`a page that loses its socket mid-run (socket held by the ${holder})`, () => {
-    // The holder works 3 s: the run is surely going when the socket is cut.
-    const setup = '/?scenario=duplicate-job&variant=token-lua&p.workMs=3000';
-
     test('the run goes on without the page, and the page follows it again to its verdict', async ({ page, socketProxy }) => {
-      const server = watch(socketProxy);
-      await open(page, socketProxy, holder, setup);
-      await expect(page.getByRole('spinbutton', { name: 'Work', exact: true })).toHaveValue('3000');
-      const started = server.workStarted();
-      const ended = server.runEnded();
-      await page.getByRole('button', { name: 'Run', exact: true }).click();
-      await started;
+      const { ended } = await runToWork(page, socketProxy, holder);
       socketProxy.cut({ server: false });
       const verdict = page.getByRole('region', { name: 'Verdict' });
       await expect(verdict.getByRole('status')).toHaveText('Connection lost during the run — reconnecting to follow it…');
@@ -68,12 +64,7 @@ for (const holder of ['tick worker', 'page'] as const)
     });
 
     test('the server saw the page go and ended the run: the page shows how it really ended', async ({ page, socketProxy }) => {
-      const server = watch(socketProxy);
-      await open(page, socketProxy, holder, setup);
-      await expect(page.getByRole('spinbutton', { name: 'Work', exact: true })).toHaveValue('3000');
-      const started = server.workStarted();
-      await page.getByRole('button', { name: 'Run', exact: true }).click();
-      await started;
+      await runToWork(page, socketProxy, holder);
       socketProxy.cut({ server: true });
       const verdict = page.getByRole('region', { name: 'Verdict' });
       await expect(verdict.getByRole('status')).toHaveText('Connection lost during the run — reconnecting to follow it…');

@@ -1,9 +1,19 @@
-// One lane's ticks on its canvas: the same drawing on the page's main thread (ArrivalTicks)
-// and in the tick worker (tickWorker.ts).
+// One lane's ticks on its canvas: the same events and the same drawing on the page's main
+// thread (ArrivalTicks) and in the tick worker (tickWorker.ts).
+import type { RunEvent } from '@racelab/shared';
+import { markOf } from '../model/marks.js';
 
 /** The canvas's height in CSS px, as the stylesheet sets it (.tl-arrivals). */
 export const TICKS_PX = 10;
 const TICK_W = 2;
+
+/** Whether an event draws a mark in its worker's lane (so a tick until then), worked out once per event. */
+const drawsMark = new WeakMap<RunEvent, boolean>();
+export function isMark(e: RunEvent): boolean {
+  let known = drawsMark.get(e);
+  if (known === undefined) drawsMark.set(e, (known = e.workerId !== null && markOf(e, e.workerId, undefined) !== null));
+  return known;
+}
 
 export interface TickCanvas {
   canvas: { width: number; height: number };

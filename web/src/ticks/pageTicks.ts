@@ -6,8 +6,6 @@
 // error in it) leaves the page the same way: the sockets it held close, the socket client
 // reconnects with a socket of the page's own, and lanes mounted from then on draw on the
 // main thread.
-import type { RunEvent } from '@racelab/shared';
-import { markOf } from '../model/marks.js';
 import type { FromTickWorker, ToTickWorker } from './protocol.js';
 
 /** What the timeline tells the worker of a run's ticks. */
@@ -30,14 +28,6 @@ export interface PageTicks extends TickSink {
   lane(canvas: HTMLCanvasElement, runId: string, workerId: string, color: string): TickLane;
   /** A WebSocket, as far as the socket client uses one, held by the worker (the page's own once the worker failed). */
   WebSocket: typeof WebSocket;
-}
-
-/** Whether an event draws a mark, worked out once per event. */
-const drawsMark = new WeakMap<RunEvent, boolean>();
-export function isMark(e: RunEvent): boolean {
-  let known = drawsMark.get(e);
-  if (known === undefined) drawsMark.set(e, (known = e.workerId !== null && markOf(e, e.workerId, undefined) !== null));
-  return known;
 }
 
 /** The worker, as the page talks to it. */
@@ -111,7 +101,8 @@ export function createPageTicks(worker: TickWorkerPort): PageTicks {
   function PageSocket(url: string | URL): WebSocket | WorkerSocket {
     return failed ? new globalThis.WebSocket(url) : new WorkerSocket(url);
   }
-  Object.assign(PageSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  const { CONNECTING, OPEN, CLOSING, CLOSED } = WorkerSocket;
+  Object.assign(PageSocket, { CONNECTING, OPEN, CLOSING, CLOSED });
 
   return {
     get failed() {

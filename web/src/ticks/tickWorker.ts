@@ -6,9 +6,8 @@
 // the run's workers; an event that waited for it waited to be seen. Here it waits for
 // nothing but this worker's next frame, and the page draws it from the log as before.
 import type { RunEvent } from '@racelab/shared';
-import { markOf } from '../model/marks.js';
 import type { FromTickWorker, TicksDrawnProbe, ToTickWorker } from './protocol.js';
-import { drawTicks } from './drawTicks.js';
+import { drawTicks, isMark } from './drawTicks.js';
 import { TickBoard, type Tick } from './tickBoard.js';
 
 interface Lane {
@@ -84,7 +83,7 @@ function ticksOf(message: unknown): { runId: string; ticks: Tick[] } | null {
     if (typeof event.seq !== 'number' || typeof event.atMs !== 'number' || typeof event.type !== 'string') continue;
     if (typeof event.workerId !== 'string') continue;
     try {
-      if (markOf(event, event.workerId, undefined) !== null) ticks.push({ seq: event.seq, atMs: event.atMs, workerId: event.workerId });
+      if (isMark(event)) ticks.push({ seq: event.seq, atMs: event.atMs, workerId: event.workerId });
     } catch {
       // Not an event this page knows how to draw: the page's socket says so.
     }

@@ -17,8 +17,8 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { TimeWindow } from '../../model/viewport.js';
 import { arrivals } from '../../store/arrivals.js';
 import { useStore } from '../../store/index.js';
-import { drawTicks, type TickCanvas } from '../../ticks/drawTicks.js';
-import { isMark, pageTicks, type TickLane } from '../../ticks/pageTicks.js';
+import { drawTicks, isMark, type TickCanvas } from '../../ticks/drawTicks.js';
+import { pageTicks, type TickLane } from '../../ticks/pageTicks.js';
 
 interface Props {
   runId: string;
