@@ -13,3 +13,15 @@ export type CoreStore = (typeof CORE_STORES)[number];
 export function storeOf(event: { store?: string | undefined }): string {
   return event.store ?? POSTGRES_STORE;
 }
+
+/**
+ * A worker whose store connection broke exits with its store's code, so the server can name
+ * the cause even when no 'finished' message said it first: the worker was idle (its plan may
+ * have been on its way), or its exit was read before the message.
+ */
+export const LOST_STORE_EXIT_CODES: Readonly<Record<CoreStore, number>> = { [REDIS_STORE]: 3, [POSTGRES_STORE]: 4 };
+
+/** The store whose lost connection made a worker exit with `code`, if that is why it exited. */
+export function storeLostBy(code: number | null): CoreStore | undefined {
+  return (Object.keys(LOST_STORE_EXIT_CODES) as CoreStore[]).find((store) => LOST_STORE_EXIT_CODES[store] === code);
+}

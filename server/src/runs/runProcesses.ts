@@ -4,7 +4,7 @@
 // never left stopped: every kill sends SIGCONT first, and the timers that end planned
 // stalls go with the processes. A worker on a worker agent's host is driven alike: its
 // signals are the agent's, on that host (agents/remoteWorker.ts).
-import { parseWorkerEvent, type FaultRule, type LiveFaultAction } from '@racelab/shared';
+import { parseWorkerEvent, storeLostBy, type FaultRule, type LiveFaultAction } from '@racelab/shared';
 import type { FromWorker, ToWorker, WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import type { Coordinator } from './coordinator.js';
 import type { EventBody } from './runLog.js';
@@ -31,6 +31,14 @@ export function killAndWait(child: WorkerProcess): Promise<void> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGKILL');
   return exited;
+}
+
+/** Why a worker ended that the run did not expect to, in words for the run's failure. */
+function exitWords(child: WorkerProcess, code: number | null, signal: NodeJS.Signals | null): string {
+  if (child.lost) return child.lost;
+  if (signal) return `was killed from outside the run (${signal})`;
+  const store = storeLostBy(code);
+  return store ? `exited: its ${store} connection was lost` : `exited with code ${code} before it finished`;
 }
 
 export class RunProcesses {
@@ -101,20 +109,23 @@ export class RunProcesses {
       }
     });
     return new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        this.exited.add(workerId);
+      const ended = (code: number | null, signal: NodeJS.Signals | null): void => {
         this.host.append(workerId, { type: 'worker-exited', code, signal });
         // Killed from outside the run, or crashed: the run's numbers would mean nothing.
-        // (Exit code 0 comes only after the worker's 'finished' message, which may still be in the pipe.)
         if (!this.expectedExit.has(workerId) && (signal !== null || code !== 0)) {
-          const how =
-            child.lost ?? (signal ? `was killed from outside the run (${signal})` : `exited with code ${code} before it finished`);
           const where = child.host ? ` on agent ${child.host}` : '';
-          this.host.cancel(`${workerId} (pid ${child.pid ?? '?'}${where}) ${how}`);
+          this.host.cancel(`${workerId} (pid ${child.pid ?? '?'}${where}) ${exitWords(child, code, signal)}`);
         }
         coordinator.signal(doneLatch(workerId));
         coordinator.gone(workerId);
         resolve();
+      };
+      child.once('exit', (code, signal) => {
+        this.exited.add(workerId);
+        // What it sent before it exited may still be in the pipe (its events, the 'finished'
+        // that makes the exit expected): the exit is judged once the channel has delivered it all.
+        if (child.connected) child.once('disconnect', () => ended(code, signal));
+        else ended(code, signal);
       });
       this.host.append(workerId, { type: 'worker-started', pid: child.pid ?? -1, ...(child.host ? { host: child.host } : {}) });
       child.send({ kind: 'plan', plan } satisfies ToWorker);

@@ -2,7 +2,9 @@
 // one that starts while the pool is still forking replacements waits for them instead of
 // playing beside processes starting up (or forking more of its own).
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOST_STORE_EXIT_CODES } from '@racelab/shared';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
+import { startPrivateRedis } from '../testing/privateRedis.js';
 import { WorkerPool } from './workerPool.js';
 
 let pool: WorkerPool | undefined;
@@ -11,9 +13,9 @@ afterEach(async () => {
   pool = undefined;
 });
 
-const open = (size: number) =>
+const open = (size: number, redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL) =>
   new WorkerPool({
-    redisUrl: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+    redisUrl,
     databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
     size,
   });
@@ -48,5 +50,21 @@ describe('the worker pool', () => {
     expect(second.map((c) => c.connected)).toEqual([true, true]);
     expect(second.some((c) => first.includes(c))).toBe(false);
     for (const child of [...first, ...second]) child.kill('SIGKILL');
+  });
+
+  // A run's plan may still be on its way when Redis goes: the worker has no part to end with
+  // a message, so its exit code is what tells the run why it went.
+  it('a worker taken for a run whose Redis goes before its plan arrives exits with the code that says so', async () => {
+    const redis = await startPrivateRedis();
+    try {
+      pool = open(1, redis.url);
+      await warm(pool, 1);
+      const [child] = await pool.take(1);
+      const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+      redis.kill();
+      expect(await exited).toBe(LOST_STORE_EXIT_CODES.Redis);
+    } finally {
+      await redis.stop();
+    }
   });
 });

@@ -63,6 +63,8 @@ export interface WorkerProcess {
   once(event: 'message', listener: (message: FromWorker) => void): this;
   once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   once(event: 'error', listener: (error: Error) => void): this;
+  /** Its message channel closed: every message it sent has been emitted. */
+  once(event: 'disconnect', listener: () => void): this;
   off(event: 'message', listener: (message: FromWorker) => void): this;
   off(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
 }

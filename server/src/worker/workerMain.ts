@@ -3,7 +3,7 @@
 // it plays one part in one run, then exits.
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
+import { LOST_STORE_EXIT_CODES, POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
 import { findVariant, loadScenarios } from '../scenarios/registry.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 import { createWorkerContext } from './workerContext.js';
@@ -36,11 +36,12 @@ let lost = false;
 function connectionLost(store: CoreStore, reason: string): void {
   if (finishing || lost) return;
   lost = true;
-  if (!playing) process.exit(1);
+  const code = LOST_STORE_EXIT_CODES[store];
+  if (!playing) process.exit(code);
   finishing = true;
   const finished: FromWorker = { kind: 'finished', error: `its ${store} connection was lost: ${reason}` };
-  if (process.send) process.send(finished, () => process.exit(1));
-  else process.exit(1);
+  if (process.send) process.send(finished, () => process.exit(code));
+  else process.exit(code);
 }
 redis.on('error', () => {
   // Reported through the command that fails, or as a lost connection below.

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { LOST_STORE_EXIT_CODES } from '@racelab/shared';
 import { blindDelRun } from './fixtures/blindDelRun.js';
 import { deadHolderRun } from './fixtures/deadHolderRun.js';
 import { noLockRun } from './fixtures/noLockRun.js';
 import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
 import { deriveLanes, rosterLanes } from './lanes.js';
-import { writeWords } from './marks.js';
+import { markOf, writeWords } from './marks.js';
 
 const kinds = (lane: { marks: { kind: string }[] }) => lane.marks.map((m) => m.kind);
 
@@ -94,5 +95,15 @@ describe('mark captions', () => {
     expect(writeWords('email', 'report acme 2026-11-29')).toBe('email');
     const w2 = deriveLanes(tokenLuaRun())[1]!;
     expect(w2.marks.find((m) => m.kind === 'write-accepted')!.caption).toBe('email = report #2');
+  });
+});
+
+describe('exit marks', () => {
+  it("say which store's lost connection a worker's exit code stands for, and nothing for any other code", () => {
+    const exited = (code: number) =>
+      markOf({ seq: 9, atMs: 40, workerId: 'worker-3', type: 'worker-exited', code, signal: null }, 'worker-3', undefined);
+    expect(exited(LOST_STORE_EXIT_CODES.Redis)?.details).toEqual(['its Redis connection was lost']);
+    expect(exited(LOST_STORE_EXIT_CODES.PostgreSQL)?.details).toEqual(['its PostgreSQL connection was lost']);
+    expect(exited(1)?.details).toEqual([]);
   });
 });

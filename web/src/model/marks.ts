@@ -1,5 +1,5 @@
 // The instants of a worker's lane, in words: what a tooltip and a screen reader say.
-import type { RunEvent } from '@racelab/shared';
+import { storeLostBy, type RunEvent } from '@racelab/shared';
 import type { Lease } from './leases.js';
 import { oldClockNote, type ClockSkew } from './oldEventForms.js';
 import { formatMs } from './timeScale.js';
@@ -102,16 +102,18 @@ export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<M
       return { kind: 'skip', major: true, tag: null, caption: 'skipped', label: `${w} skipped the job ${at(e.atMs)}`, details: [e.reason] };
     case 'process-killed':
       return deathMark(w, e.atMs, e.signal, 'killed by');
-    case 'worker-exited':
+    case 'worker-exited': {
       if (e.signal !== null) return deathMark(w, e.atMs, e.signal, 'died by');
+      const lostStore = storeLostBy(e.code);
       return {
         kind: 'exit',
         major: false,
         tag: null,
         caption: null,
         label: `${w} exited with code ${e.code ?? 'none'} ${at(e.atMs)}`,
-        details: [],
+        details: lostStore ? [`its ${lostStore} connection was lost`] : [],
       };
+    }
     case 'lease-released': {
       const details = [`Redis deleted ${e.deleted} key${e.deleted === 1 ? '' : 's'}`];
       if (lease?.deletedLockOf) {
