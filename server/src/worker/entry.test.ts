@@ -1,6 +1,7 @@
 // Workers are forked from the bundle the build makes (the test setup builds it too), so every
 // run of the suite plays the bundled code that `npm start` plays; the bundle holds racelab's
 // own scenarios itself and finds no scenario folder of its own at start.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -9,7 +10,13 @@ import { WORKER_ENTRY, WORKER_EXEC_ARGV } from './entry.js';
 
 it('forks the bundle, with no flags of the process that forks it', () => {
   expect(basename(WORKER_ENTRY)).toBe('workerBundle.js');
-  expect(WORKER_EXEC_ARGV).toEqual([]);
+  for (const flag of process.execArgv) expect(WORKER_EXEC_ARGV).not.toContain(flag);
+});
+
+it('gives a worker a young generation of 16 MB, so a run does not scavenge what start-up left', () => {
+  const script = "console.log(require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)";
+  const size = Number(execFileSync(process.execPath, [...WORKER_EXEC_ARGV, '-e', script], { encoding: 'utf8' }));
+  expect(size).toBeGreaterThanOrEqual(16 * 2 ** 20);
 });
 
 it('the bundle gathers every scenario folder the registry finds', async () => {
