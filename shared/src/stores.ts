@@ -17,9 +17,10 @@ export function storeOf(event: { store?: string | undefined }): string {
 /**
  * A worker whose store connection broke exits with its store's code, so the server can name
  * the cause even when no 'finished' message said it first: the worker was idle (its plan may
- * have been on its way), or its exit was read before the message.
+ * have been on its way), or its exit was read before the message. Node itself never exits
+ * with these (its own codes are 1 to 13, and 128 and above for a signal).
  */
-export const LOST_STORE_EXIT_CODES: Readonly<Record<CoreStore, number>> = { [REDIS_STORE]: 3, [POSTGRES_STORE]: 4 };
+export const LOST_STORE_EXIT_CODES: Readonly<Record<CoreStore, number>> = { [REDIS_STORE]: 20, [POSTGRES_STORE]: 21 };
 
 /** The store whose lost connection made a worker exit with `code`, if that is why it exited. */
 export function storeLostBy(code: number | null): CoreStore | undefined {
