@@ -24,5 +24,10 @@ export const LOST_STORE_EXIT_CODES: Readonly<Record<CoreStore, number>> = { [RED
 
 /** The store whose lost connection made a worker exit with `code`, if that is why it exited. */
 export function storeLostBy(code: number | null): CoreStore | undefined {
-  return (Object.keys(LOST_STORE_EXIT_CODES) as CoreStore[]).find((store) => LOST_STORE_EXIT_CODES[store] === code);
+  return CORE_STORES.find((store) => LOST_STORE_EXIT_CODES[store] === code);
+}
+
+/** What a worker that lost its connection to `store` went through, in the run's and the timeline's words. */
+export function lostConnectionWords(store: CoreStore): string {
+  return `its ${store} connection was lost`;
 }

@@ -4,7 +4,7 @@
 // never left stopped: every kill sends SIGCONT first, and the timers that end planned
 // stalls go with the processes. A worker on a worker agent's host is driven alike: its
 // signals are the agent's, on that host (agents/remoteWorker.ts).
-import { parseWorkerEvent, storeLostBy, type FaultRule, type LiveFaultAction } from '@racelab/shared';
+import { lostConnectionWords, parseWorkerEvent, storeLostBy, type FaultRule, type LiveFaultAction } from '@racelab/shared';
 import type { FromWorker, ToWorker, WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import type { Coordinator } from './coordinator.js';
 import type { EventBody } from './runLog.js';
@@ -38,7 +38,7 @@ function exitWords(child: WorkerProcess, code: number | null, signal: NodeJS.Sig
   if (child.lost) return child.lost;
   if (signal) return `was killed from outside the run (${signal})`;
   const store = storeLostBy(code);
-  return store ? `exited: its ${store} connection was lost` : `exited with code ${code} before it finished`;
+  return store ? `exited: ${lostConnectionWords(store)}` : `exited with code ${code} before it finished`;
 }
 
 export class RunProcesses {

@@ -10,6 +10,7 @@ import { WORKER_ENTRY, WORKER_EXEC_ARGV } from './entry.js';
 
 it('forks the bundle, with no flags of the process that forks it', () => {
   expect(basename(WORKER_ENTRY)).toBe('workerBundle.js');
+  expect(WORKER_EXEC_ARGV).toEqual(['--min-semi-space-size=16']);
   for (const flag of process.execArgv) expect(WORKER_EXEC_ARGV).not.toContain(flag);
 });
 

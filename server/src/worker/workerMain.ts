@@ -3,7 +3,7 @@
 // it plays one part in one run, then exits.
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { LOST_STORE_EXIT_CODES, POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
+import { LOST_STORE_EXIT_CODES, POSTGRES_STORE, lostConnectionWords, REDIS_STORE, type CoreStore } from '@racelab/shared';
 import { findVariant, loadScenarios } from '../scenarios/registry.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 import { createWorkerContext } from './workerContext.js';
@@ -39,7 +39,7 @@ function connectionLost(store: CoreStore, reason: string): void {
   const code = LOST_STORE_EXIT_CODES[store];
   if (!playing) process.exit(code);
   finishing = true;
-  const finished: FromWorker = { kind: 'finished', error: `its ${store} connection was lost: ${reason}` };
+  const finished: FromWorker = { kind: 'finished', error: `${lostConnectionWords(store)}: ${reason}` };
   if (process.send) process.send(finished, () => process.exit(code));
   else process.exit(code);
 }

@@ -1,5 +1,5 @@
 // The instants of a worker's lane, in words: what a tooltip and a screen reader say.
-import { storeLostBy, type RunEvent } from '@racelab/shared';
+import { lostConnectionWords, storeLostBy, type RunEvent } from '@racelab/shared';
 import type { Lease } from './leases.js';
 import { oldClockNote, type ClockSkew } from './oldEventForms.js';
 import { formatMs } from './timeScale.js';
@@ -111,7 +111,7 @@ export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<M
         tag: null,
         caption: null,
         label: `${w} exited with code ${e.code ?? 'none'} ${at(e.atMs)}`,
-        details: lostStore ? [`its ${lostStore} connection was lost`] : [],
+        details: lostStore ? [lostConnectionWords(lostStore)] : [],
       };
     }
     case 'lease-released': {
