@@ -1,9 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+// `npm test` proves each part at its defaults; `npm run test:full` (RACELAB_SUITE=full, what
+// CI runs) adds the tests that prove the same parts across a matrix. Nothing is skipped:
+// a file below is simply not part of the quick suite, for the reason beside it.
+const FULL_ONLY = [
+  // Every scenario across its parameters and declared sets (each scenario's defaults stay quick).
+  '**/*.params.test.ts',
+  // Every near-miss of every correct variant, at the declared set where it fails.
+  'server/src/scenarios/mutants.test.ts',
+  // Real partitions, real clocks and slowed nodes in every scenario's lab.
+  'server/src/labnet/realFaults.test.ts',
+  'server/src/scenarios/redlock/isolateNode.test.ts',
+  'server/src/scenarios/redlock/slowNode.test.ts',
+  // The lock libraries under the scenarios' faults, and the scorecard's runner.
+  'server/src/scenarios/labLibraryVariants.test.ts',
+  'server/src/scenarios/ledgerLibraryVariants.test.ts',
+  'server/src/scorecard/scorecard.test.ts',
+  // Crowds and hostile input at volume.
+  'server/src/http/crowd.test.ts',
+  '**/fuzz.test.ts',
+];
+const full = process.env.RACELAB_SUITE === 'full';
+
 export default defineConfig({
   test: {
     include: ['**/src/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    exclude: ['**/node_modules/**', '**/dist/**', ...(full ? [] : FULL_ONLY)],
     // Workers are forked from the built JavaScript: build it before any test runs.
     globalSetup: ['./server/src/testing/buildWorkers.ts'],
     testTimeout: 60000,

@@ -15,8 +15,15 @@ process.env.RACELAB_E2E_PORT ??=
 const PORT = process.env.RACELAB_E2E_PORT;
 const baseURL = `http://127.0.0.1:${PORT}`;
 
+// `npm test` runs the browser smoke: each scenario from the page (catalog.spec) and a
+// recording played with no server (replay.spec). `npm run test:full` (RACELAB_SUITE=full)
+// runs every spec: layouts, keyboard, presenter, faults, reconnects, exports.
+const SMOKE = ['catalog.spec.ts', 'replay.spec.ts'];
+const full = process.env.RACELAB_SUITE === 'full';
+
 export default defineConfig({
   testDir: 'tests',
+  testMatch: full ? '**/*.spec.ts' : SMOKE,
   timeout: 120_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
