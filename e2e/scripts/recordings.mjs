@@ -5,12 +5,15 @@
 // free port, against the real Redis and PostgreSQL), reads the catalog from it, records a
 // broken and a correct variant of every scenario, writes <scenario>-<variant>.json and
 // index.json, and stops the server. A new scenario is recorded with no edit here.
+// `--scenario <id>` (again for more) records only those scenarios: their files are replaced,
+// every other recording and its line in index.json stay as they are.
 //
 // Every recording must be a finished run (run-finished, not run-failed) whose verdict is
 // the one its variant is built to give; otherwise nothing is written and the script exits 1.
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { createRecording, MAX_SHIPPED_RECORDING_BYTES as MAX_BYTES, parseRecording } from '@racelab/shared';
 import { startServerProcess } from '../../server/dist/testing/serverProcess.js';
 import { connectClient, isEnd } from '../../server/dist/testing/wsClient.js';
@@ -85,19 +88,37 @@ async function record(client, scenario, variant) {
   return { file: `${scenario.id}-${variant.id}.json`, title, text, events: events.length, atMs: end.atMs };
 }
 
+/** Bad input on the command line: said in a line, exit 2, nothing written. */
+class UsageError extends Error {}
+
+/** The scenarios named with --scenario; none: every one. */
+function scenariosAsked() {
+  try {
+    return parseArgs({ options: { scenario: { type: 'string', multiple: true, default: [] } } }).values.scenario;
+  } catch (error) {
+    console.error(`recordings: ${error.message}`);
+    process.exit(2);
+  }
+}
+const only = scenariosAsked();
+
 const started = [];
 const { server, address, output } = await startServerProcess({ PORT: '0' }, started);
 const stopped = new Promise((resolve) => server.once('exit', resolve));
 const written = [];
-let scenarios = 0;
+let catalog = [];
 try {
   const client = await connectClient(`${address.replace('http', 'ws')}/ws`, { origin: address });
   const hello = await client.next((m) => m.type === 'hello');
-  scenarios = hello.catalog.length;
-  for (const scenario of hello.catalog) {
+  catalog = hello.catalog;
+  const unknown = only.filter((id) => !catalog.some((s) => s.id === id));
+  if (unknown.length > 0)
+    throw new UsageError(`no scenario ${unknown.join(', ')} in the catalog; known: ${catalog.map((s) => s.id).join(', ')}`);
+  for (const scenario of catalog) {
+    if (only.length > 0 && !only.includes(scenario.id)) continue;
     for (const variant of chosenVariants(scenario)) {
       const made = await record(client, scenario, variant);
-      written.push(made);
+      written.push({ ...made, scenario: scenario.id });
       console.log(
         `${made.file}: ${made.events} events, ${(made.text.length / 1024).toFixed(1)} KB, ${Math.round(made.atMs)} ms run, ${made.title}`,
       );
@@ -105,23 +126,37 @@ try {
   }
   client.socket.close();
 } catch (error) {
-  console.error(`racelab's output while recording:\n${output()}`);
-  throw error;
+  if (!(error instanceof UsageError)) {
+    console.error(`racelab's output while recording:\n${output()}`);
+    throw error;
+  }
+  console.error(`recordings: ${error.message}`);
+  process.exitCode = 2;
 } finally {
   server.kill('SIGTERM');
   await stopped;
 }
+if (process.exitCode === 2) process.exit();
 
-// Only now, with every run recorded as it should be: the folder holds exactly these files.
-for (const file of readdirSync(out)) if (file.endsWith('.json')) rmSync(join(out, file));
+/** The scenario a shipped file belongs to: <scenario>-<variant>.json of one of its variants. */
+const ownerOf = (file) => catalog.find((s) => s.variants.some((v) => file === `${s.id}-${v.id}.json`))?.id;
+const rerecorded = (file) => only.length === 0 || only.includes(ownerOf(file));
+
+// Only now, with every run recorded as it should be: the folder holds these files and, when
+// only some scenarios were recorded, every other scenario's files as they were.
+const indexFile = join(out, 'index.json');
+const kept = only.length > 0 && existsSync(indexFile) ? JSON.parse(readFileSync(indexFile, 'utf8')).filter((e) => !rerecorded(e.file)) : [];
+for (const file of readdirSync(out)) if (file.endsWith('.json') && file !== 'index.json' && rerecorded(file)) rmSync(join(out, file));
 for (const { file, text } of written) writeFileSync(join(out, file), text);
-writeFileSync(
-  join(out, 'index.json'),
-  `${JSON.stringify(
-    written.map(({ file, title }) => ({ file, title })),
-    null,
-    2,
-  )}\n`,
-);
+// In catalog order, as a full recording writes them; a file of no scenario in the catalog last.
+const place = (file) => {
+  const at = catalog.findIndex((s) => s.id === ownerOf(file));
+  return at < 0 ? catalog.length : at;
+};
+const index = [...kept, ...written.map(({ file, title }) => ({ file, title }))].sort((a, b) => place(a.file) - place(b.file));
+writeFileSync(indexFile, `${JSON.stringify(index, null, 2)}\n`);
 const total = written.reduce((n, w) => n + w.text.length, 0);
-console.log(`${written.length} recordings of ${scenarios} scenarios, ${(total / 1024).toFixed(1)} KB in all`);
+const scenarios = new Set(written.map((w) => w.scenario)).size;
+console.log(
+  `${written.length} recordings of ${scenarios} scenarios, ${(total / 1024).toFixed(1)} KB in all; index.json lists ${index.length}`,
+);

@@ -64,7 +64,7 @@ export const MetricSpec = z.object({
   meanings: z.record(z.string(), z.string()).optional(),
   /**
    * How the figure is observed, store first: "PostgreSQL: rows of emails",
-   * "Redis: PTTL of the lock keys after the run", "server: ...". Shown in the README's table.
+   * "Redis: PTTL of the lock keys after the run", "server: ...". Shown in docs/FIGURES.md's table.
    */
   source: z.string().optional(),
   /** Only a worker can give this figure (its own count): the page and the JSON say so. */

@@ -1,5 +1,5 @@
 // The scorecard's file (docs/scorecard.json): every lock library against every fault, each
-// cell's verdict read from its run's metrics. `npm run scorecard` writes it; the README's
+// cell's verdict read from its run's metrics. `npm run scorecard` writes it; docs/LIBRARIES.md's
 // table and the page's matrix read it with this one schema.
 import { z } from 'zod';
 import { Params } from './catalog.js';

@@ -1,17 +1,16 @@
-// The README's "How each figure is observed" says what the manifests say: a metric added,
-// renamed or observed another way without `npm run docs` fails here.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// docs/FIGURES.md, "How each figure is observed", says what the manifests say: a metric
+// added, renamed or observed another way without `npm run docs` fails here.
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../scenarios/registry.js';
-import { figureTable, withFigures } from './figureTable.js';
+import { FIGURES, figureTable, withFigures } from './figureTable.js';
+import { readDocument } from './generatedSection.js';
 
-const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+const page = readDocument(FIGURES);
 const { manifests } = await loadCatalog();
 
 describe('How each figure is observed', () => {
-  it('is up to date in the README (run `npm run docs` after changing a metric)', () => {
-    expect(withFigures(readme, manifests)).toBe(readme);
+  it('is up to date in docs/FIGURES.md (run `npm run docs` after changing a metric)', () => {
+    expect(withFigures(page, manifests)).toBe(page);
   });
 
   it('names the store and the mechanism of every metric of every scenario', () => {

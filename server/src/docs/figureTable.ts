@@ -1,11 +1,12 @@
-// The README's table "How each figure is observed", written from the scenarios' manifests:
-// each metric, the store it comes from and the mechanism, so the README cannot drift from
-// what the code measures. `npm run docs` writes it; a test fails when the README is stale.
+// The table of docs/FIGURES.md, "How each figure is observed", written from the scenarios'
+// manifests: each metric, the store it comes from and the mechanism, so the page cannot drift
+// from what the code measures. `npm run docs` writes it; a test fails when it is stale.
 import { REPORTED_WORDS, type ScenarioManifest } from '@racelab/shared';
-import { cell, withSection, type SectionMarkers } from './readmeSection.js';
+import { cell, withSection, type SectionMarkers } from './generatedSection.js';
 
 export const FIGURES: SectionMarkers = {
   name: 'figures',
+  file: 'docs/FIGURES.md',
   start: '<!-- figures: written by `npm run docs` from the manifests; do not edit by hand -->',
   end: '<!-- end of figures -->',
 };
@@ -25,7 +26,7 @@ export function figureTable(manifests: readonly ScenarioManifest[]): string {
   return rows.join('\n');
 }
 
-/** The README with its figures section written anew; throws when the markers are missing. */
-export function withFigures(readme: string, manifests: readonly ScenarioManifest[]): string {
-  return withSection(readme, FIGURES, figureTable(manifests));
+/** docs/FIGURES.md with its figures section written anew; throws when the markers are missing. */
+export function withFigures(document: string, manifests: readonly ScenarioManifest[]): string {
+  return withSection(document, FIGURES, figureTable(manifests));
 }

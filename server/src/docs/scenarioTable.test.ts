@@ -1,12 +1,11 @@
 // The README's scenario table says what the scenario folders say: a variant added, renamed,
 // turned from broken to correct or given other figures without `npm run docs` fails here.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../scenarios/registry.js';
-import { scenarioTable, variantsWithoutFigures, withScenarios } from './scenarioTable.js';
+import { readDocument } from './generatedSection.js';
+import { SCENARIOS, scenarioTable, variantsWithoutFigures, withScenarios } from './scenarioTable.js';
 
-const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+const readme = readDocument(SCENARIOS);
 const catalog = await loadCatalog();
 
 describe('the scenario table', () => {
@@ -29,6 +28,6 @@ describe('the scenario table', () => {
   });
 
   it('refuses a README whose markers are missing', () => {
-    expect(() => withScenarios('# no table here', catalog)).toThrow('the README has no scenarios section');
+    expect(() => withScenarios('# no table here', catalog)).toThrow('README.md has no scenarios section');
   });
 });

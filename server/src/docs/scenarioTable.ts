@@ -2,10 +2,11 @@
 // correct, and what a run at the defaults gives (its definition's `figures`, measured and
 // written beside its code). `npm run docs` writes it; a test fails when the README is stale.
 import type { Catalog } from '../scenarios/registry.js';
-import { cell, withSection, type SectionMarkers } from './readmeSection.js';
+import { cell, withSection, type SectionMarkers } from './generatedSection.js';
 
 export const SCENARIOS: SectionMarkers = {
   name: 'scenarios',
+  file: 'README.md',
   start: '<!-- scenarios: written by `npm run docs` from the scenario folders; do not edit by hand -->',
   end: '<!-- end of scenarios -->',
 };

@@ -1,12 +1,13 @@
-// The README's lock-library scorecard: written by `npm run docs` from docs/scorecard.json,
-// which `npm run scorecard` measures; a cell links to its run's recording on the page.
+// The lock-library scorecard of docs/LIBRARIES.md: written by `npm run docs` from
+// docs/scorecard.json, which `npm run scorecard` measures; a cell links to its run's recording.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cellWords, Scorecard } from '@racelab/shared';
-import { cell, withSection } from './readmeSection.js';
+import { cell, withSection, type SectionMarkers } from './generatedSection.js';
 
-const MARKERS = {
+export const SCORECARD: SectionMarkers = {
   name: 'scorecard',
+  file: 'docs/LIBRARIES.md',
   start: '<!-- scorecard: written by `npm run docs` from docs/scorecard.json; do not edit by hand -->',
   end: '<!-- end of scorecard -->',
 };
@@ -25,8 +26,9 @@ export function scorecardTable(card: Scorecard): string {
       const c = card.cells.find((x) => x.lock === lock.id && x.fault === fault.id);
       if (!c) return '';
       // What every lock of its kind gives there, in fair words: never "broken" for what it never promised.
+      // The link goes from docs/ to the recording.
       const word = cellWords(c);
-      return c.recording ? `[${word}](web/public/recordings/scorecard/${c.recording})` : word;
+      return c.recording ? `[${word}](../web/public/recordings/scorecard/${c.recording})` : word;
     });
     return `| \`${lock.name}\` | ${lock.version} | ${cells.map(cell).join(' | ')} |`;
   });
@@ -34,7 +36,7 @@ export function scorecardTable(card: Scorecard): string {
   return [header, rule, ...rows, '', ...mappings].join('\n');
 }
 
-/** The README with its scorecard section written anew. */
-export function withScorecard(readme: string, card: Scorecard): string {
-  return withSection(readme, MARKERS, scorecardTable(card));
+/** docs/LIBRARIES.md with its scorecard section written anew. */
+export function withScorecard(document: string, card: Scorecard): string {
+  return withSection(document, SCORECARD, scorecardTable(card));
 }

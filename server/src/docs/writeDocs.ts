@@ -1,15 +1,23 @@
-// npm run docs: writes the README's generated sections from the scenario folders: the
-// scenario table (variants and their figures at the defaults) and how each figure is observed.
+// npm run docs: writes the generated sections of racelab's documents from the scenario
+// folders and docs/scorecard.json: the README's scenario table (variants and their figures at
+// the defaults), docs/FIGURES.md's table of how each figure is observed, and docs/LIBRARIES.md's
+// scorecard of lock libraries under faults.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { loadCatalog } from '../scenarios/registry.js';
-import { withFigures } from './figureTable.js';
-import { withScenarios } from './scenarioTable.js';
-import { readScorecard, withScorecard } from './scorecardTable.js';
+import { FIGURES, figureTable } from './figureTable.js';
+import { documentPath, withSection, type SectionMarkers } from './generatedSection.js';
+import { SCENARIOS, scenarioTable } from './scenarioTable.js';
+import { readScorecard, SCORECARD, scorecardTable } from './scorecardTable.js';
 
-const readmePath = fileURLToPath(new URL('../../../README.md', import.meta.url));
 const catalog = await loadCatalog();
-const before = readFileSync(readmePath, 'utf8');
-const after = withScorecard(withFigures(withScenarios(before, catalog), catalog.manifests), readScorecard());
-writeFileSync(readmePath, after);
-console.log(before === after ? 'README.md: up to date' : 'README.md: generated sections written anew');
+const sections: [SectionMarkers, string][] = [
+  [SCENARIOS, scenarioTable(catalog)],
+  [FIGURES, figureTable(catalog.manifests)],
+  [SCORECARD, scorecardTable(readScorecard())],
+];
+for (const file of new Set(sections.map(([markers]) => markers.file))) {
+  const before = readFileSync(documentPath(file), 'utf8');
+  const after = sections.filter(([m]) => m.file === file).reduce((text, [markers, body]) => withSection(text, markers, body), before);
+  writeFileSync(documentPath(file), after);
+  console.log(before === after ? `${file}: up to date` : `${file}: generated sections written anew`);
+}

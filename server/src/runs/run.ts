@@ -18,7 +18,7 @@ import {
   type Verdict,
 } from '@racelab/shared';
 import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
-import type { RunFixture } from '../scenarios/types.js';
+import { variantForSetup, type RunFixture } from '../scenarios/types.js';
 import type { WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import { AgentsUnavailable } from '../agents/agentListener.js';
 import { abortable } from './abortable.js';
@@ -284,6 +284,7 @@ export class Run {
       const info = {
         runId: this.id,
         date: new Date().toISOString().slice(0, 10),
+        variant: variantForSetup(variant),
         ...(lab && Object.keys(lab.hosts).length > 0 ? { hosts: lab.hosts } : {}),
         // Looked at only for a run with a lab: the first look may build the wall clock shim.
         ...(needs ? { mechanisms: this.services.pool.labMechanisms } : {}),

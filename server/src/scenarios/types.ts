@@ -119,6 +119,11 @@ export interface RunInfo {
   runId: string;
   /** The run's date (UTC, YYYY-MM-DD). */
   date: string;
+  /**
+   * The variant the run plays, by id, so that `setup` can make the tables that variant needs
+   * (a correct variant's unique constraint); a near-miss gets the id of the variant it mutates.
+   */
+  variant: string;
   /** Each worker's lab host by worker id, and each lab node's by its name, when the run's lab has hosts (see `lab`). */
   hosts?: Record<string, LabHost>;
   /** What the machine gives this run's lab (the playground's: its tests may force the imitations); absent: labMechanisms(). */
@@ -224,7 +229,7 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   watchedKeys(params: Params, run: RunInfo): string[];
   /** Longest a healthy run may take, in ms; past it the run is failed and its workers killed. */
   deadlineMs(params: Params): number;
-  /** Creates the run's tables in its schema and starts what else the run needs. */
+  /** Creates the run's tables in its schema and starts what else the run needs; `run.variant` names the variant it plays. */
   setup(stores: RunStores, params: Params, run: RunInfo): Promise<Fixture>;
   /** Reads the verdict's numbers from the stores: ground truth, not what workers said. */
   measure(stores: RunStores, params: Params, run: RunInfo, fixture: Fixture): Promise<Metrics>;
@@ -314,6 +319,11 @@ export function mutantOf<Job, Steps>(
     steps,
     run: (job) => variant.run(job, steps),
   };
+}
+
+/** The variant whose tables a run of this one gets (RunInfo.variant): a mutant's is the variant it mutates. */
+export function variantForSetup(variant: VariantDefinition<unknown> | MutantDefinition<unknown>): string {
+  return 'of' in variant ? variant.of : variant.id;
 }
 
 /** A number parameter, already validated by the manifest's bounds. */

@@ -1,12 +1,12 @@
 // `racelab check --lock` on the two examples, in real worker processes against the real
 // stores: the naive SET NX + DEL fails its release after expiry and exits 1; the fenced
-// lock exits 0. And the README's scorecard section is the one docs/scorecard.json gives.
+// lock exits 0. And docs/LIBRARIES.md's scorecard section is the one docs/scorecard.json gives.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { readScorecard, withScorecard } from '../docs/scorecardTable.js';
+import { readDocument } from '../docs/generatedSection.js';
+import { readScorecard, SCORECARD, withScorecard } from '../docs/scorecardTable.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -73,9 +73,9 @@ describe('racelab check --lock', () => {
   });
 });
 
-describe("the README's scorecard", () => {
+describe("docs/LIBRARIES.md's scorecard", () => {
   it('is the one docs/scorecard.json gives (npm run docs writes it)', () => {
-    const readme = readFileSync(`${root}README.md`, 'utf8');
-    expect(withScorecard(readme, readScorecard())).toBe(readme);
+    const page = readDocument(SCORECARD);
+    expect(withScorecard(page, readScorecard())).toBe(page);
   });
 });

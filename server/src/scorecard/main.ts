@@ -1,6 +1,6 @@
 // npm run scorecard: every lock library against every fault that applies, in real worker
 // processes against the real stores. Writes docs/scorecard.json (the matrix, from which
-// `npm run docs` writes the README's table) and each run's recording under
+// `npm run docs` writes docs/LIBRARIES.md's table) and each run's recording under
 // web/public/recordings/scorecard/, which the page replays (?replay=scorecard/<file>).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -11,7 +11,7 @@ export interface CellLook {
   icon: IconName;
   /** The verdict word. */
   words: string;
-  /** For what any lock of its kind gives, the README's fair words and what a lease promises. */
+  /** For what any lock of its kind gives, docs/LIBRARIES.md's fair words and what a lease promises. */
   fair?: string;
 }
 
