@@ -15,7 +15,8 @@ const folders = readdirSync(fileURLToPath(new URL('.', import.meta.url)), { with
   .filter((entry) => entry.isDirectory() && !NOT_SCENARIOS.has(entry.name))
   .map((entry) => entry.name)
   .sort();
-const { manifests } = await loadCatalog();
+// racelab's own scenarios: a folder RACELAB_SCENARIOS names may add others, held to nothing here.
+const manifests = (await loadCatalog()).manifests.filter((m) => folders.includes(m.id));
 
 /** What is wrong with a scenario's sources, one line each; empty when all is well. */
 function sourceProblems(manifest: ScenarioManifest): string[] {
