@@ -4,7 +4,7 @@ import type { WildSource } from '@racelab/shared';
 
 export const SEEN_IN_THE_WILD: WildSource[] = [
   {
-    title: 'ShedLock: lockAtLeastFor',
+    title: 'ShedLock README: lockAtLeastFor',
     url: 'https://github.com/lukas-krecan/ShedLock',
     summary:
       'The scheduler lock assumes synchronized clocks, and keeps a lock at least lockAtLeastFor “to prevent execution from multiple nodes in case of really short tasks and clock difference”.',
