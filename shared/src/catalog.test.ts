@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultParams, resolveParams, type ScenarioManifest } from './catalog.js';
+import { defaultParams, resolveParams, WildSource, type ScenarioManifest } from './catalog.js';
 
 const manifest: ScenarioManifest = {
   id: 'demo',
@@ -64,5 +64,20 @@ describe('resolveParams', () => {
     const result = resolveParams(manifest, 'plain', { workers: 'x'.repeat(10_000) });
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.length).toBeLessThan(120);
+  });
+});
+
+describe('WildSource', () => {
+  const source = { title: 'Jepsen: etcd 3.4.3', url: 'https://jepsen.io/analyses/etcd-3.4.3', summary: 'Locks were unsafe.' };
+
+  it('takes a title, an https URL and a summary', () => {
+    expect(WildSource.parse(source)).toEqual(source);
+  });
+
+  it('refuses a plain-http URL, something that is no URL, and an empty title or summary', () => {
+    expect(WildSource.safeParse({ ...source, url: 'http://jepsen.io/analyses/etcd-3.4.3' }).success).toBe(false);
+    expect(WildSource.safeParse({ ...source, url: 'jepsen etcd' }).success).toBe(false);
+    expect(WildSource.safeParse({ ...source, title: ' ' }).success).toBe(false);
+    expect(WildSource.safeParse({ ...source, summary: '' }).success).toBe(false);
   });
 });

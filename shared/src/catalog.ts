@@ -72,6 +72,18 @@ export const MetricSpec = z.object({
 });
 export type MetricSpec = z.infer<typeof MetricSpec>;
 
+/**
+ * A public, checkable source where a scenario's mistake happened or was analysed: a
+ * postmortem, an analysis, a library's documentation or issue. `summary` says in one line
+ * what happened there; the page links `title` to `url` and shows the summary beside it.
+ */
+export const WildSource = z.object({
+  title: z.string().trim().min(1),
+  url: z.url({ protocol: /^https$/ }),
+  summary: z.string().trim().min(1),
+});
+export type WildSource = z.infer<typeof WildSource>;
+
 export const ScenarioManifest = z.object({
   ...entryText,
   /** Plain-words explanation: why the broken variants fail, what the correct ones change. */
@@ -81,6 +93,8 @@ export const ScenarioManifest = z.object({
   variants: z.array(VariantManifest),
   /** Parameter sets besides the defaults at which every variant is checked run after run. */
   declaredSets: z.array(Params).optional(),
+  /** Where this mistake was seen in the wild (see WildSource); absent in older recordings. */
+  seenInTheWild: z.array(WildSource).optional(),
 });
 /** A scenario as the page and the CLI see it. */
 export type ScenarioManifest = z.infer<typeof ScenarioManifest>;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../scenarios/registry.js';
 import { readDocument } from './generatedSection.js';
-import { SCENARIOS, scenarioTable, variantsWithoutFigures, withScenarios } from './scenarioTable.js';
+import { SCENARIOS, scenarioTable, variantsWithoutFigures, wildLinks, withScenarios } from './scenarioTable.js';
 
 const readme = readDocument(SCENARIOS);
 const catalog = await loadCatalog();
@@ -13,10 +13,27 @@ describe('the scenario table', () => {
     expect(withScenarios(readme, catalog)).toBe(readme);
   });
 
-  it('has a row for every variant of every scenario, each with its figures at the defaults', () => {
+  it('has a row for every variant of every scenario, each with its figures at the defaults, and one of sources', () => {
     expect(variantsWithoutFigures(catalog)).toEqual([]);
     const variants = catalog.manifests.reduce((n, m) => n + m.variants.length, 0);
-    expect(scenarioTable(catalog).split('\n')).toHaveLength(2 + variants);
+    expect(scenarioTable(catalog).split('\n')).toHaveLength(2 + variants + catalog.manifests.length);
+  });
+
+  it("links every scenario's sources, in the row after its last variant", () => {
+    const rows = scenarioTable(catalog).split('\n');
+    for (const manifest of catalog.manifests) {
+      const first = rows.findIndex((row) => row.startsWith(`| ${manifest.id} |`));
+      const last = first + manifest.variants.length - 1;
+      expect(rows[last]).toContain(`| \`${manifest.variants.at(-1)!.id}\` |`);
+      expect(rows[last + 1]).toBe(`| | seen in the wild | | ${wildLinks(manifest.seenInTheWild!)} |`);
+      for (const source of manifest.seenInTheWild!) expect(rows[last + 1]).toContain(`](${source.url})`);
+    }
+  });
+
+  it('writes a link whose title has a pipe or brackets so that it stays one cell and one link', () => {
+    expect(wildLinks([{ title: 'a | b [c]', url: 'https://example.org/x', summary: 's' }])).toBe(
+      '[a \\| b \\[c\\]](https://example.org/x)',
+    );
   });
 
   it('refuses a variant with no figures, naming it', () => {

@@ -94,6 +94,7 @@ function bareManifestOf(scenario: AnyScenario): ScenarioManifest {
     explanation: readExplanation(scenario.source),
     params: scenario.params,
     metrics: scenario.metrics,
+    ...(scenario.seenInTheWild ? { seenInTheWild: scenario.seenInTheWild } : {}),
     variants: scenario.variants.map((v) => ({
       id: v.id,
       title: v.title,

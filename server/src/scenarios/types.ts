@@ -2,7 +2,17 @@
 // renders; workers call `work`; the run calls `setup`, `measure` and `expectations`.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import type { Expectation, FaultRule, MetricSpec, Metrics, Params, ParamSpec, WorkerEventBody, StagedFault } from '@racelab/shared';
+import type {
+  Expectation,
+  FaultRule,
+  MetricSpec,
+  Metrics,
+  Params,
+  ParamSpec,
+  WorkerEventBody,
+  StagedFault,
+  WildSource,
+} from '@racelab/shared';
 import type { Slowdown } from '../labnet/delayRelay.js';
 import type { LabHost } from '../labnet/labHost.js';
 import type { LabMechanisms } from '../labnet/mechanisms.js';
@@ -210,6 +220,11 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   source: string;
   /** Where the catalogue lists it: 1 first. The basics first, then the trade-offs and traps. */
   teachingOrder: number;
+  /**
+   * Public sources where this mistake happened or was analysed (the folder's sources.ts):
+   * every scenario of racelab's own has two at least (seenInTheWild.test.ts).
+   */
+  seenInTheWild?: WildSource[];
   params: ParamSpec[];
   metrics: MetricSpec[];
   variants: VariantDefinition<Job>[];

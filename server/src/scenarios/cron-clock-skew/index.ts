@@ -4,6 +4,7 @@
 // the release and runs the slot again.
 import { mostAtOnceSource } from '../kit/spanRows.js';
 import { defineScenario, intParam } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import { createBatchRuns, mostRunsAtOnce, observeBatchRuns, runsPerSlot } from './batchRuns.js';
 import { agreeOnSlotStart, settleExpiringLock, waitForEarlierNodes } from './choreography.js';
 import { cronJob, type CronJob } from './cronJob.js';
@@ -23,6 +24,7 @@ export default defineScenario<CronJob>({
   summary: "Two nodes run the same cron schedule; node-2's clock is a second late and the job takes 300 ms.",
   source: import.meta.url,
   teachingOrder: 6,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     {
       kind: 'int',

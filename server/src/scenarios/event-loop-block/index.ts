@@ -5,6 +5,7 @@
 // than the lease.
 import { leaseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import { handover } from './choreography.js';
 import { lastHolderWins, noStaleWrite, recordGrantsOf } from '../kit/fencedLedger.js';
 import { FENCE_KEY, LOCK_KEY } from './keys.js';
@@ -26,6 +27,7 @@ export default defineScenario<StatementJob>({
   summary: 'A worker holding a lease blocks its own event loop for longer than the lease; a watchdog timer in that loop cannot renew it.',
   source: import.meta.url,
   teachingOrder: 7,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     leaseParam('How long the lease lives in Redis; a watchdog renews it every third of that.', { min: 300 }),
     {

@@ -7,6 +7,7 @@ import { choiceSpec } from '../kit/choiceParam.js';
 import { workParam } from '../kit/leaseParams.js';
 import { nodeGrantSource } from '../kit/nodeGrants.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import { waitForFailover } from './choreography.js';
 import { failoverJob, type FailoverJob } from './failoverJob.js';
 import { startFailoverFixture, type FailoverFixture } from './fixture.js';
@@ -32,6 +33,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
     'Redis replicates asynchronously: the primary dies before its replica has the lock, Sentinel promotes the replica, and a second worker takes the same lock.',
   source: import.meta.url,
   teachingOrder: 8,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     choiceSpec('outage', 'Outage', {
       primary: 'the primary dies alone.',

@@ -4,6 +4,7 @@
 // with worker-1's process stopped for real (SIGSTOP) at a different step.
 import { leaseParam, pauseParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import { latch, waitForFreeLease } from './choreography.js';
 import { checkJob, type CheckJob } from './checkJob.js';
 import { createLedger, measureOutcomes, observeDocuments } from './documentLedger.js';
@@ -26,6 +27,7 @@ export default defineScenario<CheckJob>({
     "Which check lets a stale write through? Four orderings of a stale write against a newer holder's, played against the check you choose.",
   source: import.meta.url,
   teachingOrder: 11,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     leaseParam("How long each ordering's lease lives in Redis.", { max: 5000, default: 300 }),
     pauseParam("How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", {

@@ -3,6 +3,7 @@
 // writes too. Only the database can tell the stale write from the good one.
 import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import { handover } from './choreography.js';
 import { documentJob, type DocumentJob } from './documentJob.js';
 import {
@@ -35,6 +36,7 @@ export default defineScenario<DocumentJob>({
   summary: "A worker's process stops while it holds a lease; the lease passes to another, and the first one wakes up and writes anyway.",
   source: import.meta.url,
   teachingOrder: 4,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     leaseParam('How long the lease lives in Redis.'),
     pauseParam("How long worker-1's process is stopped (SIGSTOP) right after it takes the lease."),

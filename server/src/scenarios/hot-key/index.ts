@@ -3,6 +3,7 @@
 // same customer wait for each other. Both are safe; one is a queue of one.
 import { mostAtOnceSource } from '../kit/spanRows.js';
 import { defineScenario, intParam } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import { entityJob, type EntityJob } from './entityJob.js';
 import { entitiesInParallel, entityNames, planJobs, workerIds } from './jobPlan.js';
 import { createJobRuns, measureJobRuns, observeJobRuns } from './jobRuns.js';
@@ -20,6 +21,7 @@ export default defineScenario<EntityJob>({
   summary: '20 jobs for 5 customers behind one lock key, or behind one key per customer: both safe, one a queue of one.',
   source: import.meta.url,
   teachingOrder: 5,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     {
       kind: 'int',

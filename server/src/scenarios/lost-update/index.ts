@@ -1,6 +1,7 @@
 // lost-update: two admins sell from the same stock at once; each reads it, subtracts its
 // sale and saves. Each variant is one way to write the sale.
 import { defineScenario, intParam } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import { adminBackends, createAdmin, nameSession, type Admin } from './admin.js';
 import { createProducts, measureProducts, observeProducts } from './productsTable.js';
 import { adminId, adminIndex, correctOutcome, salesParam } from './salesPlan.js';
@@ -25,6 +26,7 @@ export default defineScenario<Admin>({
   summary: 'Stock 10; admin A sells 3 while admin B sells 2, and B read the stock before A wrote.',
   source: import.meta.url,
   teachingOrder: 3,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     {
       kind: 'int',

@@ -6,6 +6,7 @@ import { choiceSpec } from '../kit/choiceParam.js';
 import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { nodeGrantSource } from '../kit/nodeGrants.js';
 import { choiceParam, defineScenario, intParam } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import { asReach } from './reach.js';
 import { storedName } from '../keyAliases.js';
 import { LOCK_KEY } from './keys.js';
@@ -32,6 +33,7 @@ export default defineScenario<RedlockJob, Cluster>({
     'A lock held by a majority of five independent Redis nodes is still granted twice: a stopped process, or one node whose clock jumps, is enough.',
   source: import.meta.url,
   teachingOrder: 9,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     leaseParam('How long the lock lives on each node.', { min: 500 }),
     pauseParam("How long worker-1's process is stopped (SIGSTOP) right after it takes the lock."),

@@ -3,6 +3,7 @@
 // refresh, so each needless refresh breaks the requests holding the token before it.
 import { choiceSpec } from '../kit/choiceParam.js';
 import { intParam, defineScenario } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import { ProviderClient } from './providerClient.js';
 import { refreshBudget } from './refreshBudget.js';
 import { startTokenProvider, type TokenProvider } from './tokenProvider.js';
@@ -21,6 +22,7 @@ export default defineScenario<TokenService, TokenProvider>({
   summary: 'Many requests over several server processes find the access token expired at once; every refresh revokes the token before it.',
   source: import.meta.url,
   teachingOrder: 2,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     {
       kind: 'int',

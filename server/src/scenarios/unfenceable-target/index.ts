@@ -3,6 +3,7 @@
 // or may not compare the token. A file cannot: the stale upload wins, token and all.
 import { leaseParam, pauseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
+import { SEEN_IN_THE_WILD } from './sources.js';
 import {
   createFencedLedger,
   measureFencedLedger,
@@ -31,6 +32,7 @@ export default defineScenario<UploadJob, UploadFolder>({
     'Both workers hold fencing tokens, but the report is a plain file: nothing on the way in compares the number, so the stale upload wins.',
   source: import.meta.url,
   teachingOrder: 10,
+  seenInTheWild: SEEN_IN_THE_WILD,
   params: [
     leaseParam('How long the lease lives in Redis.'),
     pauseParam("How long worker-1's process is stopped (SIGSTOP) right after it takes the lease."),

@@ -1,3 +1,4 @@
+import type { WildSource } from '@racelab/shared';
 import { blocks, inlinePieces, type ProseBlock } from '../../model/prose.js';
 import { useStore } from '../../store/index.js';
 import { selectScenario } from '../../store/selectors.js';
@@ -72,6 +73,27 @@ function Block({ block }: { block: ProseBlock }) {
   }
 }
 
+/** Where the scenario's mistake happened or was analysed: each source's title links to it, its summary beside. */
+function SeenInTheWild({ sources }: { sources: readonly WildSource[] }) {
+  if (sources.length === 0) return null;
+  return (
+    <section className="seen-in-the-wild" aria-labelledby="seen-in-the-wild-title">
+      <h3 id="seen-in-the-wild-title">Seen in the wild</h3>
+      <p className="wild-note">Public sources where this mistake happened or was analysed; each link opens in a new tab.</p>
+      <ul>
+        {sources.map((source) => (
+          <li key={source.url}>
+            <a href={source.url} target="_blank" rel="noopener">
+              {source.title}
+            </a>
+            <span className="wild-summary"> — {source.summary}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function ExplanationPanel() {
   const scenario = useStore(selectScenario);
   if (!scenario) return null;
@@ -84,6 +106,7 @@ export function ExplanationPanel() {
       {blocks(scenario.explanation).map((block, i) => (
         <Block key={i} block={block} />
       ))}
+      <SeenInTheWild sources={scenario.seenInTheWild ?? []} />
     </section>
   );
 }
