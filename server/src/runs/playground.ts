@@ -136,6 +136,12 @@ export class Playground {
     return this.sweeping;
   }
 
+  /** Sweeps once the runs going now have settled: what their clean-up could not remove is theirs no longer. */
+  async sweepAfterRuns(): Promise<void> {
+    await Promise.all([...this.running].map((run) => run.settled));
+    if (!this.closed) await this.sweep();
+  }
+
   private async sweepOnce(): Promise<void> {
     try {
       const words = sweptWords(await sweepDebris(this.redis, this.pg));
@@ -180,6 +186,8 @@ export class Playground {
         console.error(`racelab: ${reason}; ending the runs going`);
         opened.playground?.cancelAll(reason);
       },
+      // What the runs it ended left in it (registered) goes once they have settled.
+      onAnswered: () => void opened.playground?.sweepAfterRuns(),
     });
     // Until it is open, a silent store fails the opening with its reason.
     const unlessSilent = <T>(step: Promise<T>): Promise<T> =>

@@ -24,6 +24,8 @@ export interface StoreWatchOptions {
   busy(): boolean;
   /** A store has not answered for silentMs: the reason, for the runs and the log. */
   onSilent(reason: string, store: CoreStore): void;
+  /** A store reported silent answers again. */
+  onAnswered?(store: CoreStore): void;
   /** How long a ping may go unanswered, in ms. */
   silentMs?: number;
   /** Between pings, in ms. */
@@ -75,6 +77,7 @@ export class StoreWatch implements StoreSilence {
     });
     this.everyMs = options.everyMs ?? EVERY_MS;
     this.timer = setInterval(() => this.tick(), this.everyMs).unref();
+    this.tick(); // the first pings now: a store frozen already is told EVERY_MS sooner
   }
 
   private tick(): void {
@@ -102,7 +105,9 @@ export class StoreWatch implements StoreSilence {
       answer.then(
         () => {
           this.waiting[store] = null;
-          if (this.reported.delete(store) && this.closedFor === null) this.silences[store] = new AbortController();
+          if (!this.reported.delete(store) || this.closedFor !== null) return;
+          this.silences[store] = new AbortController();
+          this.options.onAnswered?.(store);
         },
         // An error is an answer: a closed connection is reported by its own handlers.
         () => (this.waiting[store] = null),
