@@ -133,7 +133,9 @@ describe('the CLI with a URL set that does not answer', () => {
       const cliRun = startCli(LONG_RUN, { REDIS_URL: redis.url, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` });
       const { code } = await cliRun.exited;
       expect(code).toBe(1);
-      expect(cliRun.stderr()).toMatch(new RegExp(`DATABASE_URL=postgres://postgres@127\\.0\\.0\\.1:${port}/postgres does not answer \\(.+\\)`));
+      expect(cliRun.stderr()).toMatch(
+        new RegExp(`DATABASE_URL=postgres://postgres@127\\.0\\.0\\.1:${port}/postgres does not answer \\(.+\\)`),
+      );
       expect(held.length).toBeGreaterThan(0); // it was asked, and said nothing
       expect(cliRun.stdout()).toBe('');
     } finally {
@@ -155,7 +157,11 @@ describe('the CLI with a store that freezes', () => {
     });
     await whileFrozen(async () => {
       const cliRun = startCli(LONG_RUN, { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, DATABASE_URL: databaseUrl });
-      const timing = await saidAndExited(cliRun, await until(() => frozeAt), /^racelab: Redis has not answered for \d+\.\d s \(stopped or frozen\)/);
+      const timing = await saidAndExited(
+        cliRun,
+        await until(() => frozeAt),
+        /^racelab: Redis has not answered for \d+\.\d s \(stopped or frozen\)/,
+      );
       console.log(`Redis frozen before the run: reason ${timing.reasonMs} ms after SIGSTOP, exit ${timing.exitMs} ms after the reason`);
       expect(cliRun.stdout()).toBe('');
       expect((await pool.query('select 1 from racelab.runs where pid = $1', [cliRun.pid])).rows).toEqual([]);
@@ -199,7 +205,9 @@ describe('the CLI with a store that freezes', () => {
       const frozeAt = performance.now();
       proxy.freeze();
       const timing = await saidAndExited(cliRun, frozeAt, /^racelab: PostgreSQL has not answered for \d+\.\d s \(stopped or frozen\)/);
-      console.log(`PostgreSQL frozen during the run: reason ${timing.reasonMs} ms after the freeze, exit ${timing.exitMs} ms after the reason`);
+      console.log(
+        `PostgreSQL frozen during the run: reason ${timing.reasonMs} ms after the freeze, exit ${timing.exitMs} ms after the reason`,
+      );
       expect(cliRun.stdout()).toMatch(/\n {2}run failed: PostgreSQL has not answered for \d+\.\d s \(stopped or frozen\)/);
       expect(cliRun.stderr()).toContain(
         `racelab: run ${runId}: left for the next sweep (the run stays registered): could not drop schema run_${runId} (PostgreSQL has not answered`,
