@@ -116,7 +116,7 @@ describe('the CLI with a URL set that does not answer', () => {
       const cliRun = startCli(LONG_RUN, { REDIS_URL: redis.url, DATABASE_URL: databaseUrl });
       const { code } = await cliRun.exited;
       expect(code).toBe(1);
-      expect(cliRun.stderr()).toContain(`REDIS_URL=${redis.url} does not answer (Command timed out)`);
+      expect(cliRun.stderr()).toContain(`REDIS_URL=${redis.url} does not answer (timed out after 1500 ms)`);
       expect(cliRun.stderr()).toContain('no other is tried in its place');
       // No run: nothing printed of one, nothing registered by it.
       expect(cliRun.stdout()).toBe('');
@@ -133,9 +133,7 @@ describe('the CLI with a URL set that does not answer', () => {
       const cliRun = startCli(LONG_RUN, { REDIS_URL: redis.url, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` });
       const { code } = await cliRun.exited;
       expect(code).toBe(1);
-      expect(cliRun.stderr()).toMatch(
-        new RegExp(`DATABASE_URL=postgres://postgres@127\\.0\\.0\\.1:${port}/postgres does not answer \\(.+\\)`),
-      );
+      expect(cliRun.stderr()).toContain(`DATABASE_URL=postgres://postgres@127.0.0.1:${port}/postgres does not answer (timeout expired)`);
       expect(held.length).toBeGreaterThan(0); // it was asked, and said nothing
       expect(cliRun.stdout()).toBe('');
     } finally {
@@ -157,11 +155,9 @@ describe('the CLI with a store that freezes', () => {
     });
     await whileFrozen(async () => {
       const cliRun = startCli(LONG_RUN, { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, DATABASE_URL: databaseUrl });
-      const timing = await saidAndExited(
-        cliRun,
-        await until(() => frozeAt),
-        /^racelab: Redis has not answered for \d+\.\d s \(stopped or frozen\)/,
-      );
+      const connected = await Promise.race([until(() => frozeAt), cliRun.exited.then(() => 0)]);
+      expect(connected, `the CLI exited before it connected: ${cliRun.stderr()}`).toBeGreaterThan(0);
+      const timing = await saidAndExited(cliRun, connected, /^racelab: Redis has not answered for \d+\.\d s \(stopped or frozen\)/);
       console.log(`Redis frozen before the run: reason ${timing.reasonMs} ms after SIGSTOP, exit ${timing.exitMs} ms after the reason`);
       expect(cliRun.stdout()).toBe('');
       expect((await pool.query('select 1 from racelab.runs where pid = $1', [cliRun.pid])).rows).toEqual([]);
