@@ -21,7 +21,7 @@ import { readCliArgs, USAGE, UsageError, type CliArgs } from './cliArgs.js';
 import { readFaultPlan } from './faultPlanFile.js';
 import { Playground } from './runs/playground.js';
 import { expectedOf, findVariant, loadCatalog } from './scenarios/registry.js';
-import { servicesOrSay } from './services/index.js';
+import { probeSetUrls, servicesOrSay } from './services/index.js';
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'check') return (await import('./scorecard/check.js')).check(argv.slice(1));
@@ -37,6 +37,9 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  // The URLs set are probed while the catalog loads (a PING, nothing started): a store that does
+  // not answer is told a probe's timeout after start-up, not after start-up and then the timeout.
+  const setUrls = args.list ? undefined : probeSetUrls();
   const catalog = await loadCatalog();
   if (args.list) {
     console.log(catalogListing(catalog.manifests));
@@ -68,9 +71,18 @@ async function main(argv: string[]): Promise<number> {
   }
   const faults = plan?.value;
 
-  const services = await servicesOrSay();
+  const services = await servicesOrSay(setUrls);
   if (!services) return 1;
-  const playground = await Playground.open({ ...services, poolSize: 0 });
+  let playground: Playground;
+  try {
+    playground = await Playground.open({ ...services, poolSize: 0 });
+  } catch (error) {
+    // A store that went silent while the stores were opened: its reason, and no run.
+    console.error(`racelab: ${(error as Error).message}`);
+    await services.stop();
+    lingering = true;
+    return 1;
+  }
   // Ctrl-C: the run is cancelled and cleans up after itself (no key or schema left behind).
   let stoppedBy: NodeJS.Signals | null = null;
   const stop = (signal: NodeJS.Signals) => {
@@ -139,8 +151,15 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await playground.close();
     await services.stop();
+    lingering = playground.storeSilent;
   }
 }
+
+/**
+ * Set when a store went silent: a frozen server closes none of its connections, and their
+ * sockets would keep this process alive after its answer; it then exits as soon as it has said it.
+ */
+let lingering = false;
 
 function printHuman(
   scenario: string,
@@ -180,3 +199,4 @@ function printHuman(
 }
 
 process.exitCode = await main(process.argv.slice(2));
+if (lingering) process.exit();

@@ -1,10 +1,9 @@
-// The server as `npm start` runs it. On the embedded stores: the URLs point at closed
-// ports and the local defaults are skipped, so it must start its own PostgreSQL and
-// redis-server, serve a run to its verdict, and stop them again on Ctrl-C. On the real
+// The server as `npm start` runs it. On the embedded stores: no URL is set and the local
+// defaults are skipped, so it must start its own PostgreSQL and redis-server, serve a run to its verdict, and stop them again on Ctrl-C. On the real
 // stores: Ctrl-C in the middle of a run tells the page why its run ended (within 2 s),
 // kills the workers and drops the run's keys and schema; the server binds 127.0.0.1 and
 // never prints or sends a password.
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Redis } from 'ioredis';
@@ -12,7 +11,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from './services/index.js';
 import { freePort } from './services/freePort.js';
-import { startServerProcess, type ServerProcess } from './testing/serverProcess.js';
+import { mainScript, startServerProcess, type ServerProcess } from './testing/serverProcess.js';
 import { alive, connectClient, isEnd, isEvent, leftovers, workerPids } from './testing/wsClient.js';
 
 const servers: ChildProcess[] = [];
@@ -42,12 +41,8 @@ async function startLongRun(address: string) {
 
 describe('npm start on the embedded stores', () => {
   it('comes up with working stores, runs a scenario, and on Ctrl-C mid-run stops the run, its workers and the stores', async () => {
-    const [redisPort, pgPort] = [await freePort(), await freePort()];
-    const { server, address, output } = await startServer({
-      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-      DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
-      RACELAB_SKIP_DEFAULTS: '1',
-    });
+    // Empty is not set: the defaults are skipped, so the server starts its own stores.
+    const { server, address, output } = await startServer({ REDIS_URL: '', DATABASE_URL: '', RACELAB_SKIP_DEFAULTS: '1' });
     expect(output()).toMatch(/redis: redis:\/\/127\.0\.0\.1:\d+ \(embedded\)/);
     expect(output()).toMatch(/postgres: postgres:\/\/postgres:\*+@127\.0\.0\.1:\d+\/postgres \(embedded\)/);
     const embedded = [...output().matchAll(/(redis|postgres):\/\/\S+ \(embedded\)/g)].map((m) => m[0].split(' ')[0]!.replace(/:\*+@/, '@'));
@@ -71,6 +66,25 @@ describe('npm start on the embedded stores', () => {
     for (const pid of pids) expect(alive(pid)).toBe(false);
     for (const url of embedded) expect(await portOpen(url)).toBe(false);
   }, 120_000);
+});
+
+describe('npm start with a URL set that does not answer', () => {
+  it('exits 1 with the reason, and serves no other store in its place', async () => {
+    const redisPort = await freePort();
+    const server = spawn(process.execPath, [mainScript], {
+      // The default Redis answers on this machine: a fallback would find it.
+      env: { ...process.env, PORT: '0', REDIS_URL: `redis://127.0.0.1:${redisPort}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    servers.push(server);
+    let output = '';
+    server.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    server.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const code = await new Promise<number | null>((resolve) => server.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toContain(`REDIS_URL=redis://127.0.0.1:${redisPort} does not answer (ECONNREFUSED)`);
+    expect(output).not.toMatch(/playground on|\(default\)|\(embedded\)/);
+  }, 60_000);
 });
 
 describe('npm start on the real stores', () => {

