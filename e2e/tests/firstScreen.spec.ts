@@ -50,7 +50,7 @@ test('nothing moves when the verdict arrives; labels are whole and apart', async
     const lanesTop = el.querySelector('.tl-body')!.parentElement!.getBoundingClientRect().y;
     return { overlapping, lanesTop }; // an object: a count of 0 would read as "not yet"
   }, handle);
-  const live = await overlaps.jsonValue();
+  const live = (await overlaps.jsonValue())!; // waitForFunction resolves on a value, never on null
   expect(live.overlapping).toBe(0);
   await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/, { timeout: RUN_TIMEOUT });
   await expect(page.getByRole('region', { name: 'Verdict' }).getByRole('list', { name: 'Numbers' })).toBeVisible();
