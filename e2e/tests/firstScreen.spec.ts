@@ -26,17 +26,19 @@ test('duplicate-job at load, Run in sight, and the timeline fits the screen', as
 });
 
 test('nothing moves when the verdict arrives; labels are whole and apart', async ({ page }) => {
-  await openPlayground(page, '/?scenario=fencing');
+  // At a quarter of the speed: the run stays live some ten seconds, a wide window to measure it in.
+  await openPlayground(page, '/?scenario=fencing&speed=0.25');
   const timeline = timelineOf(page);
-  const legend = timeline.getByRole('list', { name: 'Legend' });
-  const before = { timeline: await boxOf(timeline), legend: await boxOf(legend) };
+  // The lanes' box (the legend under it grows with the shapes the run draws, moving no lane).
+  const lanes = timeline.getByRole('group', { name: /^Marks of the runs/ }).locator('..');
+  const before = { timeline: await boxOf(timeline) };
   await page.locator('body').press('r');
   await expect(verdictStatus(page)).toHaveText('Running…');
   await expect(timeline.getByRole('group', { name: 'worker-2', exact: true })).toBeVisible();
-  const during = { timeline: await boxOf(timeline), legend: await boxOf(legend) };
+  const during = { timeline: await boxOf(timeline) };
   // While the run is live, the "now" label and the tick labels do not overlap (both are
   // drawn for the eye only, so they are measured by their boxes), measured in one go in the
-  // page as soon as a frame draws the live edge.
+  // page as soon as a frame draws the live edge; so is the lanes' top.
   const handle = await timeline.evaluateHandle((el) => el);
   const overlaps = await page.waitForFunction((el) => {
     const now = el.querySelector('.live-edge.live .live-label')?.getBoundingClientRect();
@@ -45,14 +47,20 @@ test('nothing moves when the verdict arrives; labels are whole and apart', async
       .filter((t) => t.style.display !== 'none')
       .map((t) => t.getBoundingClientRect())
       .filter((t) => t.right > now.left && t.left < now.right && t.bottom > now.top && t.top < now.bottom).length;
-    return { overlapping }; // an object: a count of 0 would read as "not yet"
+    const lanesTop = el.querySelector('.tl-body')!.parentElement!.getBoundingClientRect().y;
+    return { overlapping, lanesTop }; // an object: a count of 0 would read as "not yet"
   }, handle);
-  expect(await overlaps.jsonValue()).toEqual({ overlapping: 0 });
+  const live = (await overlaps.jsonValue())!; // waitForFunction resolves on a value, never on null
+  expect(live.overlapping).toBe(0);
   await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL)/, { timeout: RUN_TIMEOUT });
   await expect(page.getByRole('region', { name: 'Verdict' }).getByRole('list', { name: 'Numbers' })).toBeVisible();
-  const after = { timeline: await boxOf(timeline), legend: await boxOf(legend) };
+  const after = { timeline: await boxOf(timeline), lanesTop: (await boxOf(lanes)).y };
   expect(during).toEqual(before);
-  expect(after).toEqual(before);
+  expect(after).toEqual({ ...before, lanesTop: live.lanesTop });
+  // The legend is under the lanes and names only what this run drew.
+  const legend = await boxOf(timeline.getByRole('list', { name: 'Legend' }));
+  expect(legend.y).toBeGreaterThan(after.lanesTop);
+  await expect(timeline.getByRole('list', { name: 'Legend' }).locator('[aria-disabled="true"]')).toHaveCount(0);
   // Lane names and facts are whole: none is cut short.
   const cut = await timeline.evaluate((el) =>
     Array.from(el.querySelectorAll<HTMLElement>('.tl-label *'))

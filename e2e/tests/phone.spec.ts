@@ -1,12 +1,101 @@
 // On a 390 px phone the page is laid out 390 px wide: nothing is wider than the screen,
-// Run is in sight at load, a run brings the timeline into sight, and the timeline fits on
-// one screen and pans inside its own box.
-import { expect } from '@playwright/test';
+// the first screen shows the scenario's story, Run (Replay with no server) and the top of
+// the timeline, the controls are a drawer one tap away (and a keyboard's too), a run brings
+// the timeline into sight, and the timeline fits on one screen and pans inside its own box.
+import { expect, type Page } from '@playwright/test';
 import { boxOf, expectInsideViewport, expectNoWiderThanViewport, timelineOf, verdictStatus } from './layout.js';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
 import { test } from './socketProxy.js';
+import { startStaticServer } from './staticServer.js';
 
 test.use({ viewport: { width: 390, height: 844 } });
+
+const FENCING_STORY = /^A worker's process stops while it holds a lease/;
+
+/** At load, before any scroll: the story, the given button and the timeline's top edge on the first screen, nothing wider. */
+async function expectRaceFirst(page: Page, button: string): Promise<void> {
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expectInsideViewport(page, page.getByText(FENCING_STORY));
+  await expectInsideViewport(page, page.getByRole('button', { name: button, exact: true }));
+  const timeline = await boxOf(timelineOf(page));
+  expect(timeline.y).toBeGreaterThanOrEqual(0);
+  expect(timeline.y).toBeLessThan(844);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The catalogue, the variants and libraries, the parameters: in the drawer, not above the timeline.
+  await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeHidden();
+  await expect(page.getByRole('radiogroup', { name: 'Variant' })).toBeHidden();
+}
+
+test('the first screen shows the race: the story, Run and the top of the timeline; the controls one tap away', async ({ page }) => {
+  await openPlayground(page, '/?scenario=fencing');
+  await expectRaceFirst(page, 'Run');
+  await expect(page.getByRole('button', { name: 'Setup: fencing, lease-only (broken)' })).toBeInViewport();
+
+  // One tap opens the drawer: scenario, variants and libraries, parameters, breakpoints, speed, compare.
+  await page.getByRole('button', { name: /^Setup/ }).click();
+  const drawer = page.getByRole('dialog', { name: 'Controls' });
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByRole('combobox', { name: 'Scenario' })).toBeVisible();
+  await expect(drawer.getByRole('radio', { name: 'fenced (correct)', exact: true })).toBeVisible();
+  await expect(drawer.getByRole('radio', { name: 'lib-redlock (broken)', exact: true })).toBeVisible();
+  await expectNoWiderThanViewport(page);
+  await drawer.getByRole('radio', { name: 'fenced (correct)', exact: true }).check();
+  await drawer.getByRole('button', { name: 'Close the setup' }).click();
+  await expect(drawer).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Setup: fencing, fenced (correct)' })).toBeVisible();
+});
+
+test('the drawer from the keyboard: Enter opens it with the focus inside, Tab stays in it, Escape closes it and gives the focus back', async ({
+  page,
+}) => {
+  await openPlayground(page, '/?scenario=duplicate-job');
+  const opener = page.getByRole('button', { name: /^Setup/ });
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog', { name: 'Controls' });
+  await expect(drawer).toBeVisible();
+  await expect(opener).toHaveAttribute('aria-expanded', 'true');
+  await expect(drawer.getByRole('button', { name: 'Close the setup' })).toBeFocused();
+
+  // Every control in it is reached by Tab, and Tab never leaves it (it wraps around).
+  const seen: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    const where = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      return { inside: !!el.closest('[role="dialog"]'), name: el.getAttribute('aria-label') ?? el.id ?? el.textContent };
+    });
+    expect(where.inside, `Tab ${i + 1} left the drawer for ${where.name}`).toBe(true);
+    seen.push(where.name ?? '');
+  }
+  expect(seen).toContain('scenario-select');
+  expect(seen).toContain('param-workers');
+  expect(seen.some((n) => /\((broken|correct)\)$/.test(n))).toBe(true);
+  expect(seen).toContain('Close the setup');
+
+  // Keys typed in a field stay there; Escape closes the drawer and the focus goes back.
+  await drawer.getByRole('spinbutton', { name: 'Workers', exact: true }).fill('4');
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(opener).toBeFocused();
+  await expect(opener).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeHidden();
+});
+
+test('with no server, a recording from a link: the story, Replay and the top of the timeline on the first screen', async ({ page }) => {
+  const server = await startStaticServer();
+  try {
+    await page.goto(`${server.url}/?replay=fencing-lease-only.json`);
+    await expect(verdictStatus(page)).toHaveText(/^FAIL/);
+    await expectRaceFirst(page, 'Replay');
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    await expect(verdictStatus(page)).toHaveText('Replaying…');
+    await expect(verdictStatus(page)).toHaveText(/^FAIL/);
+    await expectNoWiderThanViewport(page);
+  } finally {
+    await server.close();
+  }
+});
 
 test('390 px wide, Run in sight, the timeline inside the screen and panning in its own box', async ({ page }, testInfo) => {
   // fencing: a run of about three seconds, long enough to look at it in progress.

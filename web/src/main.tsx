@@ -9,6 +9,7 @@ import { pageTicks } from './ticks/pageTicks.js';
 import './styles/base.css';
 import './styles/theme.css';
 import './styles/controls.css';
+import './styles/drawer.css';
 import './styles/timeline.css';
 import './styles/panels.css';
 import './styles/present.css';

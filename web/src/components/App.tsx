@@ -1,20 +1,24 @@
 // The page: controls on the left (Run always in sight); the stage beside them: the
-// timeline with the verdict in a column beside it (under it on a narrow screen), then the
-// variant's code and the explanation. Presenter mode keeps the stage only, fitted to the screen: a bar with the
+// timeline with the verdict in a column beside it (under it on a narrower screen), then the
+// variant's code and the explanation. On a narrow screen (a phone) the controls are a drawer
+// one tap away, and a bar with Run sits over the stage: the first screen shows the race. Presenter mode keeps the stage only, fitted to the screen: a bar with the
 // chapter and Run, the timeline, and a verdict area of fixed size, so nothing moves when a
 // verdict arrives. With no server the page still opens recorded runs. The lock libraries'
 // scorecard takes the playground's place while it is open; each of its cells replays a run.
 import { useEffect } from 'react';
 import { useShortcuts } from '../app/useShortcuts.js';
-import { useStageInSightOnRun } from '../app/stageInSight.js';
+import { STACKED, useStageInSightOnRun } from '../app/stageInSight.js';
+import { useMedia } from '../app/useMedia.js';
 import { useStore } from '../store/index.js';
 import { selectScenario } from '../store/selectors.js';
 import { ConnectionStatus } from './ConnectionStatus.js';
 import { CompareControl } from './controls/CompareControl.js';
+import { ControlsDrawer } from './controls/ControlsDrawer.js';
 import { FaultPlanEditor } from './controls/FaultPlanEditor.js';
 import { ParamsForm } from './controls/ParamsForm.js';
 import { RunControls } from './controls/RunControls.js';
 import { ScenarioPicker } from './controls/ScenarioPicker.js';
+import { SetupBar } from './controls/SetupBar.js';
 import { SpeedControl } from './controls/SpeedControl.js';
 import { VariantPicker } from './controls/VariantPicker.js';
 import { CodePanel } from './panels/CodePanel.js';
@@ -59,6 +63,8 @@ export function App() {
   const presenter = useStore((s) => s.presenter);
   const notice = useStore((s) => s.notice);
   const scorecard = useStore((s) => s.scorecard);
+  // The controls' drawer and the bar over the stage replace the column (not in presenter mode).
+  const drawer = useMedia(STACKED) && !presenter;
   useShortcuts();
   useDocumentLook();
   useStageInSightOnRun();
@@ -88,7 +94,7 @@ export function App() {
       ) : (
         <main className={`app-main${presenter ? ' presenting' : ''}`}>
           {/* Hidden, not left out, in presenter mode: O still opens a recording from it. */}
-          <aside className="controls" aria-label="Controls">
+          <ControlsDrawer drawer={drawer}>
             {loaded ? (
               <>
                 <ScenarioPicker />
@@ -96,17 +102,18 @@ export function App() {
                 <ParamsForm />
                 <FaultPlanEditor />
                 <SpeedControl />
-                <RunControls />
+                {!drawer && <RunControls />}
                 <CompareControl />
               </>
             ) : (
               <p className="offline-hint">Waiting for the server’s scenario catalog… Recorded runs open without it.</p>
             )}
             <RecordingControls />
-          </aside>
+          </ControlsDrawer>
           <div className="stage">
             <BackToScorecard />
             {presenter && <StageBar />}
+            {drawer && <SetupBar />}
             {!presenter && scenario && <p className="scenario-summary">{scenario.summary}</p>}
             {(loaded || hasRun) && (
               <>

@@ -1,6 +1,8 @@
-// What each shape means, in words: for the onboarding engineer and the blog reader. Every
-// shape is always listed, so the legend keeps its size from the first screen on (it never
-// moves the lanes mid-run); those the run on screen does not use are dimmed.
+// What each shape means, in words: for the onboarding engineer and the blog reader. Beside
+// the lanes, the legend lists only the shapes the runs on screen draw (derived from their
+// events), under the lanes, where a new entry moves none of them. In presenter mode every
+// shape is listed, those not drawn dimmed, so the legend beside the verdict keeps its size
+// from the first screen on.
 import { memo, useMemo } from 'react';
 import { deriveOverlaps } from '../../model/holders.js';
 import { deriveLanes, type Lane } from '../../model/lanes.js';
@@ -8,7 +10,6 @@ import { memoOnLog, type EventLog } from '../../model/memo.js';
 import { deriveTruth } from '../../model/truth.js';
 import { useDrawnLog } from '../../store/drawnLog.js';
 import { useStore } from '../../store/index.js';
-import { selectCurrentRunId } from '../../store/selectors.js';
 import type { IconName } from '../../model/icons.js';
 import { Icon } from '../icons/Icon.js';
 
@@ -54,10 +55,12 @@ const usedKeyOf = memoOnLog((events: EventLog) =>
   [...usedShapes(deriveLanes(events), deriveOverlaps(events).length, deriveTruth(events).size > 0)].sort().join(' '),
 );
 
-export const Legend = memo(function Legend({ used }: { used: Set<string> | null }) {
+export const Legend = memo(function Legend({ used, only }: { used: Set<string> | null; only: boolean }) {
+  const listed = only ? items.filter((i) => used?.has(i.cls)) : items;
+  if (listed.length === 0) return null;
   return (
     <ul className="legend" aria-label="Legend">
-      {items.map((i) => {
+      {listed.map((i) => {
         const inUse = used === null || used.has(i.cls);
         return (
           <li key={i.cls} className={inUse ? undefined : 'unused'} aria-disabled={inUse ? undefined : true}>
@@ -72,12 +75,22 @@ export const Legend = memo(function Legend({ used }: { used: Set<string> | null 
   );
 });
 
-/** The legend of the run on top of the screen (every shape in full before a run). */
-export function RunLegend() {
+/** The entries one of the runs on screen uses (none while it has no events). */
+function useUsedKey(runId: string | null): string {
+  const events = useDrawnLog(runId);
+  return events.length > 0 ? usedKeyOf(events) : '';
+}
+
+/**
+ * The legend of the runs on screen (both of a compare): with `only`, just the shapes they
+ * draw (nothing before a run); without, every shape, those not drawn dimmed (in full before a run).
+ */
+export function RunLegend({ only = false }: { only?: boolean }) {
   // A live run appends a batch of events every frame; the legend changes a few times a run.
   const shown = useStore((s) => s.shown.length > 0 && s.pending.length === 0);
-  const events = useDrawnLog(useStore(selectCurrentRunId));
-  const key = shown && events.length > 0 ? usedKeyOf(events) : null;
+  const first = useUsedKey(useStore((s) => s.shown[0] ?? null));
+  const second = useUsedKey(useStore((s) => s.shown[1] ?? null));
+  const key = shown && (first || second) ? `${first} ${second}`.trim() : null;
   const used = useMemo(() => (key === null ? null : new Set(key.split(' '))), [key]);
-  return <Legend used={used} />;
+  return <Legend used={used} only={only} />;
 }

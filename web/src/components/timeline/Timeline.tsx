@@ -1,5 +1,6 @@
-// The timeline panel: its legend, zoom controls and exports (not in presenter mode), and
-// the runs on screen. The panel is a box of its own size: the lanes scroll and pan inside it.
+// The timeline panel: zoom controls and exports (not in presenter mode), the runs on
+// screen, and under them the legend of what they draw. The panel is a box of its own size:
+// the lanes scroll and pan inside it, and a legend entry that comes mid-run moves no lane.
 import { useStore } from '../../store/index.js';
 import { selectComparing, selectCurrentEvents } from '../../store/selectors.js';
 import { ExportMenu } from '../sharing/ExportMenu.js';
@@ -26,13 +27,13 @@ export function Timeline() {
         {show && <ZoomControls />}
         {show && !presenter && <ExportMenu />}
       </div>
-      {/* In presenter mode the legend sits beside the verdict. */}
-      {!presenter && <RunLegend />}
       {!accepted && (
         <p className="timeline-empty">{pending ? starting : 'Press Run to see the workers race, lane by lane — or open a recorded run.'}</p>
       )}
       {accepted && <TimelineView />}
       {accepted && !hasEvents && <p className="timeline-empty starting">{starting}</p>}
+      {/* In presenter mode the legend sits beside the verdict. */}
+      {!presenter && <RunLegend only />}
     </section>
   );
 }

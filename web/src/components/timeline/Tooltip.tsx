@@ -1,5 +1,5 @@
-// One tooltip for the whole timeline: a mark shows it on hover or focus, with its name and
-// details, positioned over the mark.
+// One tooltip for the whole timeline: a mark shows it on hover or focus (a tap focuses it),
+// with its name and details, positioned over the mark.
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export interface TipContent {
@@ -81,7 +81,10 @@ export function useTip(content: TipContent) {
     'aria-describedby': content.lines.length > 0 ? TOOLTIP_ID : undefined,
     onMouseEnter: (e: { currentTarget: HTMLElement }) => api.show(e.currentTarget, content),
     onFocus: (e: { currentTarget: HTMLElement }) => api.show(e.currentTarget, content),
-    onMouseLeave: () => api.hide(),
+    // A mark that holds the focus (tapped on a touch screen, or reached by the keys) keeps its details up.
+    onMouseLeave: (e: { currentTarget: HTMLElement }) => {
+      if (document.activeElement !== e.currentTarget) api.hide();
+    },
     onBlur: () => api.hide(),
   };
 }
