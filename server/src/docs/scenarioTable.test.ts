@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../scenarios/registry.js';
 import { readDocument } from './generatedSection.js';
-import { SCENARIOS, scenarioTable, variantsWithoutFigures, wildLinks, withScenarios } from './scenarioTable.js';
+import { librariesRow, SCENARIOS, scenarioTable, variantsWithoutFigures, wildLinks, withScenarios } from './scenarioTable.js';
 
 const readme = readDocument(SCENARIOS);
 const catalog = await loadCatalog();
@@ -13,18 +13,34 @@ describe('the scenario table', () => {
     expect(withScenarios(readme, catalog)).toBe(readme);
   });
 
-  it('has a row for every variant of every scenario, each with its figures at the defaults, and one of sources', () => {
+  it('has a row for every variant of its own of every scenario, each with its figures at the defaults, one of its libraries, and one of sources', () => {
     expect(variantsWithoutFigures(catalog)).toEqual([]);
-    const variants = catalog.manifests.reduce((n, m) => n + m.variants.length, 0);
-    expect(scenarioTable(catalog).split('\n')).toHaveLength(2 + variants + catalog.manifests.length);
+    const own = catalog.manifests.reduce((n, m) => n + m.variants.filter((v) => !v.library).length, 0);
+    const withLibraries = catalog.manifests.filter((m) => m.variants.some((v) => v.library)).length;
+    expect(scenarioTable(catalog).split('\n')).toHaveLength(2 + own + withLibraries + catalog.manifests.length);
   });
 
-  it("links every scenario's sources, in the row after its last variant", () => {
+  it("names every library variant once in its scenario's libraries row, with its verdict and figures", () => {
+    const table = scenarioTable(catalog);
+    for (const scenario of catalog.scenarios.values()) {
+      const libraries = scenario.variants.filter((v) => v.library);
+      if (libraries.length === 0) continue;
+      const row = librariesRow(scenario.variants)!;
+      expect(table).toContain(row);
+      for (const v of libraries) {
+        expect(row.split(`\`${v.id}\``)).toHaveLength(2);
+        expect(row).toContain(`${v.correct ? 'correct' : 'broken'}: ${v.figures!}`);
+      }
+    }
+  });
+
+  it("links every scenario's sources, in the row after its variants", () => {
     const rows = scenarioTable(catalog).split('\n');
     for (const manifest of catalog.manifests) {
       const first = rows.findIndex((row) => row.startsWith(`| ${manifest.id} |`));
-      const last = first + manifest.variants.length - 1;
-      expect(rows[last]).toContain(`| \`${manifest.variants.at(-1)!.id}\` |`);
+      const own = manifest.variants.filter((v) => !v.library);
+      const last = first + own.length - (manifest.variants.some((v) => v.library) ? 0 : 1);
+      expect(rows[first + own.length - 1]).toContain(`| \`${own.at(-1)!.id}\` |`);
       expect(rows[last + 1]).toBe(`| | seen in the wild | | ${wildLinks(manifest.seenInTheWild!)} |`);
       for (const source of manifest.seenInTheWild!) expect(rows[last + 1]).toContain(`](${source.url})`);
     }

@@ -1,5 +1,5 @@
 // The README's scenario table, written from the scenario folders: each variant, broken or
-// correct, and what a run at the defaults gives (its definition's `figures`, measured and
+// correct, and what a run at the defaults gives (a scenario's lock libraries folded into one row) (its definition's `figures`, measured and
 // written beside its code), then a row of links to where the scenario's mistake was seen in
 // the wild (its sources.ts). `npm run docs` writes it; a test fails when the README is stale.
 import type { WildSource } from '@racelab/shared';
@@ -26,18 +26,36 @@ export function wildLinks(sources: readonly WildSource[]): string {
 }
 
 /**
- * The table, one row per variant of every scenario in teaching order, and after a scenario's
- * variants a row with the links to where it was seen in the wild, when it names any; throws
- * when a variant has no figures.
+ * The rows of a scenario's lock-library variants, folded into one: the libraries that give
+ * the same verdict and figures share a clause ("`lib-a`, `lib-b` broken: figures"); each
+ * library's cells under the faults are the scorecard's (docs/LIBRARIES.md).
+ */
+export function librariesRow(variants: ReadonlyArray<{ id: string; correct: boolean; figures?: string; library?: object }>): string | null {
+  const groups = new Map<string, string[]>();
+  for (const v of variants.filter((v) => v.library)) {
+    const words = `${v.correct ? 'correct' : 'broken'}: ${cell(v.figures!)}`;
+    groups.set(words, [...(groups.get(words) ?? []), `\`${v.id}\``]);
+  }
+  if (groups.size === 0) return null;
+  const clauses = [...groups].map(([words, ids]) => `${ids.join(', ')} ${words}`);
+  return `| | lock libraries | | ${clauses.join('; ')} ([scorecard](docs/LIBRARIES.md)) |`;
+}
+
+/**
+ * The table, one row per variant of its own of every scenario in teaching order, one row for
+ * its lock-library variants, and a row with the links to where it was seen in the wild, when
+ * it names any; throws when a variant has no figures.
  */
 export function scenarioTable(catalog: Catalog): string {
   const missing = variantsWithoutFigures(catalog);
   if (missing.length > 0) throw new Error(`no figures at the defaults for ${missing.join(', ')}: add a \`figures\` line to each variant`);
   const rows = ['| scenario | variant | | figures at the defaults |', '|---|---|---|---|'];
   for (const scenario of catalog.scenarios.values()) {
-    for (const [i, v] of scenario.variants.entries()) {
+    for (const [i, v] of scenario.variants.filter((v) => !v.library).entries()) {
       rows.push(`| ${i === 0 ? scenario.id : ''} | \`${v.id}\` | ${v.correct ? 'correct' : 'broken'} | ${cell(v.figures!)} |`);
     }
+    const libraries = librariesRow(scenario.variants);
+    if (libraries) rows.push(libraries);
     if (scenario.seenInTheWild?.length) rows.push(`| | seen in the wild | | ${wildLinks(scenario.seenInTheWild)} |`);
   }
   return rows.join('\n').replaceAll('|  |', '| |');
