@@ -87,8 +87,9 @@ describe("a worker's own link to a node, where the kernel does not cut", () => {
   });
 });
 
-if (kernel)
-  describe('an isolated node, where the workers are lab hosts', () => {
+describe.runIf(kernel)(
+  'an isolated node, where the workers are lab hosts (runs where the machine gives network namespaces and nftables)',
+  () => {
     let hosts: LabHost[];
     let cluster: Cluster;
     let own: Redis[];
@@ -172,7 +173,8 @@ if (kernel)
         await own[0]!.del(...keys);
       }
     });
-  });
+  },
+);
 
 let machine: Playground;
 let fallback: Playground;

@@ -73,8 +73,9 @@ const restored = (mechanism: string) => [
 ];
 
 // Where the kernel has netem the hosts reach the nodes directly and netem.test.ts holds the commands.
-if (real.namespaces && !realNetem)
-  describe('a slowed node, where the workers are lab hosts', () => {
+describe.runIf(real.namespaces && !realNetem)(
+  'a slowed node, where the workers are lab hosts (runs where the machine gives network namespaces and no netem)',
+  () => {
     let hosts: LabHost[];
     let cluster: Cluster;
     beforeAll(async () => {
@@ -128,7 +129,8 @@ if (real.namespaces && !realNetem)
         await old.close();
       }
     });
-  });
+  },
+);
 
 describe('a slowed node, with the real faults off', () => {
   let cluster: Cluster;
