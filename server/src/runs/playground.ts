@@ -13,7 +13,7 @@ import { notAHost } from './linkFaults.js';
 import { notANode } from './nodeIsolation.js';
 import { Run } from './run.js';
 import { StoreWatch } from './storeWatch.js';
-import { scaleDurations } from './timeScale.js';
+import { scaleDurations } from './runSpeed.js';
 import { SpareConnection } from './spareConnection.js';
 import { WorkerPool } from './workerPool.js';
 
