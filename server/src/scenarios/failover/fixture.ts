@@ -2,6 +2,7 @@
 // the outage armed against it. It also reads the deployment's ground truth for the
 // timeline: each node's role and what it holds under the lock key, the primary Sentinel
 // names, and the replication bytes the slow link holds or lost.
+import type { StagedFault } from '@racelab/shared';
 import type { LabHost } from '../../labnet/labHost.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
 import { readKeyValue } from '../keyValue.js';
@@ -64,7 +65,7 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
   return {
     shared: { sentinelPort: deployment.sentinelPort },
     // The slow link is a lag longer than the run: the kernel drops the primary's bytes (kernelLink.ts), or the lab's proxy holds them (replicationLink.ts).
-    faults: options.lag === 'slow' ? [{ fault: 'slow-link', target: 'primary → far replica', mechanism: deployment.link.mechanism }] : [],
+    faults: options.lag === 'slow' ? [slowLink(deployment.link.mechanism)] : [],
     grants,
     lockHeld: (listener) => grants.onHeld(listener),
     outcome: () => outage.record(),
@@ -95,6 +96,12 @@ async function describeNode(node: RedisNode, lockKey: string): Promise<string> {
   } catch {
     return 'no answer';
   }
+}
+
+/** The far replica's link, slow for the whole run. */
+function slowLink(mechanism: string): StagedFault {
+  const [node, peer] = [NODES.primary, NODES.far];
+  return { fault: 'slow-link', target: `${node} → ${peer}`, mechanism, node, peer, worker: null, slowdown: null };
 }
 
 async function describeLink(deployment: Deployment, lag: FixtureOptions['lag']): Promise<string> {

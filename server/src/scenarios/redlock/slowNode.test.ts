@@ -63,14 +63,29 @@ async function clusterFor(mechanisms: LabMechanisms, hosts?: LabHost[]): Promise
   }
 }
 
-const slowed = (mechanism: string) => [
-  { fault: 'slowdown', target: `node-3 +${LATENCY_MS} ms, 10% lost for worker-1`, mechanism, workerId: 'worker-1' },
-  { fault: 'slowdown', target: `node-3 +${LATENCY_MS} ms, 10% lost for worker-2`, mechanism, workerId: 'worker-2' },
-];
-const restored = (mechanism: string) => [
-  { fault: 'slowdown-ended', target: 'node-3 at full speed for worker-1', mechanism, workerId: 'worker-1' },
-  { fault: 'slowdown-ended', target: 'node-3 at full speed for worker-2', mechanism, workerId: 'worker-2' },
-];
+const slowdown = { latencyMs: LATENCY_MS, lossPercent: 10 };
+const slowed = (mechanism: string) =>
+  ['worker-1', 'worker-2'].map((worker) => ({
+    fault: 'slowdown',
+    target: `node-3 +${LATENCY_MS} ms, 10% lost for ${worker}`,
+    mechanism,
+    node: 'node-3',
+    peer: null,
+    worker,
+    slowdown,
+    workerId: worker,
+  }));
+const restored = (mechanism: string) =>
+  ['worker-1', 'worker-2'].map((worker) => ({
+    fault: 'slowdown-ended',
+    target: `node-3 at full speed for ${worker}`,
+    mechanism,
+    node: 'node-3',
+    peer: null,
+    worker,
+    slowdown: null,
+    workerId: worker,
+  }));
 
 // Where the kernel has netem the hosts reach the nodes directly and netem.test.ts holds the commands.
 describe.runIf(real.namespaces && !realNetem)(
