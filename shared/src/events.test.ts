@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunEvent, parseWorkerEvent } from './events.js';
+import { parseRunEvent, parseWorkerEvent, slowdownWords } from './events.js';
 
 describe('event model', () => {
   it('parses a worker event with its stamp', () => {
@@ -15,6 +15,16 @@ describe('event model', () => {
   it('refuses an event without its fields', () => {
     expect(parseWorkerEvent({ type: 'lease-released', key: 'k', atMs: 1, workerId: 'worker-1' })).toBeNull();
     expect(parseWorkerEvent({ type: 'lease-acquired', key: 'k', ttlMs: 1 })).toBeNull();
+  });
+
+  it('parses a staged fault with where it strikes as fields, and refuses one with only its words', () => {
+    const stamp = { seq: 3, atMs: 5, workerId: 'worker-2' };
+    const words = { type: 'fault-staged', fault: 'slowdown', target: 'node-3 +300 ms, 5% lost for worker-2', mechanism: 'proxy delay' };
+    const place = { node: 'node-3', peer: null, worker: 'worker-2', slowdown: { latencyMs: 300, lossPercent: 5 } };
+    expect(parseRunEvent({ ...words, ...place, ...stamp })).toEqual({ ...words, ...place, ...stamp });
+    expect(parseRunEvent({ ...words, ...stamp })).toBeNull();
+    expect(slowdownWords('node-3', place.slowdown)).toBe('node-3 +300 ms, 5% lost');
+    expect(slowdownWords('node-3', { latencyMs: 300, lossPercent: 0 })).toBe('node-3 +300 ms');
   });
 
   it('parses the blocked event loop and the skewed clock as facts of their own', () => {

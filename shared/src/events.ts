@@ -24,6 +24,27 @@ const StagedFaultKind = z.enum([
   'slow-link',
 ]);
 
+/** How a slowdown slows its node: ms added each way, and the share of the traffic lost. */
+const SlowdownBody = z.object({ latencyMs: z.number().nonnegative(), lossPercent: z.number().nonnegative() });
+export type SlowdownBody = z.infer<typeof SlowdownBody>;
+
+/** Where a staged fault strikes, as fields (each null when the fault has none). */
+const faultPlace = {
+  /** The lab node: isolated, slowed, cut from `worker` by a split, whose clock jumped, or a slow link's sending end. */
+  node: z.string().max(40).nullable(),
+  /** The lab node at the other end of a link between two nodes (a slow link's far replica). */
+  peer: z.string().max(40).nullable(),
+  /** The worker whose link or clock it strikes (with `node`: the worker's link to that node). */
+  worker: z.string().max(40).nullable(),
+  /** What a slowdown adds; null for every other fault. */
+  slowdown: SlowdownBody.nullable(),
+};
+
+/** A slowdown in words: "node-3 +300 ms, 5% lost". */
+export function slowdownWords(node: string, slowdown: SlowdownBody): string {
+  return `${node} +${slowdown.latencyMs} ms${slowdown.lossPercent > 0 ? `, ${slowdown.lossPercent}% lost` : ''}`;
+}
+
 /** Facts a worker reports about itself through its one `emit`. */
 export const workerEventBodies = [
   z.object({ type: z.literal('job-fired') }),
@@ -182,8 +203,10 @@ export const serverEventBodies = [
   z.object({
     type: z.literal('fault-staged'),
     fault: StagedFaultKind,
+    /** The fault in words, for people ("node-4 from worker-2"); code reads the fields below. */
     target: z.string().max(200),
     mechanism: z.string().max(60),
+    ...faultPlace,
   }),
   z.object({ type: z.literal('run-failed'), message: z.string() }),
 ] as const;
@@ -193,6 +216,10 @@ export interface StagedFault {
   fault: z.infer<typeof StagedFaultKind>;
   target: string;
   mechanism: string;
+  node: string | null;
+  peer: string | null;
+  worker: string | null;
+  slowdown: SlowdownBody | null;
   workerId?: string;
 }
 

@@ -78,6 +78,10 @@ const events: { [T in RunEventType]: Omit<EventOf<T>, 'seq' | 'atMs'> } = {
     fault: 'partition',
     target: 'worker-1 ↔ node-4',
     mechanism: 'kernel nftables drop',
+    node: 'node-4',
+    peer: null,
+    worker: 'worker-1',
+    slowdown: null,
   },
   'run-failed': { type: 'run-failed', workerId: null, message: 'PostgreSQL went away' },
 };

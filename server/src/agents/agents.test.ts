@@ -317,8 +317,9 @@ describe('bad input from an agent', () => {
   });
 });
 
-if (ROOT_ON_LINUX) {
-  describe("an agent whose monotonic clock is not the server's", () => {
+describe.runIf(ROOT_ON_LINUX)(
+  "an agent whose monotonic clock is not the server's (runs as root on Linux, which gives time namespaces)",
+  () => {
     it('is refused, in the log and to the agent, which exits: a time namespace moves its clock a day ahead', async () => {
       // A time namespace is what a container gets that does not share the server's clock: the
       // kernel adds its offset to CLOCK_MONOTONIC for every process inside.
@@ -333,14 +334,17 @@ if (ROOT_ON_LINUX) {
       );
       expect(agentNames()).toEqual(['alpha', 'beta']);
     });
-  });
-} else {
-  describe("an agent whose monotonic clock is not the server's, on a machine that gives no time namespaces", () => {
+  },
+);
+
+describe.skipIf(ROOT_ON_LINUX)(
+  "an agent whose monotonic clock is not the server's, on a machine that gives no time namespaces (runs unless root on Linux)",
+  () => {
     it('cannot be made here: unshare --time is refused without root', () => {
       expect(() => execFileSync('unshare', ['--time', '--monotonic', '86400', '--fork', 'true'], { stdio: 'ignore' })).toThrow();
     });
-  });
-}
+  },
+);
 
 describe('an agent killed mid-run', () => {
   it('fails the run naming the worker and the agent; a worker it left stopped is stopped by the next agent there; the server serves on', async () => {
@@ -384,8 +388,9 @@ describe('an agent killed mid-run', () => {
 });
 
 const mechanisms = detectLabMechanisms();
-if (mechanisms.namespaces) {
-  describe('an agent in a network namespace of its own', () => {
+describe.runIf(mechanisms.namespaces)(
+  'an agent in a network namespace of its own (runs where the machine gives network namespaces)',
+  () => {
     it('reaches the server and the stores only over its link, and its workers run there', async () => {
       // alpha and beta go: the run's workers can only be the namespaced agent's.
       for (const name of ['alpha', 'beta']) expect(await stopAgent(agents.get(name)!)).toEqual({ code: 0, signal: null });
@@ -423,15 +428,18 @@ if (mechanisms.namespaces) {
       expect(namespaces).toEqual(placed.map(() => host.namespace));
       expect(await stopAgent(gamma)).toEqual({ code: 0, signal: null });
     });
-  });
-} else {
-  describe('an agent in a network namespace of its own, on a machine that gives none', () => {
+  },
+);
+
+describe.skipIf(mechanisms.namespaces)(
+  'an agent in a network namespace of its own, on a machine that gives none (runs where it gives no network namespaces)',
+  () => {
     it('cannot be made here, and the machine says why', async () => {
       expect(mechanisms.why.length).toBeGreaterThan(0);
       await expect(createLabHost('agent gamma')).rejects.toThrow(/netns add/);
     });
-  });
-}
+  },
+);
 
 describe('with no agent connected', () => {
   it("a run's workers are this server's own children again, and no worker of any agent is left", async () => {

@@ -28,8 +28,8 @@ afterAll(async () => {
 const partitionAtGrant: FaultRule[] = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'partition', ms: 300 }];
 const link = (run: Run) =>
   eventsOf(run.events, 'fault-staged', 'worker-2')
-    .filter((e) => e.target.startsWith("worker-2's link"))
-    .map((e) => [e.fault, e.mechanism]);
+    .filter((e) => e.node === null)
+    .map((e) => [e.fault, e.mechanism, e.worker]);
 
 async function untilRunning(run: Run): Promise<void> {
   while (run.status !== 'running') {
@@ -49,8 +49,8 @@ describe('a planned partition', () => {
       const outcome = await prepared.run.start();
       expect(outcome.status).toBe('finished');
       expect(link(prepared.run)).toEqual([
-        ['partition', MECHANISM.linkDown],
-        ['partition-healed', MECHANISM.linkDown],
+        ['partition', MECHANISM.linkDown, 'worker-2'],
+        ['partition-healed', MECHANISM.linkDown, 'worker-2'],
       ]);
       expect(eventsOf(prepared.run.events, 'run-started')[0]?.hosts).toEqual(['worker-1', 'worker-2']);
     }
@@ -90,8 +90,8 @@ describe('a live partition', () => {
         await expect
           .poll(() => link(run))
           .toEqual([
-            ['partition', MECHANISM.linkDown],
-            ['partition-healed', MECHANISM.linkDown],
+            ['partition', MECHANISM.linkDown, 'worker-2'],
+            ['partition-healed', MECHANISM.linkDown, 'worker-2'],
           ]);
       } else {
         expect(run.fault('worker-2', 'partition')).toMatch(/^worker-2 does not run as a lab host of its own/);

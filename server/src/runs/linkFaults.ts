@@ -78,6 +78,10 @@ export class LinkFaults {
         fault: up ? 'partition-healed' : 'partition',
         target: `${workerId}'s link to every host, ${how}`,
         mechanism: MECHANISM.linkDown,
+        node: null,
+        peer: null,
+        worker: workerId,
+        slowdown: null,
       });
     } catch (error) {
       this.host.logLine(`${up ? 'healing' : 'partitioning'} ${workerId}: ${error instanceof Error ? error.message : String(error)}`);

@@ -29,7 +29,16 @@ function fakeNode(node: string) {
     return cuts[n]!;
   };
   let rejoins = 0;
-  const fault = (kind: 'isolation' | 'rejoin'): StagedFault => ({ fault: kind, target: node, mechanism: 'test', workerId: 'worker-1' });
+  const fault = (kind: 'isolation' | 'rejoin'): StagedFault => ({
+    fault: kind,
+    target: node,
+    mechanism: 'test',
+    node,
+    peer: null,
+    worker: 'worker-1',
+    slowdown: null,
+    workerId: 'worker-1',
+  });
   const cut: NodeCut = async () => {
     const made = deferred();
     cuts.push(made);

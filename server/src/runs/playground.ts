@@ -15,7 +15,7 @@ import { Run } from './run.js';
 import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
 import { abortable } from './abortable.js';
 import { goodbye, StoreWatch } from './storeWatch.js';
-import { scaleDurations } from './timeScale.js';
+import { scaleDurations } from './runSpeed.js';
 import { SpareConnection } from './spareConnection.js';
 import { WorkerPool } from './workerPool.js';
 

@@ -38,7 +38,7 @@ import { NodeIsolation } from './nodeIsolation.js';
 import { NodeSlowdowns } from './nodeSlowdowns.js';
 import type { Slowdown } from '../labnet/delayRelay.js';
 import type { SpareConnection } from './spareConnection.js';
-import { scaleDurations, scaleFaults } from './timeScale.js';
+import { scaleDurations, scaleFaults } from './runSpeed.js';
 import type { WorkerPool } from './workerPool.js';
 import { keyGoneLatch, keySeenLatch } from '../worker/latches.js';
 import { scenarioKey, storedKey } from '../scenarios/keyAliases.js';

@@ -77,6 +77,10 @@ export async function startRunLab(
           fault: 'clock-skew',
           target: `${workerId}'s clock ${offsetMs > 0 ? '+' : ''}${offsetMs} ms`,
           mechanism: clockMechanism,
+          node: null,
+          peer: null,
+          worker: workerId,
+          slowdown: null,
           workerId,
         });
         if (!mechanisms.faketime) return;

@@ -1,7 +1,7 @@
 // BENCHMARKS.md: the machine, every figure as a table row (median, p99, min–max of its
 // samples), which targets were met, and each section's notes (method, baseline, profiles).
 import type { BenchResult, Figure, Target } from './figure.js';
-import type { Machine } from './machine.js';
+import type { Machine } from './benchMachine.js';
 import { meets, statOf } from './stats.js';
 
 const SECTIONS = ['Run overhead', 'Event to pixel', 'Timeline at scale', 'Scale of a run', 'Lock primitive', 'Start-up'];

@@ -12,7 +12,7 @@ import { benchEventToPixel, benchTimelineAtScale } from './browserBenches.js';
 import type { BenchResult } from './figure.js';
 import { benchFirstEventOverSocket } from './firstEventOverSocket.js';
 import { benchLockPrimitive } from './lockPrimitive.js';
-import { describeMachine } from './machine.js';
+import { describeMachine } from './benchMachine.js';
 import { formatNumber, renderReport, type Report } from './report.js';
 import { benchRunOverhead } from './runOverhead.js';
 import { benchStampedeScale } from './stampedeScale.js';

@@ -1,7 +1,6 @@
 // One lane per worker: its leases, what it waited for, worked on, wrote, skipped, and what
 // happened to its process. Every shape carries the words a screen reader and a tooltip use.
-import { nodeFault } from './isolations.js';
-import { nodeSlowdown } from './slowdowns.js';
+import { nodeFault } from './labNodeFaults.js';
 import { deriveLeases, type Lease } from './leases.js';
 import { markOf, type Mark } from './marks.js';
 import { foldOnLog, memoOnLog, type EventLog } from './memo.js';
@@ -216,18 +215,18 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
         endSpan('stall', '', `resumed ${at(e.atMs)}`);
         break;
       case 'fault-staged': {
-        const node = nodeFault(e);
-        if (node?.cut) {
-          const span = startSpan('cut', node.node, `${w} cut from ${node.node} from ${formatMs(e.atMs)}`, [`isolation: ${e.mechanism}`]);
-          span.caption = `${node.node} cut`;
-        } else if (node) endSpan('cut', node.node, `rejoined ${at(e.atMs)}`);
-        const slow = nodeSlowdown(e);
-        if (slow?.slowed) {
-          const span = startSpan('slow', slow.node, `${w}'s traffic with ${slow.node} slowed from ${formatMs(e.atMs)}`, [
-            `${slow.words}, each way: ${e.mechanism}`,
+        const f = nodeFault(e);
+        if (f?.kind === 'cut' && f.on) {
+          const span = startSpan('cut', f.node, `${w} cut from ${f.node} from ${formatMs(e.atMs)}`, [`isolation: ${e.mechanism}`]);
+          span.caption = `${f.node} cut`;
+        } else if (f?.kind === 'cut') endSpan('cut', f.node, `rejoined ${at(e.atMs)}`);
+        else if (f?.on) {
+          const words = f.slowWords ?? f.node;
+          const span = startSpan('slow', f.node, `${w}'s traffic with ${f.node} slowed from ${formatMs(e.atMs)}`, [
+            `${words}, each way: ${e.mechanism}`,
           ]);
-          span.caption = slow.words;
-        } else if (slow) endSpan('slow', slow.node, `restored ${at(e.atMs)}`);
+          span.caption = words;
+        } else if (f) endSpan('slow', f.node, `restored ${at(e.atMs)}`);
         break;
       }
       case 'process-killed':

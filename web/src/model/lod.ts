@@ -92,7 +92,7 @@ export interface Instant {
   atMs: number;
 }
 
-export interface Cluster<T extends Instant> {
+export interface MarkCluster<T extends Instant> {
   id: string;
   items: T[];
   startMs: number;
@@ -133,12 +133,12 @@ export function clusterInstants<T extends Instant>(
   budget = MARK_BUDGET,
   reachMs: number | null = null,
   growsToMs: number | null = null,
-): Cluster<T>[] | null {
+): MarkCluster<T>[] | null {
   if (expectedInstants(items.length, w, reachMs, growsToMs) <= budget) return null;
   const minMs = (minPx / Math.max(1, pxWidth)) * (w.endMs - w.startMs);
   const sorted = byTime(items, (i) => i.atMs);
-  const out: Cluster<T>[] = [];
-  let current: Cluster<T> | null = null;
+  const out: MarkCluster<T>[] = [];
+  let current: MarkCluster<T> | null = null;
   for (const item of sorted) {
     if (current && item.atMs - current.startMs < minMs) {
       current.items.push(item);

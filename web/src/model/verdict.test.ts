@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blindDelRun } from './fixtures/blindDelRun.js';
 import type { EventOf } from '@racelab/shared';
 import { LogBuilder, type EventBody } from './fixtures/build.js';
+import { isolation, linkCut, split } from './fixtures/staged.js';
 import { duplicateJobManifest } from './fixtures/manifest.js';
 import { noLockRun } from './fixtures/noLockRun.js';
 import { tokenLuaRun } from './fixtures/tokenLuaRun.js';
@@ -67,19 +68,14 @@ describe('deriveVerdict', () => {
       b.at(3000, null, { type: 'run-finished', metrics: {}, expectations: [], verdict: 'fail', expectedVerdict: 'pass' });
       return b.build();
     };
-    const cut: EventBody = {
-      type: 'fault-staged',
-      fault: 'partition',
-      target: "worker-1's link to every host, to the run's end or a heal",
-      mechanism: 'kernel link down',
-    };
+    const cut = linkCut('worker-1');
     const log = struck([
       [100, 'worker-1', cut],
       [200, 'worker-2', { type: 'process-paused', plannedMs: null }],
       [300, 'worker-2', { type: 'process-paused', plannedMs: 500 }], // planned: the expectation counts it
-      [400, 'worker-2', { type: 'fault-staged', fault: 'partition', target: 'worker-2 ↔ node-1', mechanism: 'proxy' }], // the scenario's own split
-      [450, 'worker-1', { type: 'fault-staged', fault: 'isolation', target: 'node-4 from worker-1', mechanism: 'proxy' }],
-      [450, 'worker-2', { type: 'fault-staged', fault: 'isolation', target: 'node-4 from worker-2', mechanism: 'proxy' }],
+      [400, 'worker-2', split('worker-2', 'node-1')], // the scenario's own split
+      [450, 'worker-1', isolation('isolation', 'node-4', 'worker-1', 'proxy')],
+      [450, 'worker-2', isolation('isolation', 'node-4', 'worker-2', 'proxy')],
       [500, 'worker-3', { type: 'process-killed', signal: 'SIGKILL' }],
     ]);
     expect(struckFrom(log)).toEqual([

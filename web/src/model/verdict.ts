@@ -2,8 +2,7 @@
 import { metricText, verdictLine, type EventOf, type ScenarioManifest } from '@racelab/shared';
 import { memoOnLogAnd, type EventLog } from './memo.js';
 import { runSummary } from './runSummary.js';
-import { nodeFault } from './isolations.js';
-import { nodeSlowdown } from './slowdowns.js';
+import { isLinkCut, nodeFault } from './labNodeFaults.js';
 
 export interface VerdictLine {
   id: string;
@@ -99,11 +98,10 @@ export function struckFrom(events: EventLog): string[] {
   const add = (text: string) => words.set(text, text);
   for (const e of events) {
     const w = e.workerId ?? '';
-    const node = nodeFault(e);
-    if (node) words.set(`node ${node.node}`, `${node.node} isolated${node.cut ? '' : ', then rejoined'}`);
-    const slow = nodeSlowdown(e);
-    if (slow) words.set(`slow ${slow.node}`, `${slow.node} slowed${slow.slowed ? '' : ', then restored'}`);
-    if (e.type === 'fault-staged' && e.fault === 'partition' && e.target.startsWith(`${w}'s link`)) add(`${w}'s link cut`);
+    const f = nodeFault(e);
+    if (f?.kind === 'cut') words.set(`node ${f.node}`, `${f.node} isolated${f.on ? '' : ', then rejoined'}`);
+    if (f?.kind === 'slow') words.set(`slow ${f.node}`, `${f.node} slowed${f.on ? '' : ', then restored'}`);
+    if (isLinkCut(e)) add(`${w}'s link cut`);
     if (e.type === 'process-paused' && e.plannedMs === null) add(`${w} paused from the page`);
     if (e.type === 'process-killed' && !plannedKill) add(`${w} killed from the page`);
   }

@@ -4,8 +4,8 @@ import { duplicateJobManifest } from '../model/fixtures/manifest.js';
 import { createAppStore } from '../store/index.js';
 import { selectCurrentEvents } from '../store/selectors.js';
 import { backoffDelay, BACKOFF_MAX_MS } from './backoff.js';
-import { arrivals } from '../store/arrivals.js';
-import { CALM_MS, socketUrl, startSocket } from './client.js';
+import { CALM_MS, createArrivals } from '../store/arrivals.js';
+import { socketUrl, startSocket } from './client.js';
 
 class FakeSocket {
   static OPEN = 1;
@@ -40,14 +40,18 @@ function harness() {
   const timers: { fn: () => void; ms: number }[] = [];
   const store = createAppStore();
   let clock = 1000;
+  const setTimer = (fn: () => void, ms: number) => timers.push({ fn, ms });
+  const arrivals = createArrivals({ store, now: () => clock, setTimer, clearTimer: () => {}, requestFrame: null });
   const client = startSocket({
     url: 'ws://host/ws',
     store,
     WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
-    now: () => clock,
-    setTimer: (fn, ms) => timers.push({ fn, ms }),
+    setTimer,
     clearTimer: () => {},
+    arrivals,
   });
+  /** The seqs of a run's events that worker-1's lane draws as ticks until the timeline draws them from the log. */
+  const undrawn = (runId: string) => arrivals.lane(runId, 'worker-1').map((t) => t.seq);
   /** Runs the timers due now; `runTimers` also those they set (a run's end, deferred to the next batch). */
   const runTimersOnce = () => timers.splice(0).forEach((t) => t.fn());
   const runTimers = () => {
@@ -68,7 +72,7 @@ function harness() {
       workers: ['worker-1', 'worker-2', 'worker-3'],
     });
   };
-  return { store, client, timers, runTimers, runTimersOnce, acceptRun, tick: (ms: number) => (clock += ms), socket };
+  return { store, client, arrivals, undrawn, timers, runTimers, runTimersOnce, acceptRun, tick: (ms: number) => (clock += ms), socket };
 }
 
 describe('socket client', () => {
@@ -140,25 +144,25 @@ describe('socket client', () => {
     h.socket().receive({ type: 'run-events', runId: 'run-5', events: [note(1, 1), note(2, 2)] });
     h.runTimersOnce();
     expect(logged()).toBe(2);
-    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual([1, 2]);
-    arrivals.drawnThrough('run-5', 2);
+    expect(h.undrawn('run-5')).toEqual([1, 2]);
+    h.arrivals.drawnThrough('run-5', 2);
     // 40 more within a few ms (400 a second and more): held, and shown as they arrive.
     h.tick(5);
     h.socket().receive({ type: 'run-events', runId: 'run-5', events: Array.from({ length: 40 }, (_, i) => note(3 + i, 5 + i / 10)) });
     h.runTimersOnce();
     expect(logged()).toBe(2);
-    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => 3 + i));
+    expect(h.undrawn('run-5')).toEqual(Array.from({ length: 40 }, (_, i) => 3 + i));
     // CALM_MS after they last went into the log, all that came meanwhile does; they stay
     // arrivals until the timeline has drawn them from the log, and no longer.
     h.tick(CALM_MS);
     h.socket().receive({ type: 'run-events', runId: 'run-5', events: [note(43, 100)] });
     h.runTimersOnce();
     expect(logged()).toBe(43);
-    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual(Array.from({ length: 41 }, (_, i) => 3 + i));
-    arrivals.drawnThrough('run-5', 20);
-    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual(Array.from({ length: 23 }, (_, i) => 21 + i));
-    arrivals.drawnThrough('run-5', 43);
-    expect(arrivals.of('run-5')).toEqual([]);
+    expect(h.undrawn('run-5')).toEqual(Array.from({ length: 41 }, (_, i) => 3 + i));
+    h.arrivals.drawnThrough('run-5', 20);
+    expect(h.undrawn('run-5')).toEqual(Array.from({ length: 23 }, (_, i) => 21 + i));
+    h.arrivals.drawnThrough('run-5', 43);
+    expect(h.undrawn('run-5')).toEqual([]);
     // A run's end is never held, nor what came with it.
     h.tick(5);
     h.socket().receive({ type: 'run-events', runId: 'run-5', events: Array.from({ length: 40 }, (_, i) => note(44 + i, 105 + i / 10)) });
@@ -169,9 +173,10 @@ describe('socket client', () => {
     });
     h.runTimers();
     expect(logged()).toBe(84);
-    expect(arrivals.of('run-5').map((e) => e.seq)).toEqual(Array.from({ length: 41 }, (_, i) => 44 + i));
-    arrivals.drawnThrough('run-5', 84);
-    expect(arrivals.of('run-5')).toEqual([]);
+    // (The end itself is no mark in a worker's lane.)
+    expect(h.undrawn('run-5')).toEqual(Array.from({ length: 40 }, (_, i) => 44 + i));
+    h.arrivals.drawnThrough('run-5', 84);
+    expect(h.undrawn('run-5')).toEqual([]);
   });
 
   it('forgets the arrivals of a run that ended off screen: no timeline will draw them', () => {
@@ -180,7 +185,7 @@ describe('socket client', () => {
     const note = (seq: number) => ({ seq, atMs: seq, workerId: 'worker-1', type: 'note', text: `#${seq}` }) as const;
     h.socket().receive({ type: 'run-events', runId: 'run-6', events: [note(1), note(2)] });
     h.runTimers();
-    expect(arrivals.of('run-6')).toHaveLength(2);
+    expect(h.undrawn('run-6')).toHaveLength(2);
     h.store.setState({ shown: [] }); // the page went on to something else
     h.socket().receive({
       type: 'run-event',
@@ -188,7 +193,7 @@ describe('socket client', () => {
       event: { seq: 3, atMs: 3, workerId: null, type: 'run-finished', metrics: {}, expectations: [], verdict: 'pass' },
     });
     h.runTimers();
-    expect(arrivals.of('run-6')).toEqual([]);
+    expect(h.undrawn('run-6')).toEqual([]);
   });
 
   it('refuses a message the schema does not take: nothing reaches the store, the page says why', () => {

@@ -1,8 +1,9 @@
-// What the tick worker (tickWorker.ts) draws: per run, the events that will be marks in a
-// worker's lane, that arrived and that the lane has not drawn from the run's log yet. They
-// come from the page's socket, which the worker holds, as each message arrives; an event that
-// comes again (a stream resumed after a reconnect) is kept once (by seq).
-// Pure: no canvas, no socket; the worker draws what `lane` returns.
+// The ticks a run's lanes draw: per run, the events that will be marks in a worker's lane, that
+// arrived and that the lane has not drawn from the run's log yet. The page's arrivals
+// (../store/arrivals.ts) keep them here as they hand events to the log, and the tick worker
+// (tickWorker.ts) as each message of the socket it holds arrives; an event that comes again (a
+// stream resumed after a reconnect) is kept once (by seq).
+// Pure: no canvas, no socket; ArrivalTicks or the worker draws what `lane` returns.
 
 /** An event that draws a mark in its worker's lane: all a tick needs of it. */
 export interface Tick {

@@ -2,11 +2,12 @@
 // the outage armed against it. It also reads the deployment's ground truth for the
 // timeline: each node's role and what it holds under the lock key, the primary Sentinel
 // names, and the replication bytes the slow link holds or lost.
+import type { StagedFault } from '@racelab/shared';
 import type { LabHost } from '../../labnet/labHost.js';
 import { watchNodeGrants, type NodeGrants } from '../kit/nodeGrants.js';
 import { readKeyValue } from '../keyValue.js';
 import type { Observed, RunFixture, RunStores } from '../types.js';
-import { startCluster, type Cluster, type RedisNode } from './cluster.js';
+import { startDeployment, type Deployment, type RedisNode } from './deployment.js';
 import { LOCK_KEY, NODES, OUTAGE_OVER_KEY, OUTAGE_START_KEY } from './keys.js';
 import { armOutage, type Outage, type OutageRecord } from './outage.js';
 
@@ -35,7 +36,7 @@ export interface FailoverFixture extends RunFixture {
 
 export async function startFailoverFixture(stores: RunStores, options: FixtureOptions): Promise<FailoverFixture> {
   const zone = options.outage === 'zone';
-  const cluster = await startCluster({
+  const deployment = await startDeployment({
     withNearReplica: zone,
     slowLink: options.lag === 'slow',
     downAfterMs: options.downAfterMs,
@@ -51,37 +52,37 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
     control.on('error', () => undefined);
     const keys = { start: stores.key(OUTAGE_START_KEY), over: stores.key(OUTAGE_OVER_KEY), lock: stores.key(LOCK_KEY) };
     const victims = zone ? [NODES.primary, NODES.near] : [NODES.primary];
-    outage = armOutage(cluster, control, keys, { victims, awaitCopy: options.lag === 'none', timeoutMs: options.promotionTimeoutMs });
+    outage = armOutage(deployment, control, keys, { victims, awaitCopy: options.lag === 'none', timeoutMs: options.promotionTimeoutMs });
   } catch (error) {
-    await cluster.close();
+    await deployment.close();
     throw error;
   }
   const lockKey = stores.key(LOCK_KEY);
   // A grant is a worker's token on any node: on the primary first, and replicas only copy it.
-  const watched = cluster.nodes.map((node) => ({ client: node.client, dead: () => node.dead }));
+  const watched = deployment.nodes.map((node) => ({ client: node.client, dead: () => node.dead }));
   const grants = watchNodeGrants(stores, watched, lockKey, 1);
 
   return {
-    shared: { sentinelPort: cluster.sentinelPort },
+    shared: { sentinelPort: deployment.sentinelPort },
     // The slow link is a lag longer than the run: the kernel drops the primary's bytes (kernelLink.ts), or the lab's proxy holds them (replicationLink.ts).
-    faults: options.lag === 'slow' ? [{ fault: 'slow-link', target: 'primary → far replica', mechanism: cluster.link.mechanism }] : [],
+    faults: options.lag === 'slow' ? [slowLink(deployment.link.mechanism)] : [],
     grants,
     lockHeld: (listener) => grants.onHeld(listener),
     outcome: () => outage.record(),
     async truth() {
       const nodes: Record<string, string> = {};
-      for (const node of cluster.nodes) nodes[node.name] = await describeNode(node, lockKey);
-      const named = await cluster.sentinelPrimary().catch(() => 'no answer');
+      for (const node of deployment.nodes) nodes[node.name] = await describeNode(node, lockKey);
+      const named = await deployment.sentinelPrimary().catch(() => 'no answer');
       return {
         'Redis node': nodes,
         Sentinel: { 'names as primary': named },
-        Network: { 'link to the far replica': await describeLink(cluster, options.lag) },
+        Network: { 'link to the far replica': await describeLink(deployment, options.lag) },
       };
     },
     async close() {
       await grants.stop().catch(() => undefined); // measure has said what went wrong
       await outage.stop();
-      await cluster.close();
+      await deployment.close();
     },
   };
 }
@@ -97,8 +98,14 @@ async function describeNode(node: RedisNode, lockKey: string): Promise<string> {
   }
 }
 
-async function describeLink(cluster: Cluster, lag: FixtureOptions['lag']): Promise<string> {
-  const { held, lost } = await cluster.link.bytes();
+/** The far replica's link, slow for the whole run. */
+function slowLink(mechanism: string): StagedFault {
+  const [node, peer] = [NODES.primary, NODES.far];
+  return { fault: 'slow-link', target: `${node} → ${peer}`, mechanism, node, peer, worker: null, slowdown: null };
+}
+
+async function describeLink(deployment: Deployment, lag: FixtureOptions['lag']): Promise<string> {
+  const { held, lost } = await deployment.link.bytes();
   if (lost > 0) return `cut · ${lost} bytes never arrived`;
   return lag === 'slow' ? `slow · ${held} bytes on the way` : 'no lag · passes every byte';
 }

@@ -8,7 +8,7 @@
 // against the far replica's.
 import type { LabHost } from '../../labnet/labHost.js';
 import { MECHANISM } from '../../labnet/mechanisms.js';
-import type { RedisNode } from './cluster.js';
+import type { RedisNode } from './deployment.js';
 import type { FarLink } from './replicationLink.js';
 import { replicationInfo } from './redisInfo.js';
 

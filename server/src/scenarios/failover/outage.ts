@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import type { Cluster } from './cluster.js';
+import type { Deployment } from './deployment.js';
 import { NODES } from './keys.js';
 import { replicationInfo, waitUntil } from './redisInfo.js';
 
@@ -30,7 +30,7 @@ export interface OutageKeys {
   start: string;
   /** List the outage pushes its record (or error) to. */
   over: string;
-  /** The lock key, as it is named on the cluster. */
+  /** The lock key, as it is named on the deployment. */
   lock: string;
 }
 
@@ -51,7 +51,7 @@ export interface Outage {
 }
 
 /** Arms the outage: it waits on `control` (a connection of its own) for the start. */
-export function armOutage(cluster: Cluster, control: Redis, keys: OutageKeys, plan: OutagePlan): Outage {
+export function armOutage(deployment: Deployment, control: Redis, keys: OutageKeys, plan: OutagePlan): Outage {
   let record: OutageRecord | undefined;
   let failure: string | undefined;
   const stopping = new AbortController();
@@ -59,31 +59,31 @@ export function armOutage(cluster: Cluster, control: Redis, keys: OutageKeys, pl
   const played = (async () => {
     await control.blpop(keys.start, 0);
     await sleep(SHOW_THE_KEY_MS);
-    const primary = cluster.nodes.find((n) => n.name === NODES.primary)!;
+    const primary = deployment.nodes.find((n) => n.name === NODES.primary)!;
     if (plan.awaitCopy) {
       const { master_repl_offset: written } = await replicationInfo(primary.client);
       await waitUntil(
         plan.timeoutMs,
         'the far replica to copy every write',
         async () => {
-          const { slave_repl_offset: copied } = await replicationInfo(cluster.far.client);
+          const { slave_repl_offset: copied } = await replicationInfo(deployment.far.client);
           return Number(copied) >= Number(written);
         },
         stopping.signal,
       );
     }
-    await cluster.link.primaryDying();
+    await deployment.link.primaryDying();
     const killedAt = performance.now();
-    cluster.kill(plan.victims);
+    deployment.kill(plan.victims);
     // EXISTS, not GET: a library may keep its lock as a hash (ioredfour does).
-    const replicaHadKey = (await cluster.far.client.exists(keys.lock)) === 1;
-    const far2 = cluster.nodes.find((n) => n.name === NODES.far2)!;
+    const replicaHadKey = (await deployment.far.client.exists(keys.lock)) === 1;
+    const far2 = deployment.nodes.find((n) => n.name === NODES.far2)!;
     await waitUntil(
       plan.timeoutMs,
       'Sentinel to promote the far replica',
       async () => {
-        if ((await cluster.sentinelPrimary()) !== NODES.far) return false;
-        const [promoted, follower] = await Promise.all([replicationInfo(cluster.far.client), replicationInfo(far2.client)]);
+        if ((await deployment.sentinelPrimary()) !== NODES.far) return false;
+        const [promoted, follower] = await Promise.all([replicationInfo(deployment.far.client), replicationInfo(far2.client)]);
         // The far replica is a primary now, and its replica follows its new history (replid).
         return promoted.role === 'master' && follower.master_link_status === 'up' && follower.master_replid === promoted.master_replid;
       },

@@ -15,7 +15,7 @@ export interface SentinelOptions {
   primaryPort: number;
   /** How long the primary must stay silent before Sentinel calls it down, in ms. */
   downAfterMs: number;
-  /** Sentinel's failover-timeout, in ms; see why it is long in cluster.ts. */
+  /** Sentinel's failover-timeout, in ms; see why it is long in deployment.ts. */
   failoverTimeoutMs: number;
 }
 

@@ -15,7 +15,7 @@
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../../services/embeddedRedis.js';
 import type { StartedService } from '../../services/startedService.js';
-import type { StagedFault } from '@racelab/shared';
+import { slowdownWords, type StagedFault } from '@racelab/shared';
 import { MECHANISM, type LabMechanisms } from '../../labnet/mechanisms.js';
 import { createMovableClock, type MovableClock } from '../../labnet/movableClock.js';
 import type { LabHost } from '../../labnet/labHost.js';
@@ -185,7 +185,18 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       for (let i = 0; i < NODE_COUNT; i++) {
         if (reachableNodes(network.reach, k).includes(i)) continue;
         if (kernel) await host!.drop(host!.hostAddress, port(i));
-        faults.push({ fault: 'partition', target: `${workerId} ↔ ${nodeName(i)}`, mechanism: shared[PARTITION_KEY], workerId });
+        const node = nodeName(i);
+        const mechanism = shared[PARTITION_KEY];
+        faults.push({
+          fault: 'partition',
+          target: `${workerId} ↔ ${node}`,
+          mechanism,
+          node,
+          peer: null,
+          worker: workerId,
+          slowdown: null,
+          workerId,
+        });
       }
     }
   } catch (error) {
@@ -199,6 +210,10 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       fault: 'clock-jump',
       target: `${nodeName(JUMPING_NODE)} +${network.clockJumpMs} ms`,
       mechanism: clock ? MECHANISM.wallClockShim : MECHANISM.simulatedExpiry,
+      node: nodeName(JUMPING_NODE),
+      peer: null,
+      worker: null,
+      slowdown: null,
       workerId: network.workerIds[0]!,
     });
   }
@@ -232,6 +247,10 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
         fault,
         target: `${nodeName(i)} ${words} ${workerId}`,
         mechanism: shared[PARTITION_KEY]!,
+        node: nodeName(i),
+        peer: null,
+        worker: workerId,
+        slowdown: null,
         workerId,
       }));
     return {
@@ -271,14 +290,23 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
       await restoreAll().catch(() => undefined);
       throw error;
     }
-    const loss = slowdown.lossPercent > 0 ? `, ${slowdown.lossPercent}% lost` : '';
-    const each = (fault: 'slowdown' | 'slowdown-ended', words: string): StagedFault[] =>
-      reaching.map(({ workerId }) => ({ fault, target: `${nodeName(i)} ${words} for ${workerId}`, mechanism: slowMechanism, workerId }));
+    const node = nodeName(i);
+    const each = (fault: 'slowdown' | 'slowdown-ended', words: string, added: Slowdown | null): StagedFault[] =>
+      reaching.map(({ workerId }) => ({
+        fault,
+        target: `${words} for ${workerId}`,
+        mechanism: slowMechanism,
+        node,
+        peer: null,
+        worker: workerId,
+        slowdown: added,
+        workerId,
+      }));
     return {
-      faults: each('slowdown', `+${slowdown.latencyMs} ms${loss}`),
+      faults: each('slowdown', slowdownWords(node, slowdown), { ...slowdown }),
       async restore() {
         await restoreAll();
-        return each('slowdown-ended', 'at full speed');
+        return each('slowdown-ended', `${node} at full speed`, null);
       },
     };
   };

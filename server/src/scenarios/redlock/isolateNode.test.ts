@@ -27,6 +27,17 @@ import { silentFor } from './silence.js';
 const real = detectLabMechanisms();
 const forcedOff = detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' });
 const kernel = real.namespaces && real.nftables;
+/** An isolation or a rejoin of `node` as the kernel plays it for `worker`, with its words ("node-5 from"). */
+const staged = (fault: 'isolation' | 'rejoin', words: string, node: string, worker: string) => ({
+  fault,
+  target: `${words} ${worker}`,
+  mechanism: MECHANISM.nftables,
+  node,
+  peer: null,
+  worker,
+  slowdown: null,
+  workerId: worker,
+});
 const port = (url: string | number | undefined): number => Number(new URL(String(url)).port);
 
 it('the machine cuts a node in the kernel as root on Linux gives it (namespaces and nftables), and by the proxy elsewhere', () => {
@@ -87,8 +98,9 @@ describe("a worker's own link to a node, where the kernel does not cut", () => {
   });
 });
 
-if (kernel)
-  describe('an isolated node, where the workers are lab hosts', () => {
+describe.runIf(kernel)(
+  'an isolated node, where the workers are lab hosts (runs where the machine gives network namespaces and nftables)',
+  () => {
     let hosts: LabHost[];
     let cluster: Cluster;
     let own: Redis[];
@@ -119,10 +131,7 @@ if (kernel)
       const [node4, node5] = [port(cluster.shared[nodeUrlKey(3)]), port(cluster.shared[nodeUrlKey(4)])];
       for (const host of hosts) expect(await pingFrom(host, host.hostAddress, node5, 2000)).toBe('PONG');
       const { faults } = await cluster.isolate['node-5']!();
-      expect(faults).toEqual([
-        { fault: 'isolation', target: 'node-5 from worker-1', mechanism: MECHANISM.nftables, workerId: 'worker-1' },
-        { fault: 'isolation', target: 'node-5 from worker-2', mechanism: MECHANISM.nftables, workerId: 'worker-2' },
-      ]);
+      expect(faults).toEqual(['worker-1', 'worker-2'].map((w) => staged('isolation', 'node-5 from', 'node-5', w)));
       for (const host of hosts) {
         expect(await pingFrom(host, host.hostAddress, node5, 700)).toBe('timeout');
         // The delay relay the worker reaches node-5 through (where netem does not play a slow) is cut with it; node-4's is not.
@@ -154,10 +163,7 @@ if (kernel)
         expect(await own[0]!.exists(...keys)).toBe(0);
         expect(await Promise.all(hosts.map((host) => pingFrom(host, host.hostAddress, node4, 700)))).toEqual(['timeout', 'timeout']);
 
-        expect(await cut.rejoin()).toEqual([
-          { fault: 'rejoin', target: 'node-4 to worker-1', mechanism: MECHANISM.nftables, workerId: 'worker-1' },
-          { fault: 'rejoin', target: 'node-4 to worker-2', mechanism: MECHANISM.nftables, workerId: 'worker-2' },
-        ]);
+        expect(await cut.rejoin()).toEqual(['worker-1', 'worker-2'].map((w) => staged('rejoin', 'node-4 to', 'node-4', w)));
         // TCP sends the dropped bytes again: at its next retransmission, seconds at most after a cut this short.
         expect(await Promise.all(old.map((connection) => connection.reply(30_000)))).toEqual(['OK', 'OK']);
         expect(await own[0]!.mget(...keys)).toEqual(['sent-while-cut', 'sent-while-cut']);
@@ -172,7 +178,8 @@ if (kernel)
         await own[0]!.del(...keys);
       }
     });
-  });
+  },
+);
 
 let machine: Playground;
 let fallback: Playground;

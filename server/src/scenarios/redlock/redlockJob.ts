@@ -48,7 +48,7 @@ export interface RedlockNode {
   /** The node's isolations from every worker ("isolate node-3", live or planned) and rejoins; for most runs, none. */
   cuts: NodeCuts;
   /** The node's slows ("slow node-3", live or planned) and restores; for most runs, none. */
-  slowdowns: NodeSlowdowns;
+  slowdowns: NodeSlows;
 }
 
 /** What this worker knows of one kind of a node's faults: the run sets a latch once the fault, or its end, is real. */
@@ -123,7 +123,7 @@ export class NodeCuts extends NodeFaultRounds {
 }
 
 /** What this worker knows of a node's slows (the delay itself is the lab's, on the way to the node). */
-export class NodeSlowdowns extends NodeFaultRounds {
+export class NodeSlows extends NodeFaultRounds {
   constructor(ctx: Pick<WorkerContext, 'waitFor'>, node: string) {
     super(ctx, node, { made: slowedLatch, ended: restoredLatch }, () => undefined);
   }
@@ -216,7 +216,7 @@ export async function redlockHarness(ctx: WorkerContext, asking: LockAsking): Pr
     const inReach = reachable.includes(i);
     const link = links[reachable.indexOf(i)];
     const cuts = new NodeCuts(ctx, nodeName(i), (cut) => (cut ? link?.cut() : link?.rejoin()));
-    const slowdowns = new NodeSlowdowns(ctx, nodeName(i));
+    const slowdowns = new NodeSlows(ctx, nodeName(i));
     return {
       name: nodeName(i),
       // Out of reach: the node itself behind the kernel's cut, or the blackhole.

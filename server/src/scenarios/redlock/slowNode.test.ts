@@ -63,18 +63,34 @@ async function clusterFor(mechanisms: LabMechanisms, hosts?: LabHost[]): Promise
   }
 }
 
-const slowed = (mechanism: string) => [
-  { fault: 'slowdown', target: `node-3 +${LATENCY_MS} ms, 10% lost for worker-1`, mechanism, workerId: 'worker-1' },
-  { fault: 'slowdown', target: `node-3 +${LATENCY_MS} ms, 10% lost for worker-2`, mechanism, workerId: 'worker-2' },
-];
-const restored = (mechanism: string) => [
-  { fault: 'slowdown-ended', target: 'node-3 at full speed for worker-1', mechanism, workerId: 'worker-1' },
-  { fault: 'slowdown-ended', target: 'node-3 at full speed for worker-2', mechanism, workerId: 'worker-2' },
-];
+const slowdown = { latencyMs: LATENCY_MS, lossPercent: 10 };
+const slowed = (mechanism: string) =>
+  ['worker-1', 'worker-2'].map((worker) => ({
+    fault: 'slowdown',
+    target: `node-3 +${LATENCY_MS} ms, 10% lost for ${worker}`,
+    mechanism,
+    node: 'node-3',
+    peer: null,
+    worker,
+    slowdown,
+    workerId: worker,
+  }));
+const restored = (mechanism: string) =>
+  ['worker-1', 'worker-2'].map((worker) => ({
+    fault: 'slowdown-ended',
+    target: `node-3 at full speed for ${worker}`,
+    mechanism,
+    node: 'node-3',
+    peer: null,
+    worker,
+    slowdown: null,
+    workerId: worker,
+  }));
 
 // Where the kernel has netem the hosts reach the nodes directly and netem.test.ts holds the commands.
-if (real.namespaces && !realNetem)
-  describe('a slowed node, where the workers are lab hosts', () => {
+describe.runIf(real.namespaces && !realNetem)(
+  'a slowed node, where the workers are lab hosts (runs where the machine gives network namespaces and no netem)',
+  () => {
     let hosts: LabHost[];
     let cluster: Cluster;
     beforeAll(async () => {
@@ -128,7 +144,8 @@ if (real.namespaces && !realNetem)
         await old.close();
       }
     });
-  });
+  },
+);
 
 describe('a slowed node, with the real faults off', () => {
   let cluster: Cluster;

@@ -12,12 +12,11 @@
 // Where the browser can, the canvas is handed to the tick worker (../../ticks/tickWorker.ts)
 // and drawn there, off the page's main thread, with the same ticks at the same places; this
 // component then only tells it where the lane's drawing is.
-import type { RunEvent } from '@racelab/shared';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { TimeWindow } from '../../model/viewport.js';
 import { arrivals } from '../../store/arrivals.js';
 import { useStore } from '../../store/index.js';
-import { drawTicks, isMark, type TickCanvas } from '../../ticks/drawTicks.js';
+import { drawTicks, type TickCanvas } from '../../ticks/drawTicks.js';
 import { pageTicks, type TickLane } from '../../ticks/pageTicks.js';
 
 interface Props {
@@ -73,15 +72,12 @@ function PageTicks({ runId, workerId, drawn, pxWidth }: Props) {
     const ratio = window.devicePixelRatio || 1;
     let color: string | null = null;
     const target: TickCanvas = { canvas, context, drawnAny: false };
-    function* laneTicks(events: readonly RunEvent[]) {
-      for (const e of events) if (e.workerId === workerId && isMark(e)) yield e;
-    }
     const paint = () => {
       // Held or replayed, the timeline shows the log at its cursor: nothing newer.
-      const events = useStore.getState().cursor.mode === 'live' ? arrivals.of(runId) : [];
+      const ticks = useStore.getState().cursor.mode === 'live' ? arrivals.lane(runId, workerId) : [];
       const { drawn: w, pxWidth: px } = windowRef.current;
       // The colour is read once the lane has its style, the first time there is something to draw.
-      const drawn = drawTicks(target, laneTicks(events), w, px, ratio, () => (color ??= laneColor(canvas)));
+      const drawn = drawTicks(target, ticks, w, px, ratio, () => (color ??= laneColor(canvas)));
       if (drawn === null) {
         if (canvas.hasAttribute('data-marks')) canvas.removeAttribute('data-marks');
       } else canvas.setAttribute('data-marks', `mark-${drawn.first} mark-${drawn.last}`);

@@ -6,6 +6,7 @@ import { memo, useLayoutEffect, useRef, type RefObject } from 'react';
 import { Icon } from '../icons/Icon.js';
 import type { Lane } from '../../model/lanes.js';
 import { useStore } from '../../store/index.js';
+import { isLinkCut } from '../../model/labNodeFaults.js';
 
 /**
  * Keeps the keyboard's place when a lane's controls go (its worker was killed, or the run
@@ -35,7 +36,7 @@ function useLink(runId: string, workerId: string): 'none' | 'up' | 'cut' {
     for (let i = events.length - 1; i >= 0; i--) {
       const e = events[i]!;
       if (e.type === 'fault-staged' && e.workerId === workerId && (e.fault === 'partition' || e.fault === 'partition-healed')) {
-        return e.fault === 'partition' && e.target.startsWith(`${workerId}'s link`) ? 'cut' : 'up';
+        return isLinkCut(e) ? 'cut' : 'up';
       }
     }
     return 'up';

@@ -8,8 +8,7 @@
 // worker, which names the mechanism in each worker's lane; a node's button follows the last of them.
 import { useState } from 'react';
 import { MAX_LATENCY_MS, MAX_LOSS_PERCENT, type RunEvent } from '@racelab/shared';
-import { nodesCutKey } from '../../model/isolations.js';
-import { nodesSlowedKey } from '../../model/slowdowns.js';
+import { nodesStruckNow } from '../../model/labNodeFaults.js';
 import { useDrawnLog } from '../../store/drawnLog.js';
 import { useStore } from '../../store/index.js';
 
@@ -56,8 +55,7 @@ export function NodeFaults({ runId }: { runId: string }) {
   const sendFault = useStore((s) => s.sendFault);
   const events = useDrawnLog(runId);
   const nodes = labNodes(events);
-  const cut = nodesCutKey(events).split(' ');
-  const slowed = nodesSlowedKey(events).split(' ');
+  const { cut, slowed } = nodesStruckNow(events);
   const [latencyMs, setLatencyMs] = useState(DEFAULT_LATENCY_MS);
   const [lossPercent, setLossPercent] = useState(0);
   if (!nodes) return null;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blindDelRun } from '../fixtures/blindDelRun.js';
 import { duplicateJobManifest } from '../fixtures/manifest.js';
 import { runOf } from '../fixtures/build.js';
+import { isolation } from '../fixtures/staged.js';
 import { tokenLuaRun } from '../fixtures/tokenLuaRun.js';
 import { esc, timelineSvg } from './timelineSvg.js';
 
@@ -40,8 +41,8 @@ describe('timeline SVG', () => {
     const cut = runOf(
       ['worker-1'],
       [
-        [100, 'worker-1', { type: 'fault-staged', fault: 'isolation', target: 'node-4 from worker-1', mechanism: 'proxy' }],
-        [600, 'worker-1', { type: 'fault-staged', fault: 'rejoin', target: 'node-4 to worker-1', mechanism: 'proxy' }],
+        [100, 'worker-1', isolation('isolation', 'node-4', 'worker-1', 'proxy')],
+        [600, 'worker-1', isolation('rejoin', 'node-4', 'worker-1', 'proxy')],
       ],
     );
     const { svg } = timelineSvg(

@@ -1,4 +1,4 @@
-// A run's time scale: at speed 0.25 every duration of the run — each parameter in ms,
+// A run's speed: at speed 0.25 every duration of the run — each parameter in ms,
 // each planned stall — lasts four times longer, so a race plays in slow motion and still
 // comes out the same.
 import type { FaultRule, Params, ParamSpec } from '@racelab/shared';

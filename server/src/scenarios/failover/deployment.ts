@@ -15,7 +15,7 @@ import { proxyLink, type FarLink } from './replicationLink.js';
 import { startSentinel, type SentinelProcess } from './sentinel.js';
 import { replicationInfo, waitUntil } from './redisInfo.js';
 
-export interface ClusterOptions {
+export interface DeploymentOptions {
   /** Start a near replica too (outage "zone"). */
   withNearReplica: boolean;
   /** The link to the far replica holds the primary's bytes (a lag longer than the run). */
@@ -35,7 +35,7 @@ export interface RedisNode {
   dead: boolean;
 }
 
-export interface Cluster {
+export interface Deployment {
   nodes: RedisNode[];
   far: RedisNode;
   link: FarLink;
@@ -53,7 +53,7 @@ const SYNC_MARK_KEY = 'setup:replication-check';
 const NO_SYNC_DELAY = ['--repl-diskless-sync-delay', '0'];
 
 /** Starts the deployment, waits until every replica is in sync and Sentinel knows them. */
-export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+export async function startDeployment(options: DeploymentOptions): Promise<Deployment> {
   const closers: Array<() => Promise<void>> = [];
   const nodes: RedisNode[] = [];
   // Anything started before a failure is stopped again: no process outlives a broken setup.
