@@ -1,4 +1,4 @@
-// The page's WebSocket: connects to /ws on the page's own host, feeds every server message
+// The page's WebSocket: connects to ws beside the page (/ws at a host's root), feeds every server message
 // into the store, and reconnects with backoff when the connection drops.
 import type { ClientMessage, RunEvent } from '@racelab/shared';
 import { arrivals as pageArrivals, type Arrivals } from '../store/arrivals.js';
@@ -53,8 +53,11 @@ export interface SocketDeps {
   arrivals?: Arrivals;
 }
 
-export function socketUrl(location: { protocol: string; host: string }): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+/** The socket beside the page (`base`: its document.baseURI): /ws at a host's root, /racelab/ws behind a proxy's /racelab/. */
+export function socketUrl(base: string): string {
+  const url = new URL('ws', base);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
 }
 
 export function startSocket(deps: SocketDeps): { stop(): void } {

@@ -1,5 +1,6 @@
 // The timeline panel: its legend, zoom controls and exports (not in presenter mode), and
 // the runs on screen. The panel is a box of its own size: the lanes scroll and pan inside it.
+import { isSite } from '../../app/siteMode.js';
 import { useStore } from '../../store/index.js';
 import { selectComparing, selectCurrentEvents } from '../../store/selectors.js';
 import { ExportMenu } from '../sharing/ExportMenu.js';
@@ -29,7 +30,9 @@ export function Timeline() {
       {/* In presenter mode the legend sits beside the verdict. */}
       {!presenter && <RunLegend />}
       {!accepted && (
-        <p className="timeline-empty">{pending ? starting : 'Press Run to see the workers race, lane by lane — or open a recorded run.'}</p>
+        <p className="timeline-empty">
+          {pending ? starting : isSite() ? 'Opening the recorded run…' : 'Press Run to see the workers race, lane by lane — or open a recorded run.'}
+        </p>
       )}
       {accepted && <TimelineView />}
       {accepted && !hasEvents && <p className="timeline-empty starting">{starting}</p>}
