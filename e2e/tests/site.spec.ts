@@ -29,9 +29,7 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('the site under a sub-path plays every shipped recording to its verdict, with no socket and no failed request', async ({
-  page,
-}) => {
+test('the site under a sub-path plays every shipped recording to its verdict, with no socket and no failed request', async ({ page }) => {
   test.setTimeout(180_000);
   const sockets: string[] = [];
   const failed: string[] = [];
@@ -82,7 +80,10 @@ test('the site under a sub-path plays every shipped recording to its verdict, wi
 
   // The library scorecard, and one of its cells replayed (a shipped recording too).
   await page.getByRole('button', { name: 'Library scorecard' }).click();
-  await page.getByRole('button', { name: /^Replay / }).first().click();
+  await page
+    .getByRole('button', { name: /^Replay / })
+    .first()
+    .click();
   await expect(headline).toHaveText(/^(PASS|FAIL)/);
   await page.getByRole('button', { name: '← Back to the scorecard' }).click();
   await expect(page.getByRole('heading', { name: 'Check your own lock' })).toBeVisible();

@@ -30,6 +30,4 @@ else startSocket({ url: socketUrl(document.baseURI), store: useStore, WebSocketI
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(
-  <StrictMode>{site ? <SiteApp loading={site} /> : <App />}</StrictMode>,
-);
+createRoot(root).render(<StrictMode>{site ? <SiteApp loading={site} /> : <App />}</StrictMode>);

@@ -31,7 +31,11 @@ export function Timeline() {
       {!presenter && <RunLegend />}
       {!accepted && (
         <p className="timeline-empty">
-          {pending ? starting : isSite() ? 'Opening the recorded run…' : 'Press Run to see the workers race, lane by lane — or open a recorded run.'}
+          {pending
+            ? starting
+            : isSite()
+              ? 'Opening the recorded run…'
+              : 'Press Run to see the workers race, lane by lane — or open a recorded run.'}
         </p>
       )}
       {accepted && <TimelineView />}
