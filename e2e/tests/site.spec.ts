@@ -3,7 +3,7 @@
 // every shipped recording opens and plays to its verdict, the scorecard replays a cell, and
 // the page opens no WebSocket and asks for nothing the folder does not have.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,15 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+test("the site's files name every other file relatively: the folder works at any path", () => {
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const urls = [...html.matchAll(/(?:src|href|content)="([^"]*)"/g)].map((m) => m[1] ?? '').filter((u) => /[./]/.test(u));
+  expect(urls.length).toBeGreaterThanOrEqual(4);
+  for (const url of urls) expect(url, url).toMatch(/^(\.\/|[a-z]+\/)/);
+  for (const file of readdirSync(join(dir, 'assets')).filter((f) => f.endsWith('.js')))
+    expect(readFileSync(join(dir, 'assets', file), 'utf8'), file).not.toMatch(/["'`]\/(assets|recordings|ws)\b/);
 });
 
 test('the site under a sub-path plays every shipped recording to its verdict, with no socket and no failed request', async ({ page }) => {

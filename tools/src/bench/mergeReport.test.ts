@@ -27,7 +27,8 @@ describe('a partial bench report', () => {
       ['Start-up', 'old start-up'],
     ],
   );
-  const fresh = report('2026-12-04T00:00:00.000Z', ['| Static site: JS | max ≤ 200 KB | 180 | met |'], [['Static site', 'new site']]);
+  // As renderReport writes it: the last line ends the file.
+  const fresh = `${report('2026-12-04T00:00:00.000Z', ['| Static site: JS | max ≤ 200 KB | 180 | met |'], [['Static site', 'new site']]).trimEnd()}\n`;
 
   it('replaces the sections it measured and keeps the others, in the report’s order', () => {
     const merged = mergeReport(previous, fresh, SECTIONS);
@@ -36,6 +37,9 @@ describe('a partial bench report', () => {
     expect(merged).toContain('new site');
     expect(merged).not.toContain('old site');
     expect(merged).toContain('old start-up');
+    // The fresh report's last section, now in the middle, keeps its blank line before the next.
+    expect(merged).toContain('new site\n\n## Start-up');
+    expect(merged.endsWith('old start-up\n')).toBe(true);
   });
 
   it('keeps the other sections’ targets, takes its own, and says what it measured and since when the rest stands', () => {

@@ -13,7 +13,8 @@ interface Parsed {
 
 function parse(markdown: string): Parsed {
   const [head = '', ...parts] = markdown.split(/^(?=## )/m);
-  return { head, blocks: new Map(parts.map((part) => [part.slice(3, part.indexOf('\n')).trim(), part])) };
+  // Each block ends in one blank line, the last of a report too (a report ends in one newline).
+  return { head, blocks: new Map(parts.map((part) => [part.slice(3, part.indexOf('\n')).trim(), `${part.trimEnd()}\n\n`])) };
 }
 
 const targetRows = (block: string | undefined): string[] =>
@@ -25,7 +26,8 @@ export function mergeReport(previous: string, fresh: string, sections: readonly 
   const f = parse(fresh);
   const ran = sections.filter((s) => f.blocks.has(s));
   const kept = sections.filter((s) => !ran.includes(s) && p.blocks.has(s));
-  const since = /on (\S+), in \d+ s/.exec(p.head)?.[1] ?? 'an earlier run';
+  // A partial report merged into again: the kept sections are still the full run's.
+  const since = /as the report of (\S+) had them/.exec(p.head)?.[1] ?? /on (\S+), in \d+ s/.exec(p.head)?.[1] ?? 'an earlier run';
   const head =
     `${f.head.trimEnd()}\n\n` +
     `This run measured ${ran.length > 0 ? ran.join(', ') : 'nothing'} (BENCH_ONLY); ${kept.length > 0 ? `${kept.join(', ')} are as the report of ${since} had them` : 'no other section is kept'}.\n\n`;
