@@ -8,12 +8,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { SiteCatalog, SITE_CATALOG_FILE, ShippedRecordingIndex } from '@racelab/shared';
+import { SiteCatalog, SITE_CATALOG_FILE, ShippedRecordingIndex, type ScenarioManifest } from '@racelab/shared';
 import { startStaticServer, type StaticServer } from './staticServer.js';
 
 const BUILDER = fileURLToPath(new URL('../../tools/dist/site/buildSite.js', import.meta.url));
 const BASE = '/some/sub/path/';
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A line of the variant's code as the recording carries it (the page shows it). */
+function codeLineOf(file: string, variant: string): string {
+  const recording = JSON.parse(readFileSync(join(dir, 'recordings', file), 'utf8')) as { scenario: ScenarioManifest };
+  const code = recording.scenario.variants.find((v) => v.id === variant)?.code ?? '';
+  return (
+    code
+      .split('\n')
+      .map((line) => line.trim())
+      .find((line) => line.length >= 12) ?? `no code for ${variant} in ${file}`
+  );
+}
 
 let dir: string;
 let server: StaticServer;
@@ -75,6 +87,8 @@ test('the site under a sub-path plays every shipped recording to its verdict, wi
       });
       await button.click();
       await expect(button).toHaveAttribute('aria-pressed', 'true');
+      // The variant's code, which the catalog leaves to the recording.
+      await expect(page.getByRole('region', { name: 'Code' })).toContainText(codeLineOf(recording.file, recording.variant));
       await expect(headline).toHaveText(new RegExp(`^${expected}`));
       // Played again from its start: held at its first moment (no verdict there yet), the
       // verdict comes back only when the replay has moved the cursor through the whole log.

@@ -16,11 +16,15 @@ describe("the site's catalog", () => {
     const { manifests } = await loadCatalog();
     const site = SiteCatalog.parse(siteCatalogOf(manifests, index, read));
     expect(site.scenarios.map((s) => s.id)).toEqual(manifests.map((s) => s.id));
+    // Everything but the code, which each recording brings with its scenario's manifest.
+    expect(site.scenarios).toEqual(manifests.map((s) => ({ ...s, variants: s.variants.map((v) => ({ ...v, code: '' })) })));
     expect(site.recordings.map((r) => r.file)).toEqual((JSON.parse(index) as { file: string }[]).map((r) => r.file));
     for (const r of site.recordings) {
       // The title says the verdict the run ended with: PASS for a correct variant, FAIL for a broken one.
       expect(r.title.endsWith(r.correct ? 'PASS' : 'FAIL'), r.file).toBe(true);
       expect(r.file).toBe(`${r.scenario}-${r.variant}.json`);
+      const carried = JSON.parse(read(r.file)) as { scenario: { variants: { id: string; code: string }[] } };
+      expect(carried.scenario.variants.find((v) => v.id === r.variant)?.code, r.file).toMatch(/\S/);
     }
   });
 

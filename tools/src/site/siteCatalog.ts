@@ -1,6 +1,7 @@
 // The static site's catalog (recordings/catalog.json): the scenarios as the server's registry
-// lists them, in teaching order, and which shipped recording shows which of their variants,
-// read from each recording itself (not guessed from its file name).
+// lists them, in teaching order (their variants' code left to the recordings), and which
+// shipped recording shows which of their variants, read from each recording itself (not
+// guessed from its file name).
 import {
   parseRecording,
   ShippedRecordingIndex,
@@ -25,5 +26,8 @@ export function siteCatalogOf(scenarios: readonly ScenarioManifest[], indexText:
     if (!manifest || !known) throw new Error(`recordings/${file}: ${scenario.id}/${variant} is not in the catalog (npm run recordings)`);
     return { file, title, scenario: scenario.id, variant, correct: known.correct };
   });
-  return { format: SITE_CATALOG_FORMAT, version: 1, scenarios: [...scenarios], recordings };
+  // Without the variants' code, a third of the catalog's bytes: each recording carries its
+  // scenario's manifest, the code that ran included, and the page takes it from there.
+  const withoutCode = scenarios.map((s) => ({ ...s, variants: s.variants.map((v) => ({ ...v, code: '' })) }));
+  return { format: SITE_CATALOG_FORMAT, version: 1, scenarios: withoutCode, recordings };
 }

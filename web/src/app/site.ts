@@ -1,9 +1,9 @@
 // The static site's way to get events: no socket; the catalog from the file the site's
 // builder wrote, and each scenario's recordings fetched when it is opened, not before.
 import { SiteCatalog } from '@racelab/shared';
-import { recordingFor, siteChapters, type SiteChapter } from '../model/siteChapters.js';
+import { recordingFor, siteChapters, withCodeOf, type SiteChapter } from '../model/siteChapters.js';
 import { readSetup } from '../model/urlState.js';
-import type { AppStore } from '../store/index.js';
+import type { AppStore, State } from '../store/index.js';
 import { selectCurrentRun } from '../store/selectors.js';
 import { fetchShipped, openRecordingText } from './recordings.js';
 
@@ -34,12 +34,25 @@ export function startSite(store: AppStore, catalogUrl: string, search: string): 
       return loaded;
     }
     store.getState().setCatalog(loaded.chapters.map((c) => c.scenario));
+    fillCodeFromRecordings(store);
     if (!initial.replay && !initial.scorecard) {
       const { scenarioId, variantId } = store.getState();
       void openOnSite(store, loaded.chapters, scenarioId, variantId);
     }
     return loaded;
   });
+}
+
+/** Whenever a recording comes on screen (a scenario's, a scorecard cell's), its variants' code goes into the catalog. */
+function fillCodeFromRecordings(store: AppStore): void {
+  const fill = (s: State) => {
+    const manifest = selectCurrentRun(s)?.manifest;
+    if (!manifest || !s.catalog) return;
+    const filled = withCodeOf(s.catalog, manifest);
+    if (filled !== s.catalog) s.setCatalog([...filled]);
+  };
+  store.subscribe(fill);
+  fill(store.getState());
 }
 
 /** Counts the openings: only the last one asked for comes on screen. */

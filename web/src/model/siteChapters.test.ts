@@ -1,6 +1,6 @@
 import type { ScenarioManifest, SiteCatalog, SiteRecording } from '@racelab/shared';
 import { describe, expect, it } from 'vitest';
-import { recordingFor, recordingWords, siteChapters } from './siteChapters.js';
+import { recordingFor, recordingWords, siteChapters, withCodeOf } from './siteChapters.js';
 
 const scenario = (id: string) => ({ id, title: id, summary: '', variants: [] }) as unknown as ScenarioManifest;
 const rec = (scenarioId: string, variant: string, correct: boolean): SiteRecording => ({
@@ -46,5 +46,34 @@ describe('the site chapters', () => {
     expect(recordingFor(chapters, 'no-recording', null)).toBeNull();
     expect(recordingFor(chapters, 'unknown', null)).toBeNull();
     expect(recordingFor([], null, null)).toBeNull();
+  });
+});
+
+describe('the code a recording brings', () => {
+  const withVariants = (id: string, variants: [string, string][]) =>
+    ({ id, variants: variants.map(([vid, code]) => ({ id: vid, code })) }) as unknown as ScenarioManifest;
+  const catalog = [
+    withVariants('fencing', [
+      ['lease-only', ''],
+      ['fenced', ''],
+    ]),
+    withVariants('hot-key', [['global-key', '']]),
+  ];
+
+  it('fills the empty code of the recording’s scenario and leaves the others as they are', () => {
+    const carried = withVariants('fencing', [
+      ['lease-only', 'await write();'],
+      ['fenced', 'await writeFenced();'],
+    ]);
+    const filled = withCodeOf(catalog, carried);
+    expect(filled.map((s) => s.variants.map((v) => v.code))).toEqual([['await write();', 'await writeFenced();'], ['']]);
+    expect(filled[1]).toBe(catalog[1]);
+  });
+
+  it('gives back the same catalog when there is nothing to fill', () => {
+    expect(withCodeOf(catalog, withVariants('fencing', [['other', 'x']]))).toBe(catalog);
+    expect(withCodeOf(catalog, withVariants('unknown', [['lease-only', 'x']]))).toBe(catalog);
+    const filled = withCodeOf(catalog, withVariants('fencing', [['fenced', 'new']]));
+    expect(withCodeOf(filled, withVariants('fencing', [['fenced', 'newer']]))).toBe(filled);
   });
 });

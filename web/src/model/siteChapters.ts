@@ -29,3 +29,17 @@ export function recordingFor(chapters: readonly SiteChapter[], scenarioId: strin
 
 /** "broken: blind-del" — how the site names a recording. */
 export const recordingWords = (r: SiteRecording): string => `${r.correct ? 'correct' : 'broken'}: ${r.variant}`;
+
+/**
+ * The site's catalog leaves the variants' code to the recordings (each carries its scenario's
+ * manifest): the catalog with the code of `carried`'s variants filled in where it is empty;
+ * the same array when there is nothing to fill.
+ */
+export function withCodeOf(catalog: readonly ScenarioManifest[], carried: ScenarioManifest): readonly ScenarioManifest[] {
+  const i = catalog.findIndex((s) => s.id === carried.id);
+  const scenario = catalog[i];
+  const codeOf = (id: string) => carried.variants.find((v) => v.id === id)?.code;
+  if (!scenario?.variants.some((v) => !v.code && codeOf(v.id))) return catalog;
+  const variants = scenario.variants.map((v) => (v.code ? v : { ...v, code: codeOf(v.id) ?? '' }));
+  return catalog.map((s, j) => (j === i ? { ...scenario, variants } : s));
+}
