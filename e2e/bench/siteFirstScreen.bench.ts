@@ -34,10 +34,12 @@ export interface SiteLoad {
 
 /** Runs in the page before its own script: the first animation frame with a mark of a run in the Timeline. */
 function probeFirstDraw() {
-  const w = window as unknown as { firstDrawMs?: number };
+  const w = window as unknown as { firstDrawMs?: number; lastByteMs?: number };
   const look = (now: number) => {
-    if (document.querySelector('.timeline [data-mark]')) w.firstDrawMs = now;
-    else requestAnimationFrame(look);
+    if (!document.querySelector('.timeline [data-mark]')) return void requestAnimationFrame(look);
+    w.firstDrawMs = now;
+    // The responses the page had by then: the last byte of what the first screen took.
+    w.lastByteMs = Math.max(0, ...performance.getEntriesByType('resource').map((e) => (e as PerformanceResourceTiming).responseEnd));
   };
   requestAnimationFrame(look);
 }
@@ -92,7 +94,7 @@ test('the static site: first screen on a throttled connection', async ({ browser
       const timing = await page.evaluate(() => ({
         firstDrawMs: (window as unknown as { firstDrawMs: number }).firstDrawMs,
         firstPaintMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
-        lastByteMs: Math.max(...performance.getEntriesByType('resource').map((e) => (e as PerformanceResourceTiming).responseEnd)),
+        lastByteMs: (window as unknown as { lastByteMs: number }).lastByteMs,
       }));
       // The first screen is whole: the verdict of the recording drawn.
       await expect(page.getByRole('region', { name: 'Verdict' }).getByRole('status')).toHaveText(/^(PASS|FAIL)/);
