@@ -8,6 +8,8 @@ const report = (date: string, targets: string[], sections: [string, string][]) =
     '',
     `Written by \`npm run bench\` (tools/src/bench/runner.ts) on ${date}, in 200 s.`,
     '',
+    `Machine: a machine of ${date}.`,
+    '',
     '## Targets',
     '',
     '| Figure | Target | Result | |',

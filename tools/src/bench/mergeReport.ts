@@ -28,9 +28,12 @@ export function mergeReport(previous: string, fresh: string, sections: readonly 
   const kept = sections.filter((s) => !ran.includes(s) && p.blocks.has(s));
   // A partial report merged into again: the kept sections are still the full run's.
   const since = /as the report of (\S+) had them/.exec(p.head)?.[1] ?? /on (\S+), in \d+ s/.exec(p.head)?.[1] ?? 'an earlier run';
+  // The kept figures' machine, with its yardsticks: the line of the full run's report.
+  const machine = /^Their machine: .*$/m.exec(p.head)?.[0] ?? /^Machine: .*$/m.exec(p.head)?.[0]?.replace(/^Machine: /, 'Their machine: ');
   const head =
     `${f.head.trimEnd()}\n\n` +
-    `This run measured ${ran.length > 0 ? ran.join(', ') : 'nothing'} (BENCH_ONLY); ${kept.length > 0 ? `${kept.join(', ')} are as the report of ${since} had them` : 'no other section is kept'}.\n\n`;
+    `This run measured ${ran.length > 0 ? ran.join(', ') : 'nothing'} (BENCH_ONLY); ${kept.length > 0 ? `${kept.join(', ')} are as the report of ${since} had them` : 'no other section is kept'}.\n\n` +
+    (kept.length > 0 && machine ? `${machine}\n\n` : '');
   const targets = [
     `## ${TARGETS}`,
     '',
