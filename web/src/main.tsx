@@ -1,7 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { startSite } from './app/site.js';
+import { siteCatalogUrl } from './app/siteMode.js';
 import { startUrlSync } from './app/urlSync.js';
 import { App } from './components/App.js';
+import { SiteApp } from './components/site/SiteApp.js';
 import { isOfflineReplay } from './model/urlState.js';
 import { socketUrl, startSocket } from './socket/client.js';
 import { useStore } from './store/index.js';
@@ -14,17 +17,18 @@ import './styles/timeline.css';
 import './styles/panels.css';
 import './styles/present.css';
 import './styles/scorecard.css';
+import './styles/site.css';
 
 startUrlSync(useStore);
+// One page, two ways to get events. The static site (its index.html names its catalog) has
+// no server: recordings only, no socket, ever.
+const catalogUrl = siteCatalogUrl();
+const site = catalogUrl ? startSite(useStore, catalogUrl, window.location.search) : null;
 // A link to a recording plays it with no server: no socket, no "reconnecting…".
-if (isOfflineReplay(window.location.search)) useStore.getState().setConnection('offline');
+if (site || isOfflineReplay(window.location.search)) useStore.getState().setConnection('offline');
 // The socket is held by the tick worker where there is one (it draws a live run's events from it).
-else startSocket({ url: socketUrl(window.location), store: useStore, WebSocketImpl: pageTicks()?.WebSocket });
+else startSocket({ url: socketUrl(document.baseURI), store: useStore, WebSocketImpl: pageTicks()?.WebSocket });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+createRoot(root).render(<StrictMode>{site ? <SiteApp loading={site} /> : <App />}</StrictMode>);

@@ -48,6 +48,14 @@ describe('static files', () => {
     expect((await fetchPath('/')).body).toContain('<title>racelab</title>');
   });
 
+  it('answers a page route at the root with the page, and a deeper path that names no file with a 404', async () => {
+    // The page's asset URLs are relative (./assets/…): they load from any path at the root's level.
+    for (const p of ['/?scenario=fencing&variant=fenced', '/?replay=fencing-fenced.json&t=120', '/fencing'])
+      expect(await fetchPath(p)).toMatchObject({ status: 200, body: expect.stringContaining('<title>racelab</title>') as unknown });
+    for (const p of ['/assets/gone.js', '/runs/abc', '/fencing/'])
+      expect(await fetchPath(p)).toMatchObject({ status: 404, body: 'not found\n' });
+  });
+
   it.each([
     ['a link to a file outside', '/leak.txt'],
     ['a file under a link to a folder outside', '/away/secret.txt'],

@@ -14,7 +14,7 @@ const types: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** Answers GET requests for files under `root`, falling back to index.html for page routes. */
+/** Answers GET requests for files under `root`, with index.html for page routes at the root's level. */
 export function serveStatic(root: string, request: IncomingMessage, response: ServerResponse): void {
   let path: string;
   try {
@@ -42,7 +42,15 @@ export function serveStatic(root: string, request: IncomingMessage, response: Se
     response.writeHead(403).end();
     return;
   }
-  const file = real !== null && statSync(real).isFile() ? real : join(root, 'index.html');
+  const found = real !== null && statSync(real).isFile() ? real : null;
+  // The page's URLs are relative to it (./assets/…): a path at the root's level (/, /?scenario=…,
+  // /anything) is the page; a deeper one that names no file (/assets/gone.js, /a/b) is a 404,
+  // not the page under a path its assets would not load from.
+  if (found === null && path.lastIndexOf('/') > 0) {
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+    return;
+  }
+  const file = found ?? join(root, 'index.html');
   if (!existsSync(file)) {
     response.writeHead(503, { 'content-type': 'text/plain' }).end('The page is not built: run `npm run build`.\n');
     return;

@@ -84,9 +84,10 @@ interface ScaleResult {
   gestures: Record<string, { moved: boolean; frames: FrameStats; trace: { name: string; ms: number; count: number }[] | null }>;
 }
 
-function playwright(spec: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<string> {
+/** Runs the Playwright benchmark `spec` of e2e/ (by default under the live config); rejects with its output's end when it fails. */
+export function playwright(spec: string, env: NodeJS.ProcessEnv, args: string[] = [], config = CONFIG): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['playwright', 'test', '-c', CONFIG, spec, ...args], {
+    const child = spawn('npx', ['playwright', 'test', '-c', config, spec, ...args], {
       cwd: E2E,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,16 @@ import type { BenchResult, Figure, Target } from './figure.js';
 import type { Machine } from './benchMachine.js';
 import { meets, statOf } from './stats.js';
 
-const SECTIONS = ['Run overhead', 'Event to pixel', 'Timeline at scale', 'Scale of a run', 'Lock primitive', 'Start-up'];
+/** The report's sections, in its order. */
+export const SECTIONS = [
+  'Run overhead',
+  'Event to pixel',
+  'Timeline at scale',
+  'Static site',
+  'Scale of a run',
+  'Lock primitive',
+  'Start-up',
+];
 
 export function formatNumber(x: number, unit: string): string {
   if (!Number.isFinite(x)) return '—';

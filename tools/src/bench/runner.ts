@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark of the issue, one after another on this machine, then
 // BENCHMARKS.md at the repository root and the targets on stdout. The build comes first
-// (the root script). BENCH_ONLY=lock,overhead,first,stampede,startup,pixel,scale runs a
-// subset; BENCH_OUT writes the report elsewhere. Uses REDIS_URL / DATABASE_URL or the
+// (the root script). BENCH_ONLY=lock,overhead,first,stampede,startup,pixel,scale,site runs a
+// subset, and keeps the other sections of the report as they were; BENCH_OUT writes the
+// report elsewhere. Uses REDIS_URL / DATABASE_URL or the
 // local defaults, which must be running.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -13,8 +14,10 @@ import type { BenchResult } from './figure.js';
 import { benchFirstEventOverSocket } from './firstEventOverSocket.js';
 import { benchLockPrimitive } from './lockPrimitive.js';
 import { describeMachine } from './benchMachine.js';
-import { formatNumber, renderReport, type Report } from './report.js';
+import { mergeReport } from './mergeReport.js';
+import { formatNumber, renderReport, SECTIONS, type Report } from './report.js';
 import { benchRunOverhead } from './runOverhead.js';
+import { benchSiteFirstScreen } from './siteFirstScreen.js';
 import { benchStampedeScale } from './stampedeScale.js';
 import { benchStartup } from './startup.js';
 import { meets, statOf } from './stats.js';
@@ -32,6 +35,7 @@ const benches: { id: string; name: string; run(): Promise<BenchResult> }[] = [
   { id: 'startup', name: 'start-up', run: () => benchStartup(3) },
   { id: 'pixel', name: 'event to pixel', run: () => benchEventToPixel(3) },
   { id: 'scale', name: 'timeline at scale', run: () => benchTimelineAtScale() },
+  { id: 'site', name: 'static site first screen', run: () => benchSiteFirstScreen(5) },
 ];
 
 const started = performance.now();
@@ -57,7 +61,9 @@ for (const bench of benches) {
   }
 }
 report.wallSeconds = (performance.now() - started) / 1000;
-writeFileSync(out, renderReport(report));
+// A subset keeps the other sections of the report as they were.
+const written = renderReport(report);
+writeFileSync(out, only && existsSync(out) ? mergeReport(readFileSync(out, 'utf8'), written, SECTIONS) : written);
 
 console.log(`\nTargets (${out}):`);
 for (const f of report.results.flatMap((r) => r.figures)) {

@@ -3,8 +3,9 @@
 import { parseRecording, ShippedRecordingIndex, type ShippedRecording } from '@racelab/shared';
 import { safeRecordingName } from '../model/urlState.js';
 import type { AppStore } from '../store/index.js';
+import { pageUrl } from './pageUrl.js';
 
-const url = (path: string) => new URL(`recordings/${path}`, document.baseURI).toString();
+const url = (path: string) => pageUrl(`recordings/${path}`);
 
 /** The list of shipped recordings; empty when there is none. */
 export async function listShipped(): Promise<ShippedRecording[]> {
@@ -27,15 +28,23 @@ export function openRecordingText(store: AppStore, text: string, file: string | 
   return null;
 }
 
-/** Fetches a shipped recording by file name and shows it; returns an error in words, or null. */
-export async function openShipped(store: AppStore, file: string): Promise<string | null> {
+export type FetchedRecording = { ok: true; name: string; text: string } | { ok: false; error: string };
+
+/** Fetches a shipped recording's text by file name; the error in words. */
+export async function fetchShipped(file: string): Promise<FetchedRecording> {
   const name = safeRecordingName(file);
-  if (!name) return `'${file}' is not a recording name`;
+  if (!name) return { ok: false, error: `'${file}' is not a recording name` };
   try {
     const response = await fetch(url(name));
-    if (!response.ok) return `the recording ${name} could not be fetched (HTTP ${response.status})`;
-    return openRecordingText(store, await response.text(), name);
+    if (!response.ok) return { ok: false, error: `the recording ${name} could not be fetched (HTTP ${response.status})` };
+    return { ok: true, name, text: await response.text() };
   } catch (e) {
-    return `the recording ${name} could not be fetched: ${e instanceof Error ? e.message : String(e)}`;
+    return { ok: false, error: `the recording ${name} could not be fetched: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+/** Fetches a shipped recording by file name and shows it; returns an error in words, or null. */
+export async function openShipped(store: AppStore, file: string): Promise<string | null> {
+  const fetched = await fetchShipped(file);
+  return fetched.ok ? openRecordingText(store, fetched.text, fetched.name) : fetched.error;
 }

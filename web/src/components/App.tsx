@@ -33,7 +33,7 @@ import { RecordingControls } from './sharing/RecordingControls.js';
 import { RunLegend } from './timeline/Legend.js';
 import { Timeline } from './timeline/Timeline.js';
 
-function useDocumentLook() {
+export function useDocumentLook() {
   const presenter = useStore((s) => s.presenter);
   const theme = useStore((s) => s.theme);
   useEffect(() => {

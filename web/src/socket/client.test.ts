@@ -77,8 +77,10 @@ function harness() {
 
 describe('socket client', () => {
   it('builds the URL from the page location', () => {
-    expect(socketUrl({ protocol: 'http:', host: '127.0.0.1:7070' })).toBe('ws://127.0.0.1:7070/ws');
-    expect(socketUrl({ protocol: 'https:', host: 'racelab.dev' })).toBe('wss://racelab.dev/ws');
+    expect(socketUrl('http://127.0.0.1:7070/?scenario=fencing')).toBe('ws://127.0.0.1:7070/ws');
+    expect(socketUrl('https://racelab.dev/')).toBe('wss://racelab.dev/ws');
+    // Behind a proxy that serves the page under a sub-path, the socket is beside it.
+    expect(socketUrl('https://example.org/racelab/?replay=a.json#x')).toBe('wss://example.org/racelab/ws');
   });
 
   it('backs off exponentially with jitter, up to a ceiling', () => {

@@ -1,4 +1,4 @@
-// The page's WebSocket: connects to /ws on the page's own host, hands every server message
+// The page's WebSocket: connects to ws beside the page (/ws at a host's root), hands every server message
 // on (a run's events to the arrivals, ../store/arrivals.ts, which put them in its log and draw
 // them until then; the rest to the store), and reconnects with backoff when the connection
 // drops. It only moves messages: when events go into a log is the arrivals'.
@@ -18,8 +18,11 @@ export interface SocketDeps {
   arrivals?: Arrivals;
 }
 
-export function socketUrl(location: { protocol: string; host: string }): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+/** The socket beside the page (`base`: its document.baseURI): /ws at a host's root, /racelab/ws behind a proxy's /racelab/. */
+export function socketUrl(base: string): string {
+  const url = new URL('ws', base);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
 }
 
 export function startSocket(deps: SocketDeps): { stop(): void } {

@@ -1,6 +1,7 @@
 // The timeline panel: zoom controls and exports (not in presenter mode), the runs on
 // screen, and under them the legend of what they draw. The panel is a box of its own size:
 // the lanes scroll and pan inside it, and a legend entry that comes mid-run moves no lane.
+import { isSite } from '../../app/siteMode.js';
 import { useStore } from '../../store/index.js';
 import { selectComparing, selectCurrentEvents } from '../../store/selectors.js';
 import { ExportMenu } from '../sharing/ExportMenu.js';
@@ -28,7 +29,13 @@ export function Timeline() {
         {show && !presenter && <ExportMenu />}
       </div>
       {!accepted && (
-        <p className="timeline-empty">{pending ? starting : 'Press Run to see the workers race, lane by lane — or open a recorded run.'}</p>
+        <p className="timeline-empty">
+          {pending
+            ? starting
+            : isSite()
+              ? 'Opening the recorded run…'
+              : 'Press Run to see the workers race, lane by lane — or open a recorded run.'}
+        </p>
       )}
       {accepted && <TimelineView />}
       {accepted && !hasEvents && <p className="timeline-empty starting">{starting}</p>}
