@@ -5,7 +5,8 @@
 // Exit 1 when any check fails.
 import type { AddressInfo } from 'node:net';
 import { intOption, readOptions, createAppServer, Playground, findServices } from '@racelab/server';
-import { collectGarbage, fuzz, connectClient, isEnd, leftovers } from '@racelab/server/testing';
+import { connectClient, isEnd, leftovers } from '@racelab/server/testing';
+import { collectGarbage, fuzz } from './fuzzer.js';
 
 const values = readOptions('usage: npm run fuzz -- [--frames 100000] [--seed 1] [--connections 40]', {
   frames: { type: 'string', default: '100000' },

@@ -5,7 +5,8 @@ import type { Playground } from '../runs/playground.js';
 import { isAllowedHost } from './hosts.js';
 import { OwnLockChecks, type OwnLockOptions } from './ownLockCheck.js';
 import { frameAncestors, securityHeaders } from './securityHeaders.js';
-import { SocketServer, type SocketLimits } from './socketServer.js';
+import type { SocketLimits } from './limits.js';
+import { SocketServer } from './socketServer.js';
 import { serveStatic } from './staticFiles.js';
 
 export interface AppServer {

@@ -15,7 +15,7 @@ import type { Playground } from '../runs/playground.js';
 import { play } from '../testing/testPlayground.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 import { connectClient, isEnd, leftovers } from '../testing/wsClient.js';
-import { DEFAULT_LIMITS } from './socketServer.js';
+import { DEFAULT_LIMITS } from './limits.js';
 
 let playground: Playground;
 let url: string;

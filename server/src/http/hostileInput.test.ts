@@ -10,7 +10,9 @@ import { connectClient, isEnd, isEvent, leftovers, until, type TestClient } from
 import { serveApp, type ServedApp } from '../testing/testServer.js';
 import type { AppServerOptions } from './appServer.js';
 import { MAX_RUN_MS } from '../runs/playground.js';
-import { DEFAULT_LIMITS, TOO_MANY_MESSAGES, TokenBucket, sendBounded } from './socketServer.js';
+import { sendBounded } from './boundedSend.js';
+import { DEFAULT_LIMITS, TOO_MANY_MESSAGES } from './limits.js';
+import { TokenBucket } from './tokenBucket.js';
 
 let playground: Playground;
 const servers: ServedApp[] = [];

@@ -2,11 +2,11 @@
 // catalog, a warm worker pool, and the server's own Redis and PostgreSQL connections.
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { resolveParams, unknownScenario, unknownVariant, type FaultRule } from '@racelab/shared';
+import { resolveParams, unknownScenario, unknownVariant, type FaultRule, type Params } from '@racelab/shared';
 import { AgentListener } from '../agents/agentListener.js';
 import { sweepDebris, sweptWords } from '../debris/sweep.js';
 import type { LabMechanisms } from '../labnet/mechanisms.js';
-import { findVariant, loadCatalog, type Catalog } from '../scenarios/registry.js';
+import { findVariant, loadCatalog, type AnyScenario, type Catalog } from '../scenarios/registry.js';
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
 import { notAHost } from './linkFaults.js';
@@ -259,31 +259,8 @@ export class Playground {
       request.deadlineMs ?? Math.min(scenario.deadlineMs(scaleDurations(scenario.params, params.params, request.speed ?? 1)), MAX_RUN_MS);
     const workerIds = scenario.workers(params.params);
     for (const fault of request.faults ?? []) {
-      if (!variant.checkpoints.includes(fault.checkpoint)) {
-        const known = variant.checkpoints.join(', ') || 'none';
-        return { ok: false, error: `unknown checkpoint '${fault.checkpoint}' of ${variant.id}; known: ${known}` };
-      }
-      if (fault.target !== 'first' && !workerIds.includes(fault.target)) {
-        return { ok: false, error: `fault target '${fault.target}' is not 'first' or a worker of this run (${workerIds.join(', ')})` };
-      }
-      if (fault.action === 'stall' && fault.ms === undefined) {
-        return { ok: false, error: `a stall at '${fault.checkpoint}' needs its length in ms` };
-      }
-      // A partition cuts a lab host's link: only a scenario whose workers are hosts, on a machine with namespaces.
-      if (fault.action === 'partition' && !(scenario.lab?.(params.params).network && this.pool.labMechanisms.namespaces)) {
-        return {
-          ok: false,
-          error: `a partition at '${fault.checkpoint}': ${notAHost(fault.target === 'first' ? 'the first worker' : fault.target)}`,
-        };
-      }
-      // An isolate cuts a node the workers reach over the lab's network (its names are the fixture's, checked when it strikes).
-      if (fault.action === 'isolate' && !scenario.lab?.(params.params).network) {
-        return { ok: false, error: `an isolate at '${fault.checkpoint}': ${notANode(fault.node ?? '', [])}` };
-      }
-      // So does a slow: it delays what the workers and a node send each other over that network.
-      if (fault.action === 'slow' && !scenario.lab?.(params.params).network) {
-        return { ok: false, error: `a slow at '${fault.checkpoint}': ${notANode(fault.node ?? '', [], 'slow')}` };
-      }
+      const error = this.refusedFault(fault, scenario, variant, workerIds, params.params);
+      if (error) return { ok: false, error };
     }
     const run = new Run(
       {
@@ -307,6 +284,39 @@ export class Playground {
       },
     );
     return { ok: true, run };
+  }
+
+  /** Why a fault of a request's plan cannot be played in this run, or nothing when it can. */
+  private refusedFault(
+    fault: FaultRule,
+    scenario: AnyScenario,
+    variant: { id: string; checkpoints: string[] },
+    workerIds: string[],
+    params: Params,
+  ): string | undefined {
+    if (!variant.checkpoints.includes(fault.checkpoint)) {
+      const known = variant.checkpoints.join(', ') || 'none';
+      return `unknown checkpoint '${fault.checkpoint}' of ${variant.id}; known: ${known}`;
+    }
+    if (fault.target !== 'first' && !workerIds.includes(fault.target)) {
+      return `fault target '${fault.target}' is not 'first' or a worker of this run (${workerIds.join(', ')})`;
+    }
+    if (fault.action === 'stall' && fault.ms === undefined) {
+      return `a stall at '${fault.checkpoint}' needs its length in ms`;
+    }
+    // A partition cuts a lab host's link: only a scenario whose workers are hosts, on a machine with namespaces.
+    if (fault.action === 'partition' && !(scenario.lab?.(params).network && this.pool.labMechanisms.namespaces)) {
+      return `a partition at '${fault.checkpoint}': ${notAHost(fault.target === 'first' ? 'the first worker' : fault.target)}`;
+    }
+    // An isolate cuts a node the workers reach over the lab's network (its names are the fixture's, checked when it strikes).
+    if (fault.action === 'isolate' && !scenario.lab?.(params).network) {
+      return `an isolate at '${fault.checkpoint}': ${notANode(fault.node ?? '', [])}`;
+    }
+    // So does a slow: it delays what the workers and a node send each other over that network.
+    if (fault.action === 'slow' && !scenario.lab?.(params).network) {
+      return `a slow at '${fault.checkpoint}': ${notANode(fault.node ?? '', [], 'slow')}`;
+    }
+    return undefined;
   }
 
   /** Cancels every run going; each still ends and cleans up after itself. */

@@ -18,30 +18,29 @@ import {
   type Verdict,
 } from '@racelab/shared';
 import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
-import { variantForSetup, type RunFixture } from '../scenarios/types.js';
+import { variantForSetup, type RunFixture, type RunInfo } from '../scenarios/types.js';
 import type { WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import { AgentsUnavailable } from '../agents/agentListener.js';
 import { abortable } from './abortable.js';
 import { Coordinator } from './coordinator.js';
-import { KeyObserver } from './keyObserver.js';
+import { GroundTruth } from './groundTruth.js';
 import type { KeyspaceEvents } from './keyspaceEvents.js';
-import { RowObserver } from './rowObserver.js';
 import type { Redactor } from './redact.js';
 import { RunLog, type EventBody } from './runLog.js';
-import { killAndWait, RunProcesses } from './runProcesses.js';
+import { RunProcesses } from './runProcesses.js';
 import { isOver, transition, type RunStatus } from './runStatus.js';
-import { cleanUpOnSilence, createRunStores, type OwnedRunStores } from './runStores.js';
+import { createRunStores, type OwnedRunStores } from './runStores.js';
 import type { StoreSilence } from './storeWatch.js';
+import { settingOf, type Setting } from './runSetting.js';
+import { Underway } from './runUnderway.js';
 import { startRunLab, type RunLab } from './runLab.js';
 import { LinkFaults } from './linkFaults.js';
 import { NodeIsolation } from './nodeIsolation.js';
 import { NodeSlowdowns } from './nodeSlowdowns.js';
 import type { Slowdown } from '../labnet/delayRelay.js';
 import type { SpareConnection } from './spareConnection.js';
-import { scaleDurations, scaleFaults } from './runSpeed.js';
 import type { WorkerPool } from './workerPool.js';
-import { keyGoneLatch, keySeenLatch } from '../worker/latches.js';
-import { scenarioKey, storedKey } from '../scenarios/keyAliases.js';
+import { storedKey } from '../scenarios/keyAliases.js';
 
 export interface RunRequest {
   scenario: AnyScenario;
@@ -74,12 +73,6 @@ export interface RunServices {
   silence?: StoreSilence;
 }
 
-/** An error PostgreSQL itself replied with (pg's DatabaseError: a SQLSTATE code and a severity). */
-function fromPostgres(error: Error): boolean {
-  const { code, severity } = error as { code?: unknown; severity?: unknown };
-  return typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
-}
-
 /** How long a run's cleanup (observers, fixture, keys and schema) may take before the run settles anyway, in ms. */
 const CLEANUP_BUDGET_MS = 15_000;
 /**
@@ -110,19 +103,12 @@ class Cancelled extends Error {}
 export type RunOutcome =
   ({ status: 'finished'; metrics: Metrics; expected: ExpectedVerdict } & Verdict) | { status: 'failed'; message: string };
 
-/** What a run's start set going: cleaned up at the end, whether or not the run waited for it. */
-interface Underway {
-  stores?: Promise<OwnedRunStores>;
-  /** The lab hosts of a scenario with network or clock faults (runLab.ts). */
-  lab?: Promise<RunLab>;
-  fixture?: Promise<RunFixture>;
-  /** The pool's processes, until the run adopts them (from then on `RunProcesses` kills them). */
-  children?: Promise<WorkerProcess[]>;
-  adopted: boolean;
-  exits: Promise<void>[];
-  observers: Array<{ stop(): Promise<void> }>;
-  /** The scenario's records of what the key observer saw (`onKeyObserved`), in order; rejects on the first failure. */
-  keysRecorded: Promise<void>;
+/** What the run's workers play on: made by the start before any worker is handed out. */
+interface Stage {
+  stores: OwnedRunStores;
+  lab: RunLab | undefined;
+  info: RunInfo;
+  fixture: RunFixture;
 }
 
 export class Run {
@@ -153,12 +139,17 @@ export class Run {
     logLine: (line) => this.logLine(`run ${this.id}: ${line}`),
   });
   private readonly abort = new AbortController();
+  /** What the start set going, cleaned up at the end whether or not the run waited for it. */
+  private readonly underway: Underway;
+  /** The deadline the run is under now: to start, then to end. */
+  private deadline: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly request: RunRequest,
     private readonly services: RunServices,
   ) {
     this.settled = new Promise((resolve) => (this.resolveSettled = resolve));
+    this.underway = new Underway(this.id, (line) => this.logLine(line), services.silence);
   }
 
   /** Where the run is in its life cycle. */
@@ -249,179 +240,221 @@ export class Run {
   /** Plays the run to its end and returns its outcome; never throws once started. */
   async start(): Promise<RunOutcome> {
     if (this.status !== 'prepared') throw new Error(`run ${this.id} was already started`);
-    const { scenario, variantId, params } = this.request;
     // A mutant only gets here from a test or the stability pass: the playground refuses it to a page.
-    const variant = findVariant(scenario, variantId, { mutants: true });
-    if (!variant) throw new Error(`unknown variant ${variantId}`);
+    const variant = findVariant(this.request.scenario, this.request.variantId, { mutants: true });
+    if (!variant) throw new Error(`unknown variant ${this.request.variantId}`);
     this.move('starting');
     this.services.running?.add(this);
     const signal = this.abort.signal;
-    const underway: Underway = { adopted: false, exits: [], observers: [], keysRecorded: Promise.resolve() };
     // Every run ends: a deadline to start, then the scenario's deadline for its workers and measuring.
-    let deadline = setTimeout(
-      () => this.cancel(`the run could not start within ${START_DEADLINE_MS / 1000} s (the machine is too busy); try again`),
-      START_DEADLINE_MS,
-    );
+    this.deadlineIn(START_DEADLINE_MS, `the run could not start within ${START_DEADLINE_MS / 1000} s (the machine is too busy); try again`);
     try {
       signal.throwIfAborted(); // cancelled before it started
-      const speed = this.request.speed ?? 1;
-      // Workers, stores and the deadline see the scaled durations; the verdict's expectations the chosen ones.
-      const timed = scaleDurations(scenario.params, params, speed);
-      const faults = scaleFaults(this.request.faults ?? variant.faults ?? [], speed);
-      const workerIds = this.workerIds;
-      const needs = scenario.lab?.(timed);
-      const deadlineMs = this.request.deadlineMs ?? scenario.deadlineMs(timed);
-
-      underway.stores = createRunStores(this.services.redis, this.services.pg, this.id, {
-        databaseUrl: this.services.databaseUrl,
-        spare: this.services.spare?.take(),
-        statementTimeoutMs: runStatementTimeoutMs(deadlineMs),
-        onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
-        silence: this.services.silence,
-        log: (line) => this.logLine(line),
-      });
-      const owned = await abortable(underway.stores, signal);
-      // A library variant's lock lives where the library puts it: the scenario reads it there.
-      const stores = { ...owned, key: (name: string) => owned.key(storedKey(variant.keyAliases, name)) };
-      if (needs) underway.lab = startRunLab(workerIds, needs, this.services.pool.storeUrls, this.services.pool.labMechanisms);
-      const lab = underway.lab && (await abortable(underway.lab, signal));
-      if (lab) this.links.useHosts(lab.hosts, workerIds);
-      const info = {
-        runId: this.id,
-        date: new Date().toISOString().slice(0, 10),
-        variant: variantForSetup(variant),
-        ...(lab && Object.keys(lab.hosts).length > 0 ? { hosts: lab.hosts } : {}),
-        // Looked at only for a run with a lab: the first look may build the wall clock shim.
-        ...(needs ? { mechanisms: this.services.pool.labMechanisms } : {}),
-      };
-      underway.fixture = scenario.setup(stores, timed, info);
-      const fixture = await abortable(underway.fixture, signal);
-      // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
-      const placement = { onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer };
-      underway.children = (
-        lab?.launches.some((l) => l.wrap || l.env)
-          ? this.services.pool.takeFresh(lab.launches, placement)
-          : this.services.pool.take(workerIds.length, placement)
-      ).catch((error: unknown) => {
-        if (error instanceof AgentsUnavailable) throw error;
-        throw new Error(
-          `could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`,
-        );
-      });
-      const children = await abortable(underway.children, signal);
-      underway.adopted = true;
-      clearTimeout(deadline);
-      deadline = setTimeout(() => this.cancel(`the run passed its deadline of ${deadlineMs} ms; its workers were killed`), deadlineMs);
-
-      const coordinator = new Coordinator(workerIds, faults);
-      fixture?.lockHeld?.(({ key, token, remainingMs }) => this.log.append(null, { type: 'lock-held', key, token, pttlMs: remainingMs }));
-      this.isolation.useCuts(fixture?.isolate ?? {}, (latch) => coordinator.signal(latch));
-      this.slowdowns.useSlows(fixture?.slow ?? {}, (latch) => coordinator.signal(latch));
-      this.log.startClock();
-      signal.throwIfAborted();
-      this.move('running');
-      this.log.append(null, {
-        type: 'run-started',
-        scenario: scenario.id,
-        variant: variant.id,
-        correct: variant.correct,
-        params,
-        workers: workerIds,
-        speed,
-        faults: this.request.faults ?? variant.faults ?? [],
-        hosts: this.links.partitionable,
-        nodes: this.isolation.isolatable,
-      });
-      // The network and clock faults the lab arranged, each with the mechanism that plays it.
-      for (const { workerId, ...fault } of [...(lab?.faults ?? []), ...(fixture?.faults ?? [])]) {
-        this.log.append(workerId ?? null, { type: 'fault-staged', ...fault });
-      }
-      const observer = new KeyObserver(
-        this.services.redis,
-        stores.keyPrefix,
-        scenario.watchedKeys(timed, info).map((name) => storedKey(variant.keyAliases, name)),
-        (stored, storedBefore) => {
-          const o = { ...stored, key: scenarioKey(variant.keyAliases, stored.key) };
-          const before = storedBefore && { ...storedBefore, key: o.key };
-          this.log.append(null, { type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
-          underway.keysRecorded = underway.keysRecorded
-            .then(() => scenario.onKeyObserved?.(stores, o, before))
-            .then(() => {
-              if (o.value !== null) coordinator.signal(keySeenLatch(o.key, o.value));
-            });
-          underway.keysRecorded.catch((error: unknown) => this.cancel(`could not record what Redis held: ${String(error)}`));
-        },
-        (error) => this.cancel(`Redis stopped answering during the run: ${error.message}`),
-        this.services.keyspace,
-        (stored) => coordinator.signal(keyGoneLatch(scenarioKey(variant.keyAliases, stored))),
-      );
-      underway.observers.push(observer);
-      if (scenario.observe) {
-        const observe = scenario.observe.bind(scenario, stores, fixture);
-        underway.observers.push(
-          new RowObserver(
-            observe,
-            (store, target, value) => this.log.append(null, { type: 'row-observed', store, target, value }),
-            (error) =>
-              this.cancel(
-                `${fromPostgres(error) ? "PostgreSQL failed while the timeline's ground truth was read" : 'Reading the ground truth for the timeline failed'} during the run: ${error.message}`,
-              ),
-          ),
-        );
-      }
-
-      workerIds.forEach((workerId, i) => {
-        const plan: WorkerPlan = {
-          runId: this.id,
-          workerId,
-          workerIds,
-          scenario: scenario.id,
-          variant: variant.id,
-          params: timed,
-          date: info.date,
-          runStartNs: this.log.startedAtNs.toString(),
-          keyPrefix: stores.keyPrefix,
-          schema: stores.schema,
-          faults,
-          shared: { ...lab?.shared, ...fixture?.shared },
-        };
-        underway.exits.push(this.processes.drive(children[i]!, plan, coordinator));
-      });
-      // Cancelled while the workers were being wired: they go at once.
-      if (signal.aborted) this.processes.killAll();
-
-      await Promise.all(underway.exits);
-      signal.throwIfAborted();
-      this.move('ending');
-      await abortable(Promise.all(underway.observers.map((o) => o.stop())), signal);
-      await abortable(underway.keysRecorded, signal); // the key observer's last sample included
-      const metrics = await abortable(scenario.measure(stores, timed, info, fixture), signal);
-      signal.throwIfAborted();
-      const verdict = judge(scenario.expectations(params), metrics);
-      const expected = expectedOf(variant, params);
-      this.end({
-        type: 'run-finished',
-        metrics,
-        expectations: verdict.results,
-        verdict: verdict.verdict,
-        expectedVerdict: expected.verdict,
-        ...(expected.reason ? { expectedReason: expected.reason } : {}),
-      });
-      return { status: 'finished', metrics, expected, ...verdict };
+      const setting = settingOf(this.request, variant);
+      const stores = await this.prepareStores(setting, signal);
+      const lab = await this.startLab(setting, signal);
+      const stage = await this.setUp(setting, stores, lab, signal);
+      const children = await this.takeWorkers(setting, lab, signal);
+      this.deadlineIn(setting.deadlineMs, `the run passed its deadline of ${setting.deadlineMs} ms; its workers were killed`);
+      const coordinator = this.begin(setting, stage, signal);
+      const truth = this.observe(setting, stage, coordinator);
+      await this.play(setting, stage, children, coordinator, signal);
+      return await this.measure(setting, stage, truth, signal);
     } catch (error) {
-      // A cancelled run fails with the reason it was cancelled for, not with whatever that interrupted.
-      const message = this.redact(this.cancelReason() ?? (error instanceof Error ? error.message : String(error)));
-      if (!this.done) this.end({ type: 'run-failed', message });
-      return { status: 'failed', message };
+      return this.failed(error);
     } finally {
-      clearTimeout(deadline);
-      this.links.end();
-      this.isolation.end();
-      this.slowdowns.end();
-      this.processes.killAll();
-      await this.cleanUpWithin(underway, CLEANUP_BUDGET_MS);
-      this.settle();
+      await this.wrapUp();
     }
+  }
+
+  /** The run's own slice of the stores: its key prefix, its schema, its PostgreSQL connection. */
+  private async prepareStores({ variant, deadlineMs }: Setting, signal: AbortSignal): Promise<OwnedRunStores> {
+    this.underway.stores = createRunStores(this.services.redis, this.services.pg, this.id, {
+      databaseUrl: this.services.databaseUrl,
+      spare: this.services.spare?.take(),
+      statementTimeoutMs: runStatementTimeoutMs(deadlineMs),
+      onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
+      silence: this.services.silence,
+      log: (line) => this.logLine(line),
+    });
+    const owned = await abortable(this.underway.stores, signal);
+    // A library variant's lock lives where the library puts it: the scenario reads it there.
+    return { ...owned, key: (name: string) => owned.key(storedKey(variant.keyAliases, name)) };
+  }
+
+  /** The lab hosts of a scenario with network or clock faults; none for the others. */
+  private async startLab({ needs, workerIds }: Setting, signal: AbortSignal): Promise<RunLab | undefined> {
+    if (!needs) return undefined;
+    this.underway.lab = startRunLab(workerIds, needs, this.services.pool.storeUrls, this.services.pool.labMechanisms);
+    const lab = await abortable(this.underway.lab, signal);
+    this.links.useHosts(lab.hosts, workerIds);
+    return lab;
+  }
+
+  /** The scenario's setup in the run's stores, told the run's facts. */
+  private async setUp(
+    { variant, needs, timed }: Setting,
+    stores: OwnedRunStores,
+    lab: RunLab | undefined,
+    signal: AbortSignal,
+  ): Promise<Stage> {
+    const info: RunInfo = {
+      runId: this.id,
+      date: new Date().toISOString().slice(0, 10),
+      variant: variantForSetup(variant),
+      ...(lab && Object.keys(lab.hosts).length > 0 ? { hosts: lab.hosts } : {}),
+      // Looked at only for a run with a lab: the first look may build the wall clock shim.
+      ...(needs ? { mechanisms: this.services.pool.labMechanisms } : {}),
+    };
+    this.underway.fixture = this.request.scenario.setup(stores, timed, info);
+    const fixture = await abortable(this.underway.fixture, signal);
+    return { stores, lab, info, fixture };
+  }
+
+  /** The run's worker processes from the pool (fresh ones when the lab wraps their start); the run owns them from here. */
+  private async takeWorkers({ needs, workerIds }: Setting, lab: RunLab | undefined, signal: AbortSignal): Promise<WorkerProcess[]> {
+    const { scenario } = this.request;
+    const pool = this.services.pool;
+    // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
+    const placement = { onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer };
+    const taken = lab?.launches.some((l) => l.wrap || l.env)
+      ? pool.takeFresh(lab.launches, placement)
+      : pool.take(workerIds.length, placement);
+    this.underway.children = taken.catch((error: unknown) => {
+      if (error instanceof AgentsUnavailable) throw error;
+      throw new Error(
+        `could not start the run's worker processes (are Redis and PostgreSQL up?): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+    const children = await abortable(this.underway.children, signal);
+    this.underway.adopted = true;
+    return children;
+  }
+
+  /** The run is running: its clock started, its run-started and the faults staged in the log; returns its coordinator. */
+  private begin({ variant, workerIds, faults, speed }: Setting, { lab, fixture }: Stage, signal: AbortSignal): Coordinator {
+    const coordinator = new Coordinator(workerIds, faults);
+    fixture?.lockHeld?.(({ key, token, remainingMs }) => this.log.append(null, { type: 'lock-held', key, token, pttlMs: remainingMs }));
+    this.isolation.useCuts(fixture?.isolate ?? {}, (latch) => coordinator.signal(latch));
+    this.slowdowns.useSlows(fixture?.slow ?? {}, (latch) => coordinator.signal(latch));
+    this.log.startClock();
+    signal.throwIfAborted();
+    this.move('running');
+    this.log.append(null, {
+      type: 'run-started',
+      scenario: this.request.scenario.id,
+      variant: variant.id,
+      correct: variant.correct,
+      params: this.request.params,
+      workers: workerIds,
+      speed,
+      faults: this.request.faults ?? variant.faults ?? [],
+      hosts: this.links.partitionable,
+      nodes: this.isolation.isolatable,
+    });
+    // The network and clock faults the lab arranged, each with the mechanism that plays it.
+    for (const { workerId, ...fault } of [...(lab?.faults ?? []), ...(fixture?.faults ?? [])]) {
+      this.log.append(workerId ?? null, { type: 'fault-staged', ...fault });
+    }
+    return coordinator;
+  }
+
+  /** The ground truth beside the workers' beliefs, observed while they run. */
+  private observe({ variant, timed }: Setting, { stores, info, fixture }: Stage, coordinator: Coordinator): GroundTruth {
+    return (this.underway.truth = new GroundTruth({
+      scenario: this.request.scenario,
+      keyAliases: variant.keyAliases,
+      params: timed,
+      info,
+      stores,
+      fixture,
+      coordinator,
+      redis: this.services.redis,
+      keyspace: this.services.keyspace,
+      append: (body) => this.log.append(null, body),
+      cancel: (reason) => this.cancel(reason),
+    }));
+  }
+
+  /** Hands each worker its plan and waits for every one of them to exit. */
+  private async play(
+    { variant, workerIds, timed, faults }: Setting,
+    { stores, lab, info, fixture }: Stage,
+    children: WorkerProcess[],
+    coordinator: Coordinator,
+    signal: AbortSignal,
+  ): Promise<void> {
+    workerIds.forEach((workerId, i) => {
+      const plan: WorkerPlan = {
+        runId: this.id,
+        workerId,
+        workerIds,
+        scenario: this.request.scenario.id,
+        variant: variant.id,
+        params: timed,
+        date: info.date,
+        runStartNs: this.log.startedAtNs.toString(),
+        keyPrefix: stores.keyPrefix,
+        schema: stores.schema,
+        faults,
+        shared: { ...lab?.shared, ...fixture?.shared },
+      };
+      this.underway.exits.push(this.processes.drive(children[i]!, plan, coordinator));
+    });
+    // Cancelled while the workers were being wired: they go at once.
+    if (signal.aborted) this.processes.killAll();
+    await Promise.all(this.underway.exits);
+  }
+
+  /** Once every worker has exited: the observers' last samples, the scenario's measure and the verdict, the log's last event. */
+  private async measure(
+    { variant, timed }: Setting,
+    { stores, info, fixture }: Stage,
+    truth: GroundTruth,
+    signal: AbortSignal,
+  ): Promise<RunOutcome> {
+    const { scenario, params } = this.request;
+    signal.throwIfAborted();
+    this.move('ending');
+    await abortable(truth.stop(), signal);
+    await abortable(truth.recorded, signal); // the key observer's last sample included
+    const metrics = await abortable(scenario.measure(stores, timed, info, fixture), signal);
+    signal.throwIfAborted();
+    const verdict = judge(scenario.expectations(params), metrics);
+    const expected = expectedOf(variant, params);
+    this.end({
+      type: 'run-finished',
+      metrics,
+      expectations: verdict.results,
+      verdict: verdict.verdict,
+      expectedVerdict: expected.verdict,
+      ...(expected.reason ? { expectedReason: expected.reason } : {}),
+    });
+    return { status: 'finished', metrics, expected, ...verdict };
+  }
+
+  /** A failed run's outcome: a cancelled run fails with the reason it was cancelled for, not with whatever that interrupted. */
+  private failed(error: unknown): RunOutcome {
+    const message = this.redact(this.cancelReason() ?? (error instanceof Error ? error.message : String(error)));
+    if (!this.done) this.end({ type: 'run-failed', message });
+    return { status: 'failed', message };
+  }
+
+  /** After the end, however it came: faults lifted, processes killed, what the start set going cleaned up, then settled. */
+  private async wrapUp(): Promise<void> {
+    clearTimeout(this.deadline);
+    this.links.end();
+    this.isolation.end();
+    this.slowdowns.end();
+    this.processes.killAll();
+    await this.underway.cleanUpWithin(CLEANUP_BUDGET_MS);
+    this.settle();
+  }
+
+  /** Cancels the run in `ms` with this reason, instead of when the deadline before said. */
+  private deadlineIn(ms: number, reason: string): void {
+    clearTimeout(this.deadline);
+    this.deadline = setTimeout(() => this.cancel(reason), ms);
   }
 
   /** Moves the run to its next status; throws on a move the life cycle does not have. */
@@ -437,39 +470,6 @@ export class Run {
 
   private cancelReason(): string | undefined {
     return this.abort.signal.aborted ? (this.abort.signal.reason as Cancelled).message : undefined;
-  }
-
-  /** Cleans up what the start set going, even what a cancel stopped the run from waiting for; gives up after `budgetMs`. */
-  private async cleanUpWithin(underway: Underway, budgetMs: number): Promise<void> {
-    const cleanUp = async (): Promise<void> => {
-      if (underway.children && !underway.adopted) {
-        const late = await underway.children.catch(() => [] as WorkerProcess[]);
-        await Promise.all(late.map((child) => killAndWait(child)));
-      }
-      const stores = await underway.stores?.catch(() => undefined);
-      const fixture = await underway.fixture?.catch(() => undefined);
-      await Promise.all(underway.exits);
-      await Promise.allSettled(underway.observers.map((o) => o.stop()));
-      await underway.keysRecorded.catch(() => undefined);
-      await fixture?.close?.().catch((error: unknown) => this.logLine(`run ${this.id} fixture: ${String(error)}`));
-      // Once its processes are gone: a namespace is deleted for good only when nothing runs in it.
-      const lab = await underway.lab?.catch(() => undefined);
-      await lab?.close().catch((error: unknown) => this.logLine(`run ${this.id} lab hosts: ${String(error)}`));
-      await stores?.cleanup().catch((error: unknown) => this.logLine(`cleanup of run ${this.id} failed: ${String(error)}`));
-    };
-    let budget: NodeJS.Timeout | undefined;
-    await Promise.race([
-      cleanUp(),
-      // A silent store: its commands would hold the steps above for their timeouts.
-      cleanUpOnSilence(this.services.silence, underway.stores, Promise.all(underway.exits)),
-      new Promise<void>((resolve) => {
-        budget = setTimeout(() => {
-          this.logLine(`cleanup of run ${this.id} did not finish within ${budgetMs} ms`);
-          resolve();
-        }, budgetMs);
-      }),
-    ]);
-    clearTimeout(budget);
   }
 
   /** The run and its clean-up are over. */

@@ -32,6 +32,37 @@ export interface StoreUrls {
 /** libfaketime's offset: seconds, signed, relative to the real clock. */
 const fakeOffset = (ms: number): string => `${ms < 0 ? '-' : '+'}${(Math.abs(ms) / 1000).toFixed(3)}`;
 
+/**
+ * Each worker's clock off by its offset: libfaketime preloaded in its launch where the
+ * machine has it (the worker imitates the skew otherwise); returns the clock faults staged.
+ */
+function skewClocks(workerIds: string[], offsetsMs: number[], launches: WorkerLaunch[], mechanisms: LabMechanisms): StagedFault[] {
+  const faults: StagedFault[] = [];
+  const clockMechanism = mechanisms.faketime ? MECHANISM.faketime : MECHANISM.simulatedClock;
+  offsetsMs.forEach((offsetMs, i) => {
+    if (offsetMs === 0) return;
+    const workerId = workerIds[i]!;
+    faults.push({
+      fault: 'clock-skew',
+      target: `${workerId}'s clock ${offsetMs > 0 ? '+' : ''}${offsetMs} ms`,
+      mechanism: clockMechanism,
+      node: null,
+      peer: null,
+      worker: workerId,
+      slowdown: null,
+      workerId,
+    });
+    if (!mechanisms.faketime) return;
+    launches[i]!.env = {
+      LD_PRELOAD: mechanisms.faketime,
+      FAKETIME: fakeOffset(offsetMs),
+      // The run's timeline is stamped from process.hrtime: the host's monotonic clock, never faked.
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    };
+  });
+  return faults;
+}
+
 /** Starts the run's lab; nothing is left behind when it throws. */
 export async function startRunLab(
   workerIds: string[],
@@ -66,32 +97,9 @@ export async function startRunLab(
     if (needs.nodes && mechanisms.namespaces && mechanisms.nftables) {
       for (const name of needs.nodes) hosts[name] = await createLabHost(name);
     }
-    const faults: StagedFault[] = [];
     const offsets = needs.clockOffsetsMs;
+    const faults = offsets ? skewClocks(workerIds, offsets, launches, mechanisms) : [];
     const clockMechanism = mechanisms.faketime ? MECHANISM.faketime : MECHANISM.simulatedClock;
-    if (offsets) {
-      offsets.forEach((offsetMs, i) => {
-        if (offsetMs === 0) return;
-        const workerId = workerIds[i]!;
-        faults.push({
-          fault: 'clock-skew',
-          target: `${workerId}'s clock ${offsetMs > 0 ? '+' : ''}${offsetMs} ms`,
-          mechanism: clockMechanism,
-          node: null,
-          peer: null,
-          worker: workerId,
-          slowdown: null,
-          workerId,
-        });
-        if (!mechanisms.faketime) return;
-        launches[i]!.env = {
-          LD_PRELOAD: mechanisms.faketime,
-          FAKETIME: fakeOffset(offsetMs),
-          // The run's timeline is stamped from process.hrtime: the host's monotonic clock, never faked.
-          FAKETIME_DONT_FAKE_MONOTONIC: '1',
-        };
-      });
-    }
     return { hosts, launches, faults, shared: offsets ? { clockMechanism } : {}, close };
   } catch (error) {
     await close();

@@ -3,12 +3,14 @@
 // signals), the page's pause, resume and kill, and the end of them all. A process is
 // never left stopped: every kill sends SIGCONT first, and the timers that end planned
 // stalls go with the processes. A worker on a worker agent's host is driven alike: its
-// signals are the agent's, on that host (agents/remoteWorker.ts).
+// signals are the agent's, on that host (agents/remoteWorker.ts). Each worker has one
+// status (workerStatus.ts): working, paused by the page, leaving, exited or left.
 import { lostConnectionWords, parseWorkerEvent, storeLostBy, type FaultRule, type LiveFaultAction } from '@racelab/shared';
 import type { FromWorker, ToWorker, WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import type { Coordinator } from './coordinator.js';
 import type { EventBody } from './runLog.js';
 import { doneLatch } from '../worker/latches.js';
+import { exitExpected, hasExited, isPaused, moveWorker, type WorkerMove, type WorkerStatus } from './workerStatus.js';
 import type { Slowdown } from '../labnet/delayRelay.js';
 
 /** What the processes need of their run. */
@@ -41,14 +43,18 @@ function exitWords(child: WorkerProcess, code: number | null, signal: NodeJS.Sig
   return store ? `exited: ${lostConnectionWords(store)}` : `exited with code ${code} before it finished`;
 }
 
+/** One worker process of the run and where it is in its life. */
+interface Driven {
+  workerId: string;
+  child: WorkerProcess;
+  coordinator: Coordinator;
+  status: WorkerStatus;
+}
+
 export class RunProcesses {
-  private readonly children = new Map<string, WorkerProcess>();
-  private readonly exited = new Set<string>();
-  /** Workers the run itself killed (fault plan, page, ctx.die(), cancel) or that reported their end. */
-  private readonly expectedExit = new Set<string>();
+  private readonly workers = new Map<string, Driven>();
   /** Timers that end planned stalls (SIGCONT); cleared when the run's processes are killed. */
   private readonly stallTimers = new Set<NodeJS.Timeout>();
-  private readonly pausedByPage = new Set<string>();
 
   constructor(private readonly host: ProcessHost) {}
 
@@ -59,75 +65,23 @@ export class RunProcesses {
 
   /** Wires one worker process into the run, sends it its plan, and resolves when it has exited. */
   drive(child: WorkerProcess, plan: WorkerPlan, coordinator: Coordinator): Promise<void> {
-    const { workerId } = plan;
-    this.children.set(workerId, child);
-    // A worker may exit between asking and being answered: a failed send is not an error.
-    const reply = (message: ToWorker): void => {
-      if (child.connected) child.send(message, () => undefined);
-    };
+    const worker: Driven = { workerId: plan.workerId, child, coordinator, status: 'working' };
+    this.workers.set(worker.workerId, worker);
     child.on('error', () => undefined);
-    child.on('message', (message: FromWorker) => {
-      switch (message.kind) {
-        case 'event': {
-          const event = parseWorkerEvent(message.event);
-          if (!event || event.workerId !== workerId) {
-            this.host.cancel(`${workerId} sent an event that does not match the event model`);
-            break;
-          }
-          const { atMs, workerId: _, ...body } = event;
-          this.host.append(workerId, body, atMs);
-          break;
-        }
-        case 'signal':
-          coordinator.signal(message.name);
-          break;
-        case 'wait':
-          void coordinator.waitFor(message.names).then((name) => reply({ kind: 'released', id: message.id, name }));
-          break;
-        case 'barrier':
-          void coordinator.arrive(message.name, workerId).then(() => reply({ kind: 'released', id: message.id }));
-          break;
-        case 'checkpoint':
-          this.strike(child, workerId, coordinator.faultAt(message.name, workerId), () => reply({ kind: 'released', id: message.id }));
-          break;
-        case 'stall':
-          this.strike(child, workerId, { checkpoint: '', target: workerId, action: 'stall', ms: message.ms }, () =>
-            reply({ kind: 'released', id: message.id }),
-          );
-          break;
-        case 'die':
-          this.strike(child, workerId, { checkpoint: '', target: workerId, action: 'kill' }, () => undefined);
-          break;
-        case 'finished':
-          this.expectedExit.add(workerId);
-          // A worker that failed ends the run at once: waiting for the others tells nothing more.
-          if (message.error) this.host.cancel(`${workerId} failed: ${message.error}`);
-          coordinator.signal(doneLatch(workerId));
-          break;
-        case 'ready':
-          break;
-      }
-    });
+    child.on('message', (message: FromWorker) => this.receive(worker, message));
     return new Promise((resolve) => {
-      const ended = (code: number | null, signal: NodeJS.Signals | null): void => {
-        this.host.append(workerId, { type: 'worker-exited', code, signal });
-        // Killed from outside the run, or crashed: the run's numbers would mean nothing.
-        if (!this.expectedExit.has(workerId) && (signal !== null || code !== 0)) {
-          const where = child.host ? ` on agent ${child.host}` : '';
-          this.host.cancel(`${workerId} (pid ${child.pid ?? '?'}${where}) ${exitWords(child, code, signal)}`);
-        }
-        coordinator.signal(doneLatch(workerId));
-        coordinator.gone(workerId);
-        resolve();
-      };
       child.once('exit', (code, signal) => {
-        this.exited.add(workerId);
+        this.move(worker, 'exit');
+        const ended = (): void => {
+          this.ended(worker, code, signal);
+          resolve();
+        };
         // What it sent before it exited may still be in the pipe (its events, the 'finished'
         // that makes the exit expected): the exit is judged once the channel has delivered it all.
-        if (child.connected) child.once('disconnect', () => ended(code, signal));
-        else ended(code, signal);
+        if (child.connected) child.once('disconnect', ended);
+        else ended();
       });
-      this.host.append(workerId, { type: 'worker-started', pid: child.pid ?? -1, ...(child.host ? { host: child.host } : {}) });
+      this.host.append(worker.workerId, { type: 'worker-started', pid: child.pid ?? -1, ...(child.host ? { host: child.host } : {}) });
       child.send({ kind: 'plan', plan } satisfies ToWorker);
     });
   }
@@ -137,21 +91,20 @@ export class RunProcesses {
     workerId: string,
     action: Exclude<LiveFaultAction, 'partition' | 'heal' | 'isolate' | 'rejoin' | 'slow' | 'restore'>,
   ): string | undefined {
-    const child = this.children.get(workerId);
-    if (!child) return `no worker '${workerId}' in this run`;
-    if (this.exited.has(workerId)) return `${workerId} has already exited`;
+    const worker = this.workers.get(workerId);
+    if (!worker) return `no worker '${workerId}' in this run`;
+    if (hasExited(worker.status)) return `${workerId} has already exited`;
     if (action === 'kill') {
-      this.host.append(workerId, { type: 'process-killed', signal: 'SIGKILL' });
-      this.expectedExit.add(workerId);
-      child.kill('SIGKILL');
+      this.kill(worker);
     } else if (action === 'pause') {
-      if (this.pausedByPage.has(workerId)) return `${workerId} is already paused`;
-      this.pausedByPage.add(workerId);
-      child.kill('SIGSTOP');
+      if (isPaused(worker.status)) return `${workerId} is already paused`;
+      this.move(worker, 'pause');
+      worker.child.kill('SIGSTOP');
       this.host.append(workerId, { type: 'process-paused', plannedMs: null });
     } else {
-      if (!this.pausedByPage.delete(workerId)) return `${workerId} is not paused`;
-      child.kill('SIGCONT');
+      if (!isPaused(worker.status)) return `${workerId} is not paused`;
+      this.move(worker, 'resume');
+      worker.child.kill('SIGCONT');
       this.host.append(workerId, { type: 'process-resumed' });
     }
     return undefined;
@@ -162,22 +115,91 @@ export class RunProcesses {
     // Planned stalls end with the run: their timers would keep a stopping process waiting.
     for (const timer of this.stallTimers) clearTimeout(timer);
     this.stallTimers.clear();
-    for (const [workerId, child] of this.children) {
-      if (this.exited.has(workerId)) continue;
-      this.expectedExit.add(workerId);
+    for (const worker of this.workers.values()) {
+      if (hasExited(worker.status)) continue;
+      this.move(worker, 'leave');
       // SIGCONT first: a stopped process is never left stopped, whatever happens next.
-      child.kill('SIGCONT');
-      child.kill('SIGKILL');
+      worker.child.kill('SIGCONT');
+      worker.child.kill('SIGKILL');
     }
   }
 
   /** Lets go of the processes (all exited): an ended run keeps its log, not its processes. */
   forget(): void {
-    this.children.clear();
+    this.workers.clear();
+  }
+
+  /** One message from a worker: an event for the log, a latch or barrier, a checkpoint to strike, its end. */
+  private receive(worker: Driven, message: FromWorker): void {
+    const { workerId, coordinator } = worker;
+    switch (message.kind) {
+      case 'event':
+        return this.record(worker, message.event);
+      case 'signal':
+        return coordinator.signal(message.name);
+      case 'wait':
+        return void coordinator.waitFor(message.names).then((name) => this.reply(worker, { kind: 'released', id: message.id, name }));
+      case 'barrier':
+        return void coordinator.arrive(message.name, workerId).then(() => this.reply(worker, { kind: 'released', id: message.id }));
+      case 'checkpoint':
+        return this.strike(worker, coordinator.faultAt(message.name, workerId), () =>
+          this.reply(worker, { kind: 'released', id: message.id }),
+        );
+      case 'stall':
+        return this.strike(worker, { checkpoint: '', target: workerId, action: 'stall', ms: message.ms }, () =>
+          this.reply(worker, { kind: 'released', id: message.id }),
+        );
+      case 'die':
+        return this.strike(worker, { checkpoint: '', target: workerId, action: 'kill' }, () => undefined);
+      case 'finished':
+        this.move(worker, 'leave');
+        // A worker that failed ends the run at once: waiting for the others tells nothing more.
+        if (message.error) this.host.cancel(`${workerId} failed: ${message.error}`);
+        return coordinator.signal(doneLatch(workerId));
+      case 'ready':
+        return;
+    }
+  }
+
+  /** A worker's event into the log; one that does not match the event model ends the run. */
+  private record({ workerId }: Driven, raw: unknown): void {
+    const event = parseWorkerEvent(raw);
+    if (!event || event.workerId !== workerId) return this.host.cancel(`${workerId} sent an event that does not match the event model`);
+    const { atMs, workerId: _, ...body } = event;
+    this.host.append(workerId, body, atMs);
+  }
+
+  /** A worker may exit between asking and being answered: a failed send is not an error. */
+  private reply({ child }: Driven, message: ToWorker): void {
+    if (child.connected) child.send(message, () => undefined);
+  }
+
+  /** A worker's exit, once its channel has delivered all it sent: in the log, and the run's end when the run did not expect it. */
+  private ended({ workerId, child, coordinator, status }: Driven, code: number | null, signal: NodeJS.Signals | null): void {
+    this.host.append(workerId, { type: 'worker-exited', code, signal });
+    // Killed from outside the run, or crashed: the run's numbers would mean nothing.
+    if (!exitExpected(status) && (signal !== null || code !== 0)) {
+      const where = child.host ? ` on agent ${child.host}` : '';
+      this.host.cancel(`${workerId} (pid ${child.pid ?? '?'}${where}) ${exitWords(child, code, signal)}`);
+    }
+    coordinator.signal(doneLatch(workerId));
+    coordinator.gone(workerId);
+  }
+
+  /** The run kills a worker (a fault of its plan or the page's, or ctx.die()): its exit is expected. */
+  private kill(worker: Driven): void {
+    this.host.append(worker.workerId, { type: 'process-killed', signal: 'SIGKILL' });
+    this.move(worker, 'leave');
+    worker.child.kill('SIGKILL');
+  }
+
+  private move(worker: Driven, move: WorkerMove): void {
+    worker.status = moveWorker(worker.status, move);
   }
 
   /** Applies a fault to a real process: SIGSTOP then SIGCONT, or SIGKILL. */
-  private strike(child: WorkerProcess, workerId: string, fault: FaultRule | undefined, resume: () => void): void {
+  private strike(worker: Driven, fault: FaultRule | undefined, resume: () => void): void {
+    const { workerId, child } = worker;
     if (!fault) return resume();
     if (fault.action === 'partition') {
       // The process goes on at once; its connections hang until the link is healed.
@@ -198,12 +220,7 @@ export class RunProcesses {
       if (error) return this.host.cancel(`the plan's slow at '${fault.checkpoint}' cannot be played: ${error}`);
       return;
     }
-    if (fault.action === 'kill') {
-      this.host.append(workerId, { type: 'process-killed', signal: 'SIGKILL' });
-      this.expectedExit.add(workerId);
-      child.kill('SIGKILL');
-      return;
-    }
+    if (fault.action === 'kill') return this.kill(worker);
     const ms = fault.ms ?? 0;
     child.kill('SIGSTOP');
     this.host.append(workerId, { type: 'process-paused', plannedMs: ms });

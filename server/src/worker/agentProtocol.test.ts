@@ -2,7 +2,7 @@
 // buffered whole, every message is checked field by field, and the clock check holds an
 // agent's reading between the server's two.
 import { describe, expect, it } from 'vitest';
-import { clockMismatch } from '../agents/agentListener.js';
+import { clockMismatch } from '../agents/agentConnection.js';
 import { LineReader, parseAgentMessage, parseServerAddress, parseServerMessage } from './agentProtocol.js';
 
 describe('lines', () => {

@@ -1,12 +1,11 @@
 // The fuzz in `npm test`: 10,000 generated frames, malformed and valid mixed, at a running
 // server. Every frame gets the answer its kind calls for, the server's heap after a full
 // GC does not grow with the frames, and a normal run afterwards gives the right verdict.
-// `npm run fuzz` throws 100,000 and more (tools/src/fuzz.ts).
+// `npm run fuzz` throws 100,000 and more (fuzz.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../runs/playground.js';
-import { startTestServer, type TestServer } from '../testing/testServer.js';
-import { connectClient, isEnd, leftovers } from '../testing/wsClient.js';
-import { collectGarbage, fuzz } from './fuzz.js';
+import type { Playground } from '@racelab/server';
+import { connectClient, isEnd, leftovers, startTestServer, type TestServer } from '@racelab/server/testing';
+import { collectGarbage, fuzz } from './fuzzer.js';
 
 let playground: Playground;
 let url: string;

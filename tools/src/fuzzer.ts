@@ -1,6 +1,6 @@
 // Throws generated frames, malformed and valid mixed, at a running server's WebSocket and
 // checks that each gets the answer its kind calls for. Used by the fuzz test (10,000
-// frames in `npm test`) and by `npm run fuzz` (100,000 and more).
+// frames in `npm test`, fuzzer.test.ts) and by `npm run fuzz` (100,000 and more, fuzz.ts).
 //
 // Each connection keeps one frame in flight and sends at most `perSecond` a second, under
 // the server's flood limit, so every frame reaches the parser rather than the "slow

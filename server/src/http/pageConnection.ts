@@ -1,0 +1,189 @@
+// One page's WebSocket: every frame checked in order (the rate, the size, binary or invalid
+// UTF-8, the shared schema) and answered with an error when it fails, then each command
+// handled: start a run (within the caps on runs and worker processes), subscribe to one,
+// cancel or fault one the page controls. The runs a page streams go with it when it closes.
+import type { RawData, WebSocket } from 'ws';
+import { MAX_EVENTS_PER_MESSAGE, parseClientMessage, type ServerMessage, type ValidClientMessage } from '@racelab/shared';
+import type { Playground } from '../runs/playground.js';
+import type { Run } from '../runs/run.js';
+import { sendBounded } from './boundedSend.js';
+import { EventBatcher } from './eventBatcher.js';
+import { BUSY_RETRY_AFTER_MS, TOO_MANY_MESSAGES, type SocketLimits } from './limits.js';
+import type { RunDirectory } from './runDirectory.js';
+import { TokenBucket } from './tokenBucket.js';
+
+/** What a page's connection needs of the socket server. */
+export interface PageServer {
+  readonly playground: Playground;
+  readonly directory: RunDirectory;
+  readonly limits: SocketLimits;
+  /** True once the server refuses new runs. */
+  readonly closing: boolean;
+  /** Runs started from a network address that are still going. */
+  runsOf(address: string): string[];
+  /** Counts a run against the address it was started from (`going`: the address's runs before it). */
+  startedFrom(address: string, going: string[], runId: string): void;
+}
+
+type Message<T extends ValidClientMessage['type']> = Extract<ValidClientMessage, { type: T }>;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export class PageConnection {
+  /** The runs this page started or resumed, with the unsubscribe of each stream. */
+  private readonly streams = new Map<string, () => void>();
+  /** Runs this page may stall, kill and cancel: the ones it started, or holds the key of. */
+  private readonly controlled = new Set<string>();
+  private readonly bucket: TokenBucket;
+  /** Events go out in batches (see EventBatcher); any other message first sends the events waiting, so that nothing overtakes them. */
+  private readonly batcher: EventBatcher;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly address: string,
+    private readonly server: PageServer,
+  ) {
+    const limits = server.limits;
+    this.bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst);
+    this.batcher = new EventBatcher((runId, events) => {
+      for (let i = 0; i < events.length; i += MAX_EVENTS_PER_MESSAGE) {
+        const batch = events.slice(i, i + MAX_EVENTS_PER_MESSAGE);
+        const message: ServerMessage =
+          batch.length === 1 ? { type: 'run-event', runId, event: batch[0]! } : { type: 'run-events', runId, events: batch };
+        sendBounded(socket, message, limits.maxBufferedBytes);
+      }
+    });
+    this.send({ type: 'hello', catalog: server.playground.catalog.manifests });
+    socket.on('message', (data: RawData, isBinary: boolean) => this.receive(data, isBinary));
+    // A page that goes away takes its runs with it, unless it comes back in time.
+    socket.on('close', () => this.closed());
+    socket.on('error', () => socket.terminate());
+  }
+
+  private send(message: ServerMessage): void {
+    this.batcher.flush();
+    sendBounded(this.socket, message, this.server.limits.maxBufferedBytes);
+  }
+
+  /** One frame from the page: checked in order, the cheapest first, then handled. */
+  private receive(data: RawData, isBinary: boolean): void {
+    const limits = this.server.limits;
+    // Checked before anything else, so a flood costs next to nothing.
+    if (!this.bucket.take()) return this.send({ type: 'error', error: TOO_MANY_MESSAGES });
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    if (bytes.length > limits.maxFrameBytes) {
+      return this.send({ type: 'error', error: `message too big: ${bytes.length} bytes; the limit is ${limits.maxFrameBytes}` });
+    }
+    if (isBinary) return this.send({ type: 'error', error: 'binary frames are not accepted; send JSON text' });
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      return this.send({ type: 'error', error: 'message is not valid UTF-8 text' });
+    }
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok) return this.send({ type: 'error', error: parsed.error });
+    try {
+      this.handle(parsed.message);
+    } catch (error) {
+      // Never expected; if it happens, this message fails and everything else carries on.
+      const text = String(error);
+      console.error(`racelab: a message could not be handled: ${this.server.playground.redact?.(text) ?? text}`);
+      this.send({ type: 'error', error: 'the server could not handle that message' });
+    }
+  }
+
+  private handle(message: ValidClientMessage): void {
+    switch (message.type) {
+      case 'start-run':
+        return this.startRun(message);
+      case 'subscribe':
+        return this.subscribe(message);
+      case 'cancel-run':
+      case 'fault':
+        return this.control(message);
+    }
+  }
+
+  private startRun(message: Message<'start-run'>): void {
+    const { requestId } = message;
+    if (this.server.closing) return this.send({ type: 'run-rejected', requestId, error: 'the server is stopping' });
+    const { scenario, variant, params, faults, speed } = message;
+    const prepared = this.server.playground.prepare({ scenario, variant, params, faults, speed });
+    if (!prepared.ok) return this.send({ type: 'run-rejected', requestId, error: prepared.error });
+    const { run } = prepared;
+    const going = this.server.runsOf(this.address);
+    const busy = this.busy(run, going);
+    if (busy) return this.send({ type: 'run-rejected', requestId, error: busy, retryAfterMs: BUSY_RETRY_AFTER_MS });
+    // The page that starts a run controls it; the key lets it take control again after a reconnect.
+    const controlKey = this.server.directory.add(run);
+    this.controlled.add(run.id);
+    this.server.startedFrom(this.address, going, run.id);
+    this.send({ type: 'run-accepted', requestId, runId: run.id, controlKey, workers: run.workerIds });
+    this.stream(run, -1);
+    void run.start();
+  }
+
+  /** Why the run must wait (a cap on this page's, this address's or the server's runs, or on worker processes), or nothing. */
+  private busy(run: Run, fromAddress: string[]): string | undefined {
+    const { limits, directory } = this.server;
+    const mine = [...this.streams.keys()].filter((id) => directory.get(id)?.isSettled === false).length;
+    if (mine >= limits.maxRunsPerConnection) {
+      return `busy: this page already has ${mine} runs going, the most one page may have; try again when one ends`;
+    }
+    if (!limits.isTrustedAddress(this.address) && fromAddress.length >= limits.maxRunsPerAddress) {
+      return `busy: the pages of this address already have ${fromAddress.length} runs going, the most one address may have; try again when one ends`;
+    }
+    if (directory.active >= limits.maxRunsPerServer) {
+      return `busy: the server is running ${directory.active} runs, the most it takes at once; try again in a moment`;
+    }
+    const workers = directory.workers;
+    if (workers + run.workerCount > limits.maxWorkersPerServer) {
+      return `busy: the server has ${workers} worker processes going and this run needs ${run.workerCount} more (at most ${limits.maxWorkersPerServer}); try again in a moment`;
+    }
+    return undefined;
+  }
+
+  private subscribe(message: Message<'subscribe'>): void {
+    const run = this.server.directory.get(message.runId);
+    if (!run) return this.send({ type: 'run-unknown', runId: message.runId });
+    if (this.server.directory.controls(run.id, message.controlKey)) this.controlled.add(run.id);
+    this.stream(run, message.afterSeq);
+  }
+
+  /** A cancel or a fault, from the page that controls the run. */
+  private control(message: Message<'cancel-run' | 'fault'>): void {
+    const run = this.streams.has(message.runId) ? this.server.directory.get(message.runId) : undefined;
+    if (!run) return this.send({ type: 'error', error: `no run '${message.runId}' of this page` });
+    if (!this.controlled.has(run.id)) {
+      return this.send({
+        type: 'error',
+        error: `this page watches run '${run.id}' but did not start it: only the page that started a run may stall, kill or cancel it`,
+      });
+    }
+    if (message.type === 'cancel-run') return run.cancel('cancelled from the page');
+    const slowdown = message.latencyMs === undefined ? undefined : { latencyMs: message.latencyMs, lossPercent: message.lossPercent ?? 0 };
+    const error = run.fault(message.workerId, message.action, slowdown);
+    if (error) this.send({ type: 'error', error });
+  }
+
+  /** Sends the run's events after `afterSeq`, then each one as it comes. */
+  private stream(run: Run, afterSeq: number): void {
+    if (this.streams.has(run.id)) return;
+    for (const event of run.events) if (event.seq > afterSeq) this.batcher.push(run.id, event);
+    this.streams.set(
+      run.id,
+      run.onEvent((event) => this.batcher.push(run.id, event)),
+    );
+    this.server.directory.watch(run.id);
+  }
+
+  private closed(): void {
+    this.batcher.close();
+    for (const [runId, unsubscribe] of this.streams) {
+      unsubscribe();
+      this.server.directory.unwatch(runId);
+    }
+    this.streams.clear();
+  }
+}
