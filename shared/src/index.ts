@@ -9,3 +9,4 @@ export * from './random.js';
 export * from './faultMechanism.js';
 export * from './scorecard.js';
 export * from './ownLockCheck.js';
+export * from './embedMessage.js';
