@@ -23,7 +23,14 @@ export const createRecordingActions: SliceCreator<Pick<RunsSlice, 'loadRecording
       file,
       events,
     });
-    set((s) => ({ runs: pruned({ ...s.runs, [runId]: record }, [runId]), shown: [runId], pending: [], runError: null, cursor: LIVE }));
+    set((s) => ({
+      runs: pruned({ ...s.runs, [runId]: record }, [runId]),
+      shown: [runId],
+      pending: [],
+      runError: null,
+      cursor: LIVE,
+      selectedEvent: null,
+    }));
     // The recording's setup becomes the page's: the same run is one press of Run away.
     const params: Record<string, string> = {};
     for (const [name, value] of Object.entries(started?.params ?? {})) params[name] = formatParam(value);
@@ -39,6 +46,12 @@ export const createRecordingActions: SliceCreator<Pick<RunsSlice, 'loadRecording
   openLinkedRun(runId) {
     // Lost until resubscribed: the socket's resumable() asks for it from seq -1 once it is open.
     const record = newRecord({ runId, scenario: '', variant: '', lost: true });
-    set((s) => ({ runs: pruned({ ...s.runs, [runId]: s.runs[runId] ?? record }, [runId]), shown: [runId], pending: [], cursor: LIVE }));
+    set((s) => ({
+      runs: pruned({ ...s.runs, [runId]: s.runs[runId] ?? record }, [runId]),
+      shown: [runId],
+      pending: [],
+      cursor: LIVE,
+      selectedEvent: null,
+    }));
   },
 });

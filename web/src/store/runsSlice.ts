@@ -48,7 +48,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       if (!s.transport(message)) return false;
       pending.push({ requestId, scenario: scenario.id, variant: variant.id, slot: pending.length });
     }
-    set({ pending, shown: [], runError: null, cursor: LIVE });
+    set({ pending, shown: [], runError: null, cursor: LIVE, selectedEvent: null });
     return true;
   };
 
@@ -81,7 +81,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
     },
 
     clearShown() {
-      set({ shown: [], runError: null, cursor: LIVE });
+      set({ shown: [], runError: null, cursor: LIVE, selectedEvent: null });
     },
 
     sendFault(runId, workerId, action, slowdown) {

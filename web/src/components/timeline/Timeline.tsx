@@ -4,6 +4,7 @@ import { useStore } from '../../store/index.js';
 import { selectComparing, selectCurrentEvents } from '../../store/selectors.js';
 import { ExportMenu } from '../sharing/ExportMenu.js';
 import { RunLegend } from './Legend.js';
+import { SelectedEventLine } from './SelectedMark.js';
 import { TimelineView } from './TimelineView.js';
 import { ZoomControls } from './ZoomControls.js';
 
@@ -26,6 +27,7 @@ export function Timeline() {
         {show && <ZoomControls />}
         {show && !presenter && <ExportMenu />}
       </div>
+      {show && <SelectedEventLine />}
       {/* In presenter mode the legend sits beside the verdict. */}
       {!presenter && <RunLegend />}
       {!accepted && (
