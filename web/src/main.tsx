@@ -18,8 +18,8 @@ import './styles/scorecard.css';
 import './styles/embed.css';
 
 // One page, two ways to show it: the whole playground, or the embed (?embed=1) of one run.
-const { embed, origin } = readSetup(window.location.search);
-if (embed) startEmbedBridge(useStore, origin);
+const { embed, origin, replay, run } = readSetup(window.location.search);
+if (embed) startEmbedBridge(useStore, origin, replay !== undefined || run !== undefined);
 startUrlSync(useStore);
 // A link to a recording plays it with no server: no socket, no "reconnecting…".
 if (isOfflineReplay(window.location.search)) useStore.getState().setConnection('offline');

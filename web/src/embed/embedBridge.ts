@@ -15,8 +15,11 @@ export interface BridgeWindow {
   removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
 }
 
-/** Starts listening to the host page trusted under `named` (the link's `origin=`); returns the stop. */
-export function startEmbedBridge(store: AppStore, named: string | undefined, win: BridgeWindow = window): () => void {
+/**
+ * Starts listening to the host page trusted under `named` (the link's `origin=`); `ready`
+ * waits for the run the link names (`awaitRun`) to be on screen. Returns the stop.
+ */
+export function startEmbedBridge(store: AppStore, named: string | undefined, awaitRun: boolean, win: BridgeWindow = window): () => void {
   // Not framed: nobody to listen to or report to.
   const parent = win.parent && win.parent !== (win as unknown) ? win.parent : null;
   if (!parent) return () => {};
@@ -37,7 +40,7 @@ export function startEmbedBridge(store: AppStore, named: string | undefined, win
       });
   };
   win.addEventListener('message', onMessage);
-  const stopReports = startReports(store, post);
+  const stopReports = startReports(store, post, {}, awaitRun);
   return () => {
     win.removeEventListener('message', onMessage);
     stopReports();

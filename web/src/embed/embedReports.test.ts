@@ -75,3 +75,32 @@ describe('what the embed reports', () => {
     expect(h.of('ended')).toEqual([]);
   });
 });
+
+describe('ready', () => {
+  it('waits for the run the link names, and comes before any other report', () => {
+    const store = createAppStore();
+    const posted: EmbedReport[] = [];
+    startReports(store, (r) => posted.push(r), {}, true);
+    expect(posted).toEqual([]);
+    store.getState().loadRecording(recording, 'duplicate-job-blind-del.json');
+    expect(posted[0]).toEqual({
+      racelab: 1,
+      type: 'ready',
+      shown: { scenario: 'duplicate-job', variant: 'blind-del', recording: 'duplicate-job-blind-del.json', runId: null },
+    });
+    expect(
+      posted
+        .map((r) => r.type)
+        .slice(1)
+        .sort(),
+    ).toEqual(['cursor', 'verdict']);
+  });
+
+  it('comes when the run did not open, too', () => {
+    const store = createAppStore();
+    const posted: EmbedReport[] = [];
+    startReports(store, (r) => posted.push(r), {}, true);
+    store.getState().setNotice('The recording did not open');
+    expect(posted).toEqual([{ racelab: 1, type: 'ready', shown: null }]);
+  });
+});

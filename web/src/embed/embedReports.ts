@@ -31,8 +31,12 @@ export interface ReporterDeps {
   clearTimer?: (id: unknown) => void;
 }
 
-/** Sends `ready` now, then cursor, verdict and ended reports as the store changes; returns the stop. */
-export function startReports(store: AppStore, post: (report: EmbedReport) => void, deps: ReporterDeps = {}): () => void {
+/**
+ * Sends `ready` (at once, or with `awaitRun` once a run is on screen with its events, or a
+ * notice says it did not open), then cursor, verdict and ended reports as the store changes;
+ * returns the stop.
+ */
+export function startReports(store: AppStore, post: (report: EmbedReport) => void, deps: ReporterDeps = {}, awaitRun = false): () => void {
   const now = deps.now ?? (() => performance.now());
   const setTimer = deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = deps.clearTimer ?? ((id) => clearTimeout(id as ReturnType<typeof setTimeout>));
@@ -88,12 +92,17 @@ export function startReports(store: AppStore, post: (report: EmbedReport) => voi
     wasPlaying = playing;
   };
 
+  let ready = false;
   const onChange = (s: State) => {
+    if (!ready) {
+      if (awaitRun && !s.notice && !(selectCurrentRun(s)?.events.length ?? 0)) return;
+      ready = true;
+      post({ racelab, type: 'ready', shown: shownOf(selectCurrentRun(s)) });
+    }
     cursor(s);
     verdict(s);
     ended(s);
   };
-  post({ racelab, type: 'ready', shown: shownOf(selectCurrentRun(store.getState())) });
   const unsubscribe = store.subscribe(onChange);
   onChange(store.getState());
   return () => {
