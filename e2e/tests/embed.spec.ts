@@ -184,3 +184,62 @@ test('a finished live run opens again from its link at a moment, in the page and
   await expect.poll(() => reports(post, 'verdict')).toMatchObject([{ runId, scenario: 'fencing', variant: 'lease-only', pass: false }]);
   await post.close();
 });
+
+for (const [width, height] of [
+  [560, 315],
+  [1280, 720],
+] as const) {
+  test(`the embed fills a ${width}×${height} frame without scrolling the page`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.goto('/?embed=1&replay=fencing-lease-only.json');
+    const headline = page.getByRole('region', { name: 'Verdict' }).getByRole('status');
+    await expect(headline).toHaveText(/^FAIL/);
+    const size = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      scrollHeight: document.documentElement.scrollHeight,
+    }));
+    expect(size).toEqual({ scrollWidth: width, scrollHeight: height });
+    const inside = async (name: string, box: { x: number; y: number; width: number; height: number } | null) => {
+      expect(box, name).not.toBeNull();
+      expect(box!.x, name).toBeGreaterThanOrEqual(0);
+      expect(box!.y, name).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, name).toBeLessThanOrEqual(width);
+      expect(box!.y + box!.height, name).toBeLessThanOrEqual(height);
+    };
+    await inside('headline', await headline.boundingBox());
+    await inside('timeline', await page.getByRole('region', { name: 'Timeline' }).boundingBox());
+    for (const name of ['◀ Step', 'Play', 'Step ▶'])
+      await inside(name, await page.getByRole('button', { name, exact: true }).boundingBox());
+    // The lanes take most of the frame, and the first worker's lane is in sight.
+    const timeline = (await page.getByRole('region', { name: 'Timeline' }).boundingBox())!;
+    expect(timeline.height).toBeGreaterThan(height * 0.55);
+    await inside('worker-1', await page.getByRole('group', { name: 'worker-1', exact: true }).boundingBox());
+    // Nothing but the run: no scenario picker, no code, no explanation.
+    await expect(page.getByRole('combobox')).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Code' })).toHaveCount(0);
+  });
+}
+
+test('Export → Embed gives the iframe of the run on screen at its moment, and copies it', async ({ page, context, baseURL }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  await page.goto('/?replay=fencing-lease-only.json&t=1830');
+  await expect(page.getByRole('region', { name: 'Verdict' }).getByRole('status')).toHaveText(/^At 1830 ms/);
+  await page.getByText('Export', { exact: true }).click();
+  await page.getByRole('button', { name: 'Embed', exact: true }).click();
+  await page.getByLabel('Host page origin (optional, for postMessage)').fill(host.origin);
+  const code = page.getByRole('textbox', { name: 'Embed code' });
+  await expect(code).toHaveValue(
+    `<iframe src="${baseURL}/?embed=1&amp;replay=fencing-lease-only.json&amp;scenario=fencing&amp;variant=lease-only&amp;t=1830&amp;origin=${host.origin}" width="800" height="450" title="racelab: fencing · lease-only (broken)" style="border:0" loading="lazy"></iframe>`,
+  );
+  await page.getByRole('button', { name: 'Copy embed code' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Copied.' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await code.inputValue());
+
+  // The snippet, pasted into the host's page, shows the run at that moment and talks to that page.
+  const snippet = await code.inputValue();
+  const post = await context.newPage();
+  await post.goto(host.page('/pasted.html', `<!doctype html><title>pasted</title>${snippet}`));
+  const embed = post.frameLocator('iframe');
+  await expect(embed.getByLabel('Playhead')).toHaveText(/^1830 ms \//);
+  await expect(embed.getByRole('region', { name: 'Verdict' }).getByRole('status')).toHaveText(/^At 1830 ms/);
+});
