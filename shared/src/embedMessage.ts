@@ -77,12 +77,9 @@ export const CURSOR_REPORT_MS = 100;
 export function parseEmbedCommand(data: unknown): { ok: true; command: EmbedCommand } | { ok: false; error: string } {
   const parsed = EmbedCommand.safeParse(data);
   if (parsed.success) return { ok: true, command: parsed.data };
-  const versioned = typeof data === 'object' && data !== null && 'racelab' in data;
-  if (!versioned) return { ok: false, error: 'not a racelab message (no racelab field)' };
-  if ((data as { racelab: unknown }).racelab !== EMBED_PROTOCOL_VERSION)
-    return {
-      ok: false,
-      error: `protocol version ${String((data as { racelab: unknown }).racelab)} (this embed speaks ${EMBED_PROTOCOL_VERSION})`,
-    };
+  if (typeof data !== 'object' || data === null || !('racelab' in data))
+    return { ok: false, error: 'not a racelab message (no racelab field)' };
+  if (data.racelab !== EMBED_PROTOCOL_VERSION)
+    return { ok: false, error: `protocol version ${String(data.racelab)} (this embed speaks ${EMBED_PROTOCOL_VERSION})` };
   return { ok: false, error: `invalid command${describeIssue(parsed.error)}` };
 }
