@@ -5,14 +5,18 @@ import { defineConfig } from '@playwright/test';
 // Redis and PostgreSQL of this machine. `npm test` at the root builds everything first.
 // A free port, never a fixed one (another server may hold it): asked of the system once, in
 // the runner, and handed to the test workers (which load this file again) in the environment.
-process.env.RACELAB_E2E_PORT ??=
-  process.env.PORT ??
+const freePort = () =>
   execFileSync(
     process.execPath,
     ['-e', "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"],
     { encoding: 'utf8' },
   ).trim();
+process.env.RACELAB_E2E_PORT ??= process.env.PORT ?? freePort();
 const PORT = process.env.RACELAB_E2E_PORT;
+// The embed test's host page: another origin (localhost, not 127.0.0.1) that the server lets
+// frame the page, the documented way (RACELAB_FRAME_ANCESTORS).
+process.env.RACELAB_E2E_EMBEDDER_PORT ??= freePort();
+const EMBEDDER = `http://localhost:${process.env.RACELAB_E2E_EMBEDDER_PORT}`;
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // `npm test` runs the browser smoke: each scenario from the page (catalog.spec) and a
@@ -40,7 +44,7 @@ export default defineConfig({
   },
   webServer: {
     command: 'node ../server/dist/main.js',
-    env: { PORT },
+    env: { PORT, RACELAB_FRAME_ANCESTORS: EMBEDDER },
     url: `${baseURL}/api/catalog`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -32,3 +32,17 @@ test('a fault plan the server refuses is explained in its words', async ({ page 
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText("fault target 'worker-9' is not 'first' or a worker of this run");
 });
+
+test('a presenter chapter has a link of its own, which opens its run’s recording without running', async ({ page }) => {
+  // Chapter 3: the first scenario's correct variant, whose recording ships with the page.
+  await page.goto('/?presenter=1&chapter=3');
+  const stage = page.getByRole('group', { name: 'On stage' });
+  await expect(stage).toContainText(/chapter 3 of \d+: correct: token-lua/);
+  await expect(page.getByRole('region', { name: 'Verdict' }).getByRole('status')).toHaveText(/^PASS/);
+  await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('recorded run');
+  await expect(page).toHaveURL(/[?&]chapter=3(&|$)/);
+  // The next chapter's link follows the arrow key.
+  await page.keyboard.press('ArrowRight');
+  await expect(stage).toContainText(/chapter 4 of \d+: the scenario/);
+  await expect(page).toHaveURL(/[?&]chapter=4(&|$)/);
+});

@@ -10,3 +10,4 @@ export * from './faultMechanism.js';
 export * from './scorecard.js';
 export * from './ownLockCheck.js';
 export * from './site.js';
+export * from './embedMessage.js';

@@ -4,8 +4,10 @@ import { startSite } from './app/site.js';
 import { siteCatalogUrl } from './app/siteMode.js';
 import { startUrlSync } from './app/urlSync.js';
 import { App } from './components/App.js';
+import { EmbedView } from './components/embed/EmbedView.js';
 import { SiteApp } from './components/site/SiteApp.js';
-import { isOfflineReplay } from './model/urlState.js';
+import { startEmbedBridge } from './embed/embedBridge.js';
+import { isOfflineReplay, readSetup } from './model/urlState.js';
 import { socketUrl, startSocket } from './socket/client.js';
 import { useStore } from './store/index.js';
 import { pageTicks } from './ticks/pageTicks.js';
@@ -18,7 +20,11 @@ import './styles/panels.css';
 import './styles/present.css';
 import './styles/scorecard.css';
 import './styles/site.css';
+import './styles/embed.css';
 
+// One page, three ways to show it: the whole playground, the static site, or the embed (?embed=1) of one run.
+const { embed, origin, replay, run } = readSetup(window.location.search);
+if (embed) startEmbedBridge(useStore, origin, replay !== undefined || run !== undefined);
 startUrlSync(useStore);
 // One page, two ways to get events. The static site (its index.html names its catalog) has
 // no server: recordings only, no socket, ever.
@@ -31,4 +37,4 @@ else startSocket({ url: socketUrl(document.baseURI), store: useStore, WebSocketI
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(<StrictMode>{site ? <SiteApp loading={site} /> : <App />}</StrictMode>);
+createRoot(root).render(<StrictMode>{embed ? <EmbedView /> : site ? <SiteApp loading={site} /> : <App />}</StrictMode>);

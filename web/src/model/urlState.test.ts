@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { duplicateJobManifest } from './fixtures/manifest.js';
 import { fitPlan, formatRule, newRule, parsePlan, parseRule, ruleWords, samePlan } from './faultPlan.js';
-import { isOfflineReplay, readSetup, safeRecordingName, writeSetup } from './urlState.js';
+import { isOfflineReplay, readSetup, safeOrigin, safeRecordingName, writeSetup } from './urlState.js';
 
 describe('fault plans', () => {
   it('round-trips rules through text', () => {
@@ -137,5 +137,67 @@ describe('isOfflineReplay', () => {
     expect(isOfflineReplay('?scenario=fencing&variant=fenced')).toBe(false);
     expect(isOfflineReplay('?replay=../../etc/passwd')).toBe(false);
     expect(isOfflineReplay('')).toBe(false);
+  });
+});
+
+describe('a link to a moment and an embed', () => {
+  it('reads the run, the time, the event, the chapter and the embed', () => {
+    expect(readSetup('?replay=fencing-lease-only.json&t=1830&event=42')).toMatchObject({
+      replay: 'fencing-lease-only.json',
+      t: 1830,
+      event: 42,
+    });
+    expect(readSetup('?run=3fa9c01b2e&t=0')).toMatchObject({ run: '3fa9c01b2e', t: 0 });
+    expect(readSetup('?presenter=1&chapter=3')).toMatchObject({ presenter: true, chapter: 3 });
+    expect(readSetup('?embed=1&replay=a.json&origin=https://blog.example')).toMatchObject({
+      embed: true,
+      replay: 'a.json',
+      origin: 'https://blog.example',
+    });
+    expect(readSetup('?embed=1&origin=http://localhost:8080').origin).toBe('http://localhost:8080');
+  });
+
+  it('drops a time, an event or a chapter that is not a whole number in bounds', () => {
+    for (const bad of ['-5', '1.5', 'soon', '', '1e3', '99999999999', ' 7'])
+      expect(readSetup(`?t=${encodeURIComponent(bad)}&event=${encodeURIComponent(bad)}&chapter=${encodeURIComponent(bad)}`)).toEqual({
+        params: {},
+      });
+    expect(readSetup('?t=86400001').t).toBeUndefined();
+    expect(readSetup('?chapter=0').chapter).toBeUndefined();
+    expect(readSetup('?embed=yes').embed).toBeUndefined();
+  });
+
+  it('takes only an exact http(s) origin, and a plain run id', () => {
+    for (const bad of [
+      'https://blog.example/',
+      'https://blog.example/post',
+      'javascript:alert(1)',
+      'null',
+      'blog.example',
+      'https://user@blog.example',
+      'ftp://blog.example',
+      '*',
+    ])
+      expect(readSetup(`?origin=${encodeURIComponent(bad)}`).origin).toBeUndefined();
+    expect(safeOrigin('https://blog.example:8443')).toBe('https://blog.example:8443');
+    expect(safeOrigin('HTTPS://Blog.Example')).toBeNull(); // not as the browser writes it: event.origin would never equal it
+    expect(readSetup('?run=../etc').run).toBeUndefined();
+    expect(readSetup(`?run=${'a'.repeat(101)}`).run).toBeUndefined();
+  });
+
+  it('writes a moment into a link that reads back the same', () => {
+    const setup = {
+      params: {},
+      replay: 'fencing-lease-only.json',
+      t: 1830,
+      event: 42,
+      embed: true,
+      origin: 'https://blog.example',
+    };
+    const search = writeSetup(setup);
+    expect(search).toBe('?embed=1&replay=fencing-lease-only.json&t=1830&event=42&origin=https://blog.example');
+    expect(readSetup(search)).toEqual(setup);
+    expect(writeSetup({ params: {}, run: 'abc123', t: 12.6 })).toBe('?run=abc123&t=13');
+    expect(writeSetup({ params: {}, presenter: true, chapter: 2 })).toBe('?presenter=1&chapter=2');
   });
 });

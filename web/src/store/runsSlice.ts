@@ -48,7 +48,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       if (!s.transport(message)) return false;
       pending.push({ requestId, scenario: scenario.id, variant: variant.id, slot: pending.length });
     }
-    set({ pending, shown: [], runError: null, cursor: LIVE });
+    set({ pending, shown: [], runError: null, cursor: LIVE, selectedEvent: null });
     return true;
   };
 
@@ -81,7 +81,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
     },
 
     clearShown() {
-      set({ shown: [], runError: null, cursor: LIVE });
+      set({ shown: [], runError: null, cursor: LIVE, selectedEvent: null });
     },
 
     sendFault(runId, workerId, action, slowdown) {
@@ -120,7 +120,16 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       set((s) => {
         // Events of a run this page did not start (or that beat run-accepted): learn its name.
         const started = events.find((e): e is EventOf<'run-started'> => e.type === 'run-started');
-        const base = s.runs[runId] ?? newRecord({ runId, scenario: started?.scenario ?? '', variant: started?.variant ?? '' });
+        const known = s.runs[runId];
+        // A linked run is named by its run-started.
+        const base =
+          known && (known.scenario || !started)
+            ? known
+            : {
+                ...(known ?? newRecord({ runId, scenario: '', variant: '' })),
+                scenario: started?.scenario ?? '',
+                variant: started?.variant ?? '',
+              };
         return { runs: pruned({ ...s.runs, [runId]: merged(base, events, originEstimateMs) }, s.shown) };
       });
     },
@@ -153,7 +162,14 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
     },
 
     runUnknown(runId) {
-      set((s) => (s.runs[runId] ? { runs: { ...s.runs, [runId]: { ...s.runs[runId], lost: true } } } : {}));
+      set((s) => {
+        const run = s.runs[runId];
+        if (!run) return {};
+        // A linked run the server no longer keeps (it keeps the last runs in memory only) says so.
+        const notice =
+          run.events.length === 0 ? `The run ${runId} is not kept by this server any more: it cannot be shown again.` : s.notice;
+        return { runs: { ...s.runs, [runId]: { ...run, lost: true } }, notice };
+      });
     },
 
     ...createRecordingActions(set, get),

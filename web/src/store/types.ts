@@ -57,6 +57,9 @@ export interface UiSlice {
   notice: string | null;
   /** The lock libraries' scorecard is shown in place of the playground. */
   scorecard: boolean;
+  /** The event picked out on the timeline (a click on its mark, or a link's `event=`), by seq; null: none. */
+  selectedEvent: number | null;
+  setSelectedEvent(seq: number | null): void;
   setNotice(notice: string | null): void;
   setScorecard(open: boolean): void;
   setPresenter(on: boolean): void;
@@ -126,6 +129,8 @@ export interface RunsSlice {
   runUnknown(runId: string): void;
   /** Shows a recorded run (whole, at once); returns its run id. */
   loadRecording(recording: Recording, file?: string | null): string;
+  /** Shows a live run the page did not start, by id (a link's `run=`): the socket subscribes to it from its start. */
+  openLinkedRun(runId: string): void;
 }
 
 /**

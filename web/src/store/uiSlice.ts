@@ -6,6 +6,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   helpOpen: false,
   notice: null,
   scorecard: false,
+  selectedEvent: null,
+  setSelectedEvent: (selectedEvent) => set({ selectedEvent }),
   setNotice: (notice) => set({ notice }),
   setScorecard: (scorecard) => set({ scorecard }),
   setPresenter: (presenter) => set({ presenter }),

@@ -1,6 +1,6 @@
 // Files for the tools engineers already use, from the runs on screen: the run itself (to
 // open again here), a Perfetto / Chrome DevTools trace, a Jepsen-style history, and the
-// visible timeline as SVG or PNG for slides.
+// visible timeline as SVG or PNG for slides, and the <iframe> that embeds the run (EmbedItem).
 import { createRecording } from '@racelab/shared';
 import { useState } from 'react';
 import { downloadBlob, downloadText, fileStem } from '../../app/download.js';
@@ -12,6 +12,7 @@ import { scenarioOfRun } from '../../store/selectors.js';
 import type { RunRecord } from '../../store/types.js';
 import { currentView } from '../../view/viewActions.js';
 import { runTitle } from '../panels/runTitle.js';
+import { EmbedItem } from './EmbedItem.js';
 import { svgToPng } from './svgToPng.js';
 
 function shownRuns(s: State): RunRecord[] {
@@ -91,6 +92,7 @@ export function ExportMenu() {
         <button type="button" onClick={() => void png()} title="The visible timeline as PNG (2×), for slides">
           Export PNG
         </button>
+        <EmbedItem />
         {error && (
           <p className="error" role="alert">
             {error}

@@ -6,6 +6,7 @@ import { useStore } from '../../store/index.js';
 import { selectComparing, selectCurrentEvents } from '../../store/selectors.js';
 import { ExportMenu } from '../sharing/ExportMenu.js';
 import { RunLegend } from './Legend.js';
+import { SelectedEventLine } from './SelectedMark.js';
 import { TimelineView } from './TimelineView.js';
 import { ZoomControls } from './ZoomControls.js';
 
@@ -28,6 +29,7 @@ export function Timeline() {
         {show && <ZoomControls />}
         {show && !presenter && <ExportMenu />}
       </div>
+      {show && <SelectedEventLine />}
       {!accepted && (
         <p className="timeline-empty">
           {pending

@@ -11,6 +11,7 @@ import { selectShownKey, selectShownLog } from '../../store/selectors.js';
 import { viewStore } from '../../view/viewStore.js';
 import { ENTRANCE_BUDGET_EVENTS, EntranceContext } from './Shape.js';
 import { RunSection } from './RunSection.js';
+import { SelectedMarkStyle, useMarkSelection } from './SelectedMark.js';
 import { TooltipHost } from './Tooltip.js';
 import { useElementWidth } from './useElementWidth.js';
 import { useFocusInView } from './useFocusInView.js';
@@ -87,6 +88,7 @@ export function TimelineView() {
   usePointerZoom(body, axis);
   useFocusInView(body, axis);
   useRovingMarks(body);
+  useMarkSelection(body);
 
   return (
     <EntranceContext.Provider value={events < ENTRANCE_BUDGET_EVENTS}>
@@ -113,6 +115,7 @@ export function TimelineView() {
             </div>
             <div className="tl-track axis" ref={axis} role="img" aria-label="Time axis" title="Click to put the playhead here" />
           </div>
+          <SelectedMarkStyle />
           {ids.map((id) => (
             <RunSection key={id} runId={id} drawn={drawn} pxWidth={pxWidth} withHeader={ids.length > 1} />
           ))}
