@@ -5,9 +5,11 @@ import { ScenarioManifest } from './catalog.js';
 import type { RunEvent } from './events.js';
 import { parseJsonBy } from './parseJson.js';
 import { runEventSchema } from './protocol.js';
+import { upgradeRecording } from './recordingUpgrade.js';
 
 export const RECORDING_FORMAT = 'racelab-run';
-export const RECORDING_VERSION = 1;
+/** 2: a staged fault's place as fields (version-1 files are upgraded as they are opened: recordingUpgrade.ts). */
+export const RECORDING_VERSION = 2;
 /** Largest recording racelab ships with the page, in bytes (`npm run recordings` holds each file to it). */
 export const MAX_SHIPPED_RECORDING_BYTES = 200 * 1024;
 
@@ -36,6 +38,9 @@ export type ParsedRecording = { ok: true; recording: Recording } | { ok: false; 
 
 /** Parses a recorded run's file content; the error says what is wrong with it. */
 export function parseRecording(text: string): ParsedRecording {
-  const parsed = parseJsonBy(RecordingSchema, text, { notJson: () => 'the file is not JSON', invalid: () => 'not a racelab recording' });
+  const parsed = parseJsonBy(z.preprocess(upgradeRecording, RecordingSchema), text, {
+    notJson: () => 'the file is not JSON',
+    invalid: () => 'not a racelab recording',
+  });
   return parsed.ok ? { ok: true, recording: parsed.value } : parsed;
 }
