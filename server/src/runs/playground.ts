@@ -1,7 +1,7 @@
 // Everything a run needs, opened once per server (or CLI call, or test file): the
 // catalog, a warm worker pool, and the server's own Redis and PostgreSQL connections.
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import { resolveParams, unknownScenario, unknownVariant, type FaultRule, type Params } from '@racelab/shared';
 import { AgentListener } from '../agents/agentListener.js';
 import { sweepDebris, sweptWords } from '../debris/sweep.js';
@@ -13,9 +13,9 @@ import { notAHost } from './linkFaults.js';
 import { notANode } from './nodeIsolation.js';
 import { Run } from './run.js';
 import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
-import { abortable } from './abortable.js';
 import { goodbye, StoreWatch } from './storeWatch.js';
 import { scaleDurations } from './runSpeed.js';
+import { closeConnections, reachStores, serverConnections, unlessSilent, type ServerConnections } from './serverConnections.js';
 import { SpareConnection } from './spareConnection.js';
 import { WorkerPool } from './workerPool.js';
 
@@ -57,27 +57,6 @@ export const MAX_RUN_MS = 5 * 60_000;
 
 /** How often a serving playground sweeps what runs left behind, in ms. */
 const SWEEP_EVERY_MS = 60_000;
-
-/** The pool of the server's own PostgreSQL connections (schemas, cleanup); each run also has one of its own. */
-const SERVER_PG_POOL_SIZE = 10;
-
-/**
- * The statement timeout of the server's own PostgreSQL connections, in ms. Their statements
- * (the run registry, creating and dropping schemas, the sweep, the store watch's pings) take
- * milliseconds; the slowest that is healthy, a DROP SCHEMA waiting for a killed worker's
- * backend to let go of its locks, a second at most. Past 10 s a statement is hung: it fails
- * with PostgreSQL's "canceling statement due to statement timeout", is retried or logged by
- * its caller, and gives its connection back, so a hung statement cannot take the pool's
- * connections one by one; 10 s is also within a run's 15 s clean-up budget.
- */
-export const SERVER_STATEMENT_TIMEOUT_MS = 10_000;
-/**
- * How long a command of the server's own Redis connection may wait for its answer, in ms.
- * A frozen Redis answers nothing and closes nothing: the store watch ends the runs going
- * within 2 s, and this makes every other command of the server (a sweep, a clean-up, a
- * sample) fail in words instead of waiting for ever. None of them blocks on purpose.
- */
-export const SERVER_REDIS_COMMAND_TIMEOUT_MS = 5_000;
 
 export type Started = { ok: true; run: Run } | { ok: false; error: string };
 
@@ -156,61 +135,17 @@ export class Playground {
     const catalog = await loadCatalog();
     const redact = secretRedactor([options.redisUrl, options.databaseUrl]);
     const log = (line: string): void => console.error(`racelab: ${redact(line)}`);
-    const redis = new Redis(options.redisUrl, {
-      maxRetriesPerRequest: 1,
-      connectionName: 'racelab-server',
-      commandTimeout: options.redisCommandTimeoutMs ?? SERVER_REDIS_COMMAND_TIMEOUT_MS,
-    });
-    redis.on('error', () => {
-      // Surfaces through the command that fails, and as 'close' (see the constructor).
-    });
-    // The process id tells one server's connections from another's (and an operator whose they are).
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: SERVER_PG_POOL_SIZE,
-      application_name: `racelab-server pid ${process.pid}`,
-      statement_timeout: options.statementTimeoutMs ?? SERVER_STATEMENT_TIMEOUT_MS,
-    });
-    pool.on('error', (error) => {
-      // An idle connection lost its backend; the pool replaces it, and no run was using it.
-      log(`a PostgreSQL connection of the server was closed (${error.message}); it is replaced`);
-    });
-    // A store that freezes (SIGSTOP, a full disk) closes nothing: only its silence tells. Watched
-    // from here on while the playground opens, then while runs go.
-    const opened: { playground?: Playground; opening: boolean } = { opening: true };
-    const watch = new StoreWatch({
-      redis,
-      pg: pool,
-      busy: () => opened.opening || (opened.playground?.running.size ?? 0) > 0,
-      onSilent: (reason) => {
-        console.error(`racelab: ${reason}; ending the runs going`);
-        opened.playground?.cancelAll(reason);
-      },
-      // What the runs it ended left in it (registered) goes once they have settled.
-      onAnswered: () => void opened.playground?.sweepAfterRuns(),
-    });
-    // Until it is open, a silent store fails the opening with its reason.
-    const unlessSilent = <T>(step: Promise<T>): Promise<T> =>
-      abortable(abortable(step, watch.signal(REDIS_STORE)), watch.signal(POSTGRES_STORE));
-    try {
-      await unlessSilent(Promise.all([redis.ping(), pool.query('select 1')]));
-    } catch (error) {
-      await closeConnections(watch, redis, pool);
-      throw error;
-    }
+    const connections = serverConnections(options, log);
+    const { redis, pool } = connections;
+    const opening: Opening = { going: true };
+    const watch = watchStores(connections, opening);
+    await reachStores(watch, connections);
     const keyspace = await KeyspaceEvents.open(options.redisUrl, redis, log);
-    const agents = options.workerAgents
-      ? await AgentListener.open({
-          ...options.workerAgents,
-          stores: { redisUrl: options.redisUrl, databaseUrl: options.databaseUrl },
-          redact,
-          log,
-        }).catch(async (error: unknown) => {
-          keyspace?.close();
-          await closeConnections(watch, redis, pool);
-          throw error;
-        })
-      : null;
+    const agents = await openAgents(options, redact, log).catch(async (error: unknown) => {
+      keyspace?.close();
+      await closeConnections(watch, connections);
+      throw error;
+    });
     const workers = new WorkerPool({
       redisUrl: options.redisUrl,
       databaseUrl: options.databaseUrl,
@@ -222,17 +157,21 @@ export class Playground {
     const spare = new SpareConnection({ connectionString: options.databaseUrl });
     spare.refill();
     const playground = new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact, agents, watch);
-    opened.playground = playground;
-    // What a crashed server left (keys, schemas, stopped workers, lab processes) goes before the first run.
+    opening.playground = playground;
+    await playground.sweepBeforeFirstRun(opening);
+    return playground;
+  }
+
+  /** What a crashed server left (keys, schemas, stopped workers, lab processes) goes before the first run; a store silent meanwhile fails the opening. */
+  private async sweepBeforeFirstRun(opening: Opening): Promise<void> {
     try {
-      await unlessSilent(playground.sweep());
+      await unlessSilent(this.watch, this.sweep());
     } catch (error) {
-      await playground.close('a store went silent while the server opened', 0);
+      await this.close('a store went silent while the server opened', 0);
       throw error;
     } finally {
-      opened.opening = false;
+      opening.going = false;
     }
-    return playground;
   }
 
   /** Validates a request against the catalog and creates its run (not yet started). */
@@ -349,10 +288,37 @@ export class Playground {
   }
 }
 
-/** Closes what an opening that failed had connected to; a silent store's goodbye is not waited for. */
-async function closeConnections(watch: StoreWatch, redis: Redis, pool: pg.Pool): Promise<void> {
-  const pgSilent = watch.isSilent(POSTGRES_STORE);
-  await watch.stop();
-  redis.disconnect();
-  await goodbye(pool.end(), pgSilent);
+/** A playground being opened: the store watch counts it as busy until it is open. */
+interface Opening {
+  going: boolean;
+  playground?: Playground;
+}
+
+/**
+ * A store that freezes (SIGSTOP, a full disk) closes nothing: only its silence tells. Watched
+ * from here on while the playground opens, then while runs go.
+ */
+function watchStores({ redis, pool }: ServerConnections, opening: Opening): StoreWatch {
+  return new StoreWatch({
+    redis,
+    pg: pool,
+    busy: () => opening.going || (opening.playground?.running.size ?? 0) > 0,
+    onSilent: (reason) => {
+      console.error(`racelab: ${reason}; ending the runs going`);
+      opening.playground?.cancelAll(reason);
+    },
+    // What the runs it ended left in it (registered) goes once they have settled.
+    onAnswered: () => void opening.playground?.sweepAfterRuns(),
+  });
+}
+
+/** The listener for worker agents on other hosts, when the options ask for one. */
+async function openAgents(options: PlaygroundOptions, redact: Redactor, log: (line: string) => void): Promise<AgentListener | null> {
+  if (!options.workerAgents) return null;
+  return AgentListener.open({
+    ...options.workerAgents,
+    stores: { redisUrl: options.redisUrl, databaseUrl: options.databaseUrl },
+    redact,
+    log,
+  });
 }

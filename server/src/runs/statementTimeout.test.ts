@@ -6,7 +6,8 @@ import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
 import { runOf } from '../testing/runOf.js';
 import { openTestPlayground, play } from '../testing/testPlayground.js';
 import { leftovers, until } from '../testing/wsClient.js';
-import { Playground, SERVER_STATEMENT_TIMEOUT_MS } from './playground.js';
+import { Playground } from './playground.js';
+import { SERVER_STATEMENT_TIMEOUT_MS } from './serverConnections.js';
 import { runStatementTimeoutMs, type Run } from './run.js';
 import { SpareConnection } from './spareConnection.js';
 

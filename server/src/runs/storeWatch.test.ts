@@ -8,7 +8,8 @@ import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
 import { startPrivateRedis, type PrivateRedis } from '../testing/privateRedis.js';
 import { play } from '../testing/testPlayground.js';
 import { leftovers } from '../testing/wsClient.js';
-import { Playground, SERVER_REDIS_COMMAND_TIMEOUT_MS } from './playground.js';
+import { Playground } from './playground.js';
+import { SERVER_REDIS_COMMAND_TIMEOUT_MS } from './serverConnections.js';
 import { StoreWatch } from './storeWatch.js';
 
 let redis: PrivateRedis;
