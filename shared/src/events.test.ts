@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunEvent, parseWorkerEvent, slowdownWords } from './events.js';
+import { parseRunEvent, parseWorkerEvent } from './events.js';
+import { slowdownWords } from './slowdownWords.js';
 
 describe('event model', () => {
   it('parses a worker event with its stamp', () => {

@@ -40,11 +40,6 @@ const faultPlace = {
   slowdown: SlowdownBody.nullable(),
 };
 
-/** A slowdown in words: "node-3 +300 ms, 5% lost". */
-export function slowdownWords(node: string, slowdown: SlowdownBody): string {
-  return `${node} +${slowdown.latencyMs} ms${slowdown.lossPercent > 0 ? `, ${slowdown.lossPercent}% lost` : ''}`;
-}
-
 /** Facts a worker reports about itself through its one `emit`. */
 export const workerEventBodies = [
   z.object({ type: z.literal('job-fired') }),

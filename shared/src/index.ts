@@ -1,5 +1,6 @@
 export * from './catalog.js';
 export * from './events.js';
+export * from './slowdownWords.js';
 export * from './faultRule.js';
 export * from './protocol.js';
 export * from './stores.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioManifest } from './catalog.js';
 import type { RunEvent } from './events.js';
-import { createRecording, parseRecording } from './recording.js';
+import { createRecording, parseRecording, RECORDING_VERSION } from './recording.js';
 
 const manifest: ScenarioManifest = { id: 'demo', title: 'Demo', summary: '', explanation: '', params: [], metrics: [], variants: [] };
 const events: RunEvent[] = [
@@ -17,7 +17,7 @@ describe('recordings', () => {
 
   it('says what is wrong with a file that is not a recording', () => {
     expect(parseRecording('nope')).toEqual({ ok: false, error: 'the file is not JSON' });
-    const bad = { ...createRecording(manifest, 'plain', events, new Date()), version: 2 };
+    const bad = { ...createRecording(manifest, 'plain', events, new Date()), version: RECORDING_VERSION + 1 };
     expect(parseRecording(JSON.stringify(bad))).toMatchObject({ ok: false, error: expect.stringContaining("at 'version'") });
     const badEvent = { ...createRecording(manifest, 'plain', [{ type: 'drop-table' } as never], new Date()) };
     expect(parseRecording(JSON.stringify(badEvent))).toMatchObject({ ok: false, error: expect.stringContaining("at 'events.0") });
