@@ -4,21 +4,28 @@ import { defineConfig } from 'vitest/config';
 // CI runs) adds the tests that prove the same parts across a matrix. Nothing is skipped:
 // a file below is simply not part of the quick suite, for the reason beside it.
 const FULL_ONLY = [
-  // Every scenario across its parameters and declared sets (each scenario's defaults stay quick).
+  // Every scenario across its parameters and declared sets (each scenario's defaults stay quick),
+  // and every variant of the catalog at once, the lock libraries' too, with its leases' clocks.
   '**/*.params.test.ts',
+  'server/src/scenarios/catalog.test.ts',
+  'server/src/testing/fixtures/scenarios/tally/tally.test.ts',
   // Every near-miss of every correct variant, at the declared set where it fails.
   'server/src/scenarios/mutants.test.ts',
-  // Real partitions, real clocks and slowed nodes in every scenario's lab.
-  'server/src/labnet/realFaults.test.ts',
+  'server/src/scenarios/duplicate-job/failingFetch.test.ts',
+  // Real partitions, real clocks and slowed nodes: the lab's mechanisms and every scenario's lab.
+  'server/src/labnet/**/*.test.ts',
   'server/src/scenarios/redlock/isolateNode.test.ts',
   'server/src/scenarios/redlock/slowNode.test.ts',
-  // The lock libraries under the scenarios' faults, and the scorecard's runner.
+  // The lock libraries under the scenarios' faults, the scorecard's runner, and a user's own
+  // lock checked against the same faults (from the command line and from the page).
   'server/src/scenarios/labLibraryVariants.test.ts',
   'server/src/scenarios/ledgerLibraryVariants.test.ts',
   'server/src/scorecard/scorecard.test.ts',
+  'server/src/scorecard/check.test.ts',
+  'server/src/http/ownLockCheck.test.ts',
   // Crowds and hostile input at volume.
   'server/src/http/crowd.test.ts',
-  '**/fuzz.test.ts',
+  'tools/src/fuzzer.test.ts',
 ];
 const full = process.env.RACELAB_SUITE === 'full';
 
