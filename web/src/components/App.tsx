@@ -24,11 +24,11 @@ import { VariantPicker } from './controls/VariantPicker.js';
 import { CodePanel } from './panels/CodePanel.js';
 import { ExplanationPanel } from './panels/ExplanationPanel.js';
 import { VerdictPanel } from './panels/VerdictPanel.js';
+import { PageNotice, PageTitle, ScorecardMain } from './PageParts.js';
 import { PresentControls } from './present/PresentControls.js';
 import { ShortcutsDialog } from './present/ShortcutsDialog.js';
 import { StageBar } from './present/StageBar.js';
 import { BackToScorecard, ScorecardToggle } from './scorecard/ScorecardButtons.js';
-import { ScorecardView } from './scorecard/ScorecardView.js';
 import { RecordingControls } from './sharing/RecordingControls.js';
 import { RunLegend } from './timeline/Legend.js';
 import { Timeline } from './timeline/Timeline.js';
@@ -61,7 +61,6 @@ export function App() {
   const loaded = useStore((s) => s.catalog !== null);
   const hasRun = useStore((s) => s.shown.length > 0 || s.pending.length > 0);
   const presenter = useStore((s) => s.presenter);
-  const notice = useStore((s) => s.notice);
   const scorecard = useStore((s) => s.scorecard);
   // The controls' drawer and the bar over the stage replace the column (not in presenter mode).
   const drawer = useMedia(STACKED) && !presenter;
@@ -72,9 +71,7 @@ export function App() {
     <>
       {!presenter && (
         <header className="app-header">
-          <h1>
-            racelab <span className="tagline">a lock is a lease; only the data layer prevents damage</span>
-          </h1>
+          <PageTitle />
           <div className="header-right">
             <ScorecardToggle />
             <PresentControls />
@@ -82,15 +79,9 @@ export function App() {
           </div>
         </header>
       )}
-      {notice && (
-        <p className="page-notice" role="alert">
-          {notice}
-        </p>
-      )}
+      <PageNotice />
       {scorecard ? (
-        <main className="scorecard-main">
-          <ScorecardView />
-        </main>
+        <ScorecardMain />
       ) : (
         <main className={`app-main${presenter ? ' presenting' : ''}`}>
           {/* Hidden, not left out, in presenter mode: O still opens a recording from it. */}

@@ -7,15 +7,14 @@ import type { LoadedSite } from '../../app/site.js';
 import { useShortcuts } from '../../app/useShortcuts.js';
 import { useStore } from '../../store/index.js';
 import { useDocumentLook } from '../App.js';
+import { PageNotice, PageTitle, ScorecardMain } from '../PageParts.js';
 import { ShortcutsDialog } from '../present/ShortcutsDialog.js';
 import { ScorecardToggle } from '../scorecard/ScorecardButtons.js';
-import { ScorecardView } from '../scorecard/ScorecardView.js';
 import { SiteChapters } from './SiteChapters.js';
 import { SiteStage } from './SiteStage.js';
 
 export function SiteApp({ loading }: { loading: Promise<LoadedSite> }) {
   const [site, setSite] = useState<LoadedSite | null>(null);
-  const notice = useStore((s) => s.notice);
   const scorecard = useStore((s) => s.scorecard);
   useShortcuts();
   useDocumentLook();
@@ -30,23 +29,15 @@ export function SiteApp({ loading }: { loading: Promise<LoadedSite> }) {
   return (
     <>
       <header className="app-header site-header">
-        <h1>
-          racelab <span className="tagline">a lock is a lease; only the data layer prevents damage</span>
-        </h1>
+        <PageTitle />
         <div className="header-right">
           <ScorecardToggle />
           <p className="site-note">recorded runs: no server needed</p>
         </div>
       </header>
-      {notice && (
-        <p className="page-notice" role="alert">
-          {notice}
-        </p>
-      )}
+      <PageNotice />
       {scorecard ? (
-        <main className="scorecard-main">
-          <ScorecardView />
-        </main>
+        <ScorecardMain />
       ) : (
         <main className="app-main site-main">
           <SiteStage chapters={chapters} />
