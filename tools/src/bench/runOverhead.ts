@@ -142,7 +142,8 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
           unit: '×',
           samples: racelab.map((r, i) => r.totalMs / warm[i]!.totalMs),
           sampleOf: 'round',
-          target: { stat: 'median', op: '<=', value: 1.1 },
+          // With no work a run is only its own bookkeeping, whose floor docs/PERFORMANCE.md measures ("A run with no work").
+          target: { stat: 'median', op: '<=', value: workMs === 0 ? 1.5 : 1.1 },
         },
         {
           section: SECTION,
