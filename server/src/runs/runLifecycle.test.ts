@@ -6,7 +6,8 @@
 import type { WorkerProcess } from '../worker/ipc.js';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '@racelab/shared';
+import { getEventListeners } from 'node:events';
+import { CORE_STORES, type RunEvent } from '@racelab/shared';
 import { gate, type Gate } from '../testing/gate.js';
 import { processState } from '../testing/processTable.js';
 import { runOf } from '../testing/runOf.js';
@@ -14,6 +15,7 @@ import { openTestPlayground } from '../testing/testPlayground.js';
 import { alive, leftovers, until, workerPids } from '../testing/wsClient.js';
 import type { Playground } from './playground.js';
 import type { Run } from './run.js';
+import type { StoreSilence } from './storeWatch.js';
 import type { WorkerPool } from './workerPool.js';
 
 let playground: Playground;
@@ -78,6 +80,18 @@ describe('run life cycle', () => {
     expect(run.events.at(-1)!.type).toBe('run-finished');
     expectSecondCancelIgnored(run);
     await expect(run.start()).rejects.toThrow(`run ${run.id} was already started`);
+  });
+
+  it("a run that has settled leaves no listener on the stores' silence, which outlives every run", async () => {
+    const watch = (playground as unknown as { watch: StoreSilence }).watch;
+    const listening = (): number[] => CORE_STORES.map((store) => getEventListeners(watch.signal(store), 'abort').length);
+    const before = listening();
+    for (let i = 0; i < 2; i++) {
+      const prepared = playground.prepare({ scenario: 'duplicate-job', variant: 'token-lua', params: {} });
+      if (!prepared.ok) throw new Error(prepared.error);
+      expect(await prepared.run.start()).toMatchObject({ status: 'finished' });
+    }
+    expect(listening()).toEqual(before);
   });
 
   it('a fault before the workers run is refused in words, and the run goes on to its verdict', async () => {

@@ -82,21 +82,30 @@ async function openSchemaAndConnection(
  * settled, cleaned up as far as the stores that still answer allow, the rest left registered
  * for the next sweep. A run's clean-up races this, so that a frozen store's unanswered
  * commands (an observer's last sample, a fixture's goodbye) do not hold the run for their
- * timeouts. Never settles while both stores answer.
+ * timeouts. Never settles while both stores answer, until `over` aborts (the race is over):
+ * then it lets go of the stores' signals, which outlive every run, and does nothing.
  */
 export async function cleanUpOnSilence(
   silence: StoreSilence | undefined,
   stores: Promise<OwnedRunStores> | undefined,
   first: Promise<unknown>,
+  over?: AbortSignal,
 ): Promise<void> {
   if (!silence || !stores) return new Promise<never>(() => undefined);
-  await new Promise<void>((resolve) => {
-    for (const store of [REDIS_STORE, POSTGRES_STORE] as const) {
-      const signal = silence.signal(store);
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    }
+  const silent = await new Promise<boolean>((resolve) => {
+    const signals = ([REDIS_STORE, POSTGRES_STORE] as const).map((store) => silence.signal(store));
+    if (signals.some((signal) => signal.aborted)) return resolve(true);
+    const settle = (isSilent: boolean): void => {
+      for (const signal of signals) signal.removeEventListener('abort', onSilent);
+      over?.removeEventListener('abort', onOver);
+      resolve(isSilent);
+    };
+    const onSilent = (): void => settle(true);
+    const onOver = (): void => settle(false);
+    for (const signal of signals) signal.addEventListener('abort', onSilent, { once: true });
+    over?.addEventListener('abort', onOver, { once: true });
   });
+  if (!silent) return;
   await first;
   // Stores still being made on a silent PostgreSQL have nothing of the run's in Redis yet;
   // stores made already are cleaned (as far as Redis allows) whatever PostgreSQL does.

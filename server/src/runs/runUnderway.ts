@@ -31,10 +31,11 @@ export class Underway {
   /** Cleans up all of it; gives up after `budgetMs`. */
   async cleanUpWithin(budgetMs: number): Promise<void> {
     let budget: NodeJS.Timeout | undefined;
+    const over = new AbortController();
     await Promise.race([
       this.cleanUp(),
       // A silent store: its commands would hold the steps above for their timeouts.
-      cleanUpOnSilence(this.silence, this.stores, Promise.all(this.exits)),
+      cleanUpOnSilence(this.silence, this.stores, Promise.all(this.exits), over.signal),
       new Promise<void>((resolve) => {
         budget = setTimeout(() => {
           this.logLine(`cleanup of run ${this.runId} did not finish within ${budgetMs} ms`);
@@ -43,6 +44,7 @@ export class Underway {
       }),
     ]);
     clearTimeout(budget);
+    over.abort(); // the stores' signals outlive the run: no listener of this run stays on them
   }
 
   private async cleanUp(): Promise<void> {
