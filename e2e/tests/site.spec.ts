@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { SiteCatalog, SITE_CATALOG_FILE, ShippedRecordingIndex, type ScenarioManifest } from '@racelab/shared';
+import { boxOf, expectNoWiderThanViewport, timelineOf } from './layout.js';
 import { startStaticServer, type StaticServer } from './staticServer.js';
 
 const BUILDER = fileURLToPath(new URL('../../tools/dist/site/buildSite.js', import.meta.url));
@@ -116,4 +117,17 @@ test('the site under a sub-path plays every shipped recording to its verdict, wi
   expect(new URL(page.url()).pathname).toBe(BASE);
   expect(sockets).toEqual([]);
   expect(failed).toEqual([]);
+});
+
+test.describe('the site on a 390×844 phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('shows the story, Replay and the top of the timeline on the first screen, and nothing wider than the screen', async ({ page }) => {
+    await page.goto(server.pageUrl);
+    await expect(page.getByRole('button', { name: 'Replay', exact: true })).toBeVisible();
+    const timeline = await boxOf(timelineOf(page));
+    expect(timeline.y).toBeLessThan(844);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expectNoWiderThanViewport(page);
+  });
 });
