@@ -10,5 +10,6 @@ export * from './random.js';
 export * from './faultMechanism.js';
 export * from './scorecard.js';
 export * from './ownLockCheck.js';
+export * from './exercise.js';
 export * from './site.js';
 export * from './embedMessage.js';

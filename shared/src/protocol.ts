@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ScenarioManifest } from './catalog.js';
 import { RunEvent } from './events.js';
+import { EXERCISE_MAX_BYTES } from './exercise.js';
 import { LatencyMs, LiveFaultAction, LossPercent, PlannedFault, type FaultRule } from './faultRule.js';
 import { parseJsonBy } from './parseJson.js';
 
@@ -59,6 +60,8 @@ export const ClientMessage = z.discriminatedUnion('type', [
     faults: FaultPlan.optional(),
     /** Time scale: every duration of the run is divided by it (0.5 = half speed). */
     speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1),
+    /** An exercise's edited code, run as the variant `your-fix` (EXERCISE_VARIANT_ID) where the server allows it. */
+    exercise: z.strictObject({ code: z.string().max(EXERCISE_MAX_BYTES) }).optional(),
   }),
   z.strictObject({ type: z.literal('cancel-run'), runId: id }),
   /**
