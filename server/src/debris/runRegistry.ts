@@ -1,4 +1,4 @@
-// Every run's schema and keys are registered in PostgreSQL (racelab.runs) with the process
+// Every run's schema, keys and store users are registered in PostgreSQL (racelab.runs) with the process
 // that owns them, before either exists, so what a crashed server left is known for sure:
 // a run whose owner no longer runs is debris, whatever happened to that owner.
 import os from 'node:os';
@@ -69,14 +69,28 @@ async function createRegistry(pool: pg.Pool): Promise<void> {
 
 /**
  * SQL that registers a run and creates its schema in one transaction (one round trip): the
- * schema never exists without its row. Run ids are [a-f0-9] only.
+ * schema never exists without its row; nor does what `more` makes there (the run's role).
+ * Run ids are [a-f0-9] only.
  */
-export function registerAndCreate(runId: string, schema: string): string {
+export function registerAndCreate(runId: string, schema: string, more = ''): string {
+  return registration(runId, [`create schema ${schema}`, more].filter(Boolean).join(';\n'));
+}
+
+/**
+ * SQL that registers something of this process's under a run id of its own with no schema
+ * (the start's probe of the stores, credentialProbe.ts), so that what it makes under that
+ * name is found by the sweep like a run's.
+ */
+export function registerOnly(runId: string): string {
+  return registration(runId, '');
+}
+
+function registration(runId: string, then: string): string {
   if (!/^[a-f0-9]+$/.test(runId)) throw new Error(`bad run id ${runId}`);
   const ticks = TICKS === null ? 'null' : `'${TICKS.replace(/\D/g, '')}'`;
   live.add(runId);
-  return `insert into racelab.runs (run_id, host, pid, ticks) values ('${runId}', '${HOST}', ${process.pid}, ${ticks});
-    create schema ${schema}`;
+  const insert = `insert into racelab.runs (run_id, host, pid, ticks) values ('${runId}', '${HOST}', ${process.pid}, ${ticks})`;
+  return then ? `${insert};\n    ${then}` : insert;
 }
 
 /** Forgets a run once its schema and keys are gone. */

@@ -1,11 +1,12 @@
 // Removes what runs left behind when their server died without cleaning up (SIGKILL, a
-// power cut, PostgreSQL down longer than a run's clean-up retries): the schemas and Redis
-// keys of runs whose owner no longer runs, schemas and keys that no registered run owns,
-// the processes a dead server started, and the embedded stores' scratch folders. Run at
+// power cut, PostgreSQL down longer than a run's clean-up retries): the schemas, Redis keys
+// and store users (a Redis ACL user, a PostgreSQL role) of runs whose owner no longer runs,
+// schemas, keys and users that no registered run owns, the processes a dead server started, and the embedded stores' scratch folders. Run at
 // every start, every minute while serving, and by `npm run clean`.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { deleteKeys } from '../runs/deleteKeys.js';
+import { deleteAclUser, dropRole, runAclUsers, runRoles } from '../runs/runCredentials.js';
 import { isSameProcess } from '../services/pids.js';
 import { reapOrphans } from '../services/scratchDir.js';
 import { sweepNamespaces } from './namespaces.js';
@@ -20,6 +21,10 @@ export interface Swept {
   processes: string[];
   /** Network namespaces of lab hosts (with their links) whose server no longer runs. */
   namespaces: string[];
+  /** PostgreSQL roles of runs (racelab_run_<id>). */
+  roles: number;
+  /** Redis ACL users of runs (racelab_run_<id>). */
+  aclUsers: number;
 }
 
 const RUN_SCHEMA = /^run_([a-f0-9]{10})$/;
@@ -34,18 +39,20 @@ function isDebris(run: RegisteredRun): boolean {
 
 /** Sweeps the stores and the machine; each part on its own, so one store down spares the other. */
 export async function sweepDebris(redis: Redis, pool: pg.Pool): Promise<Swept> {
-  const swept: Swept = { schemas: 0, keys: 0, runs: 0, processes: [], namespaces: [] };
+  const swept: Swept = { schemas: 0, keys: 0, runs: 0, processes: [], namespaces: [], roles: 0, aclUsers: 0 };
   swept.processes = await reapOwnedProcesses();
   // After the processes: a namespace is deleted for good once nothing runs in it.
   swept.namespaces = await sweepNamespaces();
   await reapOrphans().catch(() => 0);
   await ensureRegistry(pool);
 
-  // What exists is read before what is registered: a run registers and creates its schema in
-  // one transaction, so a schema seen first has its row by the time the rows are read.
+  // What exists is read before what is registered: a run registers and creates its schema and
+  // role in one transaction, and makes its Redis user after, so a schema or user seen first
+  // has its row by the time the rows are read.
   const { rows: schemas } = await pool.query<{ name: string }>(
     `select nspname as name from pg_namespace where nspname ~ '^run_[a-f0-9]{10}$'`,
   );
+  const users = { roles: new Set(await runRoles(pool)), aclUsers: new Set(await runAclUsers(redis)) };
   const registered = await registeredRuns(pool);
   // Runs with a connection open right now (a run's own and its workers' connections carry
   // run_<id> in their application_name): never stray, registered or not (a racelab of an
@@ -57,6 +64,7 @@ export async function sweepDebris(redis: Redis, pool: pg.Pool): Promise<Swept> {
   const known = new Set([...registered.map((r) => r.runId), ...inUse]);
   for (const run of registered.filter(isDebris)) {
     await pool.query(`drop schema if exists run_${run.runId} cascade`);
+    await dropUsers(redis, pool, run.runId, users, swept);
     swept.keys += await deleteKeys(redis, `racelab:${run.runId}:*`);
     await unregister(pool, run.runId);
     swept.runs++;
@@ -69,6 +77,9 @@ export async function sweepDebris(redis: Redis, pool: pg.Pool): Promise<Swept> {
       swept.schemas++;
     }
   }
+  // Users of no registered run (a probe's whose store would not drop them, an older racelab's):
+  // after the stray schemas, which a role may have had privileges in.
+  for (const id of new Set([...users.roles, ...users.aclUsers])) if (!known.has(id)) await dropUsers(redis, pool, id, users, swept);
   // Keys of no registered run (its schema's row gone, or a crash between): the same order,
   // keys first, then the rows that own them.
   const stray = new Set<string>();
@@ -86,6 +97,24 @@ export async function sweepDebris(redis: Redis, pool: pg.Pool): Promise<Swept> {
   return swept;
 }
 
+/** Drops the run's role and deletes its Redis user, those of them the sweep saw. */
+async function dropUsers(
+  redis: Redis,
+  pool: pg.Pool,
+  runId: string,
+  users: { roles: Set<string>; aclUsers: Set<string> },
+  swept: Swept,
+): Promise<void> {
+  if (users.roles.delete(runId)) {
+    await dropRole(pool, runId);
+    swept.roles++;
+  }
+  if (users.aclUsers.delete(runId)) {
+    await deleteAclUser(redis, runId);
+    swept.aclUsers++;
+  }
+}
+
 /** The sweep in words for the log; null when it found nothing. */
 export function sweptWords(swept: Swept): string | null {
   const count = (n: number, one: string, many: string): string => (n === 0 ? '' : `${n} ${n === 1 ? one : many}`);
@@ -97,6 +126,8 @@ export function sweptWords(swept: Swept): string | null {
     swept.namespaces.length > 0
       ? `${count(swept.namespaces.length, 'network namespace', 'network namespaces')} (${swept.namespaces.join(', ')})`
       : '',
+    count(swept.roles, "run's PostgreSQL role", "runs' PostgreSQL roles"),
+    count(swept.aclUsers, "run's Redis ACL user", "runs' Redis ACL users"),
   ].filter(Boolean);
   return parts.length > 0 ? `removed what earlier runs left: ${parts.join(', ')}` : null;
 }

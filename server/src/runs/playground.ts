@@ -17,6 +17,8 @@ import { goodbye, StoreWatch } from './storeWatch.js';
 import { scaleDurations } from './runSpeed.js';
 import { closeConnections, reachStores, serverConnections, unlessSilent, type ServerConnections } from './serverConnections.js';
 import { SpareConnection } from './spareConnection.js';
+import { probeCredentials } from './credentialProbe.js';
+import { NO_CREDENTIALS, type CredentialSupport } from './runCredentials.js';
 import { WorkerPool } from './workerPool.js';
 
 export interface PlaygroundOptions {
@@ -67,6 +69,8 @@ export class Playground {
   private readonly sweeper: NodeJS.Timeout;
   /** The sweep going, if any: the stores are not closed under it. */
   private sweeping: Promise<void> | null = null;
+  /** Which stores give each run users of its own: found once, before the first run. */
+  private credentialSupport: CredentialSupport = NO_CREDENTIALS;
 
   private constructor(
     readonly catalog: Catalog,
@@ -102,6 +106,11 @@ export class Playground {
     // A run whose clean-up could not finish (a store down longer than its retries) is taken
     // by the next sweep, as is whatever a crashed racelab process left.
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref();
+  }
+
+  /** Which stores give each run users of its own (a Redis ACL user, a PostgreSQL role). */
+  get credentials(): CredentialSupport {
+    return this.credentialSupport;
   }
 
   /** True once a store has gone silent and not answered since: its connections may never close. */
@@ -158,14 +167,23 @@ export class Playground {
     spare.refill();
     const playground = new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact, agents, watch);
     opening.playground = playground;
-    await playground.sweepBeforeFirstRun(opening);
+    await playground.beforeFirstRun(opening, options);
     return playground;
   }
 
-  /** What a crashed server left (keys, schemas, stopped workers, lab processes) goes before the first run; a store silent meanwhile fails the opening. */
-  private async sweepBeforeFirstRun(opening: Opening): Promise<void> {
+  /**
+   * Before the first run: what a crashed server left (keys, schemas, store users, stopped
+   * workers, lab processes) goes, and the stores are asked whether runs may have users of
+   * their own (a store that refuses is said once, here); a store silent meanwhile fails the opening.
+   */
+  private async beforeFirstRun(opening: Opening, urls: { redisUrl: string; databaseUrl: string }): Promise<void> {
     try {
-      await unlessSilent(this.watch, this.sweep());
+      const [, probed] = await unlessSilent(
+        this.watch,
+        Promise.all([this.sweep(), probeCredentials({ redis: this.redis, pool: this.pg }, urls)]),
+      );
+      this.credentialSupport = probed.support;
+      if (probed.refused) console.error(`racelab: ${this.redact(probed.refused)}`);
     } catch (error) {
       await this.close('a store went silent while the server opened', 0);
       throw error;
@@ -220,6 +238,7 @@ export class Playground {
         running: this.running,
         redact: this.redact,
         silence: this.watch,
+        credentials: this.credentialSupport,
       },
     );
     return { ok: true, run };

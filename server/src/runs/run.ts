@@ -19,7 +19,7 @@ import {
 } from '@racelab/shared';
 import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
 import { variantForSetup, type RunFixture, type RunInfo } from '../scenarios/types.js';
-import type { WorkerPlan, WorkerProcess } from '../worker/ipc.js';
+import type { RunCredentials, WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import { AgentsUnavailable } from '../agents/agentListener.js';
 import { abortable } from './abortable.js';
 import { Coordinator } from './coordinator.js';
@@ -41,6 +41,7 @@ import type { Slowdown } from '../labnet/delayRelay.js';
 import type { SpareConnection } from './spareConnection.js';
 import type { WorkerPool } from './workerPool.js';
 import { storedKey } from '../scenarios/keyAliases.js';
+import { credentialedUrls, type CredentialSupport } from './runCredentials.js';
 
 export interface RunRequest {
   scenario: AnyScenario;
@@ -71,6 +72,8 @@ export interface RunServices {
   redact?: Redactor;
   /** Which stores have gone silent (the playground's store watch): a clean-up does not wait for them. */
   silence?: StoreSilence;
+  /** Which stores give each run users of its own (the playground's probe at its start); none when absent. */
+  credentials?: CredentialSupport;
 }
 
 /** How long a run's cleanup (observers, fixture, keys and schema) may take before the run settles anyway, in ms. */
@@ -143,6 +146,8 @@ export class Run {
   private readonly underway: Underway;
   /** The deadline the run is under now: to start, then to end. */
   private deadline: NodeJS.Timeout | undefined;
+  /** The run's own store users, once its stores are made. */
+  private credentials: RunCredentials | undefined;
 
   constructor(
     private readonly request: RunRequest,
@@ -190,6 +195,17 @@ export class Run {
   /** Worker processes this run uses. */
   get workerCount(): number {
     return this.workerIds.length;
+  }
+
+  /**
+   * The store URLs a process of this run connects with, the run's own users in them where the
+   * stores gave it some: a worker started for the run alone (someone's own code) connects with
+   * these and never as the server. Known once the run's stores are made (before its workers are
+   * taken); throws before.
+   */
+  storeUrls(): { redisUrl: string; databaseUrl: string } {
+    if (!this.credentials) throw new Error(`run ${this.id} has no stores yet`);
+    return credentialedUrls(this.services.pool.storeUrls, this.credentials);
   }
 
   /** Planned stalls whose SIGCONT is still to come (none once the run's processes are killed). */
@@ -276,8 +292,10 @@ export class Run {
       onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
       silence: this.services.silence,
       log: (line) => this.logLine(line),
+      credentialSupport: this.services.credentials,
     });
     const owned = await abortable(this.underway.stores, signal);
+    this.credentials = owned.credentials;
     // A library variant's lock lives where the library puts it: the scenario reads it there.
     return { ...owned, key: (name: string) => owned.key(storedKey(variant.keyAliases, name)) };
   }
@@ -398,6 +416,7 @@ export class Run {
         schema: stores.schema,
         faults,
         shared: { ...lab?.shared, ...fixture?.shared },
+        credentials: stores.credentials,
       };
       this.underway.exits.push(this.processes.drive(children[i]!, plan, coordinator));
     });

@@ -1,13 +1,15 @@
 // What a run leaves in the stores goes when it ends: its connection, its keys, its schema,
-// then its entry in the run registry. Each store's part is retried while that store restarts
+// its own store users, then its entry in the run registry. Each store's part is retried while that store restarts
 // and given up once it goes silent (or the stores are closed); what could not be removed
 // stays registered for the next sweep.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
 import { settled, unregister } from '../debris/runRegistry.js';
+import type { RunCredentials } from '../worker/ipc.js';
 import { abortable } from './abortable.js';
 import { deleteKeys } from './deleteKeys.js';
+import { deleteAclUser, dropRole } from './runCredentials.js';
 import type { StoreSilence } from './storeWatch.js';
 
 export interface RunCleanupOptions {
@@ -16,6 +18,8 @@ export interface RunCleanupOptions {
   runId: string;
   schema: string;
   keyPrefix: string;
+  /** The run's own store users, dropped with its keys and schema. */
+  credentials: RunCredentials;
   /** Writes one line to the server's log (already redacted by the caller). */
   log?(line: string): void;
   /** Which stores have gone silent: their part of the clean-up is left for the next sweep instead of waited for. */
@@ -63,8 +67,8 @@ export class RunCleanup {
   }
 
   /**
-   * Ends the run's connection (through `endConnection`), deletes its keys and drops its schema,
-   * once: later calls get the same promise. Rejects saying what was left, or, given `log`, says
+   * Ends the run's connection (through `endConnection`), deletes its keys and its Redis user,
+   * drops its schema, then its role, once: later calls get the same promise. Rejects saying what was left, or, given `log`, says
    * so there and resolves.
    */
   run(endConnection: () => Promise<void>): Promise<void> {
@@ -72,10 +76,12 @@ export class RunCleanup {
     return this.cleaning;
   }
 
-  /** After an opening that failed: the schema, once its creation has settled (unless PostgreSQL goes silent), and the run's entry; never rejects. */
+  /** After an opening that failed: the schema and the users, once their creation has settled (unless PostgreSQL goes silent), and the run's entry; never rejects. */
   async afterFailedOpen(created: Promise<unknown>): Promise<void> {
     await abortable(created, this.gone(POSTGRES_STORE)).catch(() => undefined);
     await this.dropSchema()
+      .then(() => this.dropRole())
+      .then(() => this.deleteAclUser())
       .then(() => this.forget())
       .catch(() => undefined)
       .finally(() => settled(this.options.runId));
@@ -84,11 +90,13 @@ export class RunCleanup {
   private async removeAll(endConnection: () => Promise<void>): Promise<void> {
     // Both stores, each on its own: one that is down must not leave the other's data
     // behind. The run's connection holds no lock outside a query, so it may close meanwhile;
-    // one whose backend is gone may never answer the goodbye.
+    // one whose backend is gone may never answer the goodbye. Deleting the Redis user closes
+    // the connections logged in as it; the role goes once the schema it had privileges in has.
     const [, ...results] = await Promise.allSettled([
       settledWithin(endConnection(), 1000, this.gone(POSTGRES_STORE)),
+      this.deleteAclUser(),
       this.deleteKeys(),
-      this.dropSchema(),
+      this.dropSchema().then(() => this.dropRole()),
     ]);
     const errors = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
     // Left registered when a store would not let go: the next sweep takes it.
@@ -110,6 +118,22 @@ export class RunCleanup {
       `could not drop schema ${schema}`,
       async () => void (await pool.query(`drop schema if exists ${schema} cascade`)),
       this.gone(POSTGRES_STORE),
+    );
+  }
+
+  private dropRole(): Promise<void> {
+    const { pool, runId, credentials } = this.options;
+    if (!credentials.postgres) return Promise.resolve();
+    return retried(`could not drop role ${credentials.postgres.role}`, () => dropRole(pool, runId), this.gone(POSTGRES_STORE));
+  }
+
+  private deleteAclUser(): Promise<void> {
+    const { redis, runId, credentials } = this.options;
+    if (!credentials.redis) return Promise.resolve();
+    return retried(
+      `could not delete the Redis user ${credentials.redis.username}`,
+      () => deleteAclUser(redis, runId),
+      this.gone(REDIS_STORE),
     );
   }
 

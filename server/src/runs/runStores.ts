@@ -2,19 +2,24 @@
 // so runs side by side never see each other's data; dropped when the run ends. The run's
 // server-side SQL goes through a PostgreSQL connection of its own (application_name
 // "racelab-server run_<id>"), so a backend terminated under one run ends that run and
-// no other.
+// no other. Where the stores allow it, the run also has users of its own (runCredentials.ts),
+// made with its schema and dropped with it.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
 import { ensureRegistry, registerAndCreate } from '../debris/runRegistry.js';
 import type { RunStores } from '../scenarios/types.js';
+import type { RunCredentials } from '../worker/ipc.js';
 import { RunCleanup } from './runCleanup.js';
 import { RunConnection, timedOut, type RunConnectionOptions } from './runConnection.js';
+import { createAclUser, createRoleSql, newRunCredentials, NO_CREDENTIALS, type CredentialSupport } from './runCredentials.js';
 import type { StoreSilence } from './storeWatch.js';
 
 export interface OwnedRunStores extends RunStores {
   keyPrefix: string;
   schema: string;
+  /** The run's own store users, in the stores that allow them: its workers log in as them. */
+  credentials: RunCredentials;
   /**
    * Closes the run's connection, deletes the run's keys and drops its schema; retries a store
    * that is restarting, gives up on one that has gone silent (or once the stores are closed),
@@ -31,6 +36,8 @@ export interface RunStoresOptions extends RunConnectionOptions {
   log?(line: string): void;
   /** Which stores have gone silent: their part of the clean-up is left for the next sweep instead of waited for. */
   silence?: StoreSilence;
+  /** Which stores give the run users of its own (the playground's probe); none when absent. */
+  credentialSupport?: CredentialSupport;
 }
 
 /** Creates the run's schema and connection and returns its stores; run ids are [a-f0-9] only. */
@@ -38,13 +45,21 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
   if (!/^[a-f0-9]+$/.test(runId)) throw new Error(`bad run id ${runId}`);
   const schema = `run_${runId}`;
   const keyPrefix = `racelab:${runId}:`;
-  const cleanup = new RunCleanup({ redis, pool, runId, schema, keyPrefix, log: options.log, silence: options.silence });
+  const credentials = newRunCredentials(runId, options.credentialSupport ?? NO_CREDENTIALS);
+  const cleanup = new RunCleanup({ redis, pool, runId, schema, keyPrefix, credentials, log: options.log, silence: options.silence });
   const connection = new RunConnection(pool, schema, runId, options);
-  const client = await openSchemaAndConnection(pool, { runId, schema, spare: options.spare }, connection, cleanup);
+  const rules = options.credentialSupport?.redisRules ?? [];
+  const client = await openSchemaAndConnection(
+    { redis, pool },
+    { runId, schema, spare: options.spare, credentials, rules },
+    connection,
+    cleanup,
+  );
   return {
     redis,
     keyPrefix,
     schema,
+    credentials,
     key: (name) => keyPrefix + name,
     sql: (text, values) =>
       client.query(text, values).catch((error: unknown) => {
@@ -56,16 +71,20 @@ export async function createRunStores(redis: Redis, pool: pg.Pool, runId: string
 
 /**
  * The schema and the connection at the same time: a run waits for the slower one only. The
- * schema is registered with its owner in the same transaction (see debris/), so a crash at any
- * point leaves nothing the next start cannot find; an opening that fails undoes both.
+ * schema and the run's role are registered with their owner in the same transaction (see
+ * debris/), and its Redis user made once they are, so a crash at any point leaves nothing the
+ * next start cannot find; an opening that fails undoes them all.
  */
 async function openSchemaAndConnection(
-  pool: pg.Pool,
-  run: { runId: string; schema: string; spare?: pg.Client | null },
+  { redis, pool }: { redis: Redis; pool: pg.Pool },
+  run: { runId: string; schema: string; spare?: pg.Client | null; credentials: RunCredentials; rules: string[] },
   connection: RunConnection,
   cleanup: RunCleanup,
 ): Promise<pg.Client> {
-  const created = ensureRegistry(pool).then(() => pool.query(registerAndCreate(run.runId, run.schema)));
+  const { postgres, redis: user } = run.credentials;
+  const created = ensureRegistry(pool)
+    .then(() => pool.query(registerAndCreate(run.runId, run.schema, postgres ? createRoleSql(postgres, run.schema) : '')))
+    .then(() => user && createAclUser(redis, run.runId, user, run.rules));
   const connecting = connection.open(run.spare);
   try {
     const [, client] = await Promise.all([created, connecting]);

@@ -36,6 +36,7 @@ export function runOf(playground: Playground, scenarioId: string, variantId: str
       keyspace: playground.keyspace,
       running: playground.running,
       redact: playground.redact,
+      credentials: playground.credentials,
       ...options.services,
     },
   );

@@ -139,6 +139,14 @@ export async function leftovers(redis: Redis, pool: pg.Pool, runId: string): Pro
   return { keys, schema: rows.length > 0 };
 }
 
+/** A run's own store users still there (runs/runCredentials.ts): its Redis ACL user and its PostgreSQL role, in words. */
+export async function usersLeft(redis: Redis, pool: pg.Pool, runId: string): Promise<string[]> {
+  const name = `racelab_run_${runId}`;
+  const aclUsers = (await redis.call('ACL', 'USERS')) as string[];
+  const { rows } = await pool.query('select 1 from pg_roles where rolname = $1', [name]);
+  return [...(aclUsers.includes(name) ? [`Redis ACL user ${name}`] : []), ...(rows.length > 0 ? [`PostgreSQL role ${name}`] : [])];
+}
+
 /** The pids of a run's workers, from its worker-started events. */
 export function workerPids(events: RunEvent[]): number[] {
   return events.flatMap((e) => (e.type === 'worker-started' ? [e.pid] : []));

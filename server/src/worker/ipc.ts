@@ -22,6 +22,18 @@ export interface WorkerPlan {
   faults: FaultRule[];
   /** What the scenario's setup shares with every worker. */
   shared: Record<string, string | number>;
+  /** The run's own store users, where the stores allow them (worker/runLogin.ts); absent: the server's. */
+  credentials?: RunCredentials;
+}
+
+/**
+ * A run's own users of the stores, made with the run and dropped with it: a Redis ACL user
+ * limited to the run's key prefix and a PostgreSQL role limited to the run's schema. Each
+ * is absent where that store refused them at the server's start.
+ */
+export interface RunCredentials {
+  redis?: { username: string; password: string };
+  postgres?: { role: string; password: string };
 }
 
 export type ToWorker =

@@ -7,6 +7,7 @@ import { LOST_STORE_EXIT_CODES, POSTGRES_STORE, lostConnectionWords, REDIS_STORE
 import { findVariant, loadScenarios } from '../scenarios/registry.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 import { createWorkerContext } from './workerContext.js';
+import { logInAsRun } from './runLogin.js';
 
 const send = (message: FromWorker): void => {
   process.send?.(message);
@@ -67,6 +68,7 @@ async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => 
   // The schema name comes from the server, never from a page, and is [a-z0-9_] only; so are
   // the run and worker ids. The application name tells an operator whose backend this is.
   if (!/^[a-z0-9_]+$/.test(plan.schema) || !/^[a-z0-9-]+$/.test(plan.workerId)) throw new Error('bad plan');
+  await logInAsRun(plan.credentials, redis, client);
   await client.query(`set search_path to ${plan.schema}`);
   await client.query(`set application_name to 'racelab-worker ${plan.schema} ${plan.workerId}'`);
   const { ctx, onMessage } = createWorkerContext(plan, redis, client, send, variant.keyAliases);

@@ -17,11 +17,17 @@ export default defineLock<Lock.Acquired>({
   renews: false,
   fences: true,
   spansNodes: false,
-  redisKey: (key) => `lock:${key}`, // its default namespace "lock" names the key "lock:<key>"
-  async create({ redis }) {
+  redisKey: (key) => `lock:${key}`, // its namespace "<prefix>lock" names the key "<prefix>lock:<key>"
+  async create({ redis, keyPrefix }) {
     const { default: Lock } = await import('ioredfour');
-    const locks = new Lock({ redis });
-    // It hears releases on a duplicate of `redis`: quiet when a lab's primary dies, as `redis` is.
+    // It names its release channel after its namespace ("<namespace>-release") and publishes
+    // on it: with the run's prefix in the namespace, on a connection that adds none, the lock
+    // is at the same key ("<prefix>lock:<key>") and the channel is the run's own too, which a
+    // run's Redis user may use (runs/runCredentials.ts); "lock-release" would be every run's.
+    const unprefixed = redis.duplicate({ keyPrefix: '' });
+    unprefixed.on('error', () => undefined);
+    const locks = new Lock({ redis: unprefixed, namespace: `${keyPrefix}lock` });
+    // It hears releases on a duplicate of that: quiet when a lab's primary dies, as `redis` is.
     const subscriber = locks._redisSubscriber;
     subscriber.on('error', () => undefined);
     return {
@@ -40,6 +46,7 @@ export default defineLock<Lock.Acquired>({
       fence: (lock) => lock.index,
       async close() {
         subscriber.disconnect(); // ioredfour has no close of its own
+        unprefixed.disconnect();
       },
     };
   },
