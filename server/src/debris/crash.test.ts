@@ -1,5 +1,5 @@
-// A server killed with SIGKILL mid-run leaves debris: its runs' Redis keys and schemas, a
-// worker stopped (SIGSTOP) in a planned stall that can never notice its parent is gone, and
+// A server killed with SIGKILL mid-run leaves debris: its runs' Redis keys, schemas and own
+// store users (a Redis ACL user, a PostgreSQL role), a worker stopped (SIGSTOP) in a planned stall that can never notice its parent is gone, and
 // the failover lab's redis-servers and sentinels. The next start finds and removes all of it
 // before it serves, and `npm run clean` does the same for a machine that will not start it.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
-import { alive, connectClient, isEvent, leftovers, until, workerPids, type TestClient } from '../testing/wsClient.js';
+import { alive, connectClient, isEvent, leftovers, until, usersLeft, workerPids, type TestClient } from '../testing/wsClient.js';
 import { commandLine } from '../services/pids.js';
 import { childrenOf, processState } from '../testing/processTable.js';
 import { startServerProcess, type ServerProcess } from '../testing/serverProcess.js';
@@ -101,12 +101,14 @@ describe('a server killed mid-run', () => {
     expect(labPids.length).toBeGreaterThan(0);
     expect(labPids.every(alive)).toBe(true);
     for (const run of runs) expect((await leftovers(redis, pool, run.runId)).schema).toBe(true);
+    for (const run of runs) expect(await usersLeft(redis, pool, run.runId)).toHaveLength(2);
 
     const restartedAt = performance.now();
     const second = await startServer();
     const took = performance.now() - restartedAt;
     console.log(`restart after SIGKILL: clean and listening ${Math.round(took)} ms after the start`);
     for (const run of runs) expect(await leftovers(redis, pool, run.runId)).toEqual({ keys: [], schema: false });
+    for (const run of runs) expect(await usersLeft(redis, pool, run.runId)).toEqual([]);
     // Workers that were not stopped saw their parent go (IPC disconnect) and exit by themselves.
     await until(() => ![...owned, ...workers].some(alive), 'every worker gone', 5000).catch(() => undefined);
     const describe = (pid: number): string => `${pid} ${processState(pid)} ${commandLine(pid)}`;
@@ -115,6 +117,7 @@ describe('a server killed mid-run', () => {
     expect(second.output()).toMatch(
       /removed what earlier runs left: 3 runs of processes that no longer run, \d+ schemas, \d+ Redis keys, 1 process \(worker process \(pid \d+\)/,
     );
+    expect(second.output()).toMatch(/, \d+ runs' PostgreSQL roles, \d+ runs' Redis ACL users\n/);
     second.server.kill('SIGINT');
     await new Promise((resolve) => second.server.once('exit', resolve));
   }, 180_000);
@@ -127,6 +130,7 @@ describe('a server killed mid-run', () => {
     first.server.kill('SIGKILL');
     await new Promise((resolve) => first.server.once('exit', resolve));
     expect(workers.some(alive)).toBe(true);
+    expect(await usersLeft(redis, pool, stalled.runId)).toHaveLength(2);
 
     const output = await new Promise<string>((resolve) => {
       const child = spawn(process.execPath, [clean], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -139,6 +143,7 @@ describe('a server killed mid-run', () => {
       /racelab clean: removed what earlier runs left: 1 run of a process that no longer runs, \d+ schemas?, \d+ Redis keys?, 1 process \(worker process \(pid \d+\)/,
     );
     expect(await leftovers(redis, pool, stalled.runId)).toEqual({ keys: [], schema: false });
+    expect(await usersLeft(redis, pool, stalled.runId)).toEqual([]);
     expect(workers.filter(alive)).toEqual([]);
   }, 120_000);
 
