@@ -15,7 +15,7 @@ import { sweepDebris } from './debris/sweep.js';
 import { DEFAULT_DATABASE_URL } from './services/index.js';
 import { startFreezableProxy, type FreezableProxy } from './testing/freezableProxy.js';
 import { startPrivateRedis, type PrivateRedis } from './testing/privateRedis.js';
-import { leftovers } from './testing/wsClient.js';
+import { leftovers, usersLeft } from './testing/wsClient.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
@@ -181,9 +181,12 @@ describe('the CLI with a store that freezes', () => {
     const store = new Redis(redis.url);
     try {
       expect(await leftovers(store, pool, runId)).toMatchObject({ keys: [expect.stringMatching(`^racelab:${runId}:`)], schema: false });
+      // So did the run's Redis user; its role went with its schema.
+      expect(await usersLeft(store, pool, runId)).toEqual([`Redis ACL user racelab_run_${runId}`]);
       expect(await registered(runId)).toBe(true);
       await sweepDebris(store, pool);
       expect(await leftovers(store, pool, runId)).toEqual({ keys: [], schema: false });
+      expect(await usersLeft(store, pool, runId)).toEqual([]);
       expect(await registered(runId)).toBe(false);
     } finally {
       store.disconnect();
@@ -212,9 +215,12 @@ describe('the CLI with a store that freezes', () => {
       const store = new Redis(redis.url);
       try {
         expect(await leftovers(store, pool, runId)).toEqual({ keys: [], schema: true });
+        // So did the run's role, which goes after its schema; its Redis user went with its keys.
+        expect(await usersLeft(store, pool, runId)).toEqual([`PostgreSQL role racelab_run_${runId}`]);
         expect(await registered(runId)).toBe(true);
         await sweepDebris(store, pool);
         expect(await leftovers(store, pool, runId)).toEqual({ keys: [], schema: false });
+        expect(await usersLeft(store, pool, runId)).toEqual([]);
         expect(await registered(runId)).toBe(false);
       } finally {
         store.disconnect();

@@ -94,8 +94,8 @@ export class RunCleanup {
     // the connections logged in as it; the role goes once the schema it had privileges in has.
     const [, ...results] = await Promise.allSettled([
       settledWithin(endConnection(), 1000, this.gone(POSTGRES_STORE)),
-      this.deleteAclUser(),
       this.deleteKeys(),
+      this.deleteAclUser(),
       this.dropSchema().then(() => this.dropRole()),
     ]);
     const errors = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
