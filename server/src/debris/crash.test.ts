@@ -1,7 +1,7 @@
 // A server killed with SIGKILL mid-run leaves debris: its runs' Redis keys, schemas and own
-// store users (a Redis ACL user, a PostgreSQL role), a worker stopped (SIGSTOP) in a planned stall that can never notice its parent is gone, and
-// the failover lab's redis-servers and sentinels. The next start finds and removes all of it
-// before it serves, and `npm run clean` does the same for a machine that will not start it.
+// store users (a Redis ACL user, a PostgreSQL role), a worker stopped (SIGSTOP) in a planned
+// stall that can never notice its parent is gone, and the failover lab's redis-servers and
+// sentinels. The next start finds and removes all of it before it serves, and `npm run clean` does the same for a machine that will not start it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,8 +1,9 @@
 // Removes what runs left behind when their server died without cleaning up (SIGKILL, a
 // power cut, PostgreSQL down longer than a run's clean-up retries): the schemas, Redis keys
 // and store users (a Redis ACL user, a PostgreSQL role) of runs whose owner no longer runs,
-// schemas, keys and users that no registered run owns, the processes a dead server started, and the embedded stores' scratch folders. Run at
-// every start, every minute while serving, and by `npm run clean`.
+// schemas, keys and users that no registered run owns, the processes a dead server started,
+// and the embedded stores' scratch folders. Run at every start, every minute while serving,
+// and by `npm run clean`.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { deleteKeys } from '../runs/deleteKeys.js';
@@ -77,8 +78,8 @@ export async function sweepDebris(redis: Redis, pool: pg.Pool): Promise<Swept> {
       swept.schemas++;
     }
   }
-  // Users of no registered run (a probe's whose store would not drop them, an older racelab's):
-  // after the stray schemas, which a role may have had privileges in.
+  // Users of no registered run (a start's probe whose store would not drop them): after the
+  // stray schemas, which a role may have had privileges in.
   for (const id of new Set([...users.roles, ...users.aclUsers])) if (!known.has(id)) await dropUsers(redis, pool, id, users, swept);
   // Keys of no registered run (its schema's row gone, or a crash between): the same order,
   // keys first, then the rows that own them.

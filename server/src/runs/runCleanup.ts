@@ -1,7 +1,7 @@
 // What a run leaves in the stores goes when it ends: its connection, its keys, its schema,
-// its own store users, then its entry in the run registry. Each store's part is retried while that store restarts
-// and given up once it goes silent (or the stores are closed); what could not be removed
-// stays registered for the next sweep.
+// its own store users, then its entry in the run registry. Each store's part is retried
+// while that store restarts and given up once it goes silent (or the stores are closed);
+// what could not be removed stays registered for the next sweep.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
@@ -68,15 +68,18 @@ export class RunCleanup {
 
   /**
    * Ends the run's connection (through `endConnection`), deletes its keys and its Redis user,
-   * drops its schema, then its role, once: later calls get the same promise. Rejects saying what was left, or, given `log`, says
-   * so there and resolves.
+   * drops its schema, then its role, once: later calls get the same promise. Rejects saying
+   * what was left, or, given `log`, says so there and resolves.
    */
   run(endConnection: () => Promise<void>): Promise<void> {
     this.cleaning ??= this.removeAll(endConnection);
     return this.cleaning;
   }
 
-  /** After an opening that failed: the schema and the users, once their creation has settled (unless PostgreSQL goes silent), and the run's entry; never rejects. */
+  /**
+   * After an opening that failed: the schema and the users, once their creation has settled
+   * (unless PostgreSQL goes silent), and the run's entry; never rejects.
+   */
   async afterFailedOpen(created: Promise<unknown>): Promise<void> {
     await abortable(created, this.gone(POSTGRES_STORE)).catch(() => undefined);
     await this.dropSchema()

@@ -21,9 +21,9 @@ export interface OwnedRunStores extends RunStores {
   /** The run's own store users, in the stores that allow them: its workers log in as them. */
   credentials: RunCredentials;
   /**
-   * Closes the run's connection, deletes the run's keys and drops its schema; retries a store
-   * that is restarting, gives up on one that has gone silent (or once the stores are closed),
-   * and leaves what it could not remove registered for the next sweep. Rejects saying what was
+   * Closes the run's connection, deletes the run's keys and drops its schema and its own store
+   * users; retries a store that is restarting, gives up on one that has gone silent (or once
+   * the stores are closed), and leaves what it could not remove registered for the next sweep. Rejects saying what was
    * left, or, given `log`, says so there and resolves.
    */
   cleanup(): Promise<void>;
