@@ -3,19 +3,12 @@
 // the order their clocks fire, and waits hold back only what scheduling noise could
 // reorder, so each verdict is the same on every run.
 // This file holds the parameters; cronClockSkew.test.ts the defaults. `npm run test:full` runs it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'cron-clock-skew', variant, params);
+const tested = scenarioUnderTest('cron-clock-skew');
+const { run } = tested;
 
 describe('cron-clock-skew honours its parameters', () => {
   it('a skew shorter than the job: the lock is still held when node-2 fires, so even the broken variant runs once', async () => {
@@ -105,7 +98,7 @@ describe('cron-clock-skew honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const bad = playground.prepare({ scenario: 'cron-clock-skew', variant: 'lock-per-slot', params: { nodes: 5 } });
+    const bad = tested.playground.prepare({ scenario: 'cron-clock-skew', variant: 'lock-per-slot', params: { nodes: 5 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'nodes' must be an integer from 2 to 4, got 5" });
   });
 });

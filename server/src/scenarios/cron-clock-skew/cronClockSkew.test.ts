@@ -3,19 +3,13 @@
 // the order their clocks fire, and waits hold back only what scheduling noise could
 // reorder, so each verdict is the same on every run.
 // The other parameters are in cronClockSkew.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
+const tested = scenarioUnderTest('cron-clock-skew');
+const { run } = tested;
 
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'cron-clock-skew', variant, params);
 const SLOT_KEY = 'lock:invoice-batch:slot-0';
 
 describe('cron-clock-skew at its defaults', () => {
@@ -65,7 +59,7 @@ describe('cron-clock-skew counts the rows, not what the nodes said', () => {
     // still billing, so the two runs count as overlapping and the verdict stays red.
     const params = { slotMs: 600, skewMs: 900, jobMs: 100 };
     const kill = [{ checkpoint: 'after-batch-row', target: 'node-1', action: 'kill' as const }];
-    const { metrics, verdict, events } = await play(playground, 'cron-clock-skew', 'lock-per-slot', params, kill);
+    const { metrics, verdict, events } = await play(tested.playground, 'cron-clock-skew', 'lock-per-slot', params, kill);
     expect(eventsOf(events, 'process-killed', 'node-1')).toHaveLength(1);
     expect(eventsOf(events, 'work-finished', 'node-1')).toHaveLength(0);
     expect(metrics).toEqual({ runsPerSlot: 2, maxConcurrentRuns: 2 });

@@ -2,19 +2,12 @@
 // at other parameters. Races are choreographed by the scenario (barriers, latches set
 // by what Redis holds, real SIGKILL), so each verdict is the same on every run.
 // This file holds the parameters; duplicateJob.test.ts the defaults. `npm run test:full` runs it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'duplicate-job', variant, params);
+const tested = scenarioUnderTest('duplicate-job');
+const { run } = tested;
 
 describe('duplicate-job honours its parameters', () => {
   it('no-lock sends one e-mail per worker, whatever the count', async () => {
@@ -111,7 +104,7 @@ describe('duplicate-job honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const bad = playground.prepare({ scenario: 'duplicate-job', variant: 'no-lock', params: { workers: 21 } });
+    const bad = tested.playground.prepare({ scenario: 'duplicate-job', variant: 'no-lock', params: { workers: 21 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'workers' must be an integer from 1 to 20, got 21" });
   });
 });

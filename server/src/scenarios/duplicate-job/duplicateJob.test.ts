@@ -2,19 +2,12 @@
 // at other parameters. Races are choreographed by the scenario (barriers, latches set
 // by what Redis holds, real SIGKILL), so each verdict is the same on every run.
 // The other parameters are in duplicateJob.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'duplicate-job', variant, params);
+const tested = scenarioUnderTest('duplicate-job');
+const { run } = tested;
 
 describe('duplicate-job at its defaults', () => {
   it('no-lock: every worker sends the report', async () => {
@@ -107,9 +100,9 @@ describe('duplicate-job: waiting and advisory locks', () => {
 describe('runs are isolated and clean up after themselves', () => {
   it('leaves no keys and no schema behind', async () => {
     const { run: finished } = await run('setnx-no-expiry');
-    const keys = await playground.redis.keys(`racelab:${finished.id}:*`);
+    const keys = await tested.playground.redis.keys(`racelab:${finished.id}:*`);
     expect(keys).toEqual([]);
-    const schemas = await playground.pg.query('select 1 from pg_namespace where nspname = $1', [`run_${finished.id}`]);
+    const schemas = await tested.playground.pg.query('select 1 from pg_namespace where nspname = $1', [`run_${finished.id}`]);
     expect(schemas.rowCount).toBe(0);
   });
 
@@ -126,7 +119,7 @@ describe('the verdict needs no word from a worker', () => {
   const killedAfterEmail = [{ checkpoint: 'report-sent', target: 'first', action: 'kill' as const }];
 
   it('token-lua: the holder killed right after its e-mail still counts once, and its lock still expires', async () => {
-    const { metrics, verdict, events } = await play(playground, 'duplicate-job', 'token-lua', {}, killedAfterEmail);
+    const { metrics, verdict, events } = await play(tested.playground, 'duplicate-job', 'token-lua', {}, killedAfterEmail);
     expect(eventsOf(events, 'process-killed')).toHaveLength(1);
     expect(eventsOf(events, 'write-accepted')).toHaveLength(0);
     expect(eventsOf(events, 'lease-released')).toHaveLength(0);
@@ -136,7 +129,7 @@ describe('the verdict needs no word from a worker', () => {
   });
 
   it('no-lock: a sender killed the same way is still one of three e-mails, three at once', async () => {
-    const { metrics, verdict, events } = await play(playground, 'duplicate-job', 'no-lock', {}, killedAfterEmail);
+    const { metrics, verdict, events } = await play(tested.playground, 'duplicate-job', 'no-lock', {}, killedAfterEmail);
     expect(eventsOf(events, 'process-killed')).toHaveLength(1);
     expect(eventsOf(events, 'write-accepted')).toHaveLength(2);
     expect(metrics).toEqual({ emailsSent: 3, maxConcurrentHolders: 3, lockTtlAfterRunMs: -2 });

@@ -2,25 +2,17 @@
 // fetch fails inside its critical section, and what the variant's release does then
 // decides who else runs the job. The near-misses of the release fail for the reason they
 // name, not by luck: each order below is set by latches and real stalls, not by timing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../testing/testPlayground.js';
 import { FAIL_INSIDE_THE_LEASE, OVERRUN_THEN_FAIL } from './declaredSets.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'duplicate-job', variant, params);
-const mutant = (id: string, params: Record<string, unknown>) => play(playground, 'duplicate-job', id, params, undefined, { mutants: true });
+const tested = scenarioUnderTest('duplicate-job');
+const { run, mutant } = tested;
 const expectedOf = (played: Awaited<ReturnType<typeof run>>) =>
   played.outcome.status === 'finished' ? played.outcome.expected : undefined;
 
-describe('failure first-fails', () => {
+describe.concurrent('failure first-fails', () => {
   it("token-lua: worker-1's fetch fails, its release in finally frees the lock, worker-2 sends the one report", async () => {
     const played = await run('token-lua', { workers: 2, arrival: 'late', failure: 'first-fails' });
     expect(played.metrics).toEqual({ emailsSent: 1, maxConcurrentHolders: 1, lockTtlAfterRunMs: -2 });
@@ -79,14 +71,14 @@ describe('failure first-fails', () => {
   it('leaves every default as it was: no fetch fails unless asked', async () => {
     const { events } = await run('token-lua');
     expect(eventsOf(events, 'call-finished')).toHaveLength(0);
-    expect(playground.prepare({ scenario: 'duplicate-job', variant: 'token-lua', params: { failure: 'sometimes' } })).toEqual({
+    expect(tested.playground.prepare({ scenario: 'duplicate-job', variant: 'token-lua', params: { failure: 'sometimes' } })).toEqual({
       ok: false,
       error: "parameter 'failure' must be one of none, first-fails, got sometimes",
     });
   });
 });
 
-describe('arriving late, a lock that cannot lapse', () => {
+describe.concurrent('arriving late, a lock that cannot lapse', () => {
   // worker-1 waits for worker-2 only when its lease can pass on: with no lease, worker-2
   // fires when worker-1 is done, and the run used to wait for it until its deadline.
   it('no-lock and pg-advisory finish though the work outlasts the lease parameter', async () => {
@@ -110,7 +102,7 @@ describe('arriving late, a lock that cannot lapse', () => {
   }, 60_000);
 });
 
-describe("the release's near-misses fail for the reason they name", () => {
+describe.concurrent("the release's near-misses fail for the reason they name", () => {
   it("plain DEL: worker-1's late release deletes worker-2's lock and worker-3 gets in", async () => {
     const { metrics, events } = await mutant('token-lua-plain-del', OVERRUN_THEN_FAIL);
     expect(metrics).toEqual({ emailsSent: 2, maxConcurrentHolders: 2, lockTtlAfterRunMs: -2 });

@@ -2,19 +2,12 @@
 // and at other parameters. worker-1 blocks its own event loop (no signal); worker-2 moves
 // when the server sees the lease gone from Redis; so each verdict is the same on every run.
 // This file holds the parameters; eventLoopBlock.test.ts the defaults. `npm run test:full` runs it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'event-loop-block', variant, params);
+const tested = scenarioUnderTest('event-loop-block');
+const { run } = tested;
 
 const staleLanded = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' };
 const quiet = { maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0, finalWriter: 'worker-2' };
@@ -80,7 +73,7 @@ describe('event-loop-block honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const bad = playground.prepare({ scenario: 'event-loop-block', variant: 'watchdog', params: { leaseMs: 100 } });
+    const bad = tested.playground.prepare({ scenario: 'event-loop-block', variant: 'watchdog', params: { leaseMs: 100 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 300 to 10000, got 100" });
   });
 });

@@ -2,19 +2,12 @@
 // and at other parameters. worker-1 blocks its own event loop (no signal); worker-2 moves
 // when the server sees the lease gone from Redis; so each verdict is the same on every run.
 // The other parameters are in eventLoopBlock.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'event-loop-block', variant, params);
+const tested = scenarioUnderTest('event-loop-block');
+const { run } = tested;
 
 const staleLanded = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' };
 
@@ -67,14 +60,14 @@ describe('event-loop-block judges writes by what reached the row, whatever the w
   const killAfterWrite = [{ checkpoint: 'after-write', target: 'worker-1', action: 'kill' as const }];
 
   it('no-watchdog: worker-1 killed right after its stale write, before a word of it: still a stale write', async () => {
-    const { metrics, verdict, events } = await play(playground, 'event-loop-block', 'no-watchdog', {}, killAfterWrite);
+    const { metrics, verdict, events } = await play(tested.playground, 'event-loop-block', 'no-watchdog', {}, killAfterWrite);
     expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
     expect(metrics).toEqual(staleLanded);
     expect(verdict).toBe('fail');
   });
 
   it('watchdog-fenced: worker-1 killed right after its refused write: the refusal is on record', async () => {
-    const { metrics, verdict, events } = await play(playground, 'event-loop-block', 'watchdog-fenced', {}, killAfterWrite);
+    const { metrics, verdict, events } = await play(tested.playground, 'event-loop-block', 'watchdog-fenced', {}, killAfterWrite);
     expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([]);
     expect(metrics).toEqual({ maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2' });
     expect(verdict).toBe('pass');
@@ -85,7 +78,7 @@ describe('event-loop-block counts every grant from what Redis held, whatever the
   it("no-watchdog: worker-2 killed right after it took the lease: worker-1's write is still stale", async () => {
     // worker-2 dies before any other line of its job: only the server's observer of the lock key knows it was granted.
     const killAfterGrant = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
-    const { metrics, verdict, events } = await play(playground, 'event-loop-block', 'no-watchdog', {}, killAfterGrant);
+    const { metrics, verdict, events } = await play(tested.playground, 'event-loop-block', 'no-watchdog', {}, killAfterGrant);
     expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
     expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
     expect(metrics).toEqual(staleLanded);

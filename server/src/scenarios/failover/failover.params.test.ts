@@ -3,20 +3,13 @@
 // The primary is killed for real once worker-1 has decided about its lock, and worker-2
 // arrives once Sentinel has promoted a replica, so each verdict is the same on every run.
 // This file holds the parameters; failover.test.ts the defaults. `npm run test:full` runs it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { eventsOf } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'failover', variant, params);
+const tested = scenarioUnderTest('failover');
+const { run } = tested;
 
 const firstSeen = (events: RunEvent[], store: string, target: string, value: string): number =>
   eventsOf(events, 'row-observed').find((e) => e.store === store && e.target === target && e.value === value)!.atMs;
@@ -79,9 +72,9 @@ describe('failover honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const bad = playground.prepare({ scenario: 'failover', variant: 'plain-lock', params: { downAfterMs: 100 } });
+    const bad = tested.playground.prepare({ scenario: 'failover', variant: 'plain-lock', params: { downAfterMs: 100 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'downAfterMs' must be an integer from 300 to 10000, got 100" });
-    const zone = playground.prepare({ scenario: 'failover', variant: 'plain-lock', params: { outage: 'region' } });
+    const zone = tested.playground.prepare({ scenario: 'failover', variant: 'plain-lock', params: { outage: 'region' } });
     expect(zone).toEqual({ ok: false, error: "parameter 'outage' must be one of primary, zone, got region" });
   });
 });

@@ -3,20 +3,13 @@
 // The primary is killed for real once worker-1 has decided about its lock, and worker-2
 // arrives once Sentinel has promoted a replica, so each verdict is the same on every run.
 // The other parameters are in failover.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'failover', variant, params);
+const tested = scenarioUnderTest('failover');
+const { run } = tested;
 
 /** What a truth lane showed, in order: the lab's parts each under their own store, the row under PostgreSQL. */
 const lane = (events: RunEvent[], store: string, target: string): Array<string | null> =>
@@ -74,14 +67,14 @@ describe('failover at its defaults', () => {
 describe('failover judges writes by what reached the row, whatever the worker says', () => {
   it('plain-lock: worker-1 killed right after its stale write, before a word of it: still a stale write', async () => {
     const kill = [{ checkpoint: 'after-write', target: 'worker-1', action: 'kill' as const }];
-    const { metrics, verdict, events } = await play(playground, 'failover', 'plain-lock', {}, kill);
+    const { metrics, verdict, events } = await play(tested.playground, 'failover', 'plain-lock', {}, kill);
     expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
     expect(metrics).toEqual({ ...twoHolders, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' });
     expect(verdict).toBe('fail');
   });
 
   it('pg-fence with a stale write sent straight to the table, around the fence: the row catches it', async () => {
-    const { metrics, verdict, events } = await play(playground, 'failover', 'bypasses-the-fence', {}, undefined, { mutants: true });
+    const { metrics, verdict, events } = await play(tested.playground, 'failover', 'bypasses-the-fence', {}, undefined, { mutants: true });
     expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
     expect(metrics).toEqual({ ...twoHolders, staleWritesAccepted: 1, staleWritesRejected: 1, finalWriter: 'worker-1' });
     expect(verdict).toBe('fail');
@@ -92,7 +85,7 @@ describe('failover counts every grant from what the nodes held, whatever the wor
   it('plain-lock: worker-2 killed right after the promoted replica granted it the lock: worker-1 still writes as one of two holders', async () => {
     // worker-2 dies before any other line of its job: only the server, watching the lab's nodes, knows it was granted.
     const kill = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
-    const { metrics, verdict, events } = await play(playground, 'failover', 'plain-lock', {}, kill);
+    const { metrics, verdict, events } = await play(tested.playground, 'failover', 'plain-lock', {}, kill);
     expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
     expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
     expect(metrics).toEqual({ ...twoHolders, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' });

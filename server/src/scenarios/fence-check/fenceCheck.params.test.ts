@@ -3,19 +3,12 @@
 // (SIGSTOP/SIGCONT) at the step each ordering names, and a trigger in PostgreSQL records
 // what each check let through, so each verdict is the same on every run.
 // This file holds the parameters; fenceCheck.test.ts the defaults. `npm run test:full` runs it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'fence-check', variant, params);
+const tested = scenarioUnderTest('fence-check');
+const { run } = tested;
 
 const LET = 'let through';
 
@@ -54,7 +47,7 @@ describe('fence-check honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const bad = playground.prepare({ scenario: 'fence-check', variant: 'none', params: { leaseMs: 50 } });
+    const bad = tested.playground.prepare({ scenario: 'fence-check', variant: 'none', params: { leaseMs: 50 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 100 to 5000, got 50" });
   });
 });

@@ -3,19 +3,12 @@
 // (SIGSTOP/SIGCONT) at the step each ordering names, and a trigger in PostgreSQL records
 // what each check let through, so each verdict is the same on every run.
 // The other parameters are in fenceCheck.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'fence-check', variant, params);
+const tested = scenarioUnderTest('fence-check');
+const { run } = tested;
 
 const LET = 'let through';
 const TAKEN = 'taken, then replaced';
@@ -98,7 +91,7 @@ describe('fence-check counts what the stores did, not what the workers logged', 
     // Redis's record of its grant, made by the granting script itself, says that worker-1's
     // write, which lands after it, is stale.
     const kill = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
-    const { metrics, verdict, events } = await play(playground, 'fence-check', 'none', {}, kill);
+    const { metrics, verdict, events } = await play(tested.playground, 'fence-check', 'none', {}, kill);
     expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
     expect(eventsOf(events, 'write-accepted', 'worker-2')).toHaveLength(0);
     // The later orderings have no newer holder, so nothing in them is stale.

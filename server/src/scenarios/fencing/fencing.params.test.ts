@@ -2,19 +2,12 @@
 // other parameters. worker-1 is stopped for real (SIGSTOP/SIGCONT); worker-2 moves when
 // the server sees the lease gone from Redis; so each verdict is the same on every run.
 // This file holds the parameters; fencing.test.ts the defaults. `npm run test:full` runs it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'fencing', variant, params);
+const tested = scenarioUnderTest('fencing');
+const { run } = tested;
 
 const overlap = { maxConcurrentHolders: 2, finalFence: 2, finalWriter: 'worker-2' };
 
@@ -77,7 +70,7 @@ describe('fencing honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const bad = playground.prepare({ scenario: 'fencing', variant: 'fenced', params: { leaseMs: 50 } });
+    const bad = tested.playground.prepare({ scenario: 'fencing', variant: 'fenced', params: { leaseMs: 50 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 100 to 10000, got 50" });
   });
 });

@@ -2,19 +2,12 @@
 // other parameters. worker-1 is stopped for real (SIGSTOP/SIGCONT); worker-2 moves when
 // the server sees the lease gone from Redis; so each verdict is the same on every run.
 // The other parameters are in fencing.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'fencing', variant, params);
+const tested = scenarioUnderTest('fencing');
+const { run } = tested;
 
 const overlap = { maxConcurrentHolders: 2, finalFence: 2, finalWriter: 'worker-2' };
 
@@ -65,21 +58,21 @@ describe('fencing judges writes by what reached the row, whatever the worker say
   const killAfterWrite = [{ checkpoint: 'after-write', target: 'worker-1', action: 'kill' as const }];
 
   it('lease-only: worker-1 killed right after its stale write, before a word of it: still a stale write', async () => {
-    const { metrics, verdict, events } = await play(playground, 'fencing', 'lease-only', {}, killAfterWrite);
+    const { metrics, verdict, events } = await play(tested.playground, 'fencing', 'lease-only', {}, killAfterWrite);
     expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
     expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 1, staleWritesRejected: 0, finalFence: 1, finalWriter: 'worker-1' });
     expect(verdict).toBe('fail');
   });
 
   it('fenced: worker-1 killed right after its refused write: the refusal is on record, the verdict the same', async () => {
-    const { metrics, verdict, events } = await play(playground, 'fencing', 'fenced', {}, killAfterWrite);
+    const { metrics, verdict, events } = await play(tested.playground, 'fencing', 'fenced', {}, killAfterWrite);
     expect(eventsOf(events, 'write-rejected', 'worker-1')).toEqual([]);
     expect(metrics).toEqual({ ...overlap, staleWritesAccepted: 0, staleWritesRejected: 1 });
     expect(verdict).toBe('pass');
   });
 
   it('a stale write sent straight to the table, around the fenced path, is caught by the row', async () => {
-    const { metrics, verdict, events } = await play(playground, 'fencing', 'bypasses-the-fence', {}, undefined, { mutants: true });
+    const { metrics, verdict, events } = await play(tested.playground, 'fencing', 'bypasses-the-fence', {}, undefined, { mutants: true });
     // worker-1 says only that its fenced write was refused; the row logged the other one too.
     expect(eventsOf(events, 'write-rejected', 'worker-1')).toHaveLength(1);
     expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
@@ -94,7 +87,7 @@ describe('fencing counts every grant from what Redis held, whatever the worker r
   const killAfterGrant = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
 
   it("lease-only: worker-2 killed right after it took the lease: worker-1's write is still stale", async () => {
-    const { metrics, verdict, events } = await play(playground, 'fencing', 'lease-only', {}, killAfterGrant);
+    const { metrics, verdict, events } = await play(tested.playground, 'fencing', 'lease-only', {}, killAfterGrant);
     expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
     expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
     expect(metrics).toEqual({
@@ -108,7 +101,7 @@ describe('fencing counts every grant from what Redis held, whatever the worker r
   });
 
   it("fenced: worker-2 killed before its fence reached the row: the row takes worker-1's stale write, and the verdict says so", async () => {
-    const { metrics, verdict } = await play(playground, 'fencing', 'fenced', {}, killAfterGrant);
+    const { metrics, verdict } = await play(tested.playground, 'fencing', 'fenced', {}, killAfterGrant);
     expect(metrics).toEqual({
       maxConcurrentHolders: 2,
       staleWritesAccepted: 1,

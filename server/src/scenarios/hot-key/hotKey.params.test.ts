@@ -2,19 +2,11 @@
 // other parameters. Every job is ready before any starts and none finishes before all
 // have tried their lock, so the overlaps are the same on every run.
 // This file holds the parameters; hotKey.test.ts the defaults. `npm run test:full` runs it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'hot-key', variant, params);
+const tested = scenarioUnderTest('hot-key');
+const { run } = tested;
 
 describe('hot-key honours its parameters', () => {
   it('more workers do not help a global key', async () => {
@@ -52,7 +44,7 @@ describe('hot-key honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const bad = playground.prepare({ scenario: 'hot-key', variant: 'global-key', params: { jobMs: 50 } });
+    const bad = tested.playground.prepare({ scenario: 'hot-key', variant: 'global-key', params: { jobMs: 50 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'jobMs' must be an integer from 100 to 2000, got 50" });
   });
 });

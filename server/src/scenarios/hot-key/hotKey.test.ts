@@ -2,19 +2,12 @@
 // other parameters. Every job is ready before any starts and none finishes before all
 // have tried their lock, so the overlaps are the same on every run.
 // The other parameters are in hotKey.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'hot-key', variant, params);
+const tested = scenarioUnderTest('hot-key');
+const { run } = tested;
 
 /** The span of the jobs' work as the workers reported it, in ms. */
 function workSpan(events: Awaited<ReturnType<typeof run>>['events']): number {
@@ -57,10 +50,10 @@ describe('hot-key counts the rows, not what the workers said', () => {
     // written, before it can record the end: the row counts as running to the end.
     const params = { jobs: 2, entities: 1, workers: 2, jobMs: 300 };
     const kill = [{ checkpoint: 'after-job-row', target: 'worker-1', action: 'kill' as const }];
-    const whole = await play(playground, 'hot-key', 'key-per-job', params, undefined, { mutants: true });
+    const whole = await play(tested.playground, 'hot-key', 'key-per-job', params, undefined, { mutants: true });
     expect(whole.metrics).toEqual({ jobsDone: 2, maxParallelJobs: 2, maxParallelPerEntity: 2, wallMs: 300 });
     expect(whole.verdict).toBe('fail');
-    const killed = await play(playground, 'hot-key', 'key-per-job', params, kill, { mutants: true });
+    const killed = await play(tested.playground, 'hot-key', 'key-per-job', params, kill, { mutants: true });
     expect(eventsOf(killed.events, 'process-killed', 'worker-1')).toHaveLength(1);
     expect(eventsOf(killed.events, 'work-finished', 'worker-1')).toHaveLength(0);
     expect(killed.metrics).toEqual({ jobsDone: 1, maxParallelJobs: 2, maxParallelPerEntity: 2, wallMs: 300 });

@@ -3,19 +3,12 @@
 // waits on the row lock), and they write in list order, so each verdict is the same on
 // every run.
 // This file holds the parameters; lostUpdate.test.ts the defaults. `npm run test:full` runs it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'lost-update', variant, params);
+const tested = scenarioUnderTest('lost-update');
+const { run } = tested;
 
 /** What each variant must end with under this choreography, worked out by hand. */
 function predicted(variant: string, initialStock: number, sales: number[]) {
@@ -45,7 +38,7 @@ function predicted(variant: string, initialStock: number, sales: number[]) {
 
 const variants = ['read-modify-write', 'atomic-update', 'optimistic-version', 'select-for-update'];
 
-describe('lost-update honours its parameters', () => {
+describe.concurrent('lost-update honours its parameters', () => {
   const cases = [
     { initialStock: 4, sales: [3, 2] }, // the second sale does not fit
     { initialStock: 10, sales: [1, 2, 3, 4] },
@@ -101,7 +94,8 @@ describe('lost-update honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const prepare = (params: Record<string, unknown>) => playground.prepare({ scenario: 'lost-update', variant: 'atomic-update', params });
+    const prepare = (params: Record<string, unknown>) =>
+      tested.playground.prepare({ scenario: 'lost-update', variant: 'atomic-update', params });
     const tooMany = prepare({ sales: Array(21).fill(1).join(',') });
     expect(tooMany.ok).toBe(false);
     expect(!tooMany.ok && tooMany.error).toMatch(/^parameter 'sales' must be a comma-separated list of 1 to 20 integers from 1 to 1000/);
@@ -112,7 +106,7 @@ describe('lost-update honours its parameters', () => {
 
   it('leaves no schema behind', async () => {
     const { run: finished } = await run('select-for-update', { thinkMs: 0 });
-    const schemas = await playground.pg.query('select 1 from pg_namespace where nspname = $1', [`run_${finished.id}`]);
+    const schemas = await tested.playground.pg.query('select 1 from pg_namespace where nspname = $1', [`run_${finished.id}`]);
     expect(schemas.rowCount).toBe(0);
   });
 });

@@ -3,19 +3,12 @@
 // waits on the row lock), and they write in list order, so each verdict is the same on
 // every run.
 // The other parameters are in lostUpdate.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'lost-update', variant, params);
+const tested = scenarioUnderTest('lost-update');
+const { run } = tested;
 
 describe('lost-update at its defaults (stock 10, sales 3,2)', () => {
   it('read-modify-write: B read 10, A wrote 7, B wrote 8 over it', async () => {
@@ -86,14 +79,14 @@ describe('the verdict needs no word from an admin', () => {
   const killedAfterSale = [{ checkpoint: 'sale-done', target: 'admin-1', action: 'kill' as const }];
 
   it('atomic-update: both sales are taken off though admin-1 died right after its own', async () => {
-    const { metrics, verdict, events } = await play(playground, 'lost-update', 'atomic-update', {}, killedAfterSale);
+    const { metrics, verdict, events } = await play(tested.playground, 'lost-update', 'atomic-update', {}, killedAfterSale);
     expect(eventsOf(events, 'process-killed')).toHaveLength(1);
     expect(metrics).toEqual({ finalStock: 5, expectedStock: 5, retries: 0, refusedSales: 0 });
     expect(verdict).toBe('pass');
   });
 
   it('read-modify-write: admin-1 killed the same way, and its sale is still lost', async () => {
-    const { metrics, verdict, events } = await play(playground, 'lost-update', 'read-modify-write', {}, killedAfterSale);
+    const { metrics, verdict, events } = await play(tested.playground, 'lost-update', 'read-modify-write', {}, killedAfterSale);
     expect(eventsOf(events, 'process-killed')).toHaveLength(1);
     expect(metrics).toEqual({ finalStock: 8, expectedStock: 5, retries: 0, refusedSales: 0 });
     expect(verdict).toBe('fail');

@@ -4,21 +4,14 @@
 // clock (the wall clock shim; without it, its key's expiry), and a node out of reach is a
 // real silent socket; so each verdict is the same on every run.
 // This file holds the parameters; redlock.test.ts the defaults. `npm run test:full` runs it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../testing/testPlayground.js';
 import { HAND_WRITTEN_ASKING, passesInsideLock } from './variants/redlock.js';
 import { renewalAtTheEdge } from './lockLeft.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'redlock', variant, params);
+const tested = scenarioUnderTest('redlock');
+const { run } = tested;
 
 const stale = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' };
 const quiet = { maxConcurrentHolders: 1, staleWritesAccepted: 0, staleWritesRejected: 0, finalWriter: 'worker-2' };
@@ -88,7 +81,7 @@ describe('redlock honours its parameters', () => {
     const refusal =
       'RedlockMutex would renew its lock 18 ms before it ends on node-3 (490 ms after the grant), less than 50 ms either way, and the verdict turns on it: whether the renewal lands in time would be luck. Use a lease of 750 ms or more, or a clock jump of 68 ms or more.';
     expect(renewalAtTheEdge(edge, renewing, 'RedlockMutex')).toBe(refusal);
-    expect(playground.prepare({ scenario: 'redlock', variant: 'lib-redis-semaphore-redlock-mutex', params: edge })).toEqual({
+    expect(tested.playground.prepare({ scenario: 'redlock', variant: 'lib-redis-semaphore-redlock-mutex', params: edge })).toEqual({
       ok: false,
       error: refusal.replace('RedlockMutex', 'redis-semaphore (RedlockMutex)'),
     });
@@ -137,9 +130,9 @@ describe('redlock honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const bad = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: { leaseMs: 100 } });
+    const bad = tested.playground.prepare({ scenario: 'redlock', variant: 'redlock', params: { leaseMs: 100 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'leaseMs' must be an integer from 500 to 10000, got 100" });
-    const reach = playground.prepare({ scenario: 'redlock', variant: 'redlock', params: { reach: 'half' } });
+    const reach = tested.playground.prepare({ scenario: 'redlock', variant: 'redlock', params: { reach: 'half' } });
     expect(reach).toEqual({ ok: false, error: "parameter 'reach' must be one of all, split, got half" });
   });
 

@@ -4,21 +4,14 @@
 // clock (the wall clock shim; without it, its key's expiry), and a node out of reach is a
 // real silent socket; so each verdict is the same on every run.
 // The other parameters are in redlock.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { faultsOf } from '@racelab/shared';
 import { detectLabMechanisms, MECHANISM } from '../../labnet/mechanisms.js';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'redlock', variant, params);
+const tested = scenarioUnderTest('redlock');
+const { run } = tested;
 
 const stale = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1' };
 const fenced = { maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2' };
@@ -119,7 +112,7 @@ describe('redlock: a clock jump on one node', () => {
 describe('redlock judges writes by what reached the row, whatever the worker says', () => {
   it('redlock: worker-1 killed right after its stale write, before a word of it: still a stale write', async () => {
     const kill = [{ checkpoint: 'after-write', target: 'worker-1', action: 'kill' as const }];
-    const { metrics, verdict, events } = await play(playground, 'redlock', 'redlock', {}, kill);
+    const { metrics, verdict, events } = await play(tested.playground, 'redlock', 'redlock', {}, kill);
     expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
     expect(metrics).toEqual(stale);
     expect(verdict).toBe('fail');
@@ -130,7 +123,7 @@ describe('redlock counts every grant from what the nodes held, whatever the work
   it('redlock: worker-2 killed right after it won its majority: worker-1 still writes as one of two holders', async () => {
     // worker-2 dies before any other line of its job: only the server, watching the five nodes, knows it was granted.
     const killAfterGrant = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
-    const { metrics, verdict, events } = await play(playground, 'redlock', 'redlock', {}, killAfterGrant);
+    const { metrics, verdict, events } = await play(tested.playground, 'redlock', 'redlock', {}, killAfterGrant);
     expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
     expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
     expect(metrics).toEqual(stale);

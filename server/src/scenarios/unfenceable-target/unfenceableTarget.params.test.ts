@@ -5,19 +5,12 @@
 // This file holds the parameters; unfenceableTarget.test.ts the defaults. `npm run test:full` runs it.
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'unfenceable-target', variant, params);
+const tested = scenarioUnderTest('unfenceable-target');
+const { run } = tested;
 
 const stale = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1', finalFence: 1 };
 const refused = { maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2', finalFence: 2 };
@@ -55,7 +48,11 @@ describe('unfenceable-target honours its parameters', () => {
   });
 
   it("removes the run's upload folder", async () => {
-    const prepared = playground.prepare({ scenario: 'unfenceable-target', variant: 'file-with-token', params: { pauseMs: 0, workMs: 0 } });
+    const prepared = tested.playground.prepare({
+      scenario: 'unfenceable-target',
+      variant: 'file-with-token',
+      params: { pauseMs: 0, workMs: 0 },
+    });
     if (!prepared.ok) throw new Error(prepared.error);
     const folders = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`racelab-uploads-${prepared.run.id}-`));
     let during: string[] = [];
@@ -69,7 +66,7 @@ describe('unfenceable-target honours its parameters', () => {
   });
 
   it('rejects parameters out of bounds, naming them', () => {
-    const bad = playground.prepare({ scenario: 'unfenceable-target', variant: 'file-with-token', params: { pauseMs: 20_000 } });
+    const bad = tested.playground.prepare({ scenario: 'unfenceable-target', variant: 'file-with-token', params: { pauseMs: 20_000 } });
     expect(bad).toEqual({ ok: false, error: "parameter 'pauseMs' must be an integer from 0 to 15000, got 20000" });
   });
 });

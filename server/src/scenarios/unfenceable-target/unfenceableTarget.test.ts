@@ -3,19 +3,12 @@
 // worker-2 moves when the server sees the lease gone; so each verdict is the same on
 // every run. The verdict reads the report a reader gets, from the target itself.
 // The other parameters are in unfenceableTarget.params.test.ts (`npm run test:full`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Playground } from '../../runs/playground.js';
-import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, play } from '../../testing/testPlayground.js';
+import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
-let playground: Playground;
-beforeAll(async () => {
-  playground = await openTestPlayground();
-});
-afterAll(async () => {
-  await playground.close();
-});
-
-const run = (variant: string, params: Record<string, unknown> = {}) => play(playground, 'unfenceable-target', variant, params);
+const tested = scenarioUnderTest('unfenceable-target');
+const { run } = tested;
 
 const stale = { maxConcurrentHolders: 2, staleWritesAccepted: 1, staleWritesRejected: 0, finalWriter: 'worker-1', finalFence: 1 };
 const refused = { maxConcurrentHolders: 2, staleWritesAccepted: 0, staleWritesRejected: 1, finalWriter: 'worker-2', finalFence: 2 };
@@ -66,7 +59,7 @@ describe('unfenceable-target reads the verdict from the targets, whatever the wo
   const killAfterUpload = [{ checkpoint: 'after-write', target: 'worker-1', action: 'kill' as const }];
 
   it('file-with-token: worker-1 killed right after its stale upload, before a word of it: the file still says fence 1', async () => {
-    const { metrics, verdict, events } = await play(playground, 'unfenceable-target', 'file-with-token', {}, killAfterUpload);
+    const { metrics, verdict, events } = await play(tested.playground, 'unfenceable-target', 'file-with-token', {}, killAfterUpload);
     expect(eventsOf(events, 'write-accepted', 'worker-1')).toEqual([]);
     // Only the holders figure, which the upload job logs itself, misses worker-1's upload.
     expect(metrics).toEqual({ ...stale, maxConcurrentHolders: 1 });
@@ -74,7 +67,7 @@ describe('unfenceable-target reads the verdict from the targets, whatever the wo
   });
 
   it('versioned-key: worker-1 killed right after its refused upload: the key counted the refusal', async () => {
-    const { metrics, verdict } = await play(playground, 'unfenceable-target', 'versioned-key', {}, killAfterUpload);
+    const { metrics, verdict } = await play(tested.playground, 'unfenceable-target', 'versioned-key', {}, killAfterUpload);
     expect(metrics).toEqual({ ...refused, maxConcurrentHolders: 1 });
     expect(verdict).toBe('pass');
   });
@@ -84,7 +77,7 @@ describe('unfenceable-target counts every grant from what Redis held, whatever t
   it('file-with-token: worker-2 killed right after it took the lease: worker-1 still uploads as one of two holders', async () => {
     // worker-2 dies before any other line of its job: only the server's observer of the lock key knows it was granted.
     const killAfterGrant = [{ checkpoint: 'after-grant', target: 'worker-2', action: 'kill' as const }];
-    const { metrics, verdict, events } = await play(playground, 'unfenceable-target', 'file-with-token', {}, killAfterGrant);
+    const { metrics, verdict, events } = await play(tested.playground, 'unfenceable-target', 'file-with-token', {}, killAfterGrant);
     expect(eventsOf(events, 'lease-acquired', 'worker-2')).toHaveLength(1);
     expect(eventsOf(events, 'process-killed', 'worker-2')).toHaveLength(1);
     expect(metrics).toEqual(stale);
