@@ -272,6 +272,27 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
    * validates them like any caller's.
    */
   stabilityParams?: Params[];
+  /** The scenario as an exercise: the broken variant a learner starts from, and how they are led to a fix. */
+  exercise?: ExerciseDefinition;
+}
+
+/**
+ * A scenario as an exercise (the folder's exercise.ts). The learner edits the `from` variant's
+ * code; it is graded at the defaults and at each declared set (stabilityParams) where the
+ * `solution` variant is expected to pass, with the parameters that variant runs at there.
+ */
+export interface ExerciseDefinition {
+  /** The broken variant whose code the editor starts from (its id). */
+  from: string;
+  /** The correct variant shown, only on request, as the reference solution (its id). */
+  solution: string;
+  /** In order: the idea, the Redis or SQL primitive, the shape of the code. */
+  hints: [string, string] | [string, string, string];
+  /**
+   * Why each declared set is graded, one line for each of stabilityParams in order, said when
+   * the fix fails there: "worker-1's fetch outlasts its lease and fails, after worker-2 took the lock".
+   */
+  setReasons: string[];
 }
 
 /** Identity function that gives a scenario definition its types. */

@@ -4,6 +4,7 @@ import { choiceSpec } from '../kit/choiceParam.js';
 import { leaseParam, workParam } from '../kit/leaseParams.js';
 import { defineScenario, intParam } from '../types.js';
 import { SEEN_IN_THE_WILD } from './sources.js';
+import { EXERCISE } from './exercise.js';
 import { FetchFailed, fireWhenDue, lockKeys, nightlyJob, type NightlyJob } from './nightlyJob.js';
 import { FAIL_INSIDE_THE_LEASE, OVERRUN_THEN_FAIL } from './declaredSets.js';
 import { createReportTables, maxConcurrentBuilds } from './reportTables.js';
@@ -30,6 +31,7 @@ export default defineScenario<NightlyJob>({
   source: import.meta.url,
   teachingOrder: 1,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     { kind: 'int', name: 'workers', label: 'Workers', help: 'Containers running the job.', min: 1, max: 20, default: 3 },
     workParam('How long the job works before it sends the e-mail.', { max: 10_000, default: 120 }),
