@@ -7,7 +7,7 @@ export const EXERCISE: ExerciseDefinition = {
   solution: 'token-lua',
   hints: [
     'A lease can expire while its holder still works. When the first container releases, the lock may already belong to another: the release must delete only the lock this container took.',
-    'Give each holder its own value (a random token) in SET key token NX PX, and release with a compare-and-delete that Redis runs as one step: a Lua script, EVAL "if redis.call(\'get\', KEYS[1]) == ARGV[1] then return redis.call(\'del\', KEYS[1]) else return 0 end".',
+    "Give each holder its own value (a random token) in SET key token NX PX, and release with a compare-and-delete that Redis runs as one step: a Lua script, EVAL \"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end\".",
     "Take: const token = randomUUID(); set(key, token, 'PX', job.leaseMs, 'NX'). Release, in finally: job.redis.eval(script, 1, key, token). A GET, then a DEL, is two steps: a stall between them deletes the next holder's lock.",
   ],
   setReasons: [
