@@ -8,7 +8,7 @@ export const EXERCISE: ExerciseDefinition = {
   hints: [
     'The rule is right (write only with a higher fence), but the check and the write are two steps: a newer holder can write between them, and the write that follows trusts a check that is no longer true. Make the comparison part of the write itself.',
     "Put the comparison in the UPDATE's WHERE, which PostgreSQL checks under the row's lock in the same statement: the UPDATE you already have, with AND fence < $3 ($3 the lease's fence) after WHERE id = $4.",
-    "Drop the SELECT and the comparison in JavaScript, with the checkpoint between them; keep job.holding(…) and job.checkpoint('before-write'), and call job.write(…) with the guarded UPDATE and the lease: a write it turns down updates no row, and the timeline shows it rejected.",
+    "Drop the SELECT and the comparison in JavaScript; keep job.holding(…) and both checkpoints, now one after the other just before the write (with the check inside the UPDATE, 'between' is simply before it), and call job.write(…) with the guarded UPDATE and the lease: a write it turns down updates no row.",
   ],
   setReasons: [
     "worker-1 is stopped 400 ms in a 150 ms lease, at each ordering's step: worker-2 takes every lease with fence 2, and no ordering may let worker-1's stale write replace a newer one",
