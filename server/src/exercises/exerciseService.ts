@@ -7,6 +7,7 @@ import type { OwnCode } from '../runs/ownCode.js';
 import type { Playground } from '../runs/playground.js';
 import { sourcePath } from '../scenarios/registry.js';
 import type { VariantDefinition } from '../scenarios/types.js';
+import { typescript } from './compiler.js';
 import { prepareEditedCode } from './editedCode.js';
 import { allExercises, exerciseOf, type Exercise } from './exerciseOf.js';
 import { exerciseSets } from './exerciseSets.js';
@@ -32,6 +33,8 @@ export class ExerciseService {
   /** Whether edited code runs here, why, and every exercise. */
   status(): ExercisesStatus {
     this.infos ??= allExercises(this.playground.catalog).map(infoOf);
+    // A page that asks is about to send code: the compiler (seconds to load on a busy machine) loads meanwhile.
+    if (this.policy.allowed) void typescript().catch(() => undefined);
     return { allowed: this.policy.allowed, why: this.policy.why, exercises: this.infos };
   }
 
