@@ -184,6 +184,27 @@ describe('where edited code runs', () => {
       }
     });
 
+    it('where the machine gives less (not root), its description says what is missing, and the limits still stand', async () => {
+      const less = await openConfinement(STORES, { root: false, nft: false, prlimit: true });
+      expect(less.description.words).toBe(
+        'partly confined: same uid as the server (not root), network not confined (not root), 2 GB address space, 60 s of CPU, 64 MB files, ' +
+          "child processes refused by Node's permission model only",
+      );
+      const port = (listener.address() as { port: number }).port;
+      const before = accepted;
+      const hostile = await runHostile(less, connecting([{ host: '127.0.0.1', port }]) + ';setTimeout(() => {}, 60_000)', {
+        deadlineMs: 5000,
+      });
+      await becameNode(hostile.pid);
+      expect(hostile.uid).toBeUndefined();
+      expect(await procLine(hostile.pid, 'status', 'Uid:')).toMatch(new RegExp(`^Uid:\\t${process.getuid?.()}\\t`));
+      expect(await procLine(hostile.pid, 'limits', 'Max address space')).toMatch(new RegExp(`\\s${LIMITS.addressSpaceBytes}\\s`));
+      const ended = await hostile.ended;
+      // Honest about the open network: the stranger's port was reached.
+      expect(reported<{ result: string }[]>(ended).map((r) => r.result)).toEqual(['connected']);
+      expect(accepted).toBe(before + 1);
+    });
+
     it('the stores are reached', async () => {
       const ended = await (await runHostile(confinement, connecting(STORES))).ended;
       expect(reported<{ result: string }[]>(ended).map((r) => r.result)).toEqual(['connected', 'connected']);

@@ -9,7 +9,17 @@
 import { chown, chmod, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { installFirewall, nft, type Endpoint, type Firewall } from './exerciseFirewall.js';
-import { LIMITS, measureThreads, prlimitArgs, prlimitWorks, serverUids, takeUid, THREAD_POOL_ENV } from './processLimits.js';
+import {
+  LIMITS,
+  measureThreads,
+  prlimitArgs,
+  prlimitWorks,
+  serverUids,
+  takeUid,
+  takesWasmWithoutTraps,
+  THREAD_POOL_ENV,
+  WASM_WITHOUT_TRAPS,
+} from './processLimits.js';
 
 export type { Endpoint } from './exerciseFirewall.js';
 
@@ -47,6 +57,8 @@ export interface ConfinementDescription {
   ownUid: boolean;
   network: boolean;
   limits: boolean;
+  /** The address-space limit stands (the node runs WebAssembly without its 10 GB reservations). */
+  addressSpace: boolean;
   /** A fork fails for the kernel's process limit, not only for Node's permission model. */
   noChildProcesses: boolean;
   /** One sentence: "confined: …" or "partly confined: …". */
@@ -66,16 +78,20 @@ const MB = (bytes: number): string => `${bytes / 1024 ** 2} MB`;
 
 /** The sentence for what was applied; `why` names each missing wall's reason. */
 export function describe(applied: Omit<ConfinementDescription, 'words'>, why: { uid?: string; network?: string }): ConfinementDescription {
-  const limits = applied.limits
-    ? [`${GB(LIMITS.addressSpaceBytes)} address space`, `${LIMITS.cpuSeconds} s of CPU`, `${MB(LIMITS.fileBytes)} files`]
-    : [];
+  const limits = [
+    applied.addressSpace
+      ? `${GB(LIMITS.addressSpaceBytes)} address space`
+      : 'no address-space limit (this node cannot run WebAssembly under one)',
+    `${LIMITS.cpuSeconds} s of CPU`,
+    `${MB(LIMITS.fileBytes)} files`,
+  ];
   const parts = [
     applied.ownUid ? 'own uid' : `same uid as the server (${why.uid})`,
     applied.network ? 'network to the stores only' : `network not confined (${why.network})`,
     ...(applied.limits ? limits : ['no kernel limits (prlimit is not installed): the heap limit only']),
     applied.noChildProcesses ? 'no child processes' : "child processes refused by Node's permission model only",
   ];
-  const whole = applied.ownUid && applied.network && applied.limits && applied.noChildProcesses;
+  const whole = applied.ownUid && applied.network && applied.limits && applied.addressSpace && applied.noChildProcesses;
   return { ...applied, words: `${whole ? 'confined' : 'partly confined'}: ${parts.join(', ')}` };
 }
 
@@ -98,26 +114,28 @@ interface Machine {
   threads: { permission: number; plain: number } | null;
 }
 
+const notRoot = (): string => (process.platform === 'linux' ? 'not root' : 'not Linux');
+
 let machine: Promise<Machine> | undefined;
+// The last walls' removal: new walls wait for it, so it never deletes a chain made after it.
+let removed: Promise<unknown> = Promise.resolve();
 let opened = 0;
 let described: ConfinementDescription | undefined;
 
 async function setUp(abilities: Abilities): Promise<Machine> {
   const block = serverUids();
   const firewall = abilities.nft ? await installFirewall(block) : null;
+  const addressSpace = abilities.prlimit && (await takesWasmWithoutTraps(process.execPath));
   const threads =
     abilities.root && abilities.prlimit
       ? {
-          permission: await measureThreads(process.execPath, block.first, true),
-          plain: await measureThreads(process.execPath, block.first, false),
+          permission: await measureThreads(process.execPath, block.first, true, addressSpace),
+          plain: await measureThreads(process.execPath, block.first, false, addressSpace),
         }
       : null;
   const description = describe(
-    { ownUid: abilities.root, network: firewall !== null, limits: abilities.prlimit, noChildProcesses: threads !== null },
-    {
-      uid: process.platform === 'linux' ? 'not root' : 'not Linux',
-      network: !abilities.root ? (process.platform === 'linux' ? 'not root' : 'not Linux') : 'nft is not installed',
-    },
+    { ownUid: abilities.root, network: firewall !== null, limits: abilities.prlimit, addressSpace, noChildProcesses: threads !== null },
+    { uid: notRoot(), network: abilities.root ? 'nft is not installed' : notRoot() },
   );
   return { description, firewall, threads };
 }
@@ -126,11 +144,15 @@ async function setUp(abilities: Abilities): Promise<Machine> {
  * Opens the walls for a server whose runs reach these stores: installs its network rule where
  * it can and measures what node needs. Opened again in one process (several playgrounds),
  * the walls are shared and stand until the last one closes. `abilities` is for tests of a
- * machine that gives less.
+ * machine that gives less: such walls are the caller's alone, with no network rule.
  */
 export async function openConfinement(stores: Endpoint[], abilities?: Abilities): Promise<Confinement> {
+  if (abilities) {
+    const own = await setUp({ ...abilities, nft: false });
+    return { description: own.description, wrap: (request) => wrap(own, request), close: async () => undefined };
+  }
   opened++;
-  machine ??= (abilities ? Promise.resolve(abilities) : detectAbilities()).then(setUp);
+  machine ??= removed.then(detectAbilities).then(setUp);
   const ready = await machine.catch((error: unknown) => {
     opened--;
     if (opened === 0) machine = undefined;
@@ -147,7 +169,8 @@ export async function openConfinement(stores: Endpoint[], abilities?: Abilities)
       closed = true;
       if (--opened > 0) return;
       machine = undefined;
-      await ready.firewall?.remove();
+      removed = ready.firewall?.remove() ?? Promise.resolve();
+      await removed;
     },
   };
 }
@@ -156,9 +179,16 @@ export async function openConfinement(stores: Endpoint[], abilities?: Abilities)
 export async function describeConfinement(): Promise<string> {
   if (described && machine) return described.words;
   const abilities = await detectAbilities();
+  const addressSpace = abilities.prlimit && (await takesWasmWithoutTraps(process.execPath));
   return describe(
-    { ownUid: abilities.root, network: abilities.nft, limits: abilities.prlimit, noChildProcesses: abilities.root && abilities.prlimit },
-    { uid: 'not root', network: abilities.root ? 'nft is not installed' : 'not root' },
+    {
+      ownUid: abilities.root,
+      network: abilities.nft,
+      limits: abilities.prlimit,
+      addressSpace,
+      noChildProcesses: abilities.root && abilities.prlimit,
+    },
+    { uid: notRoot(), network: abilities.root ? 'nft is not installed' : notRoot() },
   ).words;
 }
 
@@ -166,33 +196,24 @@ const usesPermissionModel = (args: string[]): boolean => args.some((a) => a === 
 
 async function wrap(ready: Machine, request: ConfineRequest): Promise<ConfinedCommandLine> {
   const { command, args, env, cwd, scratch, stores } = request;
+  const { limits, addressSpace, ownUid } = ready.description;
   await ready.firewall?.allow(stores);
-  const limited = ready.description.limits;
-  if (!ready.description.ownUid) {
-    return {
-      command: limited ? 'prlimit' : command,
-      args: limited ? [...prlimitArgs(null), command, ...args] : args,
-      env,
-      cwd,
-      release: () => undefined,
-    };
-  }
-  const slot = takeUid();
+  const slot = ownUid ? takeUid() : null;
   try {
-    await ownTree(scratch, slot.uid);
+    if (slot) await ownTree(scratch, slot.uid);
   } catch (error) {
-    slot.release();
+    slot?.release();
     throw error;
   }
-  const threads = ready.threads ? ready.threads[usesPermissionModel(args) ? 'permission' : 'plain'] : null;
+  const threads = slot && ready.threads ? ready.threads[usesPermissionModel(args) ? 'permission' : 'plain'] : null;
+  const node = [command, ...(addressSpace ? [WASM_WITHOUT_TRAPS] : []), ...args];
   return {
-    command: limited ? 'prlimit' : command,
-    args: limited ? [...prlimitArgs(threads), command, ...args] : args,
+    command: limits ? 'prlimit' : command,
+    args: limits ? [...prlimitArgs(threads, addressSpace), ...node] : node.slice(1),
     env: threads === null ? env : { ...env, ...THREAD_POOL_ENV },
     cwd,
-    uid: slot.uid,
-    gid: slot.uid,
-    release: slot.release,
+    ...(slot ? { uid: slot.uid, gid: slot.uid } : {}),
+    release: slot ? slot.release : () => undefined,
   };
 }
 

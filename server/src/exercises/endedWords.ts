@@ -26,7 +26,11 @@ const WHAT_IS_REFUSED: Record<string, string> = {
 /** The sentence for how edited code ended, or null when its end was not a refusal or a limit. */
 export function endedWords({ code, signal, text }: Ending, stores: Endpoint[] = []): string | null {
   if (/JavaScript heap out of memory|Reached heap limit/.test(text)) return `your code ran out of memory (${HEAP_MB} MB)`;
-  if (/Array buffer allocation failed|Cannot allocate memory|ENOMEM|std::bad_alloc|Fatal process out of memory/.test(text)) {
+  if (
+    /Array buffer allocation failed|Cannot allocate Wasm memory|Cannot allocate memory|ENOMEM|std::bad_alloc|Fatal process out of memory/.test(
+      text,
+    )
+  ) {
     return `your code ran out of memory (its ${LIMITS.addressSpaceBytes / 1024 ** 3} GB of address space)`;
   }
   if (signal === 'SIGXCPU') return `your code used up its ${LIMITS.cpuSeconds} s of CPU`;

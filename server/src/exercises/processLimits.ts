@@ -60,10 +60,26 @@ export function takeUid(block = serverUids()): UidSlot {
   throw new Error(`${UIDS_PER_SERVER - 1} processes of edited code are already running on this server: try again when one has ended`);
 }
 
+/**
+ * V8 reserves 10 GB of address space for each WebAssembly memory to catch bounds by a trap;
+ * under the address-space limit that fails, and Node's own fetch (and pg, which makes a
+ * Response at its first connect) instantiates WebAssembly: with this flag V8 checks bounds in
+ * the code instead and reserves only what the memory holds.
+ */
+export const WASM_WITHOUT_TRAPS = '--disable-wasm-trap-handler';
+
+/** Whether this node takes WASM_WITHOUT_TRAPS (Node 20.15, 22.2 and later): without it, no address-space limit. */
+export async function takesWasmWithoutTraps(node: string): Promise<boolean> {
+  return run(node, [WASM_WITHOUT_TRAPS, '-e', '0'], { timeout: 10_000 }).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** prlimit's arguments before the command: the limits, no core dumps, and the thread cap where there is one. */
-export function prlimitArgs(threads: number | null): string[] {
+export function prlimitArgs(threads: number | null, addressSpace = true): string[] {
   return [
-    `--as=${LIMITS.addressSpaceBytes}`,
+    ...(addressSpace ? [`--as=${LIMITS.addressSpaceBytes}`] : []),
     `--cpu=${LIMITS.cpuSeconds}`,
     `--fsize=${LIMITS.fileBytes}`,
     `--nofile=${LIMITS.openFiles}`,
@@ -93,9 +109,12 @@ fs.readFile('/proc/self/status', () => console.log(/Threads:\\s+(\\d+)/.exec(fs.
  * process limit is set to exactly this, so a fork or a thread more fails (EAGAIN). Node's
  * permission model starts one thread fewer (no inspector), so each kind is measured.
  */
-export async function measureThreads(node: string, uid: number, permission: boolean): Promise<number> {
-  const flags = permission ? ['--experimental-permission', '--allow-fs-read=/proc/self/status', '--no-warnings'] : [];
-  const { stdout } = await run('prlimit', [...prlimitArgs(null), node, ...flags, '-e', PROBE], {
+export async function measureThreads(node: string, uid: number, permission: boolean, addressSpace: boolean): Promise<number> {
+  const flags = [
+    ...(addressSpace ? [WASM_WITHOUT_TRAPS] : []),
+    ...(permission ? ['--experimental-permission', '--allow-fs-read=/proc/self/status', '--no-warnings'] : []),
+  ];
+  const { stdout } = await run('prlimit', [...prlimitArgs(null, addressSpace), node, ...flags, '-e', PROBE], {
     uid,
     gid: uid,
     cwd: '/',

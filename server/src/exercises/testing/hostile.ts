@@ -65,7 +65,8 @@ export async function runHostile(
   const flags = permission
     ? [
         '--experimental-permission',
-        `--allow-fs-read=${[scratch, ...(options.reads ?? [])].join(',')}`,
+        // One flag a path: this node reads a comma as part of the path.
+        ...[scratch, ...(options.reads ?? [])].map((dir) => `--allow-fs-read=${dir}`),
         `--allow-fs-write=${scratch}`,
         '--no-warnings',
       ]
