@@ -1,4 +1,4 @@
-// Spawning a confined command line: as its uid, its uid given back once it has exited, and
+// Spawning a confined command line (it drops to its own uid itself): its uid given back once it has exited, and
 // what it left (exit code or signal, stdout, stderr) gathered for endedWords. A deadline,
 // where given, is a SIGKILL: wall time is the one limit the kernel does not keep.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
@@ -25,7 +25,6 @@ export function spawnConfined(
     cwd: command.cwd,
     env: command.env,
     stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],
-    ...(command.uid === undefined ? {} : { uid: command.uid, gid: command.gid }),
   });
   let stdout = '';
   let stderr = '';

@@ -185,7 +185,7 @@ describe('where edited code runs', () => {
     });
 
     it('where the machine gives less (not root), its description says what is missing, and the limits still stand', async () => {
-      const less = await openConfinement(STORES, { root: false, nft: false, prlimit: true });
+      const less = await openConfinement(STORES, { root: false, setpriv: false, nft: false, prlimit: true });
       expect(less.description.words).toBe(
         'partly confined: same uid as the server (not root), network not confined (not root), 2 GB address space, 60 s of CPU, 64 MB files, ' +
           "child processes refused by Node's permission model only",

@@ -1,7 +1,7 @@
 // Where a learner's edited code runs: the operating system's walls around its node process,
 // beyond what Node's permission model and heap limit give inside it. As root on Linux each
-// process runs as a uid of its own (no file of the server's but what all may read, its
-// scratch folder its own), reaches only the stores (nftables, exerciseFirewall.ts), and has
+// process runs as a uid of its own (no file of the server's but what all may read; its
+// scratch folder its run's, through a gid the run's processes share), reaches only the stores (nftables, exerciseFirewall.ts), and has
 // its threads capped at what node needs (so a fork fails), its address space, CPU time and
 // file size limited (prlimit, processLimits.ts). Where the machine does not allow a wall
 // (not root, no nft, no prlimit), the rest still stand and the description says which is
@@ -10,10 +10,11 @@ import { chown, chmod, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { installFirewall, nft, type Endpoint, type Firewall } from './exerciseFirewall.js';
 import {
+  commandWorks,
+  dropTo,
   LIMITS,
   measureThreads,
   prlimitArgs,
-  prlimitWorks,
   serverUids,
   takeUid,
   takesWasmWithoutTraps,
@@ -37,8 +38,9 @@ export interface ConfineRequest extends NodeCommandLine {
   stores: Endpoint[];
 }
 
-/** The command line to spawn instead (with `uid` and `gid` as spawn options); `release` once the process has exited. */
+/** The command line to spawn instead (it drops to `uid` and `gid` itself); `release` once the process has exited. */
 export interface ConfinedCommandLine extends NodeCommandLine {
+  /** The uid and gid node will run as, where it runs as its own. */
   uid?: number;
   gid?: number;
   release(): void;
@@ -48,6 +50,8 @@ export interface ConfinedCommandLine extends NodeCommandLine {
 export interface Abilities {
   /** Root on Linux: processes may run as uids of racelab's. */
   root: boolean;
+  /** util-linux's setpriv, which drops to them. */
+  setpriv: boolean;
   nft: boolean;
   prlimit: boolean;
 }
@@ -104,7 +108,8 @@ export async function detectAbilities(): Promise<Abilities> {
       () => true,
       () => false,
     ));
-  return { root, nft: hasNft, prlimit: process.platform === 'linux' && (await prlimitWorks()) };
+  const linux = process.platform === 'linux';
+  return { root, setpriv: root && (await commandWorks('setpriv')), nft: hasNft, prlimit: linux && (await commandWorks('prlimit')) };
 }
 
 interface Machine {
@@ -124,18 +129,19 @@ let described: ConfinementDescription | undefined;
 
 async function setUp(abilities: Abilities): Promise<Machine> {
   const block = serverUids();
-  const firewall = abilities.nft ? await installFirewall(block) : null;
-  const addressSpace = abilities.prlimit && (await takesWasmWithoutTraps(process.execPath));
-  const threads =
-    abilities.root && abilities.prlimit
-      ? {
-          permission: await measureThreads(process.execPath, block.first, true, addressSpace),
-          plain: await measureThreads(process.execPath, block.first, false, addressSpace),
-        }
+  const ownUid = abilities.root && abilities.setpriv;
+  const [firewall, addressSpace] = await Promise.all([
+    abilities.nft ? installFirewall(block) : null,
+    abilities.prlimit && takesWasmWithoutTraps(process.execPath),
+  ]);
+  const measured =
+    ownUid && abilities.prlimit
+      ? await Promise.all([true, false].map((permission) => measureThreads(process.execPath, block.first, permission, addressSpace)))
       : null;
+  const threads = measured && { permission: measured[0]!, plain: measured[1]! };
   const description = describe(
-    { ownUid: abilities.root, network: firewall !== null, limits: abilities.prlimit, addressSpace, noChildProcesses: threads !== null },
-    { uid: notRoot(), network: abilities.root ? 'nft is not installed' : notRoot() },
+    { ownUid, network: firewall !== null, limits: abilities.prlimit, addressSpace, noChildProcesses: threads !== null },
+    { uid: abilities.root ? 'setpriv is not installed' : notRoot(), network: abilities.root ? 'nft is not installed' : notRoot() },
   );
   return { description, firewall, threads };
 }
@@ -182,13 +188,13 @@ export async function describeConfinement(): Promise<string> {
   const addressSpace = abilities.prlimit && (await takesWasmWithoutTraps(process.execPath));
   return describe(
     {
-      ownUid: abilities.root,
+      ownUid: abilities.root && abilities.setpriv,
       network: abilities.nft,
       limits: abilities.prlimit,
       addressSpace,
-      noChildProcesses: abilities.root && abilities.prlimit,
+      noChildProcesses: abilities.root && abilities.setpriv && abilities.prlimit,
     },
-    { uid: notRoot(), network: abilities.root ? 'nft is not installed' : notRoot() },
+    { uid: abilities.root ? 'setpriv is not installed' : notRoot(), network: abilities.root ? 'nft is not installed' : notRoot() },
   ).words;
 }
 
@@ -198,32 +204,64 @@ async function wrap(ready: Machine, request: ConfineRequest): Promise<ConfinedCo
   const { command, args, env, cwd, scratch, stores } = request;
   const { limits, addressSpace, ownUid } = ready.description;
   await ready.firewall?.allow(stores);
-  const slot = ownUid ? takeUid() : null;
+  const slot = ownUid ? takeUid(scratch) : null;
   try {
-    if (slot) await ownTree(scratch, slot.uid);
+    if (slot) await shareTree(scratch, slot.gid);
   } catch (error) {
     slot?.release();
     throw error;
   }
   const threads = slot && ready.threads ? ready.threads[usesPermissionModel(args) ? 'permission' : 'plain'] : null;
   const node = [command, ...(addressSpace ? [WASM_WITHOUT_TRAPS] : []), ...args];
+  const limited = limits ? ['prlimit', ...prlimitArgs(threads, addressSpace), ...node] : node;
+  const argv = slot ? [...dropTo(slot), ...limited] : limited;
   return {
-    command: limits ? 'prlimit' : command,
-    args: limits ? [...prlimitArgs(threads, addressSpace), ...node] : node.slice(1),
+    command: argv[0]!,
+    args: argv.slice(1),
     env: threads === null ? env : { ...env, ...THREAD_POOL_ENV },
     cwd,
-    ...(slot ? { uid: slot.uid, gid: slot.uid } : {}),
+    ...(slot ? { uid: slot.uid, gid: slot.gid } : {}),
     release: slot ? slot.release : () => undefined,
   };
 }
 
-/** Gives the scratch folder and what is in it to the process's uid, for it alone. */
-async function ownTree(dir: string, uid: number): Promise<void> {
-  await chown(dir, uid, uid);
-  await chmod(dir, 0o700);
+/** Gives the scratch folder and what is in it to the group of the processes that share it (one run's), for them alone. */
+async function shareTree(dir: string, gid: number): Promise<void> {
+  await chown(dir, gid, gid);
+  await chmod(dir, 0o770);
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const inside = path.join(dir, entry.name);
-    if (entry.isDirectory()) await ownTree(inside, uid);
-    else if (!entry.isSymbolicLink()) await chown(inside, uid, uid);
+    if (entry.isDirectory()) await shareTree(inside, gid);
+    else if (entry.isFile()) {
+      await chown(inside, gid, gid);
+      await chmod(inside, 0o660);
+    }
   }
+}
+
+let held: Promise<Confinement> | undefined;
+
+/** The walls of this process's edited code: opened at the first ask (the server's start, or a first check), kept until closeExerciseConfinement. */
+export function exerciseConfinement(stores: Endpoint[]): Promise<Confinement> {
+  held ??= openConfinement(stores).catch((error: unknown) => {
+    held = undefined;
+    throw error;
+  });
+  return held;
+}
+
+/** Closes what exerciseConfinement opened: the server's stop. */
+export async function closeExerciseConfinement(): Promise<void> {
+  const walls = held;
+  held = undefined;
+  await (await walls?.catch(() => undefined))?.close();
+}
+
+/** The stores a run's worker reaches, from its URLs. */
+export function storesOf(urls: { redisUrl: string; databaseUrl: string }): Endpoint[] {
+  const endpoint = (url: string, port: number): Endpoint => {
+    const parsed = new URL(url);
+    return { host: parsed.hostname, port: Number(parsed.port || port) };
+  };
+  return [endpoint(urls.redisUrl, 6379), endpoint(urls.databaseUrl, 5432)];
 }

@@ -1,9 +1,11 @@
 // Who an edited code's process runs as, and the kernel's limits it runs under. As root, each
 // process gets a uid of its own from this server's block (BASE + pid × 32 + slot: no other
-// server's, no user's, under 2^31 for Node's spawn options), so that the network rule can name
-// the block and the process limit can count that one process's threads alone. The limits are
-// prlimit's (util-linux), set by the process on itself before it becomes node: lowering a
-// limit needs no privilege, so they apply as root or not.
+// server's, no user's, under 2^31), so that the network rule can name the block and the
+// process limit counts that one process's threads alone; the processes of one run share a
+// gid, which owns their scratch folder. setpriv (util-linux) drops to them, inside whatever
+// a lab wraps the command in (a namespace is entered as root). The limits are prlimit's, set
+// by the process on itself before it becomes node: lowering a limit needs no privilege, so
+// they apply as root or not.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -35,30 +37,55 @@ export function serverUids(pid = process.pid): { first: number; last: number } {
   return { first, last: first + UIDS_PER_SERVER - 1 };
 }
 
-/** A uid of this server's, held by one process until released. */
+/** A uid of this server's, held by one process until released, and the gid it shares with the processes of its group. */
 export interface UidSlot {
   uid: number;
+  gid: number;
   release(): void;
 }
 
+/** Uids held by a running process, or naming a group that still has one. */
 const taken = new Set<number>();
+/** The processes that share a scratch folder (one run's workers): one gid, the uid of the first. */
+const groups = new Map<string, { gid: number; members: number }>();
 
-/** Takes a free uid of the block (slot 0 is the probe's); throws when all are running. */
-export function takeUid(block = serverUids()): UidSlot {
-  for (let uid = block.first + 1; uid <= block.last; uid++) {
-    if (taken.has(uid)) continue;
-    taken.add(uid);
-    let held = true;
-    return {
-      uid,
-      release: () => {
-        if (held) taken.delete(uid);
-        held = false;
-      },
-    };
+/** Takes a free uid of the block (slot 0 is the probe's) for a process of `group`; throws when all are taken. */
+export function takeUid(group: string, block = serverUids()): UidSlot {
+  let uid = block.first + 1;
+  while (uid <= block.last && taken.has(uid)) uid++;
+  if (uid > block.last) {
+    throw new Error(`${UIDS_PER_SERVER - 1} processes of edited code are already running on this server: try again when one has ended`);
   }
-  throw new Error(`${UIDS_PER_SERVER - 1} processes of edited code are already running on this server: try again when one has ended`);
+  taken.add(uid);
+  const shared = groups.get(group) ?? { gid: uid, members: 0 };
+  groups.set(group, shared);
+  shared.members++;
+  let held = true;
+  return {
+    uid,
+    gid: shared.gid,
+    release: () => {
+      if (!held) return;
+      held = false;
+      shared.members--;
+      // The group's gid stays taken while any process of the group runs: no stranger gets its files.
+      if (uid !== shared.gid) taken.delete(uid);
+      if (shared.members === 0) {
+        groups.delete(group);
+        taken.delete(shared.gid);
+      }
+    },
+  };
 }
+
+/** setpriv's arguments that make the rest of the command line run as this uid and gid, with no groups and no way back to privilege (no setuid binary). */
+export const dropTo = ({ uid, gid }: { uid: number; gid: number }): string[] => [
+  'setpriv',
+  `--reuid=${uid}`,
+  `--regid=${gid}`,
+  '--clear-groups',
+  '--no-new-privs',
+];
 
 /**
  * V8 reserves 10 GB of address space for each WebAssembly memory to catch bounds by a trap;
@@ -89,9 +116,9 @@ export function prlimitArgs(threads: number | null, addressSpace = true): string
   ];
 }
 
-/** Whether prlimit is installed and works here. */
-export async function prlimitWorks(): Promise<boolean> {
-  return run('prlimit', ['--version'], { timeout: 5000 }).then(
+/** Whether this util-linux command is installed and works here (prlimit, setpriv). */
+export async function commandWorks(command: 'prlimit' | 'setpriv'): Promise<boolean> {
+  return run(command, ['--version'], { timeout: 5000 }).then(
     () => true,
     () => false,
   );
@@ -114,9 +141,8 @@ export async function measureThreads(node: string, uid: number, permission: bool
     ...(addressSpace ? [WASM_WITHOUT_TRAPS] : []),
     ...(permission ? ['--experimental-permission', '--allow-fs-read=/proc/self/status', '--no-warnings'] : []),
   ];
-  const { stdout } = await run('prlimit', [...prlimitArgs(null, addressSpace), node, ...flags, '-e', PROBE], {
-    uid,
-    gid: uid,
+  const argv = [...dropTo({ uid, gid: uid }), 'prlimit', ...prlimitArgs(null, addressSpace), node, ...flags, '-e', PROBE];
+  const { stdout } = await run(argv[0]!, argv.slice(1), {
     cwd: '/',
     env: { ...THREAD_POOL_ENV, PATH: process.env.PATH ?? '' },
     timeout: 10_000,
