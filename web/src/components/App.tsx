@@ -5,7 +5,7 @@
 // chapter and Run, the timeline, and a verdict area of fixed size, so nothing moves when a
 // verdict arrives. With no server the page still opens recorded runs. The lock libraries'
 // scorecard takes the playground's place while it is open; each of its cells replays a run.
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useShortcuts } from '../app/useShortcuts.js';
 import { STACKED, useStageInSightOnRun } from '../app/stageInSight.js';
 import { useMedia } from '../app/useMedia.js';
@@ -13,6 +13,7 @@ import { useStore } from '../store/index.js';
 import { selectScenario } from '../store/selectors.js';
 import { ConnectionStatus } from './ConnectionStatus.js';
 import { CompareControl } from './controls/CompareControl.js';
+import { ExerciseEntry } from './exercise/ExerciseEntry.js';
 import { ControlsDrawer } from './controls/ControlsDrawer.js';
 import { FaultPlanEditor } from './controls/FaultPlanEditor.js';
 import { ParamsForm } from './controls/ParamsForm.js';
@@ -32,6 +33,28 @@ import { BackToScorecard, ScorecardToggle } from './scorecard/ScorecardButtons.j
 import { RecordingControls } from './sharing/RecordingControls.js';
 import { RunLegend } from './timeline/Legend.js';
 import { Timeline } from './timeline/Timeline.js';
+
+// The exercise and its editor are a chunk of their own, fetched when an exercise first opens.
+const ExerciseView = lazy(() => import('./exercise/ExerciseView.js'));
+
+/** The scenario's summary and the way into its exercise, or the open exercise in their place. */
+export function ScenarioHead({ presenter }: { presenter: boolean }) {
+  const scenario = useStore(selectScenario);
+  const exercise = useStore((s) => s.exercise !== null);
+  if (exercise)
+    return (
+      <Suspense fallback={<p className="exercise-note">Loading the exercise…</p>}>
+        <ExerciseView />
+      </Suspense>
+    );
+  if (presenter || !scenario) return null;
+  return (
+    <div className="scenario-head">
+      <p className="scenario-summary">{scenario.summary}</p>
+      <ExerciseEntry />
+    </div>
+  );
+}
 
 export function useDocumentLook() {
   const presenter = useStore((s) => s.presenter);
@@ -57,11 +80,11 @@ function Verdicts() {
 }
 
 export function App() {
-  const scenario = useStore(selectScenario);
   const loaded = useStore((s) => s.catalog !== null);
   const hasRun = useStore((s) => s.shown.length > 0 || s.pending.length > 0);
   const presenter = useStore((s) => s.presenter);
   const scorecard = useStore((s) => s.scorecard);
+  const exercise = useStore((s) => s.exercise !== null);
   // The controls' drawer and the bar over the stage replace the column (not in presenter mode).
   const drawer = useMedia(STACKED) && !presenter;
   useShortcuts();
@@ -105,7 +128,7 @@ export function App() {
             <BackToScorecard />
             {presenter && <StageBar />}
             {drawer && <SetupBar />}
-            {!presenter && scenario && <p className="scenario-summary">{scenario.summary}</p>}
+            <ScenarioHead presenter={presenter} />
             {(loaded || hasRun) && (
               <>
                 <Timeline />
@@ -115,7 +138,8 @@ export function App() {
                 </div>
                 {!presenter && (
                   <div className="below">
-                    <CodePanel />
+                    {/* The open exercise's editor holds the code. */}
+                    {!exercise && <CodePanel />}
                     <ExplanationPanel />
                   </div>
                 )}
