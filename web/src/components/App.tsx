@@ -5,7 +5,7 @@
 // chapter and Run, the timeline, and a verdict area of fixed size, so nothing moves when a
 // verdict arrives. With no server the page still opens recorded runs. The lock libraries'
 // scorecard takes the playground's place while it is open; each of its cells replays a run.
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useShortcuts } from '../app/useShortcuts.js';
 import { STACKED, useStageInSightOnRun } from '../app/stageInSight.js';
 import { useMedia } from '../app/useMedia.js';
@@ -14,6 +14,7 @@ import { selectScenario } from '../store/selectors.js';
 import { ConnectionStatus } from './ConnectionStatus.js';
 import { CompareControl } from './controls/CompareControl.js';
 import { ExerciseEntry } from './exercise/ExerciseEntry.js';
+import { ExerciseSlot } from './exercise/ExerciseSlot.js';
 import { ControlsDrawer } from './controls/ControlsDrawer.js';
 import { FaultPlanEditor } from './controls/FaultPlanEditor.js';
 import { ParamsForm } from './controls/ParamsForm.js';
@@ -34,19 +35,11 @@ import { RecordingControls } from './sharing/RecordingControls.js';
 import { RunLegend } from './timeline/Legend.js';
 import { Timeline } from './timeline/Timeline.js';
 
-// The exercise and its editor are a chunk of their own, fetched when an exercise first opens.
-const ExerciseView = lazy(() => import('./exercise/ExerciseView.js'));
-
 /** The scenario's summary and the way into its exercise, or the open exercise in their place. */
 export function ScenarioHead({ presenter }: { presenter: boolean }) {
   const scenario = useStore(selectScenario);
   const exercise = useStore((s) => s.exercise !== null);
-  if (exercise)
-    return (
-      <Suspense fallback={<p className="exercise-note">Loading the exercise…</p>}>
-        <ExerciseView />
-      </Suspense>
-    );
+  if (exercise) return <ExerciseSlot />;
   if (presenter || !scenario) return null;
   return (
     <div className="scenario-head">

@@ -5,10 +5,24 @@
 // (a reset, a solution put in), so typing never makes the editor start over.
 import { indentWithTab } from '@codemirror/commands';
 import { javascript } from '@codemirror/lang-javascript';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { EditorState, RangeSetBuilder, StateEffect, StateField } from '@codemirror/state';
 import { Decoration, EditorView, keymap, type DecorationSet } from '@codemirror/view';
+import { tags as t } from '@lezer/highlight';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
+
+/** Token colours from the page's theme (styles/exercise.css): each reads at 4.5:1 on its editor's background. */
+const themeColours = HighlightStyle.define([
+  { tag: [t.keyword, t.controlKeyword, t.moduleKeyword, t.operatorKeyword], color: 'var(--syn-keyword)' },
+  { tag: [t.string, t.special(t.string), t.regexp], color: 'var(--syn-string)' },
+  { tag: [t.comment, t.lineComment, t.blockComment], color: 'var(--syn-comment)', fontStyle: 'italic' },
+  { tag: [t.number, t.bool, t.null, t.atom], color: 'var(--syn-number)' },
+  { tag: [t.typeName, t.className, t.namespace], color: 'var(--syn-type)' },
+  { tag: [t.function(t.variableName), t.function(t.propertyName)], color: 'var(--syn-function)' },
+  { tag: [t.propertyName, t.definition(t.propertyName)], color: 'var(--syn-property)' },
+  { tag: t.invalid, color: 'var(--broken)' },
+]);
 
 /** Replaces the marked lines (1-based). */
 const markLines = StateEffect.define<readonly number[]>();
@@ -60,6 +74,7 @@ export function CodeEditor({ value, onChange, label, describedBy, errorLines, go
         doc: value,
         extensions: [
           basicSetup,
+          syntaxHighlighting(themeColours),
           keymap.of([indentWithTab]),
           javascript({ typescript: true }),
           markedLines,

@@ -101,7 +101,7 @@ function Exercise({ info }: { info: ExerciseInfo }) {
       </div>
       <p className="exercise-intro">
         This is <strong>{info.start.title}</strong> (<code>{info.start.variant}</code>), a broken variant. Change it until the race cannot
-        happen. <em>Run</em> draws your code’s run below as <code>{EXERCISE_VARIANT_ID}</code>; <em>Check my fix</em> grades it at the
+        happen. <em>Run my code</em> draws its run below as <code>{EXERCISE_VARIANT_ID}</code>; <em>Check my fix</em> grades it at the
         scenario’s defaults and every declared set. A fix counts when every set passes.
       </p>
       {why && <NotHere why={why} scenario={info.scenario} />}
@@ -126,9 +126,12 @@ function Exercise({ info }: { info: ExerciseInfo }) {
                   className="run"
                   disabled={!connected || busy}
                   title="Run your code once, with the parameters and faults set in the controls"
-                  onClick={() => useStore.getState().startExerciseRun(code)}
+                  onClick={() => {
+                    // The run is drawn under the exercise: bring its timeline into sight.
+                    if (useStore.getState().startExerciseRun(code)) document.querySelector('.timeline')?.scrollIntoView({ block: 'start' });
+                  }}
                 >
-                  Run
+                  Run my code
                 </button>
                 <button type="button" className="run" disabled={checking(check)} onClick={() => void checkFix()}>
                   {checking(check) ? 'Checking…' : 'Check my fix'}
