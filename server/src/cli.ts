@@ -2,6 +2,7 @@
 // The command line for people and CI:
 //   npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
 //   racelab check --lock ./my-lock.mjs [--json]   (scorecard/check.ts)
+//   racelab exercise <scenario> --file my-fix.ts [--json] [--set N]   (exercises/exerciseCli.ts)
 // Exit 0 when the run completed (whatever its verdict), 2 on bad input, 1 when the
 // services could not be reached or the run itself failed.
 import {
@@ -25,6 +26,7 @@ import { probeSetUrls, servicesOrSay } from './services/index.js';
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'check') return (await import('./scorecard/check.js')).check(argv.slice(1));
+  if (argv[0] === 'exercise') return (await import('./exercises/exerciseCli.js')).exerciseCommand(argv.slice(1));
   let args: CliArgs;
   try {
     args = readCliArgs(argv);

@@ -6,6 +6,8 @@
 // and the stores this process started are stopped.
 // --allow-own-locks (or RACELAB_ALLOW_OWN_LOCKS=1): the page may upload a lock module, which
 // the server runs through `racelab check --lock`; that is code run on this machine, so off by default.
+// --allow-exercises (or RACELAB_ALLOW_EXERCISES=1): a server bound beyond loopback runs exercises'
+// edited code too (bound to loopback, it always does: exercises/policy.ts).
 // --worker-agents <port> (or RACELAB_WORKER_AGENTS=<port>), with RACELAB_AGENT_TOKEN: worker
 // agents on other hosts (containers) connect there and runs take their workers from them
 // (agents/agentListener.ts); the port is bound to 127.0.0.1 unless --worker-agents-host (or
@@ -16,21 +18,25 @@ import { MIN_TOKEN_LENGTH } from './agents/agentListener.js';
 import { createAppServer } from './http/appServer.js';
 import { parseAllowedHosts } from './http/hosts.js';
 import { Playground } from './runs/playground.js';
+import { ALLOW_EXERCISES_ENV, exercisePolicy } from './exercises/policy.js';
 import { describeServices, findServices, type Services } from './services/index.js';
 
-const USAGE = `usage: node server/dist/main.js [--allow-own-locks] [--worker-agents <port> [--worker-agents-host <address>]]
+const USAGE = `usage: node server/dist/main.js [--allow-own-locks] [--allow-exercises] [--worker-agents <port> [--worker-agents-host <address>]]
   (npm start -- --allow-own-locks)
   --allow-own-locks     run lock modules uploaded from the page's scorecard (also RACELAB_ALLOW_OWN_LOCKS=1)
+  --allow-exercises     run exercises' edited code though HOST is not loopback (also RACELAB_ALLOW_EXERCISES=1)
   --worker-agents       take workers from worker agents on other hosts, which connect to this port
                         (also RACELAB_WORKER_AGENTS; needs RACELAB_AGENT_TOKEN, ${MIN_TOKEN_LENGTH} characters at least)
   --worker-agents-host  the address the agent port is bound to (also RACELAB_WORKER_AGENTS_HOST; default 127.0.0.1)
   environment: PORT, HOST, REDIS_URL, DATABASE_URL, RACELAB_ALLOWED_HOSTS, RACELAB_FRAME_ANCESTORS, RACELAB_POOL_SIZE`;
 const options = readOptions(USAGE, {
   'allow-own-locks': { type: 'boolean', default: false },
+  'allow-exercises': { type: 'boolean', default: false },
   'worker-agents': { type: 'string' },
   'worker-agents-host': { type: 'string' },
 });
 const allowOwnLocks = options['allow-own-locks'] || process.env.RACELAB_ALLOW_OWN_LOCKS === '1';
+const allowExercises = options['allow-exercises'] || process.env[ALLOW_EXERCISES_ENV] === '1';
 const workerAgents = readWorkerAgents(options['worker-agents'] ?? process.env.RACELAB_WORKER_AGENTS);
 
 /** The agent port's settings, or exit 2 with the reason before any service is touched. */
@@ -54,6 +60,7 @@ const port = Number(process.env.PORT ?? 7070);
 // An empty HOST is no choice at all: it would bind every interface.
 const host = process.env.HOST?.trim() || '127.0.0.1';
 const webRoot = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const exercises = exercisePolicy(host, allowExercises);
 
 let services: Services;
 try {
@@ -77,6 +84,7 @@ const allowedHosts = parseAllowedHosts(process.env.RACELAB_ALLOWED_HOSTS);
 const { http: server, sockets } = createAppServer(playground, webRoot, {
   allowedHosts,
   frameAncestors: process.env.RACELAB_FRAME_ANCESTORS,
+  exercises,
   ownLocks: allowOwnLocks
     ? { cli: fileURLToPath(new URL('./cli.js', import.meta.url)), redisUrl: services.redisUrl, databaseUrl: services.databaseUrl }
     : undefined,
@@ -89,6 +97,7 @@ server.listen(port, host, () => {
   if (!['127.0.0.1', '::1', 'localhost'].includes(host)) {
     console.log('racelab: listening beyond this machine: anyone who can reach it can start runs');
   }
+  console.log(`racelab: exercises: ${exercises.why}`);
   if (allowOwnLocks) console.log('racelab: --allow-own-locks: lock modules uploaded from the page run on this machine');
   if (playground.agents) {
     const { host: agentHost, port: agentPort } = playground.agents;

@@ -1,9 +1,10 @@
 // npm run docs: writes the generated sections of racelab's documents from the scenario
 // folders and docs/scorecard.json: the README's scenario table (variants and their figures at
-// the defaults), docs/FIGURES.md's table of how each figure is observed, and docs/LIBRARIES.md's
-// scorecard of lock libraries under faults.
+// the defaults), docs/FIGURES.md's table of how each figure is observed, docs/LIBRARIES.md's
+// scorecard of lock libraries under faults, and docs/EXERCISES.md's table of exercises.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadCatalog } from '../scenarios/registry.js';
+import { EXERCISES, exerciseTable } from './exerciseTable.js';
 import { FIGURES, figureTable } from './figureTable.js';
 import { documentPath, withSection, type SectionMarkers } from './generatedSection.js';
 import { SCENARIOS, scenarioTable } from './scenarioTable.js';
@@ -14,6 +15,7 @@ const sections: [SectionMarkers, string][] = [
   [SCENARIOS, scenarioTable(catalog)],
   [FIGURES, figureTable(catalog.manifests)],
   [SCORECARD, scorecardTable(readScorecard())],
+  [EXERCISES, exerciseTable(catalog)],
 ];
 for (const file of new Set(sections.map(([markers]) => markers.file))) {
   const before = readFileSync(documentPath(file), 'utf8');

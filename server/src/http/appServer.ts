@@ -1,9 +1,12 @@
 // One port for everything: the built page, the catalog as JSON, the check of a lock of your
-// own (ownLockCheck.ts), and the WebSocket at /ws.
+// own (ownLockCheck.ts), the exercises (exerciseRoutes.ts), and the WebSocket at /ws.
 import { createServer, type Server } from 'node:http';
 import type { Playground } from '../runs/playground.js';
 import { isAllowedHost } from './hosts.js';
 import { OwnLockChecks, type OwnLockOptions } from './ownLockCheck.js';
+import { ExerciseService } from '../exercises/exerciseService.js';
+import { EXERCISES_OFF, type ExercisePolicy } from '../exercises/policy.js';
+import { ExerciseRoutes } from './exerciseRoutes.js';
 import { frameAncestors, securityHeaders } from './securityHeaders.js';
 import type { SocketLimits } from './limits.js';
 import { SocketServer } from './socketServer.js';
@@ -23,14 +26,18 @@ export interface AppServerOptions {
   frameAncestors?: string;
   /** Set when the server runs lock modules uploaded from the page (--allow-own-locks); off otherwise. */
   ownLocks?: OwnLockOptions;
+  /** Whether edited exercise code runs here, and why (exercises/policy.ts); none when absent. */
+  exercises?: ExercisePolicy;
 }
 
 /** Creates (does not start) the HTTP server of the page, the catalog and the socket. */
 export function createAppServer(playground: Playground, webRoot: string, options: AppServerOptions = {}): AppServer {
   const allowedHosts = options.allowedHosts ?? [];
-  const sockets = new SocketServer(playground, options.limits, allowedHosts);
+  const exercises = new ExerciseService(playground, options.exercises ?? EXERCISES_OFF);
+  const sockets = new SocketServer(playground, options.limits, allowedHosts, exercises);
   const headers = securityHeaders(frameAncestors(options.frameAncestors));
   const ownLocks = new OwnLockChecks(options.ownLocks, allowedHosts, playground.redact);
+  const exerciseRoutes = new ExerciseRoutes(exercises, allowedHosts);
   const http = createServer((request, response) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     try {
@@ -40,6 +47,10 @@ export function createAppServer(playground: Playground, webRoot: string, options
       }
       if (ownLocks.handles(request)) {
         ownLocks.serve(request, response);
+        return;
+      }
+      if (exerciseRoutes.handles(request)) {
+        exerciseRoutes.serve(request, response);
         return;
       }
       if (request.method !== 'GET' && request.method !== 'HEAD') {

@@ -3,7 +3,16 @@
 // handled: start a run (within the caps on runs and worker processes), subscribe to one,
 // cancel or fault one the page controls. The runs a page streams go with it when it closes.
 import type { RawData, WebSocket } from 'ws';
-import { MAX_EVENTS_PER_MESSAGE, parseClientMessage, type ServerMessage, type ValidClientMessage } from '@racelab/shared';
+import {
+  EXERCISE_VARIANT_ID,
+  MAX_EVENTS_PER_MESSAGE,
+  parseClientMessage,
+  type ServerMessage,
+  type ValidClientMessage,
+} from '@racelab/shared';
+import type { ExerciseService } from '../exercises/exerciseService.js';
+import { EXERCISES_OFF } from '../exercises/policy.js';
+import type { OwnCode } from '../runs/ownCode.js';
 import type { Playground } from '../runs/playground.js';
 import type { Run } from '../runs/run.js';
 import { sendBounded } from './boundedSend.js';
@@ -23,6 +32,8 @@ export interface PageServer {
   runsOf(address: string): string[];
   /** Counts a run against the address it was started from (`going`: the address's runs before it). */
   startedFrom(address: string, going: string[], runId: string): void;
+  /** The server's exercises: a run of edited code goes through them; none runs without. */
+  readonly exercises?: ExerciseService;
 }
 
 type Message<T extends ValidClientMessage['type']> = Extract<ValidClientMessage, { type: T }>;
@@ -106,15 +117,34 @@ export class PageConnection {
   }
 
   private startRun(message: Message<'start-run'>): void {
+    if (message.exercise) return void this.startEditedRun(message, message.exercise.code);
+    this.launch(message);
+  }
+
+  /** A run of an exercise's edited code, as the variant your-fix: compiled first, its module removed once the run has settled. */
+  private async startEditedRun(message: Message<'start-run'>, code: string): Promise<void> {
     const { requestId } = message;
-    if (this.server.closing) return this.send({ type: 'run-rejected', requestId, error: 'the server is stopping' });
-    const { scenario, variant, params, faults, speed } = message;
-    const prepared = this.server.playground.prepare({ scenario, variant, params, faults, speed });
-    if (!prepared.ok) return this.send({ type: 'run-rejected', requestId, error: prepared.error });
+    const exercises = this.server.exercises;
+    const edited = exercises ? await exercises.editedRun(message.scenario, code) : { ok: false as const, error: EXERCISES_OFF.why };
+    if (!edited.ok) return this.send({ type: 'run-rejected', requestId, error: edited.error });
+    // The page went while the code compiled: nobody to run it for.
+    const run = this.socket.readyState === this.socket.OPEN ? this.launch(message, edited.ownCode) : undefined;
+    if (run) void run.settled.then(edited.done);
+    else await edited.done();
+  }
+
+  /** Starts the run a page asked for (with its own code, for an exercise), within the caps; the run, or undefined when refused. */
+  private launch(message: Message<'start-run'>, ownCode?: OwnCode): Run | undefined {
+    const { requestId } = message;
+    if (this.server.closing) return void this.send({ type: 'run-rejected', requestId, error: 'the server is stopping' });
+    const { scenario, params, faults, speed } = message;
+    const variant = ownCode ? EXERCISE_VARIANT_ID : message.variant;
+    const prepared = this.server.playground.prepare({ scenario, variant, params, faults, speed, ...(ownCode ? { ownCode } : {}) });
+    if (!prepared.ok) return void this.send({ type: 'run-rejected', requestId, error: prepared.error });
     const { run } = prepared;
     const going = this.server.runsOf(this.address);
     const busy = this.busy(run, going);
-    if (busy) return this.send({ type: 'run-rejected', requestId, error: busy, retryAfterMs: BUSY_RETRY_AFTER_MS });
+    if (busy) return void this.send({ type: 'run-rejected', requestId, error: busy, retryAfterMs: BUSY_RETRY_AFTER_MS });
     // The page that starts a run controls it; the key lets it take control again after a reconnect.
     const controlKey = this.server.directory.add(run);
     this.controlled.add(run.id);
@@ -122,6 +152,7 @@ export class PageConnection {
     this.send({ type: 'run-accepted', requestId, runId: run.id, controlKey, workers: run.workerIds });
     this.stream(run, -1);
     void run.start();
+    return run;
   }
 
   /** Why the run must wait (a cap on this page's, this address's or the server's runs, or on worker processes), or nothing. */

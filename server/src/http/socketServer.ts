@@ -19,6 +19,7 @@ import { refuseUpgrade } from './hosts.js';
 import { DEFAULT_LIMITS, type SocketLimits } from './limits.js';
 import { PageConnection, type PageServer } from './pageConnection.js';
 import { RunDirectory } from './runDirectory.js';
+import type { ExerciseService } from '../exercises/exerciseService.js';
 
 export class SocketServer implements PageServer {
   private readonly wss: WebSocketServer;
@@ -32,6 +33,8 @@ export class SocketServer implements PageServer {
     limits: Partial<SocketLimits> = {},
     /** Host names besides localhost and IP literals that pages may use (RACELAB_ALLOWED_HOSTS). */
     private readonly allowedHosts: readonly string[] = [],
+    /** The server's exercises: a page's run of edited code goes through them. */
+    readonly exercises?: ExerciseService,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     // UTF-8 is checked here rather than by ws, so that a bad frame gets an answer instead of a 1007 close.

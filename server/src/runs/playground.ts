@@ -20,6 +20,7 @@ import { SpareConnection } from './spareConnection.js';
 import { probeCredentials } from './credentialProbe.js';
 import { NO_CREDENTIALS, type CredentialSupport } from './runCredentials.js';
 import { WorkerPool } from './workerPool.js';
+import type { OwnCode } from './ownCode.js';
 
 export interface PlaygroundOptions {
   redisUrl: string;
@@ -52,6 +53,8 @@ export interface StartRequest {
   deadlineMs?: number;
   /** Lets the variant be one of the scenario's mutants: tests and the stability pass, never a page. */
   mutants?: boolean;
+  /** Code that is not racelab's, played as the variant `request.variant` (an exercise's edited code: runs/ownCode.ts). */
+  ownCode?: OwnCode;
 }
 
 /** The longest a run may last once started (its deadline at most), in ms: no parameters hold the server's slots for hours. */
@@ -196,10 +199,10 @@ export class Playground {
   prepare(request: StartRequest): Started {
     const scenario = this.catalog.scenarios.get(request.scenario);
     if (!scenario) return { ok: false, error: unknownScenario(request.scenario, this.catalog.manifests) };
-    const definition = findVariant(scenario, request.variant, { mutants: request.mutants });
+    const definition = request.ownCode?.variant ?? findVariant(scenario, request.variant, { mutants: request.mutants });
     if (!definition) return { ok: false, error: unknownVariant(request.variant, scenario) };
     const manifest = this.catalog.manifests.find((m) => m.id === scenario.id)!;
-    // A mutant is not in the manifest: its own defaults go under the caller's parameters.
+    // A mutant (or own code) is not in the manifest: its own defaults go under the caller's parameters.
     const isMutant = !scenario.variants.includes(definition);
     const params = resolveParams(manifest, request.variant, isMutant ? { ...definition.defaults, ...request.params } : request.params);
     if (!params.ok) return params;
@@ -227,6 +230,7 @@ export class Playground {
         faults: request.faults,
         speed: request.speed,
         deadlineMs,
+        ...(request.ownCode ? { ownCode: request.ownCode } : {}),
       },
       {
         pool: this.pool,

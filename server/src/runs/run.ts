@@ -42,6 +42,7 @@ import type { SpareConnection } from './spareConnection.js';
 import type { WorkerPool } from './workerPool.js';
 import { storedKey } from '../scenarios/keyAliases.js';
 import { credentialedUrls, type CredentialSupport } from './runCredentials.js';
+import type { OwnCode } from './ownCode.js';
 
 export interface RunRequest {
   scenario: AnyScenario;
@@ -54,6 +55,8 @@ export interface RunRequest {
   speed?: number;
   /** Overrides the scenario's deadline, in ms (tests of the deadline; never from a page). */
   deadlineMs?: number;
+  /** Code that is not racelab's (an exercise's edited variant): its variant, its own fresh workers, its module. */
+  ownCode?: OwnCode;
 }
 
 export interface RunServices {
@@ -257,7 +260,7 @@ export class Run {
   async start(): Promise<RunOutcome> {
     if (this.status !== 'prepared') throw new Error(`run ${this.id} was already started`);
     // A mutant only gets here from a test or the stability pass: the playground refuses it to a page.
-    const variant = findVariant(this.request.scenario, this.request.variantId, { mutants: true });
+    const variant = this.request.ownCode?.variant ?? findVariant(this.request.scenario, this.request.variantId, { mutants: true });
     if (!variant) throw new Error(`unknown variant ${this.request.variantId}`);
     this.move('starting');
     this.services.running?.add(this);
@@ -335,9 +338,11 @@ export class Run {
     const pool = this.services.pool;
     // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
     const placement = { onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer };
-    const taken = lab?.launches.some((l) => l.wrap || l.env)
-      ? pool.takeFresh(lab.launches, placement)
-      : pool.take(workerIds.length, placement);
+    const taken = this.request.ownCode
+      ? this.startOwnWorkers(this.request.ownCode, workerIds, lab)
+      : lab?.launches.some((l) => l.wrap || l.env)
+        ? pool.takeFresh(lab.launches, placement)
+        : pool.take(workerIds.length, placement);
     this.underway.children = taken.catch((error: unknown) => {
       if (error instanceof AgentsUnavailable) throw error;
       throw new Error(
@@ -347,6 +352,21 @@ export class Run {
     const children = await abortable(this.underway.children, signal);
     this.underway.adopted = true;
     return children;
+  }
+
+  /** Fresh workers for code that is not racelab's, each connecting as the run's own users (through its lab's relays where it has them). */
+  private startOwnWorkers(code: OwnCode, workerIds: string[], lab: RunLab | undefined): Promise<WorkerProcess[]> {
+    const base = this.services.pool.storeUrls;
+    return code.startWorkers(
+      workerIds.map((_, i) => {
+        const { redisUrl, databaseUrl, ...launch } = lab?.launches[i] ?? {};
+        const urls = credentialedUrls(
+          { redisUrl: redisUrl ?? base.redisUrl, databaseUrl: databaseUrl ?? base.databaseUrl },
+          this.credentials!,
+        );
+        return { ...launch, ...urls };
+      }),
+    );
   }
 
   /** The run is running: its clock started, its run-started and the faults staged in the log; returns its coordinator. */
@@ -417,6 +437,7 @@ export class Run {
         faults,
         shared: { ...lab?.shared, ...fixture?.shared },
         credentials: stores.credentials,
+        ...(this.request.ownCode ? { editedModule: this.request.ownCode.moduleUrl } : {}),
       };
       this.underway.exits.push(this.processes.drive(children[i]!, plan, coordinator));
     });

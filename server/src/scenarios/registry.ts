@@ -20,7 +20,7 @@ export interface Catalog {
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** Maps a built module's path to its TypeScript source, which is what people should read. */
-function sourcePath(moduleUrl: string): string {
+export function sourcePath(moduleUrl: string): string {
   const built = fileURLToPath(moduleUrl);
   const source = built.replace(`${sep}dist${sep}`, `${sep}src${sep}`).replace(/\.js$/, '.ts');
   return existsSync(source) ? source : built;

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { isAlive, signal, waitForExit, commandLine } from './pids.js';
 
-/** What a scratch dir is for: an embedded store, or a moved clock's file (labnet/movableClock.ts). */
-export type ScratchKind = 'pg' | 'redis' | 'clock';
+/** What a scratch dir is for: an embedded store, a moved clock's file (labnet/movableClock.ts), or an exercise's compiled code. */
+export type ScratchKind = 'pg' | 'redis' | 'clock' | 'exercise';
 
 // Written into every scratch dir so a later run can tell whose it was and what it left running.
 interface OwnerRecord {
@@ -16,9 +16,16 @@ const OWNER_FILE = 'owner.json';
 const PREFIX = 'racelab-';
 // What the leftover's /proc cmdline must contain before we dare to kill that pid (pids get reused);
 // a clock's dir records no process of its own (the redis-server it moves has a dir of its own).
-const EXPECTED_COMMAND: Record<ScratchKind, string> = { pg: 'postgres', redis: 'redis-server', clock: 'redis-server' };
+// An exercise's dir records no process either (its workers are owned processes: debris/ownedProcesses.ts).
+const EXPECTED_COMMAND: Record<ScratchKind, string> = {
+  pg: 'postgres',
+  redis: 'redis-server',
+  clock: 'redis-server',
+  exercise: 'racelab-exercise-none',
+};
 // 0755 so the `postgres` OS user can enter a store's; a clock's file is for this user alone.
-const MODE: Record<ScratchKind, number> = { pg: 0o755, redis: 0o755, clock: 0o700 };
+// An exercise's is entered by its workers, which may run as a user of their own.
+const MODE: Record<ScratchKind, number> = { pg: 0o755, redis: 0o755, clock: 0o700, exercise: 0o755 };
 
 /** Creates /tmp/racelab-<kind>-XXXXXX owned by this process. */
 export async function makeScratchDir(kind: ScratchKind): Promise<string> {
@@ -74,6 +81,7 @@ function kindOf(name: string): ScratchKind | null {
   if (name.startsWith(`${PREFIX}pg-`)) return 'pg';
   if (name.startsWith(`${PREFIX}redis-`)) return 'redis';
   if (name.startsWith(`${PREFIX}clock-`)) return 'clock';
+  if (name.startsWith(`${PREFIX}exercise-`)) return 'exercise';
   return null;
 }
 

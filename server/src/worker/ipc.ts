@@ -24,6 +24,8 @@ export interface WorkerPlan {
   shared: Record<string, string | number>;
   /** The run's own store users, where the stores allow them (worker/runLogin.ts); absent: the server's. */
   credentials?: RunCredentials;
+  /** An exercise's edited variant: the compiled module (a file URL) this worker plays instead of the catalog's `variant`. */
+  editedModule?: string;
 }
 
 /**

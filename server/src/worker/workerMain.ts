@@ -8,6 +8,7 @@ import { findVariant, loadScenarios } from '../scenarios/registry.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 import { createWorkerContext } from './workerContext.js';
 import { logInAsRun } from './runLogin.js';
+import { loadEditedVariant } from './editedCode.js';
 
 const send = (message: FromWorker): void => {
   process.send?.(message);
@@ -63,7 +64,9 @@ try {
 async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => void): Promise<void> {
   const scenario = scenarios.get(plan.scenario);
   // The server checked the id (mutants come only from tests and the stability pass).
-  const variant = scenario && findVariant(scenario, plan.variant, { mutants: true });
+  const variant = plan.editedModule
+    ? await loadEditedVariant(plan.editedModule)
+    : scenario && findVariant(scenario, plan.variant, { mutants: true });
   if (!scenario || !variant) throw new Error(`unknown scenario/variant ${plan.scenario}/${plan.variant}`);
   // The schema name comes from the server, never from a page, and is [a-z0-9_] only; so are
   // the run and worker ids. The application name tells an operator whose backend this is.

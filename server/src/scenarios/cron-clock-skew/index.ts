@@ -17,6 +17,7 @@ import lockPerSlot from './variants/lockPerSlot.js';
 import releaseWhenDone from './variants/releaseWhenDone.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 import { MECHANISM } from '../../labnet/mechanisms.js';
+import { EXERCISE } from './exercise.js';
 
 export default defineScenario<CronJob>({
   id: 'cron-clock-skew',
@@ -25,6 +26,7 @@ export default defineScenario<CronJob>({
   source: import.meta.url,
   teachingOrder: 6,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     {
       kind: 'int',

@@ -18,6 +18,7 @@ import watchdog from './variants/watchdog.js';
 import watchdogFenced from './variants/watchdogFenced.js';
 import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
+import { EXERCISE } from './exercise.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
 
@@ -28,6 +29,7 @@ export default defineScenario<StatementJob>({
   source: import.meta.url,
   teachingOrder: 7,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     leaseParam('How long the lease lives in Redis; a watchdog renews it every third of that.', { min: 300 }),
     {

@@ -23,6 +23,7 @@ import plainLock from './variants/plainLock.js';
 import waitReplica from './variants/waitReplica.js';
 import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { POSTGRES_STORE } from '@racelab/shared';
+import { EXERCISE } from './exercise.js';
 
 const metrics = ledgerMetrics('documents', nodeGrantSource("the lab's nodes", "the first time any of them held a worker's token"));
 
@@ -34,6 +35,7 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   source: import.meta.url,
   teachingOrder: 8,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     choiceSpec('outage', 'Outage', {
       primary: 'the primary dies alone.',

@@ -17,6 +17,7 @@ import databaseGuard from './variants/databaseGuard.js';
 import equalLeaseId from './variants/equalLeaseId.js';
 import greaterThanInApp from './variants/greaterThanInApp.js';
 import none from './variants/none.js';
+import { EXERCISE } from './exercise.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
 
@@ -28,6 +29,7 @@ export default defineScenario<CheckJob>({
   source: import.meta.url,
   teachingOrder: 11,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     leaseParam("How long each ordering's lease lives in Redis.", { max: 5000, default: 300 }),
     pauseParam("How long worker-1's process is stopped (SIGSTOP) in each ordering, at the step the ordering names.", {

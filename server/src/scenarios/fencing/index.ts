@@ -26,6 +26,7 @@ import noFenceGuard from './mutants/noFenceGuard.js';
 import fenced from './variants/fenced.js';
 import leaseOnly from './variants/leaseOnly.js';
 import { LIBRARY_VARIANTS } from './libraryVariants.js';
+import { EXERCISE } from './exercise.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
 const metrics = ledgerMetrics('documents', OBSERVED_GRANTS);
@@ -37,6 +38,7 @@ export default defineScenario<DocumentJob>({
   source: import.meta.url,
   teachingOrder: 4,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     leaseParam('How long the lease lives in Redis.'),
     pauseParam("How long worker-1's process is stopped (SIGSTOP) right after it takes the lease."),

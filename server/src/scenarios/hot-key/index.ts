@@ -14,6 +14,7 @@ import loserSkips from './mutants/loserSkips.js';
 import globalKey from './variants/globalKey.js';
 import perEntityKey from './variants/perEntityKey.js';
 import { POSTGRES_STORE } from '@racelab/shared';
+import { EXERCISE } from './exercise.js';
 
 export default defineScenario<EntityJob>({
   id: 'hot-key',
@@ -22,6 +23,7 @@ export default defineScenario<EntityJob>({
   source: import.meta.url,
   teachingOrder: 5,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     {
       kind: 'int',

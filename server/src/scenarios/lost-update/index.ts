@@ -17,6 +17,7 @@ import readModifyWrite from './variants/readModifyWrite.js';
 import selectForUpdate from './variants/selectForUpdate.js';
 import { POSTGRES_STORE } from '@racelab/shared';
 import { doneLatch } from '../../worker/latches.js';
+import { EXERCISE } from './exercise.js';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -27,6 +28,7 @@ export default defineScenario<Admin>({
   source: import.meta.url,
   teachingOrder: 3,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     {
       kind: 'int',

@@ -22,6 +22,7 @@ import redlockFenced from './variants/redlockFenced.js';
 import { LIBRARY_VARIANTS, libraryAsking } from './libraryVariants.js';
 import { LOCKS } from '../../locks/lockModules.js';
 import { POSTGRES_STORE } from '@racelab/shared';
+import { EXERCISE } from './exercise.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
 const metrics = ledgerMetrics('documents', nodeGrantSource('the five nodes', "the moment a majority of them held one worker's token"));
@@ -34,6 +35,7 @@ export default defineScenario<RedlockJob, Cluster>({
   source: import.meta.url,
   teachingOrder: 9,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     leaseParam('How long the lock lives on each node.', { min: 500 }),
     pauseParam("How long worker-1's process is stopped (SIGSTOP) right after it takes the lock."),

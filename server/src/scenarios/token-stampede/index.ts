@@ -15,6 +15,7 @@ import proactiveRefresh from './variants/proactiveRefresh.js';
 import refreshEveryRequest from './variants/refreshEveryRequest.js';
 import singleFlightLocal from './variants/singleFlightLocal.js';
 import singleFlightLockCache from './variants/singleFlightLockCache.js';
+import { EXERCISE } from './exercise.js';
 
 export default defineScenario<TokenService, TokenProvider>({
   id: 'token-stampede',
@@ -23,6 +24,7 @@ export default defineScenario<TokenService, TokenProvider>({
   source: import.meta.url,
   teachingOrder: 2,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     {
       kind: 'int',

@@ -22,6 +22,7 @@ import pointerMovesBack from './mutants/pointerMovesBack.js';
 import fencedPointer from './variants/fencedPointer.js';
 import fileWithToken from './variants/fileWithToken.js';
 import versionedKey from './variants/versionedKey.js';
+import { EXERCISE } from './exercise.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
 
@@ -33,6 +34,7 @@ export default defineScenario<UploadJob, UploadFolder>({
   source: import.meta.url,
   teachingOrder: 10,
   seenInTheWild: SEEN_IN_THE_WILD,
+  exercise: EXERCISE,
   params: [
     leaseParam('How long the lease lives in Redis.'),
     pauseParam("How long worker-1's process is stopped (SIGSTOP) right after it takes the lease."),

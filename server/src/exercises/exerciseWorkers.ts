@@ -1,0 +1,144 @@
+// The worker processes of a run of edited code: never the warm pool's (they are shared, and
+// connected as the server), but fresh ones started for that run alone, from the unbundled
+// built worker entry, under Node's permission model: they read only the built server and
+// shared code, node_modules and the run's scratch folder, write only that folder, start no
+// process and no worker thread; their heap is capped; their environment is made from
+// nothing but their store URLs, which carry the run's own users, never the server's secrets.
+import { spawn } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, parse } from 'node:path';
+import { createInterface } from 'node:readline';
+import { own } from '../debris/ownedProcesses.js';
+import { builtScript } from '../services/builtScript.js';
+import type { FromWorker, WorkerProcess } from '../worker/ipc.js';
+
+/** A command line and its whole environment: what the OS-level confinement wraps. */
+export interface WorkerCommand {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** Where one worker of an edited run connects, and how a lab would start it (a namespace, a preloaded library). */
+export interface ExerciseLaunch {
+  redisUrl: string;
+  databaseUrl: string;
+  wrap?: (argv: string[]) => string[];
+  env?: Record<string, string>;
+}
+
+/** The heap of an edited run's worker, in MB: a run needs a few; a `while (true)` allocation dies here, not the machine. */
+export const EXERCISE_HEAP_MB = 128;
+
+/** The unbundled worker entry: the bundle holds no edited module, and its modules are the ones an edited one imports. */
+const WORKER_MAIN = builtScript(new URL('../worker/workerMain.js', import.meta.url));
+const SERVER_ROOT = dirname(dirname(dirname(WORKER_MAIN)));
+const SHARED_ROOT = dirname(dirname(realpathSync(createRequire(import.meta.url).resolve('@racelab/shared'))));
+
+/** Every node_modules folder a module of the server may resolve a package from, and the package.json files on the way. */
+function resolutionPaths(from: string): string[] {
+  const paths: string[] = [];
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules'))) paths.push(`${join(dir, 'node_modules')}/*`);
+    if (existsSync(join(dir, 'package.json'))) paths.push(join(dir, 'package.json'));
+    if (dir === parse(dir).root) return paths;
+  }
+}
+
+/** What an edited run's worker may read: the built code, its packages, the scratch folder; nothing else. */
+export function readablePaths(scratch: string): string[] {
+  const scenarioFolders = (process.env.RACELAB_SCENARIOS ?? '').split(':').filter(Boolean);
+  return [
+    `${join(SERVER_ROOT, 'dist')}/*`,
+    `${join(SHARED_ROOT, 'dist')}/*`,
+    join(SHARED_ROOT, 'package.json'),
+    ...resolutionPaths(SERVER_ROOT),
+    ...scenarioFolders.map((folder) => `${folder}/*`),
+    `${scratch}/*`,
+  ];
+}
+
+/**
+ * The one place an edited run's worker command is made: node, the permission model's flags,
+ * the heap cap, the entry, and an environment built from scratch. The OS-level confinement
+ * (a user of its own, a network rule, prlimit) wraps what this returns.
+ */
+export function exerciseWorkerCommand(scratch: string, launch: ExerciseLaunch): WorkerCommand {
+  const args = [
+    '--experimental-permission',
+    // One flag a path: Node 20 honours only the first wildcard of a comma-separated list.
+    ...readablePaths(scratch).map((path) => `--allow-fs-read=${path}`),
+    `--allow-fs-write=${scratch}/*`,
+    `--max-old-space-size=${EXERCISE_HEAP_MB}`,
+    '--min-semi-space-size=16',
+    '--no-warnings', // the permission model's "experimental" warning, on every start
+    WORKER_MAIN,
+  ];
+  const env: Record<string, string> = {
+    RACELAB_REDIS_URL: launch.redisUrl,
+    RACELAB_DATABASE_URL: launch.databaseUrl,
+    ...(process.env.RACELAB_SCENARIOS ? { RACELAB_SCENARIOS: process.env.RACELAB_SCENARIOS } : {}),
+    ...launch.env,
+  };
+  if (!launch.wrap) return { command: process.execPath, args, env };
+  const [command, ...wrapped] = launch.wrap([process.execPath, ...args]);
+  return { command: command!, args: wrapped, env };
+}
+
+/** How long an edited run's worker may take to say it is ready, in ms: a start under the permission model on a busy machine. */
+const READY_WITHIN_MS = 30_000;
+
+/** Starts one worker per launch for a run of edited code; all ready, or none left running. */
+export async function startExerciseWorkers(
+  scratch: string,
+  launches: ExerciseLaunch[],
+  redact: (text: string) => string,
+): Promise<WorkerProcess[]> {
+  const started = await Promise.allSettled(launches.map((launch) => startOne(exerciseWorkerCommand(scratch, launch), redact)));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    for (const s of started) if (s.status === 'fulfilled') s.value.kill('SIGKILL');
+    throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+  }
+  return started.map((s) => (s as PromiseFulfilledResult<WorkerProcess>).value);
+}
+
+function startOne({ command, args, env }: WorkerCommand, redact: (text: string) => string): Promise<WorkerProcess> {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  own(child, 'exercise worker process'); // stopped by the next start if this server dies without doing it
+  const lines: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    if (lines.length < 20) lines.push(line);
+    process.stderr.write(`${redact(line)}\n`);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`an exercise worker did not start within ${READY_WITHIN_MS / 1000} s`));
+    }, READY_WITHIN_MS);
+    const onMessage = (message: FromWorker): void => {
+      if (message.kind !== 'ready') return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(child);
+    };
+    const onExit = (code: number | null, signal: string | null): void => {
+      clearTimeout(timer);
+      const said = redact(
+        lines
+          .filter((l) => !/^\s+at /.test(l))
+          .join(' ')
+          .slice(0, 500),
+      );
+      reject(new Error(`an exercise worker exited before it was ready (code ${code}, signal ${signal})${said ? `: ${said}` : ''}`));
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
