@@ -12,6 +12,8 @@ const FULL_ONLY = [
   // Every near-miss of every correct variant, at the declared set where it fails.
   'server/src/scenarios/mutants.test.ts',
   'server/src/scenarios/duplicate-job/failingFetch.test.ts',
+  // Every scenario's exercise graded as a learner's code: its solution, its broken start, a near-miss.
+  'server/src/exercises/exerciseCatalog.test.ts',
   // Real partitions, real clocks and slowed nodes: the lab's mechanisms and every scenario's lab.
   'server/src/labnet/**/*.test.ts',
   'server/src/scenarios/redlock/isolateNode.test.ts',

@@ -11,7 +11,7 @@ import { builtScript } from '../services/builtScript.js';
 import { compileExercise, importsOf } from './compiler.js';
 import type { Exercise } from './exerciseOf.js';
 import { startExerciseWorkers } from './exerciseWorkers.js';
-import { builtinsIn } from './importRules.js';
+import { builtinsIn, type ImportRules } from './importRules.js';
 import { writeScratchModule } from './scratchModule.js';
 
 export interface EditedCode {
@@ -39,11 +39,16 @@ export function editedVariant({ from, solution }: Exercise): VariantDefinition<u
   };
 }
 
-/** Compiles `source` for `exercise` and writes it where its runs' workers load it. */
-export async function prepareEditedCode(exercise: Exercise, source: string, redact: (text: string) => string): Promise<Prepared> {
+/** What an exercise's code may import: what its starting variant's file may, from where that file is built. */
+export async function compileRules(exercise: Exercise): Promise<ImportRules> {
   const variantFile = builtScript(new URL(exercise.from.source)).replace(/\.ts$/, '.js');
   const ownBuiltins = builtinsIn(await importsOf(readFileSync(sourcePath(exercise.from.source), 'utf8')));
-  const compiled = await compileExercise(source, { variantFile, ownBuiltins });
+  return { variantFile, ownBuiltins };
+}
+
+/** Compiles `source` for `exercise` and writes it where its runs' workers load it. */
+export async function prepareEditedCode(exercise: Exercise, source: string, redact: (text: string) => string): Promise<Prepared> {
+  const compiled = await compileExercise(source, await compileRules(exercise));
   if (!compiled.ok) return compiled;
   const module = await writeScratchModule(compiled.code);
   const ownCode: OwnCode = {

@@ -10,6 +10,9 @@ import { loadCatalog } from '../scenarios/registry.js';
 import { servicesOrSay } from '../services/index.js';
 import { allExercises, exerciseOf } from './exerciseOf.js';
 import { exerciseSets } from './exerciseSets.js';
+import { compileRules } from './editedCode.js';
+import { compileExercise } from './compiler.js';
+import type { Exercise } from './exerciseOf.js';
 
 export const EXERCISE_USAGE =
   'usage: racelab exercise <scenario> --file <my-fix.ts> [--json] [--set N]   (npm run exercise -- <scenario> --file <my-fix.ts>)';
@@ -47,6 +50,13 @@ export async function exerciseCommand(argv: string[], cwd = process.cwd()): Prom
     return usage(`--set must be a set's number, 1 to ${count}, got ${values.set}`);
   }
 
+  // A file that does not compile is told before any store is reached.
+  const compiled = await checkCompiles(exercise, source);
+  if (compiled.length > 0) {
+    if (values.json) console.log(JSON.stringify({ scenario: exercise.scenario.id, file, compiled: false, errors: compiled }));
+    else compiled.forEach((e) => console.error(compileErrorLine(values.file!, e)));
+    return 2;
+  }
   const services = await servicesOrSay();
   if (!services) return 1;
   const { Playground } = await import('../runs/playground.js');
@@ -69,6 +79,12 @@ export async function exerciseCommand(argv: string[], cwd = process.cwd()): Prom
     await playground.close();
     await services.stop();
   }
+}
+
+/** The compiler's errors for `source` as the exercise's fix; none when it compiles. */
+async function checkCompiles(exercise: Exercise, source: string): Promise<ExerciseCompileError[]> {
+  const compiled = await compileExercise(source, await compileRules(exercise));
+  return compiled.ok ? [] : compiled.errors;
 }
 
 function usage(reason: string): number {

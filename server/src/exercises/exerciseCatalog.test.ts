@@ -1,0 +1,51 @@
+// Every scenario's exercise, graded on the real stores as a learner's code would be: the
+// solution's own file passes every set, the starting variant's file fails (graded until its
+// first failing set), and a near-miss of the solution, sent as code, fails at its set and is
+// named as that near-miss (graded at that set only). Part of the full suite: minutes a scenario.
+import { readFileSync } from 'node:fs';
+import { resolveParams } from '@racelab/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Playground } from '../runs/playground.js';
+import { loadCatalog, sourcePath } from '../scenarios/registry.js';
+import { openTestPlayground } from '../testing/testPlayground.js';
+import { allExercises } from './exerciseOf.js';
+import { exerciseSets, paramsKey } from './exerciseSets.js';
+import { gradeExercise, type GradeOptions } from './grade.js';
+
+const exercises = allExercises(await loadCatalog());
+
+let playground: Playground;
+beforeAll(async () => {
+  playground = await openTestPlayground(0);
+});
+afterAll(async () => {
+  await playground.close();
+});
+
+const codeOf = (source: string): string => readFileSync(sourcePath(source), 'utf8');
+
+describe.each(exercises.map((e) => [e.scenario.id, e] as const))('%s as an exercise', (_id, exercise) => {
+  const grade = (code: string, options: GradeOptions = {}) => gradeExercise(playground, exercise, code, () => undefined, options);
+  const sets = exerciseSets(exercise.scenario, exercise.manifest, exercise.definition, exercise.solution);
+
+  it('passes the solution’s own code at every set', async () => {
+    const ending = await grade(codeOf(exercise.solution.source));
+    expect(ending.kind === 'done' && ending.results.filter((r) => !r.passed)).toEqual([]);
+    expect(ending).toMatchObject({ kind: 'done', passed: true });
+  }, 900_000);
+
+  it('fails the starting variant’s code', async () => {
+    const ending = await grade(codeOf(exercise.from.source), { stopAtFirstFailure: true });
+    expect(ending).toMatchObject({ kind: 'done', passed: false });
+  }, 900_000);
+
+  const mutant = exercise.scenario.mutants?.find((m) => m.of === exercise.solution.id);
+  it(`names a near-miss of ${exercise.solution.id} sent as code (${mutant?.id ?? 'none'}) at the set where it fails`, async () => {
+    expect(mutant, `${exercise.scenario.id} has no near-miss of its solution`).toBeDefined();
+    const at = resolveParams(exercise.manifest, exercise.solution.id, { ...mutant!.defaults, ...mutant!.failsAt });
+    const index = sets.findIndex((s) => at.ok && paramsKey(s.params) === paramsKey(at.params));
+    expect(index, `${mutant!.id} fails at a set the exercise does not grade`).toBeGreaterThanOrEqual(0);
+    const ending = await grade(codeOf(mutant!.source), { onlySet: index });
+    expect(ending).toMatchObject({ kind: 'done', passed: false, results: [{ nearMiss: { id: mutant!.id } }] });
+  }, 900_000);
+});
