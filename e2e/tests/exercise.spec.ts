@@ -1,9 +1,10 @@
 // "Fix it yourself" on duplicate-job, the way a learner does it: open the exercise from the
-// scenario, edit blind-del in the editor into a release that checks with GET and then DELs
-// (a half-fix: a stall between the two deletes the next holder's lock), check it and see the
-// set that exposes it fail with the near-miss named; then make the release one atomic
-// compare-and-delete (Lua) and see every set pass. The server under test is bound to
-// loopback, so it runs edited code; the grades come from real runs against the real stores.
+// scenario, edit blind-del in the editor into a half-fix (each holder's own token, but still
+// a plain DEL for the release, which deletes the next holder's lock when the work outlasts
+// the lease), check it and see the set that exposes it fail with the near-miss named; then
+// make the release one atomic compare-and-delete (Lua) and see every set pass. The server
+// under test is bound to loopback, so it runs edited code; the grades come from real runs
+// against the real stores.
 import { expect, test, type Page } from '@playwright/test';
 import { openPlayground } from './racelab.js';
 
@@ -35,7 +36,7 @@ async function checkMyFix(page: Page) {
 
 test.describe.configure({ timeout: 2 * CHECK_TIMEOUT + 60_000 });
 
-test('a GET-then-DEL release fails where a stall splits it, named as that near-miss; the Lua compare-and-delete passes every set', async ({
+test('a token with a plain DEL release fails where the work outlasts the lease, named as that near-miss; the Lua fix passes every set', async ({
   page,
 }) => {
   await openPlayground(page, '/?scenario=duplicate-job');
@@ -44,7 +45,7 @@ test('a GET-then-DEL release fails where a stall splits it, named as that near-m
   const editor = page.getByRole('textbox', { name: 'Your fix: the code of blind-del' });
   await expect(editor).toContainText("job.redis.set(key, 'locked', 'PX', job.leaseMs, 'NX')");
 
-  // The half-fix: each holder's own token, and a release that checks it with GET before a plain DEL.
+  // The half-fix: each holder's own token, but the release is still the plain DEL it was.
   await editor.click();
   await page.keyboard.press('Control+Home');
   await page.keyboard.insertText("import { randomUUID } from 'node:crypto';\n");
@@ -53,21 +54,25 @@ test('a GET-then-DEL release fails where a stall splits it, named as that near-m
     "'locked'",
     "const token = randomUUID();\n    const ok = await job.redis.set(key, token, 'PX', job.leaseMs, 'NX');",
   );
-  await replaceLine(page, 'job.redis.del(key)', 'const deleted = (await job.redis.get(key)) === token ? await job.redis.del(key) : 0;');
+  await expect(editor).toContainText('const deleted = await job.redis.del(key);');
 
   let results = await checkMyFix(page);
   await expect(results.getByRole('status')).toHaveText(/^Not yet: \d of \d sets pass$/);
   const failed = results.locator('.exercise-set.failed');
   await expect(failed.first()).toBeVisible();
   // The set's verdict words and reason, and the mistake named as the scenario's near-miss.
-  await expect(failed.first()).toContainText('Why this set:');
-  await expect(failed.first().locator('.exercise-near-miss')).toContainText(/Near-miss: .*GET then DEL/);
-  await expect(failed.first().locator('.exercise-near-miss')).toContainText('two commands a stall can split');
+  // Where worker-1's work outlasts its lease, its DEL removes worker-2's lock: the set's reason says so.
+  await expect(failed.first()).toContainText(
+    "fails at workers 3, work 3 s, lease 2 s, arrival late, failure first fails: worker-1's fetch outlasts",
+  );
+  await expect(failed.first()).toContainText(/E-mails sent: 2 — should be 1/);
+  await expect(failed.first().locator('.exercise-near-miss')).toContainText(/Near-miss: .*plain DEL release/);
+  await expect(failed.first().locator('.exercise-near-miss')).toContainText('it deletes the lock whoever holds it now');
 
   // The whole fix: the compare and the delete as one step inside Redis.
   await replaceLine(
     page,
-    'job.redis.get(key)) === token',
+    'job.redis.del(key)',
     "const deleted = Number(await job.redis.eval(\"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end\", 1, key, token));",
   );
   results = await checkMyFix(page);

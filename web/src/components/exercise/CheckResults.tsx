@@ -25,7 +25,8 @@ function SetResult({ row }: { row: SetRow }) {
               ))}
             </ul>
           )}
-          {row.set && <p className="exercise-set-reason">Why this set: {row.set.reason}</p>}
+          {/* The server's summary names the set's reason already ("fails at …: <reason>"); said once. */}
+          {row.set && !result.summary.includes(row.set.reason) && <p className="exercise-set-reason">Why this set: {row.set.reason}</p>}
           {result.nearMiss && (
             <p className="exercise-near-miss">
               <strong>Near-miss: {result.nearMiss.title}.</strong> {result.nearMiss.mistake}

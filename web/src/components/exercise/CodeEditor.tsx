@@ -78,7 +78,8 @@ export function CodeEditor({ value, onChange, label, describedBy, errorLines, go
           keymap.of([indentWithTab]),
           javascript({ typescript: true }),
           markedLines,
-          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': describedBy }),
+          // A tab stop axe and screen readers count as one (contenteditable alone is not reported as focusable).
+          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': describedBy, tabindex: '0' }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) changed.current(update.state.doc.toString());
           }),
