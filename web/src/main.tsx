@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { fetchExercises } from './app/exercises.js';
 import { startSite } from './app/site.js';
 import { siteCatalogUrl } from './app/siteMode.js';
 import { startUrlSync } from './app/urlSync.js';
@@ -21,6 +22,7 @@ import './styles/present.css';
 import './styles/scorecard.css';
 import './styles/site.css';
 import './styles/embed.css';
+import './styles/exercise.css';
 
 // One page, three ways to show it: the whole playground, the static site, or the embed (?embed=1) of one run.
 const { embed, origin, replay, run } = readSetup(window.location.search);
@@ -34,6 +36,10 @@ const site = catalogUrl ? startSite(useStore, catalogUrl, window.location.search
 if (site || isOfflineReplay(window.location.search)) useStore.getState().setConnection('offline');
 // The socket is held by the tick worker where there is one (it draws a live run's events from it).
 else startSocket({ url: socketUrl(document.baseURI), store: useStore, WebSocketImpl: pageTicks()?.WebSocket });
+
+// Exercises: whether this server runs edited code, and each scenario's (the embed has none).
+if (embed) useStore.getState().setExercises({ state: 'no-server', why: 'An embedded run has no exercises.' });
+else void fetchExercises().then((answer) => useStore.getState().setExercises(answer));
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { own } from '../debris/ownedProcesses.js';
 import { builtScript } from '../services/builtScript.js';
 import type { FromWorker, WorkerProcess } from '../worker/ipc.js';
+import { exerciseConfinement, storesOf } from './confinement.js';
 
 /** A command line and its whole environment: what the OS-level confinement wraps. */
 export interface WorkerCommand {
@@ -95,7 +96,7 @@ export async function startExerciseWorkers(
   launches: ExerciseLaunch[],
   redact: (text: string) => string,
 ): Promise<WorkerProcess[]> {
-  const started = await Promise.allSettled(launches.map((launch) => startOne(exerciseWorkerCommand(scratch, launch), redact)));
+  const started = await Promise.allSettled(launches.map(async (launch) => startOne(await confinedWorkerCommand(scratch, launch), redact)));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) {
     for (const s of started) if (s.status === 'fulfilled') s.value.kill('SIGKILL');
@@ -104,8 +105,28 @@ export async function startExerciseWorkers(
   return started.map((s) => (s as PromiseFulfilledResult<WorkerProcess>).value);
 }
 
-function startOne({ command, args, env }: WorkerCommand, redact: (text: string) => string): Promise<WorkerProcess> {
+/**
+ * The worker's command inside the walls the machine allows (confinement.ts: its own uid, the
+ * stores only, prlimit's limits), inside what its lab wraps it in: a namespace is entered as
+ * root, and the command drops to its uid within it.
+ */
+export async function confinedWorkerCommand(scratch: string, launch: ExerciseLaunch): Promise<WorkerCommand & { release(): void }> {
+  const plain = exerciseWorkerCommand(scratch, { ...launch, wrap: undefined });
+  const walls = await exerciseConfinement(storesOf(launch));
+  const confined = await walls.wrap({ ...plain, cwd: scratch, scratch, stores: storesOf(launch) });
+  const argv = [confined.command, ...confined.args];
+  const [command, ...args] = launch.wrap ? launch.wrap(argv) : argv;
+  return { command: command!, args, env: confined.env as Record<string, string>, release: confined.release };
+}
+
+function startOne(
+  { command, args, env, release }: WorkerCommand & { release(): void },
+  redact: (text: string) => string,
+): Promise<WorkerProcess> {
   const child = spawn(command, args, { env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  // Reaped by then: its uid is free for the next process.
+  child.once('exit', release);
+  child.once('error', release);
   own(child, 'exercise worker process'); // stopped by the next start if this server dies without doing it
   const lines: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => {

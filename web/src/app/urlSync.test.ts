@@ -32,6 +32,8 @@ describe('the URL holds the setup', () => {
     expect(store.getState().presenter).toBe(true);
     expect(location.search).toContain('p.workers=4'); // untouched before the catalog
     store.getState().setCatalog([duplicateJobManifest]);
+    expect(store.getState().variantId).toBe('no-lock'); // and before the server said which exercises it has
+    store.getState().setExercises({ state: 'no-server', why: 'no server' });
     const s = store.getState();
     expect([s.variantId, s.paramInputs.workers, s.faults, s.speed]).toEqual(['blind-del', '4', [], 0.25]);
     store.getState().setParamInput('workers', '6');
@@ -47,6 +49,45 @@ describe('the URL holds the setup', () => {
     expect(location.search).toBe('');
     store.getState().setScorecard(true);
     expect(location.search).toBe('?scorecard=1');
+  });
+});
+
+describe('a link to an exercise', () => {
+  const exercises = {
+    state: 'answered' as const,
+    allowed: true,
+    why: 'bound to loopback',
+    list: [
+      {
+        scenario: 'duplicate-job',
+        title: 'Duplicate job',
+        start: { variant: 'blind-del', title: 'SET NX PX, release with DEL', code: 'start' },
+        hints: ['idea', 'primitive'],
+        sets: [{ label: 'the defaults', params: {}, reason: 'the defaults' }],
+      },
+    ],
+  };
+
+  it('opens the exercise, set up as the variant it starts from, and keeps it in the link', () => {
+    const store = createAppStore();
+    const { location, history } = fakeLocation('?exercise=duplicate-job');
+    startUrlSync(store, location, history);
+    store.getState().setCatalog([duplicateJobManifest]);
+    store.getState().setExercises(exercises);
+    expect([store.getState().exercise, store.getState().variantId]).toEqual(['duplicate-job', 'blind-del']);
+    expect(location.search).toBe('?exercise=duplicate-job&scenario=duplicate-job&variant=blind-del');
+    store.getState().openExercise(null);
+    expect(location.search).toBe('?scenario=duplicate-job&variant=blind-del');
+  });
+
+  it('opens a presenter chapter that is an exercise step', () => {
+    const store = createAppStore();
+    const { location, history } = fakeLocation('?presenter=1&chapter=4');
+    startUrlSync(store, location, history);
+    store.getState().setExercises(exercises);
+    store.getState().setCatalog([duplicateJobManifest]);
+    expect([store.getState().exercise, store.getState().variantId]).toEqual(['duplicate-job', 'blind-del']);
+    expect(location.search).toContain('chapter=4');
   });
 });
 

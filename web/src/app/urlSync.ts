@@ -8,7 +8,7 @@ import { cursorAt } from '../model/cursor.js';
 import { samePlan } from '../model/faultPlan.js';
 import { readSetup, writeSetup, type UrlSetup } from '../model/urlState.js';
 import type { AppStore, State } from '../store/index.js';
-import { selectCurrentRun, selectScenario, selectVariant } from '../store/selectors.js';
+import { selectChapterExercises, selectCurrentRun, selectScenario, selectVariant } from '../store/selectors.js';
 import { chapterIndex, chaptersOf } from './chapters.js';
 import { applyMomentWhenShown } from './moment.js';
 import { listShipped, openShipped } from './recordings.js';
@@ -37,11 +37,13 @@ export function setupOf(s: State): UrlSetup {
   if (s.speed !== 1) setup.speed = s.speed;
   if (s.presenter) setup.presenter = true;
   if (s.presenter && s.catalog) {
-    const i = chapterIndex(chaptersOf(s.catalog), { scenario: s.scenarioId, variant: s.variantId, blank: s.shown.length === 0 });
+    const here = { scenario: s.scenarioId, variant: s.variantId, blank: s.shown.length === 0, exercise: s.exercise !== null };
+    const i = chapterIndex(chaptersOf(s.catalog, selectChapterExercises(s)), here);
     if (i >= 0) setup.chapter = i + 1;
   }
   if (s.theme === 'light') setup.theme = 'light';
   if (s.scorecard) setup.scorecard = true;
+  if (s.exercise !== null) setup.exercise = s.exercise;
   // A held playhead is a moment worth a link; a replay's moving one is not written 60 times a second.
   if (run && s.cursor.mode === 'held') setup.t = Math.round(cursorAt(s.cursor) ?? 0);
   if (run && s.selectedEvent !== null) setup.event = s.selectedEvent;
@@ -67,8 +69,10 @@ function openLinked(store: AppStore, initial: UrlSetup): void {
 /** A chapter's link: its scenario and variant, and for a run's chapter the shipped recording of that run, if any. */
 function restoreChapter(store: AppStore, initial: UrlSetup): UrlSetup {
   const catalog = store.getState().catalog ?? [];
-  const chapter = initial.chapter === undefined ? undefined : chaptersOf(catalog)[initial.chapter - 1];
+  const chapter =
+    initial.chapter === undefined ? undefined : chaptersOf(catalog, selectChapterExercises(store.getState()))[initial.chapter - 1];
   if (!chapter) return initial;
+  if (chapter.kind === 'exercise') return { ...initial, scenario: chapter.scenario, variant: chapter.variant, exercise: chapter.scenario };
   if (chapter.kind !== 'scenario' && !initial.replay && !initial.run) {
     const file = `${chapter.scenario}-${chapter.variant}.json`;
     void listShipped().then((list) => {
@@ -91,14 +95,16 @@ export function startUrlSync(store: AppStore, location: Location = window.locati
   let written = location.search;
   let moved = false; // something was shown or the scorecard toggled: the link follows from then on
   const sync = (s: State) => {
-    if (!restored && s.catalog) {
+    // Chapters count exercise steps: a chapter's link is read once the server has said which exercises it has.
+    if (!restored && s.catalog && s.exercises.state !== 'asking') {
       restored = true;
       const setup = restoreChapter(store, initial);
       if (setup.scenario) s.applySetup(setup);
+      if (setup.exercise) store.getState().openExercise(setup.exercise);
       return; // applySetup calls back here with the restored state
     }
     // Nothing to say yet: keep the link as it came (the scorecard opens or closes with no catalog too).
-    if (!restored && !moved && s.shown.length === 0 && s.scorecard === (initial.scorecard ?? false)) return;
+    if (!restored && !moved && s.shown.length === 0 && s.scorecard === (initial.scorecard ?? false) && s.exercise === null) return;
     moved = true;
     const search = writeSetup({ ...setupOf(s), ...embedding });
     if (search === written) return;

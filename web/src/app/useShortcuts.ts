@@ -9,7 +9,15 @@ import { SPEEDS } from '../model/urlState.js';
 import { replayShown } from '../replay/player.js';
 import { useStore } from '../store/index.js';
 import { counterpartOf } from '../store/runsSlice.js';
-import { selectCurrentRun, selectReplaying, selectRunInProgress, selectScenario, selectVariant, takesFaults } from '../store/selectors.js';
+import {
+  selectChapterExercises,
+  selectCurrentRun,
+  selectReplaying,
+  selectRunInProgress,
+  selectScenario,
+  selectVariant,
+  takesFaults,
+} from '../store/selectors.js';
 import { fitView, panFraction, setPlayhead, zoomBy } from '../view/viewActions.js';
 import { viewStore } from '../view/viewStore.js';
 import { OPEN_RECORDING_ID } from '../components/sharing/RecordingControls.js';
@@ -41,9 +49,12 @@ function workerN(n: number): { runId: string; workerId: string; paused: boolean 
 export function goToChapter(step: 1 | -1): boolean {
   const s = useStore.getState();
   if (!s.catalog || selectRunInProgress(s)) return false;
-  const here = { scenario: s.scenarioId, variant: s.variantId, blank: s.shown.length === 0 };
-  const next = stepChapter(chaptersOf(s.catalog), here, step);
+  const here = { scenario: s.scenarioId, variant: s.variantId, blank: s.shown.length === 0, exercise: s.exercise !== null };
+  const next = stepChapter(chaptersOf(s.catalog, selectChapterExercises(s)), here, step);
   if (!next) return false;
+  // An exercise step opens the exercise and runs nothing: the room edits the code first.
+  if (next.kind === 'exercise') return (s.openExercise(next.scenario), true);
+  if (s.exercise !== null) s.openExercise(null);
   if (next.scenario !== s.scenarioId) s.selectScenario(next.scenario);
   if (next.variant !== useStore.getState().variantId) s.selectVariant(next.variant);
   if (next.kind === 'scenario') useStore.getState().clearShown();

@@ -13,6 +13,8 @@ import { useStore } from '../store/index.js';
 import { selectScenario } from '../store/selectors.js';
 import { ConnectionStatus } from './ConnectionStatus.js';
 import { CompareControl } from './controls/CompareControl.js';
+import { ExerciseEntry } from './exercise/ExerciseEntry.js';
+import { ExerciseSlot } from './exercise/ExerciseSlot.js';
 import { ControlsDrawer } from './controls/ControlsDrawer.js';
 import { FaultPlanEditor } from './controls/FaultPlanEditor.js';
 import { ParamsForm } from './controls/ParamsForm.js';
@@ -32,6 +34,20 @@ import { BackToScorecard, ScorecardToggle } from './scorecard/ScorecardButtons.j
 import { RecordingControls } from './sharing/RecordingControls.js';
 import { RunLegend } from './timeline/Legend.js';
 import { Timeline } from './timeline/Timeline.js';
+
+/** The scenario's summary and the way into its exercise, or the open exercise in their place. */
+export function ScenarioHead({ presenter }: { presenter: boolean }) {
+  const scenario = useStore(selectScenario);
+  const exercise = useStore((s) => s.exercise !== null);
+  if (exercise) return <ExerciseSlot />;
+  if (presenter || !scenario) return null;
+  return (
+    <div className="scenario-head">
+      <p className="scenario-summary">{scenario.summary}</p>
+      <ExerciseEntry />
+    </div>
+  );
+}
 
 export function useDocumentLook() {
   const presenter = useStore((s) => s.presenter);
@@ -57,11 +73,11 @@ function Verdicts() {
 }
 
 export function App() {
-  const scenario = useStore(selectScenario);
   const loaded = useStore((s) => s.catalog !== null);
   const hasRun = useStore((s) => s.shown.length > 0 || s.pending.length > 0);
   const presenter = useStore((s) => s.presenter);
   const scorecard = useStore((s) => s.scorecard);
+  const exercise = useStore((s) => s.exercise !== null);
   // The controls' drawer and the bar over the stage replace the column (not in presenter mode).
   const drawer = useMedia(STACKED) && !presenter;
   useShortcuts();
@@ -105,7 +121,7 @@ export function App() {
             <BackToScorecard />
             {presenter && <StageBar />}
             {drawer && <SetupBar />}
-            {!presenter && scenario && <p className="scenario-summary">{scenario.summary}</p>}
+            <ScenarioHead presenter={presenter} />
             {(loaded || hasRun) && (
               <>
                 <Timeline />
@@ -115,7 +131,8 @@ export function App() {
                 </div>
                 {!presenter && (
                   <div className="below">
-                    <CodePanel />
+                    {/* The open exercise's editor holds the code. */}
+                    {!exercise && <CodePanel />}
                     <ExplanationPanel />
                   </div>
                 )}

@@ -18,6 +18,8 @@ export interface UrlSetup {
   compare?: string;
   /** A shipped recording to open, by file name. */
   replay?: string;
+  /** A scenario's exercise is open ("Fix it yourself", `?exercise=<scenario>`). */
+  exercise?: string;
   /** The lock libraries' scorecard is open (`?scorecard=1`). */
   scorecard?: boolean;
   presenter?: boolean;
@@ -100,6 +102,8 @@ export function readSetup(search: string): UrlSetup {
   const replay = q.get('replay');
   if (replay && safeRecordingName(replay)) setup.replay = replay;
   if (q.get('scorecard') === '1') setup.scorecard = true;
+  const exercise = q.get('exercise');
+  if (exercise && /^[a-z0-9][a-z0-9-]{0,60}$/.test(exercise)) setup.exercise = exercise;
   if (q.get('presenter') === '1') setup.presenter = true;
   const theme = q.get('theme');
   if (theme === 'light' || theme === 'dark') setup.theme = theme;
@@ -112,6 +116,7 @@ export function writeSetup(setup: UrlSetup): string {
   const q = new URLSearchParams();
   if (setup.embed) q.set('embed', '1');
   if (setup.scorecard) q.set('scorecard', '1');
+  if (setup.exercise) q.set('exercise', setup.exercise);
   if (setup.replay) q.set('replay', setup.replay);
   if (setup.run) q.set('run', setup.run);
   if (setup.scenario) q.set('scenario', setup.scenario);

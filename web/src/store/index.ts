@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { createCatalogSlice } from './catalogSlice.js';
 import { createConnectionSlice } from './connectionSlice.js';
 import { createCursorSlice } from './cursorSlice.js';
+import { createExerciseSlice } from './exerciseSlice.js';
 import { createRunsSlice } from './runsSlice.js';
 import { createSelectionSlice } from './selectionSlice.js';
 import type { State } from './types.js';
@@ -16,6 +17,7 @@ export function createAppStore() {
     ...createUiSlice(set, get),
     ...createRunsSlice(set, get),
     ...createCursorSlice(set, get),
+    ...createExerciseSlice(set, get),
   }));
 }
 

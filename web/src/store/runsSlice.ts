@@ -1,4 +1,5 @@
-import type { ClientMessage, EventOf, ScenarioManifest, VariantManifest } from '@racelab/shared';
+import { EXERCISE_VARIANT_ID, type ClientMessage, type EventOf, type ScenarioManifest, type VariantManifest } from '@racelab/shared';
+import { exerciseOf } from '../model/exercise/onServer.js';
 import { LIVE } from '../model/cursor.js';
 import { fitPlan } from '../model/faultPlan.js';
 import { checkInputs, wireParams } from '../model/params.js';
@@ -17,8 +18,11 @@ export function counterpartOf(scenario: ScenarioManifest, selected: VariantManif
 }
 
 export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
-  /** Sends start-run for each variant, with the same parameters, speed and (where it fits) faults. */
-  const start = (variants: VariantManifest[]): boolean => {
+  /**
+   * Sends start-run for each variant, with the same parameters, speed and (where it fits) faults.
+   * With `exercise`, the one variant is the exercise's starting one, run with the edited code as `your-fix`.
+   */
+  const start = (variants: VariantManifest[], exercise?: { code: string }): boolean => {
     const s: State = get();
     const scenario = findScenario(s, s.scenarioId);
     if (!scenario || !s.variantId || s.pending.length > 0) return false;
@@ -44,9 +48,10 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
         params: wireParams(checked.params),
         faults: fitPlan(s.faults, variant).kept,
         speed: s.speed,
+        ...(exercise ? { exercise } : {}),
       };
       if (!s.transport(message)) return false;
-      pending.push({ requestId, scenario: scenario.id, variant: variant.id, slot: pending.length });
+      pending.push({ requestId, scenario: scenario.id, variant: exercise ? EXERCISE_VARIANT_ID : variant.id, slot: pending.length });
     }
     set({ pending, shown: [], runError: null, cursor: LIVE, selectedEvent: null });
     return true;
@@ -70,6 +75,14 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       const selected = scenario?.variants.find((v) => v.id === s.variantId);
       const other = scenario && selected ? counterpartOf(scenario, selected, s.compareWith) : undefined;
       return selected && other ? start([selected, other]) : false;
+    },
+
+    startExerciseRun(code) {
+      const s = get();
+      const info = exerciseOf(s.exercises, s.exercise);
+      const from = findScenario(s, info?.scenario ?? null)?.variants.find((v) => v.id === info?.start.variant);
+      if (!from || s.scenarioId !== info?.scenario) return false;
+      return start([from], { code });
     },
 
     cancelRun() {

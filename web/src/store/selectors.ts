@@ -4,6 +4,8 @@
 import type { RunEvent, ScenarioManifest, VariantManifest } from '@racelab/shared';
 import { logEndMs, shownLog } from '../model/cursor.js';
 import { runSummary } from '../model/runSummary.js';
+import type { ChapterExercise } from '../app/chapters.js';
+import type { ExercisesOnServer } from '../model/exercise/onServer.js';
 import { findScenario } from './selectionSlice.js';
 import type { RunRecord, State } from './types.js';
 
@@ -97,3 +99,17 @@ export const selectComparing = (s: State): boolean => s.shown.length > 1 || s.pe
 
 /** The run ids on screen joined in one string: a stable primitive to select on. */
 export const selectShownKey = (s: State): string => s.shown.join(' ');
+
+const chapterExercisesOf = new WeakMap<ExercisesOnServer, ChapterExercise[]>();
+const NO_EXERCISES: ChapterExercise[] = [];
+
+/** The scenarios with an exercise, and the variant each starts from (the same array until the server's answer changes). */
+export function selectChapterExercises(s: State): ChapterExercise[] {
+  if (s.exercises.state !== 'answered') return NO_EXERCISES;
+  let list = chapterExercisesOf.get(s.exercises);
+  if (!list) {
+    list = s.exercises.list.map((e) => ({ scenario: e.scenario, from: e.start.variant }));
+    chapterExercisesOf.set(s.exercises, list);
+  }
+  return list;
+}

@@ -103,4 +103,33 @@ describe('store', () => {
     expect(selectRunInProgress(store.getState())).toBe(false);
     expect(store.getState().runs['run-2']!.lost).toBe(true);
   });
+
+  it('runs an open exercise’s edited code as your-fix, set up as the variant it starts from', () => {
+    const { store, sent } = setup();
+    expect(store.getState().startExerciseRun('code')).toBe(false); // no exercise open
+    store.getState().setExercises({
+      state: 'answered',
+      allowed: true,
+      why: 'bound to loopback',
+      list: [
+        {
+          scenario: 'duplicate-job',
+          title: 'Duplicate job',
+          start: { variant: 'blind-del', title: 'SET NX PX, release with DEL', code: 'start' },
+          hints: ['idea', 'primitive'],
+          sets: [{ label: 'the defaults', params: {}, reason: 'the defaults' }],
+        },
+      ],
+    });
+    store.getState().openExercise('duplicate-job');
+    expect(store.getState().variantId).toBe('blind-del');
+    expect(store.getState().startExerciseRun('edited code')).toBe(true);
+    const msg = sent[0]!;
+    expect(msg).toMatchObject({ type: 'start-run', scenario: 'duplicate-job', variant: 'blind-del', exercise: { code: 'edited code' } });
+    if (msg.type !== 'start-run') throw new Error();
+    store.getState().runAccepted(msg.requestId, 'run-x', ['worker-1']);
+    expect(store.getState().runs['run-x']?.variant).toBe('your-fix');
+    store.getState().openExercise(null);
+    expect(store.getState().startExerciseRun('edited code')).toBe(false); // the exercise is closed
+  });
 });

@@ -3,6 +3,7 @@
 // window lives in view/viewStore instead; time (the cursor) lives here, beside the logs.
 import type { ClientMessage, FaultRule, LiveFaultAction, Recording, RunEvent, ScenarioManifest } from '@racelab/shared';
 import type { Cursor } from '../model/cursor.js';
+import type { ExercisesOnServer } from '../model/exercise/onServer.js';
 import type { ParamInputs } from '../model/params.js';
 import type { UrlSetup } from '../model/urlState.js';
 
@@ -67,6 +68,16 @@ export interface UiSlice {
   setHelpOpen(open: boolean): void;
 }
 
+export interface ExerciseSlice {
+  /** Whether the server runs edited code, and every scenario's exercise (asked once at start). */
+  exercises: ExercisesOnServer;
+  /** The scenario whose exercise is open ("Fix it yourself"), or null. */
+  exercise: string | null;
+  setExercises(exercises: ExercisesOnServer): void;
+  /** Opens a scenario's exercise (and selects that scenario and the variant it starts from); null closes it. */
+  openExercise(scenario: string | null): void;
+}
+
 export type RunSource = 'live' | 'recording';
 
 export interface RunRecord {
@@ -109,6 +120,8 @@ export interface RunsSlice {
   startRun(): boolean;
   /** Starts the selected variant and its counterpart with the same parameters, faults and speed. */
   startCompare(): boolean;
+  /** Runs the open exercise's edited code as the variant `your-fix`, with the selected parameters, faults and speed. */
+  startExerciseRun(code: string): boolean;
   cancelRun(): void;
   /** Takes the runs off the screen (a chapter that shows the scenario only). */
   clearShown(): void;
@@ -144,5 +157,5 @@ export interface CursorSlice {
   setCursor(cursor: Cursor): void;
 }
 
-export type State = CatalogSlice & ConnectionSlice & SelectionSlice & UiSlice & RunsSlice & CursorSlice;
+export type State = CatalogSlice & ConnectionSlice & SelectionSlice & UiSlice & RunsSlice & CursorSlice & ExerciseSlice;
 export type SliceCreator<T> = (set: (partial: Partial<State> | ((s: State) => Partial<State>)) => void, get: () => State) => T;

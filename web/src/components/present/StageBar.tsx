@@ -4,7 +4,7 @@
 import { chapterIndex, chaptersOf, chapterWords } from '../../app/chapters.js';
 import { perform } from '../../app/useShortcuts.js';
 import { useStore } from '../../store/index.js';
-import { selectRunInProgress, selectScenario, selectVariant } from '../../store/selectors.js';
+import { selectChapterExercises, selectRunInProgress, selectScenario, selectVariant } from '../../store/selectors.js';
 import { ConnectionStatus } from '../ConnectionStatus.js';
 import { speedWords } from '../controls/SpeedControl.js';
 import { PresentControls } from './PresentControls.js';
@@ -14,9 +14,11 @@ function Chapter() {
   const scenarioId = useStore((s) => s.scenarioId);
   const variantId = useStore((s) => s.variantId);
   const blank = useStore((s) => s.shown.length === 0 && s.pending.length === 0);
+  const exercise = useStore((s) => s.exercise !== null);
+  const exercises = useStore(selectChapterExercises);
   if (!catalog) return null;
-  const chapters = chaptersOf(catalog);
-  const i = chapterIndex(chapters, { scenario: scenarioId, variant: variantId, blank });
+  const chapters = chaptersOf(catalog, exercises);
+  const i = chapterIndex(chapters, { scenario: scenarioId, variant: variantId, blank, exercise });
   const c = chapters[i];
   if (!c) return null;
   return (

@@ -7,6 +7,8 @@ import { replayShown } from '../../replay/player.js';
 import { useStore } from '../../store/index.js';
 import { selectCurrentRun, selectScenario } from '../../store/selectors.js';
 import { SpeedControl } from '../controls/SpeedControl.js';
+import { ExerciseEntry } from '../exercise/ExerciseEntry.js';
+import { ExerciseSlot } from '../exercise/ExerciseSlot.js';
 import { CodePanel } from '../panels/CodePanel.js';
 import { ExplanationPanel } from '../panels/ExplanationPanel.js';
 import { VerdictPanel } from '../panels/VerdictPanel.js';
@@ -61,14 +63,21 @@ function Recordings({ chapter }: { chapter: SiteChapter }) {
 export function SiteStage({ chapters }: { chapters: readonly SiteChapter[] }) {
   const scenario = useStore(selectScenario);
   const chapter = chapters.find((c) => c.scenario.id === scenario?.id);
+  // The site has no server: its exercise is the broken code to read, and the command that grades a fix.
+  const exercise = useStore((s) => s.exercise !== null);
   return (
     <div className="stage site-stage">
       <BackToScorecard />
-      {scenario && (
-        <div className="site-scenario">
-          <h2>{scenario.title}</h2>
-          <p className="scenario-summary">{scenario.summary}</p>
-        </div>
+      {exercise ? (
+        <ExerciseSlot />
+      ) : (
+        scenario && (
+          <div className="site-scenario">
+            <h2>{scenario.title}</h2>
+            <p className="scenario-summary">{scenario.summary}</p>
+            <ExerciseEntry />
+          </div>
+        )
       )}
       {chapter && <Recordings chapter={chapter} />}
       <Timeline />
@@ -76,7 +85,7 @@ export function SiteStage({ chapters }: { chapters: readonly SiteChapter[] }) {
         <VerdictPanel />
       </div>
       <div className="below">
-        <CodePanel />
+        {!exercise && <CodePanel />}
         <ExplanationPanel />
       </div>
     </div>
