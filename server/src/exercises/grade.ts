@@ -3,7 +3,7 @@
 // graded at (exerciseSets.ts), each set judged by the stores. A set fails in the verdict's
 // own words, or because the code no longer reaches the stall the scenario is about
 // (stallCheck.ts); a failure that matches a known near-miss names it (nearMiss.ts).
-import { EXERCISE_VARIANT_ID, type ExerciseProgress, type ExerciseSetResult } from '@racelab/shared';
+import { EXERCISE_VARIANT_ID, type ExerciseProgress, type ExerciseSetResult, type Params } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import { DID_NOT_LOAD } from '../worker/editedCode.js';
 import { prepareEditedCode, type EditedCode } from './editedCode.js';
@@ -12,7 +12,7 @@ import { exerciseSets, type GradedSet } from './exerciseSets.js';
 import { mutantsFailingAt, nameNearMiss } from './nearMiss.js';
 import { referenceRun } from './referenceRuns.js';
 import { playSet } from './setRun.js';
-import { missingStalls } from './stallCheck.js';
+import { bothReach, missingStalls, type StallFacts } from './stallCheck.js';
 
 export interface GradeOptions {
   /** Grades only this set (its index among the exercise's sets). */
@@ -55,7 +55,24 @@ export async function gradeExercise(
   }
 }
 
-/** One set: the edited code's run, the solution's stalls there, and the near-miss it matches when it fails. */
+/**
+ * The stalls both the starting variant and the solution reach at a set: what the scenario
+ * itself imposes, whichever way the lock is fixed. A reference run that failed (a store gone,
+ * a variant refused there) tells nothing: the other decides, or none.
+ */
+async function stallsToKeep(playground: Playground, exercise: Exercise, params: Params): Promise<StallFacts> {
+  const { scenario, from, solution } = exercise;
+  const checkpoints = from.checkpoints ?? [];
+  const facts = async (variantId: string): Promise<StallFacts | undefined> => {
+    const run = await referenceRun(playground, scenario, variantId, params, checkpoints).catch(() => undefined);
+    return run && !run.runFailed ? run.facts : undefined;
+  };
+  const [fromFacts, solutionFacts] = [await facts(from.id), await facts(solution.id)];
+  if (!fromFacts || !solutionFacts) return fromFacts ?? solutionFacts ?? new Map();
+  return bothReach(fromFacts, solutionFacts);
+}
+
+/** One set: the edited code's run, the stalls it must keep there, and the near-miss it matches when it fails. */
 async function gradeSet(
   playground: Playground,
   exercise: Exercise,
@@ -74,9 +91,7 @@ async function gradeSet(
   );
   const loadFailure = edited.runFailed?.indexOf(DID_NOT_LOAD) ?? -1;
   if (loadFailure >= 0) return { loadError: edited.runFailed!.slice(loadFailure) };
-  const reference = await referenceRun(playground, scenario, solution.id, params, checkpoints);
-  // A solution run that failed (a store gone) tells nothing of the stalls: the verdict alone decides.
-  const missing = reference.runFailed ? [] : missingStalls(reference.facts, edited.facts);
+  const missing = missingStalls(await stallsToKeep(playground, exercise, params), edited.facts);
   const passed = edited.passed && missing.length === 0;
   const failures = passed ? [] : [...edited.failures, ...missing];
   const nearMiss = edited.passed

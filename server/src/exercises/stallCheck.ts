@@ -1,8 +1,8 @@
 // Many variants carry the stall their scenario is about (a checkpoint, job.pause(), a blocked
 // event loop): code that deletes it would pass without fixing anything. After each set's
-// run, the edited code must have reached the same stalls as the solution reached there,
-// read from the run's log: the checkpoints the exercise's own variant declares, the planned
-// process pauses (SIGSTOP) and the blocked event loops, as often as the solution did.
+// run, the edited code must have reached the stalls that both the starting variant and the
+// solution reach there, read from the runs' logs: the checkpoints the starting variant
+// declares, the planned process pauses (SIGSTOP) and the blocked event loops, as often.
 import type { RunEvent } from '@racelab/shared';
 
 /** What one run reached, by fact ("checkpoint working", "paused", "blocked"): how often, and the first worker that did. */
@@ -25,6 +25,16 @@ export function stallFacts(events: RunEvent[], checkpoints: readonly string[]): 
     else if (event.type === 'event-loop-blocked') add('blocked', event.workerId);
   }
   return facts;
+}
+
+/** The stalls two runs both reached, each as often as the one that reached it less (the solution's worker named). */
+export function bothReach(a: StallFacts, b: StallFacts): StallFacts {
+  const both: StallFacts = new Map();
+  for (const [fact, inB] of b) {
+    const inA = a.get(fact);
+    if (inA) both.set(fact, { count: Math.min(inA.count, inB.count), workerId: inB.workerId });
+  }
+  return both;
 }
 
 /** Each stall the solution reached that the edited code did not (as often), in words; empty when none is missing. */
