@@ -18,6 +18,7 @@ import { MIN_TOKEN_LENGTH } from './agents/agentListener.js';
 import { createAppServer } from './http/appServer.js';
 import { parseAllowedHosts } from './http/hosts.js';
 import { Playground } from './runs/playground.js';
+import { closeExerciseConfinement, exerciseConfinement, storesOf } from './exercises/confinement.js';
 import { ALLOW_EXERCISES_ENV, exercisePolicy } from './exercises/policy.js';
 import { describeServices, findServices, type Services } from './services/index.js';
 
@@ -80,11 +81,15 @@ try {
   await services.stop().catch(() => undefined);
   process.exit(1);
 }
+// Edited code's walls, opened before the first page can send any: said once, here and on the page.
+const walls = exercises.allowed ? await exerciseConfinement(storesOf(services)).catch((error: Error) => error) : undefined;
+const wallsWords = walls instanceof Error ? `not confined: ${walls.message}` : walls?.description.words;
+const exercisesShown = wallsWords ? { ...exercises, why: `${exercises.why} (${wallsWords})` } : exercises;
 const allowedHosts = parseAllowedHosts(process.env.RACELAB_ALLOWED_HOSTS);
 const { http: server, sockets } = createAppServer(playground, webRoot, {
   allowedHosts,
   frameAncestors: process.env.RACELAB_FRAME_ANCESTORS,
-  exercises,
+  exercises: exercisesShown,
   ownLocks: allowOwnLocks
     ? { cli: fileURLToPath(new URL('./cli.js', import.meta.url)), redisUrl: services.redisUrl, databaseUrl: services.databaseUrl }
     : undefined,
@@ -98,6 +103,7 @@ server.listen(port, host, () => {
     console.log('racelab: listening beyond this machine: anyone who can reach it can start runs');
   }
   console.log(`racelab: exercises: ${exercises.why}`);
+  if (wallsWords) console.log(`racelab: edited code: ${wallsWords}`);
   if (allowOwnLocks) console.log('racelab: --allow-own-locks: lock modules uploaded from the page run on this machine');
   if (playground.agents) {
     const { host: agentHost, port: agentPort } = playground.agents;
@@ -121,6 +127,7 @@ async function stop(signal: string): Promise<void> {
     // Cancels the runs, waits for them to clean up and tell their pages, closes the sockets.
     await sockets.close('the server is stopping');
     await playground.close();
+    await closeExerciseConfinement();
   } catch (error) {
     console.error(`racelab: stopping: ${playground.redact(String(error))}`);
     code = 1;

@@ -13,6 +13,7 @@ import { exerciseSets } from './exerciseSets.js';
 import { compileRules } from './editedCode.js';
 import { compileExercise } from './compiler.js';
 import type { Exercise } from './exerciseOf.js';
+import { closeExerciseConfinement } from './confinement.js';
 
 export const EXERCISE_USAGE =
   'usage: racelab exercise <scenario> --file <my-fix.ts> [--json] [--set N]   (npm run exercise -- <scenario> --file <my-fix.ts>)';
@@ -77,6 +78,7 @@ export async function exerciseCommand(argv: string[], cwd = process.cwd()): Prom
     return 1;
   } finally {
     await playground.close();
+    await closeExerciseConfinement();
     await services.stop();
   }
 }
