@@ -101,8 +101,15 @@ function Exercise({ info }: { info: ExerciseInfo }) {
       </div>
       <p className="exercise-intro">
         This is <strong>{info.start.title}</strong> (<code>{info.start.variant}</code>), a broken variant. Change it until the race cannot
-        happen. <em>Run my code</em> draws its run below as <code>{EXERCISE_VARIANT_ID}</code>; <em>Check my fix</em> grades it at the
-        scenario’s defaults and every declared set. A fix counts when every set passes.
+        happen.{' '}
+        {runs ? (
+          <>
+            <em>Run my code</em> draws its run below as <code>{EXERCISE_VARIANT_ID}</code>; <em>Check my fix</em> grades it at the
+            scenario’s defaults and every declared set. A fix counts when every set passes.
+          </>
+        ) : (
+          <>Where edited code runs, it is graded at the scenario’s defaults and every declared set; a fix counts when every set passes.</>
+        )}
       </p>
       {why && <NotHere why={why} scenario={info.scenario} />}
       <div className="exercise-body">

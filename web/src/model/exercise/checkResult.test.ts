@@ -63,6 +63,18 @@ describe('a check as it streams', () => {
     expect(notCompiled?.phase).toBe('not-compiled');
     expect(notCompiled?.errors).toEqual([{ message: "Cannot find name 'tokn'.", line: 27 }]);
     expect(notCompiled?.rows).toEqual([]);
+    const twice = {
+      kind: 'not-compiled' as const,
+      errors: [
+        { message: 'Variable declaration expected.', line: 19 },
+        { message: 'Variable declaration expected.', line: 19 },
+        { message: "';' expected.", line: 19 },
+      ],
+    };
+    expect(foldProgress(checkSent(SETS), twice).errors).toEqual([
+      { message: 'Variable declaration expected.', line: 19 },
+      { message: "';' expected.", line: 19 },
+    ]);
     const [, refused] = pictures([REFUSED_LINE]);
     expect(refused?.phase).toBe('refused');
     expect(refused?.problem).toBe('this server runs edited code only when bound to loopback');

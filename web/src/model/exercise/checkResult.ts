@@ -57,8 +57,11 @@ export function foldProgress(state: CheckState, progress: ExerciseProgress): Che
       const rows = Array.from({ length: progress.sets }, (_, index): SetRow => state.rows[index] ?? blank(index));
       return { ...state, phase: 'checking', rows: withRunning(rows) };
     }
-    case 'not-compiled':
-      return { ...state, phase: 'not-compiled', errors: progress.errors, rows: [] };
+    case 'not-compiled': {
+      // The compiler may say the same thing twice about one line (two columns): said once.
+      const errors = progress.errors.filter((e, i, all) => all.findIndex((x) => x.message === e.message && x.line === e.line) === i);
+      return { ...state, phase: 'not-compiled', errors, rows: [] };
+    }
     case 'set': {
       const rows: (SetRow | undefined)[] = [...state.rows];
       rows[progress.result.index] = graded(progress.result);
