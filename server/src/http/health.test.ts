@@ -1,5 +1,6 @@
 // The probes and the scrape on a real port, in front of a playground on a Redis of the test's
-// own (so it can be frozen with SIGSTOP) and the real PostgreSQL: /healthz asks no store,
+// own (so it can be frozen with SIGSTOP) and the real PostgreSQL behind a proxy that can
+// freeze it: /healthz asks no store,
 // /readyz says which store is silent or that every slot is taken and recovers, /metrics is
 // Prometheus text that counts a real run with its verdict and duration.
 import { request } from 'node:http';
@@ -7,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATABASE_URL } from '../services/index.js';
 import { Playground } from '../runs/playground.js';
+import { startFreezableProxy, type FreezableProxy } from '../testing/freezableProxy.js';
 import { startPrivateRedis, type PrivateRedis } from '../testing/privateRedis.js';
 import { serveApp, type ServedApp } from '../testing/testServer.js';
 import { connectClient, isEnd, until } from '../testing/wsClient.js';
@@ -15,22 +17,29 @@ import type { Readiness } from './health.js';
 let redis: PrivateRedis;
 let redisPid: number;
 let probe: Redis;
+let postgres: FreezableProxy;
 let playground: Playground;
 let served: ServedApp;
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  playground = await Playground.open({ redisUrl: redis.url, databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, poolSize: 2 });
+  // PostgreSQL through a proxy that can freeze it, without stopping the server others share.
+  const databaseUrl = new URL(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
+  postgres = await startFreezableProxy(Number(databaseUrl.port || 5432));
+  databaseUrl.port = String(postgres.port);
+  playground = await Playground.open({ redisUrl: redis.url, databaseUrl: databaseUrl.href, poolSize: 2 });
   served = await serveApp(playground);
   probe = new Redis(redis.url);
   redisPid = Number(/process_id:(\d+)/.exec(await probe.info('server'))![1]);
 }, 60_000);
 afterAll(async () => {
   if (redisPid) process.kill(redisPid, 'SIGCONT');
+  postgres?.thaw();
   probe?.disconnect();
   await served?.close();
   await playground?.close();
   await redis?.stop();
+  await postgres?.close();
 });
 
 function get(app: ServedApp, path: string): Promise<Response> {
@@ -125,6 +134,19 @@ describe('/readyz', () => {
       process.kill(redisPid, 'SIGCONT');
     }
     await until(async () => (await readiness(served)).status === 200, 'ready again once Redis answers', 15_000);
+  });
+
+  it('is not ready while PostgreSQL is frozen, says so, and is ready again once it answers', async () => {
+    postgres.freeze();
+    try {
+      const { status, body } = await readiness(served);
+      expect(status).toBe(503);
+      expect(body.reasons).toEqual([expect.stringMatching(/^PostgreSQL not answering \(a ping unanswered for \d+ ms\)$/)]);
+      expect(Object.keys(body.storesMs)).toEqual(['Redis']);
+    } finally {
+      postgres.thaw();
+    }
+    await until(async () => (await readiness(served)).status === 200, 'ready again once PostgreSQL answers', 15_000);
   });
 
   it('shares one ping per store among concurrent probes', async () => {
