@@ -1,8 +1,7 @@
 // The probes and the scrape on a real port, in front of a playground on a Redis of the test's
 // own (so it can be frozen with SIGSTOP) and the real PostgreSQL behind a proxy that can
-// freeze it: /healthz asks no store,
-// /readyz says which store is silent or that every slot is taken and recovers, /metrics is
-// Prometheus text that counts a real run with its verdict and duration.
+// freeze it: /healthz asks no store, /readyz says which store is silent or that every slot is
+// taken and recovers, /metrics is Prometheus text that counts a real run with its verdict and duration.
 import { request } from 'node:http';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
