@@ -1,5 +1,6 @@
 // One port for everything: the built page, the catalog as JSON, the check of a lock of your
-// own (ownLockCheck.ts), the exercises (exerciseRoutes.ts), and the WebSocket at /ws.
+// own (ownLockCheck.ts), the exercises (exerciseRoutes.ts), the WebSocket at /ws, and the
+// probes and metrics of an orchestrator (health.ts: /healthz, /readyz, /metrics).
 import { createServer, type Server } from 'node:http';
 import type { Playground } from '../runs/playground.js';
 import { isAllowedHost } from './hosts.js';
@@ -11,10 +12,14 @@ import { frameAncestors, securityHeaders } from './securityHeaders.js';
 import type { SocketLimits } from './limits.js';
 import { SocketServer } from './socketServer.js';
 import { serveStatic } from './staticFiles.js';
+import { HealthRoutes } from './health.js';
+import { ServerMetrics } from './serverMetrics.js';
 
 export interface AppServer {
   http: Server;
   sockets: SocketServer;
+  /** The server's Prometheus metrics (/metrics). */
+  metrics: ServerMetrics;
 }
 
 export interface AppServerOptions {
@@ -38,9 +43,16 @@ export function createAppServer(playground: Playground, webRoot: string, options
   const headers = securityHeaders(frameAncestors(options.frameAncestors));
   const ownLocks = new OwnLockChecks(options.ownLocks, allowedHosts, playground.redact);
   const exerciseRoutes = new ExerciseRoutes(exercises, allowedHosts);
+  const metrics = new ServerMetrics(playground, sockets);
+  const health = new HealthRoutes(playground, sockets, metrics);
   const http = createServer((request, response) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     try {
+      // Before the Host check: probes and scrapers name the server as they please (health.ts).
+      if (health.handles(request)) {
+        health.serve(request, response);
+        return;
+      }
       if (!isAllowedHost(request.headers.host, allowedHosts)) {
         response.writeHead(403, { 'content-type': 'text/plain' }).end('unknown Host\n');
         return;
@@ -86,5 +98,5 @@ export function createAppServer(playground: Playground, webRoot: string, options
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
   });
-  return { http, sockets };
+  return { http, sockets, metrics };
 }

@@ -12,8 +12,8 @@ import { secretRedactor, type Redactor } from './redact.js';
 import { notAHost } from './linkFaults.js';
 import { notANode } from './nodeIsolation.js';
 import { Run } from './run.js';
-import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
-import { goodbye, StoreWatch } from './storeWatch.js';
+import { CORE_STORES, POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
+import { goodbye, StoreWatch, type ProbeAnswer } from './storeWatch.js';
 import { scaleDurations } from './runSpeed.js';
 import { closeConnections, reachStores, serverConnections, unlessSilent, type ServerConnections } from './serverConnections.js';
 import { SpareConnection } from './spareConnection.js';
@@ -65,6 +65,12 @@ const SWEEP_EVERY_MS = 60_000;
 
 export type Started = { ok: true; run: Run } | { ok: false; error: string };
 
+/** What kind of code a run plays: a correct or broken variant of the catalog, a near-miss mutant, or an exercise's edited code. */
+export type RunKind = 'correct' | 'broken' | 'mutant' | 'exercise';
+
+/** Told of every run the playground makes, before it starts (metrics: http/serverMetrics.ts). */
+export type RunListener = (run: Run, about: { scenario: string; kind: RunKind }) => void;
+
 export class Playground {
   /** Runs going right now (started, not yet settled). */
   readonly running = new Set<Run>();
@@ -74,6 +80,7 @@ export class Playground {
   private sweeping: Promise<void> | null = null;
   /** Which stores give each run users of its own: found once, before the first run. */
   private credentialSupport: CredentialSupport = NO_CREDENTIALS;
+  private readonly runListeners = new Set<RunListener>();
 
   private constructor(
     readonly catalog: Catalog,
@@ -119,6 +126,23 @@ export class Playground {
   /** True once a store has gone silent and not answered since: its connections may never close. */
   get storeSilent(): boolean {
     return this.watch.isSilent();
+  }
+
+  /** Tells `listener` of every run made from now on; returns the unsubscribe. */
+  onRun(listener: RunListener): () => void {
+    this.runListeners.add(listener);
+    return () => this.runListeners.delete(listener);
+  }
+
+  /** Asks both stores now on the store watch's connections, waiting at most `timeoutMs` (readiness: http/health.ts). */
+  async probeStores(timeoutMs: number): Promise<Record<CoreStore, ProbeAnswer>> {
+    const [redis, postgres] = await Promise.all(CORE_STORES.map((store) => this.watch.probe(store, timeoutMs)));
+    return { [REDIS_STORE]: redis!, [POSTGRES_STORE]: postgres! };
+  }
+
+  /** Tells `listener` the round trip of every ping the store watch gets answered, in ms; returns the unsubscribe. */
+  onStoreRoundTrip(listener: (store: CoreStore, ms: number) => void): () => void {
+    return this.watch.onRoundTrip(listener);
   }
 
   /** Removes what runs of dead (or this) processes left; logs what it found, never throws. */
@@ -245,6 +269,8 @@ export class Playground {
         credentials: this.credentialSupport,
       },
     );
+    const kind: RunKind = request.ownCode ? 'exercise' : isMutant ? 'mutant' : definition.correct ? 'correct' : 'broken';
+    for (const listener of this.runListeners) listener(run, { scenario: scenario.id, kind });
     return { ok: true, run };
   }
 

@@ -43,7 +43,12 @@ interface Ping {
   sentAt: number;
   /** How long this process stood still since (late ticks), in ms: not counted as the store's silence. */
   stoodMs: number;
+  /** Settles with the answer: null, or the error's words (an error is an answer too). */
+  answer: Promise<string | null>;
 }
+
+/** A store's answer to a probe: its round trip, or why it has none. */
+export type ProbeAnswer = { ok: true; ms: number } | { ok: false; reason: string };
 
 export class StoreWatch implements StoreSilence {
   private readonly timer: NodeJS.Timeout;
@@ -61,6 +66,8 @@ export class StoreWatch implements StoreSilence {
     [POSTGRES_STORE]: new AbortController(),
   };
   private closedFor: string | null = null;
+  /** Told every answered ping's round trip (metrics). */
+  private readonly roundTrips = new Set<(store: CoreStore, ms: number) => void>();
 
   constructor(private readonly options: StoreWatchOptions) {
     const { options: server } = options.pg;
@@ -99,20 +106,60 @@ export class StoreWatch implements StoreSilence {
         }
         continue; // one ping at a time per store
       }
-      const sent: Ping = { sentAt: now, stoodMs: 0 };
-      this.waiting[store] = sent;
-      const answer = store === REDIS_STORE ? this.options.redis.ping() : this.pg.query('select 1');
-      answer.then(
+      this.send(store, now);
+    }
+  }
+
+  /** Pings `store` (one ping at a time per store: the watch's ticks and probes share it). */
+  private send(store: CoreStore, now = performance.now()): Ping {
+    const pending = this.waiting[store];
+    if (pending) return pending;
+    const asked = store === REDIS_STORE ? this.options.redis.ping() : this.pg.query('select 1');
+    const sent: Ping = {
+      sentAt: now,
+      stoodMs: 0,
+      answer: asked.then(
         () => {
           this.waiting[store] = null;
-          if (!this.reported.delete(store) || this.closedFor !== null) return;
-          this.silences[store] = new AbortController();
-          this.options.onAnswered?.(store);
+          for (const told of this.roundTrips) told(store, performance.now() - now);
+          if (this.reported.delete(store) && this.closedFor === null) {
+            this.silences[store] = new AbortController();
+            this.options.onAnswered?.(store);
+          }
+          return null;
         },
         // An error is an answer: a closed connection is reported by its own handlers.
-        () => (this.waiting[store] = null),
-      );
-    }
+        (error: unknown) => {
+          this.waiting[store] = null;
+          return error instanceof Error ? error.message : String(error);
+        },
+      ),
+    };
+    this.waiting[store] = sent;
+    return sent;
+  }
+
+  /**
+   * Asks `store` now, on the watch's own connections (the ping under way, if any, counts),
+   * and waits at most `timeoutMs`: for a readiness probe, which must never wait on a frozen store.
+   */
+  async probe(store: CoreStore, timeoutMs: number): Promise<ProbeAnswer> {
+    if (this.closedFor !== null) return { ok: false, reason: `${store} connections are closed: ${this.closedFor}` };
+    const ping = this.send(store);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+    const answer = await Promise.race([ping.answer, late]);
+    clearTimeout(timer);
+    const waited = Math.round(performance.now() - ping.sentAt);
+    if (answer === 'late') return { ok: false, reason: `${store} not answering (a ping unanswered for ${waited} ms)` };
+    if (answer !== null) return { ok: false, reason: `${store} answered with an error: ${answer}` };
+    return { ok: true, ms: performance.now() - ping.sentAt };
+  }
+
+  /** Tells `listener` each answered ping's round trip, in ms; returns the unsubscribe. */
+  onRoundTrip(listener: (store: CoreStore, ms: number) => void): () => void {
+    this.roundTrips.add(listener);
+    return () => this.roundTrips.delete(listener);
   }
 
   /** Reports the store silent if `ping` is still unanswered once the answers that came are read. */

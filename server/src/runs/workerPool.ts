@@ -61,6 +61,8 @@ export class WorkerPool {
   /** Replacements being forked (refill): a run waits for them before it starts. */
   private readonly refilling = new Set<Promise<unknown>>();
   private closed = false;
+  /** True once the pool has been full: from then on it is warm, runs taking its workers or not. */
+  private filledOnce = false;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
 
@@ -158,6 +160,23 @@ export class WorkerPool {
     return this.idle.length;
   }
 
+  /** Processes the pool keeps warm between runs. */
+  get target(): number {
+    return this.options.size;
+  }
+
+  /**
+   * Why the pool cannot take a run's workers quickly now, or null when it can: it has been
+   * full once (the first fill is done) and is not backing off after workers failed to start.
+   */
+  coldness(): string | null {
+    if (this.closed) return 'the worker pool is closed';
+    if (this.retryTimer) return `the worker pool cannot start workers (${this.failures} failed starts in a row; retrying)`;
+    if (!this.filledOnce && this.options.size > 0)
+      return `the worker pool is warming: ${this.idle.length} of ${this.options.size} workers warm`;
+    return null;
+  }
+
   /**
    * Replaces every idle process: called when a store went away, since their connections were
    * made to the store as it was. Processes in a run are left to their run.
@@ -205,7 +224,10 @@ export class WorkerPool {
             // Made where the next run no longer takes its workers from (an agent came or went meanwhile).
             moved = true;
             child.kill('SIGKILL');
-          } else this.idle.push(child);
+          } else {
+            this.idle.push(child);
+            if (this.idle.length >= this.options.size) this.filledOnce = true;
+          }
         })
         .catch((error: unknown) => {
           if (this.closed) return;

@@ -1,0 +1,149 @@
+// The server's numbers in Prometheus text format (GET /metrics): runs going and finished with
+// their verdicts, run durations, run slots, the worker pool, the stores' round trips, the
+// pages connected, and the process's own (memory, CPU, event loop). A registry of its own, not
+// prom-client's global one: two servers in one process (tests) each count their own runs.
+// Runs are counted from one place, the playground's run listener: every run a page, an
+// exercise check, the scorecard or the CLI makes passes through Playground.prepare.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { REDIS_STORE, type CoreStore } from '@racelab/shared';
+import type { Playground, RunKind } from '../runs/playground.js';
+import type { Run } from '../runs/run.js';
+import type { SocketServer } from './socketServer.js';
+
+export const METRICS_PATH = '/metrics';
+
+/** Run durations, in s: the quickest scenarios end in about a second, none lasts past MAX_RUN_MS (300 s). */
+const RUN_SECONDS = [0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60, 120, 300];
+/** Store round trips, in s: a loopback ping takes a fraction of a ms; the store watch calls 1.5 s silence. */
+const ROUND_TRIP_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5];
+
+/** A run's verdict as counted: pass or fail from the stores, or failed when the run ended without one (cancelled, broken). */
+type CountedVerdict = 'pass' | 'fail' | 'failed';
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(playground: Playground, sockets: SocketServer) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'racelab_runs_going',
+      help: 'Runs started and not yet settled (cleaned up) on this server.',
+      registers,
+      collect() {
+        this.set(playground.running.size);
+      },
+    });
+    new Gauge({
+      name: 'racelab_runs_queued',
+      help: 'Run starts waiting for a slot. Always 0 for now: this server has no queue yet, a start past the slots is answered "busy".',
+      registers,
+    }).set(0);
+    new Gauge({
+      name: 'racelab_run_slots',
+      help: 'Runs the pages may have going on this server at once.',
+      registers,
+      collect() {
+        this.set(sockets.limits.maxRunsPerServer);
+      },
+    });
+    new Gauge({
+      name: 'racelab_run_slots_taken',
+      help: "Slots taken by the pages' runs still going or cleaning up (the server is not ready when all are).",
+      registers,
+      collect() {
+        this.set(sockets.directory.active);
+      },
+    });
+    const finished = new Counter({
+      name: 'racelab_runs_finished_total',
+      help: 'Runs ended, by scenario, kind of code (correct, broken, mutant, exercise), verdict (pass, fail, or failed: ended without one) and whether the verdict was the expected one (true, false; none when failed).',
+      labelNames: ['scenario', 'kind', 'verdict', 'as_expected'] as const,
+      registers,
+    });
+    const duration = new Histogram({
+      name: 'racelab_run_duration_seconds',
+      help: 'From a run being made to its last event (run-finished or run-failed), in seconds, by scenario.',
+      labelNames: ['scenario'] as const,
+      buckets: RUN_SECONDS,
+      registers,
+    });
+    new Gauge({
+      name: 'racelab_worker_pool_processes',
+      help: 'Worker processes alive in the warm pool, idle or in a run.',
+      registers,
+      collect() {
+        this.set(playground.pool.size);
+      },
+    });
+    new Gauge({
+      name: 'racelab_worker_pool_idle',
+      help: 'Warm worker processes waiting for a run.',
+      registers,
+      collect() {
+        this.set(playground.pool.idleCount);
+      },
+    });
+    new Gauge({
+      name: 'racelab_worker_pool_target',
+      help: 'Worker processes the pool keeps warm between runs (RACELAB_POOL_SIZE).',
+      registers,
+      collect() {
+        this.set(playground.pool.target);
+      },
+    });
+    const roundTrip = new Histogram({
+      name: 'racelab_store_round_trip_seconds',
+      help: "Round trip of the store watch's pings, in seconds, by store (redis, postgresql): pinged while runs go and on each readiness probe.",
+      labelNames: ['store'] as const,
+      buckets: ROUND_TRIP_SECONDS,
+      registers,
+    });
+    new Gauge({
+      name: 'racelab_websocket_connections',
+      help: 'Pages connected over the WebSocket right now.',
+      registers,
+      collect() {
+        this.set(sockets.connections);
+      },
+    });
+    this.unsubscribe.push(
+      playground.onRun((run, about) => countRun(run, about, finished, duration)),
+      playground.onStoreRoundTrip((store, ms) => roundTrip.observe({ store: storeLabel(store) }, ms / 1000)),
+    );
+  }
+
+  /** The metrics as Prometheus text, and its content type. */
+  async scrape(): Promise<{ text: string; contentType: string }> {
+    return { text: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+
+  /** Stops counting: the playground's listeners are removed. */
+  close(): void {
+    for (const stop of this.unsubscribe.splice(0)) stop();
+  }
+}
+
+/** Counts the run once its log's last event is in: its verdict and how long it took. */
+function countRun(
+  run: Run,
+  about: { scenario: string; kind: RunKind },
+  finished: Counter<'scenario' | 'kind' | 'verdict' | 'as_expected'>,
+  duration: Histogram<'scenario'>,
+): void {
+  const madeAt = performance.now();
+  const stop = run.onEvent((event) => {
+    if (event.type !== 'run-finished' && event.type !== 'run-failed') return;
+    stop();
+    const verdict: CountedVerdict = event.type === 'run-finished' ? event.verdict : 'failed';
+    const asExpected = event.type === 'run-finished' ? String(event.verdict === event.expectedVerdict) : 'none';
+    finished.inc({ scenario: about.scenario, kind: about.kind, verdict, as_expected: asExpected });
+    duration.observe({ scenario: about.scenario }, (performance.now() - madeAt) / 1000);
+  });
+}
+
+/** The store's label: lower case, as Prometheus labels usually are. */
+function storeLabel(store: CoreStore): string {
+  return store === REDIS_STORE ? 'redis' : 'postgresql';
+}
