@@ -46,7 +46,9 @@ export async function nameNearMiss(
     if (!same(run.failedIds, edited.failedIds)) continue;
     // The same figures weigh more than any likeness of code; the code tells the rest apart.
     const figures = same(run.failures, edited.failures) ? 1 : 0;
-    matching.push({ mutant, score: figures + likeness(code, mutant, solution) });
+    // Two whose differences the edited code has alike (cron-clock-skew's mutants both overlay
+    // the solution with mutantOf) are told apart by how much of each one's whole code it shares.
+    matching.push({ mutant, score: figures + likeness(code, mutant, solution) + 0.005 * overlap(code, mutant) });
   }
   const best = matching.sort((a, b) => b.score - a.score)[0];
   if (!best) return undefined;
@@ -61,6 +63,15 @@ export function likeness(code: string, mutant: VariantDefinition<unknown>, solut
   if (distinct.length === 0) return 0;
   const mine = tokens(code);
   return (0.99 * distinct.filter((t) => mine.has(t)).length) / distinct.length;
+}
+
+/** The share of the two codes' tokens they have in common (Jaccard), from 0 to 1. */
+export function overlap(code: string, mutant: VariantDefinition<unknown>): number {
+  const mine = tokens(code);
+  const theirs = tokens(readSource(mutant));
+  const both = [...mine].filter((t) => theirs.has(t)).length;
+  const either = new Set([...mine, ...theirs]).size;
+  return either === 0 ? 0 : both / either;
 }
 
 function readSource(variant: VariantDefinition<unknown>): string {
