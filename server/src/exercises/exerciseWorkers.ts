@@ -114,9 +114,22 @@ export async function confinedWorkerCommand(scratch: string, launch: ExerciseLau
   const plain = exerciseWorkerCommand(scratch, { ...launch, wrap: undefined });
   const walls = await exerciseConfinement(storesOf(launch));
   const confined = await walls.wrap({ ...plain, cwd: scratch, scratch, stores: storesOf(launch) });
-  const argv = [confined.command, ...confined.args];
+  const { argv, env } = preloadAfterTheWalls([confined.command, ...confined.args], confined.env as Record<string, string>);
   const [command, ...args] = launch.wrap ? launch.wrap(argv) : argv;
-  return { command: command!, args, env: confined.env as Record<string, string>, release: confined.release };
+  return { command: command!, args, env, release: confined.release };
+}
+
+/**
+ * A preloaded library (a lab's libfaketime) given to node alone, once its uid is dropped: preloaded
+ * into the root wrappers too, libfaketime makes a semaphore in the pid's name as root, and node,
+ * the same pid under its own uid, is refused it and exits.
+ */
+function preloadAfterTheWalls(argv: string[], env: Record<string, string>): { argv: string[]; env: Record<string, string> } {
+  const node = argv.indexOf(process.execPath);
+  if (!env.LD_PRELOAD || node <= 0) return { argv, env };
+  const moved = Object.entries(env).filter(([name]) => name === 'LD_PRELOAD' || name.startsWith('FAKETIME'));
+  const rest = Object.fromEntries(Object.entries(env).filter(([name]) => !moved.some(([m]) => m === name)));
+  return { argv: [...argv.slice(0, node), '/usr/bin/env', ...moved.map(([n, v]) => `${n}=${v}`), ...argv.slice(node)], env: rest };
 }
 
 function startOne(
