@@ -4,19 +4,6 @@
 // stores. The answers of the server's exercise endpoints, parsed by these schemas on both sides.
 import { z } from 'zod';
 
-/** GET: whether this server runs edited code, why (or why not), and every scenario's exercise. */
-export const EXERCISES_PATH = '/api/exercises';
-/** GET `${EXERCISES_PATH}/<scenario>/solution`: the reference solution, only when asked for. */
-export const exerciseSolutionPath = (scenario: string): string => `${EXERCISES_PATH}/${scenario}/solution`;
-/** POST the edited code (text/plain) to `${EXERCISES_PATH}/<scenario>/check`: one ExerciseProgress per line (NDJSON). */
-export const exerciseCheckPath = (scenario: string): string => `${EXERCISES_PATH}/${scenario}/check`;
-/** The variant id an edited exercise runs under, in runs, recordings and the timeline. */
-export const EXERCISE_VARIANT_ID = 'your-fix';
-/** The largest exercise source the server takes, in bytes. */
-export const EXERCISE_MAX_BYTES = 64 * 1024;
-/** What grades a file from a terminal, said wherever the page cannot. */
-export const EXERCISE_COMMAND = 'npx racelab exercise <scenario> --file <file>';
-
 /** One parameter set an exercise is graded at: its name in words, its values, and what it exposes. */
 export const ExerciseSet = z.object({
   /** In words, as the page and the CLI print it: "arrival late, lease 2 s, work 3 s, first fails". */

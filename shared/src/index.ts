@@ -11,5 +11,6 @@ export * from './faultMechanism.js';
 export * from './scorecard.js';
 export * from './ownLockCheck.js';
 export * from './exercise.js';
+export * from './exerciseNames.js';
 export * from './site.js';
 export * from './embedMessage.js';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ScenarioManifest } from './catalog.js';
 import { RunEvent } from './events.js';
-import { EXERCISE_MAX_BYTES } from './exercise.js';
+import { EXERCISE_MAX_BYTES } from './exerciseNames.js';
 import { LatencyMs, LiveFaultAction, LossPercent, PlannedFault, type FaultRule } from './faultRule.js';
 import { parseJsonBy } from './parseJson.js';
 

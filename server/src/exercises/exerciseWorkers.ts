@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { own } from '../debris/ownedProcesses.js';
 import { builtScript } from '../services/builtScript.js';
 import type { FromWorker, WorkerProcess } from '../worker/ipc.js';
-import { exerciseConfinement, storesOf } from './confinement.js';
+import { exerciseConfinement, storesOf, type Endpoint } from './confinement.js';
 
 /** A command line and its whole environment: what the OS-level confinement wraps. */
 export interface WorkerCommand {
@@ -25,6 +25,8 @@ export interface WorkerCommand {
 export interface ExerciseLaunch {
   redisUrl: string;
   databaseUrl: string;
+  /** The run's own services beside the stores (a token provider, a Sentinel): its network rule lets the worker reach them too. */
+  reaches?: Endpoint[];
   wrap?: (argv: string[]) => string[];
   env?: Record<string, string>;
 }
@@ -112,8 +114,9 @@ export async function startExerciseWorkers(
  */
 export async function confinedWorkerCommand(scratch: string, launch: ExerciseLaunch): Promise<WorkerCommand & { release(): void }> {
   const plain = exerciseWorkerCommand(scratch, { ...launch, wrap: undefined });
+  const reached = [...storesOf(launch), ...(launch.reaches ?? [])];
   const walls = await exerciseConfinement(storesOf(launch));
-  const confined = await walls.wrap({ ...plain, cwd: scratch, scratch, stores: storesOf(launch) });
+  const confined = await walls.wrap({ ...plain, cwd: scratch, scratch, stores: reached });
   const { argv, env } = preloadAfterTheWalls([confined.command, ...confined.args], confined.env as Record<string, string>);
   const [command, ...args] = launch.wrap ? launch.wrap(argv) : argv;
   return { command: command!, args, env, release: confined.release };

@@ -1,7 +1,7 @@
 // One port for everything: the built page, the catalog as JSON, the check of a lock of your
 // own (ownLockCheck.ts), the exercises (exerciseRoutes.ts), the WebSocket at /ws, and the
 // probes and metrics of an orchestrator (health.ts: /healthz, /readyz, /metrics).
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Playground } from '../runs/playground.js';
 import { isAllowedHost } from './hosts.js';
 import { OwnLockChecks, type OwnLockOptions } from './ownLockCheck.js';
@@ -45,36 +45,11 @@ export function createAppServer(playground: Playground, webRoot: string, options
   const exerciseRoutes = new ExerciseRoutes(exercises, allowedHosts);
   const metrics = new ServerMetrics(playground, sockets);
   const health = new HealthRoutes(playground, sockets, metrics);
+  const routes = { playground, webRoot, allowedHosts, health, ownLocks, exerciseRoutes };
   const http = createServer((request, response) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     try {
-      // Before the Host check: probes and scrapers name the server as they please (health.ts).
-      if (health.handles(request)) {
-        health.serve(request, response);
-        return;
-      }
-      if (!isAllowedHost(request.headers.host, allowedHosts)) {
-        response.writeHead(403, { 'content-type': 'text/plain' }).end('unknown Host\n');
-        return;
-      }
-      if (ownLocks.handles(request)) {
-        ownLocks.serve(request, response);
-        return;
-      }
-      if (exerciseRoutes.handles(request)) {
-        exerciseRoutes.serve(request, response);
-        return;
-      }
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        response.writeHead(405, { allow: 'GET, HEAD' }).end();
-        return;
-      }
-      if (request.url === '/api/catalog') {
-        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        response.end(JSON.stringify(playground.catalog.manifests));
-        return;
-      }
-      serveStatic(webRoot, request, response);
+      serveRequest(routes, request, response);
     } catch (error) {
       // A request the handlers did not foresee fails alone; the server carries on.
       console.error(`racelab: request failed: ${playground.redact(String(error))}`);
@@ -99,4 +74,45 @@ export function createAppServer(playground: Playground, webRoot: string, options
     else socket.destroy();
   });
   return { http, sockets, metrics };
+}
+
+interface Routes {
+  playground: Playground;
+  webRoot: string;
+  allowedHosts: readonly string[];
+  health: HealthRoutes;
+  ownLocks: OwnLockChecks;
+  exerciseRoutes: ExerciseRoutes;
+}
+
+/** One HTTP request, to the first route that takes it: probes, the APIs, then the page's files. */
+function serveRequest(routes: Routes, request: IncomingMessage, response: ServerResponse): void {
+  const { playground, health, ownLocks, exerciseRoutes } = routes;
+  // Before the Host check: probes and scrapers name the server as they please (health.ts).
+  if (health.handles(request)) {
+    health.serve(request, response);
+    return;
+  }
+  if (!isAllowedHost(request.headers.host, routes.allowedHosts)) {
+    response.writeHead(403, { 'content-type': 'text/plain' }).end('unknown Host\n');
+    return;
+  }
+  if (ownLocks.handles(request)) {
+    ownLocks.serve(request, response);
+    return;
+  }
+  if (exerciseRoutes.handles(request)) {
+    exerciseRoutes.serve(request, response);
+    return;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { allow: 'GET, HEAD' }).end();
+    return;
+  }
+  if (request.url === '/api/catalog') {
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    response.end(JSON.stringify(playground.catalog.manifests));
+    return;
+  }
+  serveStatic(routes.webRoot, request, response);
 }

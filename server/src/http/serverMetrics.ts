@@ -27,35 +27,16 @@ export class ServerMetrics {
   constructor(playground: Playground, sockets: SocketServer) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    new Gauge({
-      name: 'racelab_runs_going',
-      help: 'Runs started and not yet settled (cleaned up) on this server.',
-      registers,
-      collect() {
-        this.set(playground.running.size);
-      },
-    });
-    new Gauge({
-      name: 'racelab_runs_queued',
-      help: 'Run starts waiting for a slot. Always 0 for now: this server has no queue yet, a start past the slots is answered "busy".',
-      registers,
-    }).set(0);
-    new Gauge({
-      name: 'racelab_run_slots',
-      help: 'Runs the pages may have going on this server at once.',
-      registers,
-      collect() {
-        this.set(sockets.limits.maxRunsPerServer);
-      },
-    });
-    new Gauge({
-      name: 'racelab_run_slots_taken',
-      help: "Slots taken by the pages' runs still going or cleaning up (the server is not ready when all are).",
-      registers,
-      collect() {
-        this.set(sockets.directory.active);
-      },
-    });
+    for (const { name, help, read } of readings(playground, sockets)) {
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    }
     const finished = new Counter({
       name: 'racelab_runs_finished_total',
       help: 'Runs ended, by scenario, kind of code (correct, broken, mutant, exercise), verdict (pass, fail, or failed: ended without one) and whether the verdict was the expected one (true, false; none when failed).',
@@ -69,44 +50,12 @@ export class ServerMetrics {
       buckets: RUN_SECONDS,
       registers,
     });
-    new Gauge({
-      name: 'racelab_worker_pool_processes',
-      help: 'Worker processes alive in the warm pool, idle or in a run.',
-      registers,
-      collect() {
-        this.set(playground.pool.size);
-      },
-    });
-    new Gauge({
-      name: 'racelab_worker_pool_idle',
-      help: 'Warm worker processes waiting for a run.',
-      registers,
-      collect() {
-        this.set(playground.pool.idleCount);
-      },
-    });
-    new Gauge({
-      name: 'racelab_worker_pool_target',
-      help: 'Worker processes the pool keeps warm between runs (RACELAB_POOL_SIZE).',
-      registers,
-      collect() {
-        this.set(playground.pool.target);
-      },
-    });
     const roundTrip = new Histogram({
       name: 'racelab_store_round_trip_seconds',
       help: "Round trip of the store watch's pings, in seconds, by store (redis, postgresql): pinged while runs go and on each readiness probe.",
       labelNames: ['store'] as const,
       buckets: ROUND_TRIP_SECONDS,
       registers,
-    });
-    new Gauge({
-      name: 'racelab_websocket_connections',
-      help: 'Pages connected over the WebSocket right now.',
-      registers,
-      collect() {
-        this.set(sockets.connections);
-      },
     });
     this.unsubscribe.push(
       playground.onRun((run, about) => countRun(run, about, finished, duration)),
@@ -123,6 +72,51 @@ export class ServerMetrics {
   close(): void {
     for (const stop of this.unsubscribe.splice(0)) stop();
   }
+}
+
+/** A gauge read at each scrape. */
+interface Reading {
+  name: string;
+  help: string;
+  read: () => number;
+}
+
+/** The gauges: what the server holds right now, read when Prometheus asks. */
+function readings(playground: Playground, sockets: SocketServer): Reading[] {
+  return [
+    {
+      name: 'racelab_runs_going',
+      help: 'Runs started and not yet settled (cleaned up) on this server.',
+      read: () => playground.running.size,
+    },
+    {
+      name: 'racelab_runs_queued',
+      help: 'Run starts waiting for a slot. Always 0 for now: this server has no queue yet, a start past the slots is answered "busy".',
+      read: () => 0,
+    },
+    {
+      name: 'racelab_run_slots',
+      help: 'Runs the pages may have going on this server at once.',
+      read: () => sockets.limits.maxRunsPerServer,
+    },
+    {
+      name: 'racelab_run_slots_taken',
+      help: "Slots taken by the pages' runs still going or cleaning up (the server is not ready when all are).",
+      read: () => sockets.directory.active,
+    },
+    {
+      name: 'racelab_worker_pool_processes',
+      help: 'Worker processes alive in the warm pool, idle or in a run.',
+      read: () => playground.pool.size,
+    },
+    { name: 'racelab_worker_pool_idle', help: 'Warm worker processes waiting for a run.', read: () => playground.pool.idleCount },
+    {
+      name: 'racelab_worker_pool_target',
+      help: 'Worker processes the pool keeps warm between runs (RACELAB_POOL_SIZE).',
+      read: () => playground.pool.target,
+    },
+    { name: 'racelab_websocket_connections', help: 'Pages connected over the WebSocket right now.', read: () => sockets.connections },
+  ];
 }
 
 /** Counts the run once its log's last event is in: its verdict and how long it took. */

@@ -2,12 +2,17 @@
 // like any other, with the same checkpoints, observers and verdict, but its variant comes
 // from here, its workers are fresh processes started for this run alone (never the warm
 // pool's), and each worker's plan names the module to load.
-import type { VariantDefinition } from '../scenarios/types.js';
+import type { ServiceEndpoint, VariantDefinition } from '../scenarios/types.js';
 import type { WorkerProcess } from '../worker/ipc.js';
 import type { WorkerLaunch } from './workerPool.js';
 
 /** Where one of the run's workers connects (with the run's own users in the URLs) and how its lab starts it. */
-export type OwnWorkerLaunch = Omit<WorkerLaunch, 'redisUrl' | 'databaseUrl'> & { redisUrl: string; databaseUrl: string };
+export type OwnWorkerLaunch = Omit<WorkerLaunch, 'redisUrl' | 'databaseUrl'> & {
+  redisUrl: string;
+  databaseUrl: string;
+  /** The run's own services the worker connects to beside the stores (RunFixture.reaches, the URLs it is handed). */
+  reaches: ServiceEndpoint[];
+};
 
 export interface OwnCode {
   /** The variant as the server knows it: id, checkpoints, defaults, faults and expected verdict; its `run` is never called here. */

@@ -18,7 +18,7 @@ import {
   type Verdict,
 } from '@racelab/shared';
 import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
-import { variantForSetup, type RunFixture, type RunInfo } from '../scenarios/types.js';
+import { variantForSetup, type RunFixture, type RunInfo, type ServiceEndpoint } from '../scenarios/types.js';
 import type { RunCredentials, WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import { AgentsUnavailable } from '../agents/agentListener.js';
 import { abortable } from './abortable.js';
@@ -273,7 +273,7 @@ export class Run {
       const stores = await this.prepareStores(setting, signal);
       const lab = await this.startLab(setting, signal);
       const stage = await this.setUp(setting, stores, lab, signal);
-      const children = await this.takeWorkers(setting, lab, signal);
+      const children = await this.takeWorkers(setting, stage, signal);
       this.deadlineIn(setting.deadlineMs, `the run passed its deadline of ${setting.deadlineMs} ms; its workers were killed`);
       const coordinator = this.begin(setting, stage, signal);
       const truth = this.observe(setting, stage, coordinator);
@@ -333,13 +333,13 @@ export class Run {
   }
 
   /** The run's worker processes from the pool (fresh ones when the lab wraps their start); the run owns them from here. */
-  private async takeWorkers({ needs, workerIds }: Setting, lab: RunLab | undefined, signal: AbortSignal): Promise<WorkerProcess[]> {
+  private async takeWorkers({ needs, workerIds }: Setting, { lab, fixture }: Stage, signal: AbortSignal): Promise<WorkerProcess[]> {
     const { scenario } = this.request;
     const pool = this.services.pool;
     // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
     const placement = { onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer };
     const taken = this.request.ownCode
-      ? this.startOwnWorkers(this.request.ownCode, workerIds, lab)
+      ? this.startOwnWorkers(this.request.ownCode, workerIds, lab, servicesReached(lab, fixture))
       : lab?.launches.some((l) => l.wrap || l.env)
         ? pool.takeFresh(lab.launches, placement)
         : pool.take(workerIds.length, placement);
@@ -355,7 +355,12 @@ export class Run {
   }
 
   /** Fresh workers for code that is not racelab's, each connecting as the run's own users (through its lab's relays where it has them). */
-  private startOwnWorkers(code: OwnCode, workerIds: string[], lab: RunLab | undefined): Promise<WorkerProcess[]> {
+  private startOwnWorkers(
+    code: OwnCode,
+    workerIds: string[],
+    lab: RunLab | undefined,
+    reaches: ServiceEndpoint[],
+  ): Promise<WorkerProcess[]> {
     const base = this.services.pool.storeUrls;
     return code.startWorkers(
       workerIds.map((_, i) => {
@@ -364,7 +369,7 @@ export class Run {
           { redisUrl: redisUrl ?? base.redisUrl, databaseUrl: databaseUrl ?? base.databaseUrl },
           this.credentials!,
         );
-        return { ...launch, ...urls };
+        return { ...launch, ...urls, reaches };
       }),
     );
   }
@@ -535,4 +540,18 @@ export class Run {
   private redact(text: string): string {
     return this.services.redact ? this.services.redact(text) : text;
   }
+}
+
+/** The lab's and the setup's services a run's workers connect to: what they name, and every URL the workers are handed. */
+function servicesReached(lab: RunLab | undefined, fixture: RunFixture): ServiceEndpoint[] {
+  const urls = Object.values({ ...lab?.shared, ...fixture.shared }).flatMap((value) => {
+    if (typeof value !== 'string' || !/^[a-z][a-z+]*:\/\//.test(value)) return [];
+    try {
+      const url = new URL(value);
+      return url.port ? [{ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) }] : [];
+    } catch {
+      return [];
+    }
+  });
+  return [...(fixture.reaches ?? []), ...urls];
 }

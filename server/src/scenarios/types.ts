@@ -87,10 +87,22 @@ export interface NodeSlowMade {
 /** Slows one lab node for every worker, until its restore or the run's end; leaves nothing slowed when it fails. */
 export type NodeSlow = (slowdown: Slowdown) => Promise<NodeSlowMade>;
 
+/** One address and port a run's worker connects to. */
+export interface ServiceEndpoint {
+  host: string;
+  port: number;
+}
+
 /** What a scenario's setup starts for one run beside the stores, e.g. a token provider. */
 export interface RunFixture {
   /** Values every worker of the run receives as `ctx.shared`. */
   shared?: Record<string, string | number>;
+  /**
+   * The setup's services a worker connects to, beside the stores: a token provider, a Sentinel
+   * and the nodes it names. Edited code's network rule lets its workers reach these and no more
+   * (a URL in `shared` counts too, so only what a worker learns otherwise needs naming here).
+   */
+  reaches?: ServiceEndpoint[];
   /** The network and clock faults the setup arranged, each with the mechanism that plays it (logged as `fault-staged`). */
   faults?: StagedFault[];
   /** The lab nodes a live or planned isolate may cut (and a rejoin link again), by name (redlock's "node-1" … "node-5"). */

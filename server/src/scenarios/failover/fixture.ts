@@ -64,6 +64,11 @@ export async function startFailoverFixture(stores: RunStores, options: FixtureOp
 
   return {
     shared: { sentinelPort: deployment.sentinelPort },
+    // A worker asks Sentinel for the primary, then connects to whichever node it names.
+    reaches: [
+      { host: '127.0.0.1', port: deployment.sentinelPort },
+      ...deployment.nodes.map((node) => ({ host: new URL(node.service.url).hostname, port: node.port })),
+    ],
     // The slow link is a lag longer than the run: the kernel drops the primary's bytes (kernelLink.ts), or the lab's proxy holds them (replicationLink.ts).
     faults: options.lag === 'slow' ? [slowLink(deployment.link.mechanism)] : [],
     grants,
