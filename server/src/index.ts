@@ -8,6 +8,8 @@ export const serverMain = fileURLToPath(new URL('./main.js', import.meta.url));
 
 export { intOption, readOptions, splitParam } from './commandLine.js';
 export { createAppServer } from './http/appServer.js';
+export { HEALTH_PATH, READY_PATH, READY_TIMEOUT_MS } from './http/health.js';
+export { DEFAULT_LIMITS } from './http/limits.js';
 export { Playground, type StartRequest, type Started } from './runs/playground.js';
 export { deleteKeys } from './runs/deleteKeys.js';
 export { Run } from './runs/run.js';
