@@ -177,7 +177,7 @@ describe('where edited code runs', () => {
         expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(1000);
         expect(accepted).toBe(0);
         expect(endedWords({ code: 1, signal: null, text: `Error: connect ECONNREFUSED 127.0.0.1:${port}` }, STORES)).toBe(
-          `your code was refused a connection to 127.0.0.1:${port}: it may reach only the run's stores`,
+          `your code was refused a connection to 127.0.0.1:${port}: it may reach only the run's stores and services`,
         );
       } else {
         expect(confinement.description.words).toContain('network not confined');

@@ -35,6 +35,8 @@ export interface NodeCommandLine {
 /** What to confine: the command line, its scratch folder and the stores it may reach. */
 export interface ConfineRequest extends NodeCommandLine {
   scratch: string;
+  /** The run's own folders the process writes in besides its scratch (a setup's), shared with it the same way. */
+  folders?: string[];
   stores: Endpoint[];
 }
 
@@ -201,12 +203,12 @@ export async function describeConfinement(): Promise<string> {
 const usesPermissionModel = (args: string[]): boolean => args.some((a) => a === '--experimental-permission' || a === '--permission');
 
 async function wrap(ready: Machine, request: ConfineRequest): Promise<ConfinedCommandLine> {
-  const { command, args, env, cwd, scratch, stores } = request;
+  const { command, args, env, cwd, scratch, stores, folders = [] } = request;
   const { limits, addressSpace, ownUid } = ready.description;
   await ready.firewall?.allow(stores);
   const slot = ownUid ? takeUid(scratch) : null;
   try {
-    if (slot) await shareTree(scratch, slot.gid);
+    if (slot) for (const dir of [scratch, ...folders]) await shareTree(dir, slot.gid);
   } catch (error) {
     slot?.release();
     throw error;

@@ -36,7 +36,7 @@ describe('the words for how edited code ended', () => {
       [{ code: 1, signal: null, text: 'Error: spawnSync sh EAGAIN' }, 'your code was refused: starting a process is not allowed'],
       [
         { code: 1, signal: null, text: 'Error: connect ECONNREFUSED 1.1.1.1:80' },
-        "your code was refused a connection to 1.1.1.1:80: it may reach only the run's stores",
+        "your code was refused a connection to 1.1.1.1:80: it may reach only the run's stores and services",
       ],
       [
         { code: 1, signal: null, text: 'ReplyError: NOPERM No permissions to access a key\n    at parseError' },

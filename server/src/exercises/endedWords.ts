@@ -49,7 +49,7 @@ export function endedWords({ code, signal, text }: Ending, stores: Endpoint[] = 
   }
   const refused = /connect (ECONNREFUSED|EPERM) (\[?[\d.:a-f]+\]?):(\d+)/.exec(text);
   if (refused && !stores.some((s) => s.port === Number(refused[3]) && sameHost(s.host, refused[2]!))) {
-    return `your code was refused a connection to ${refused[2]}:${refused[3]}: it may reach only the run's stores`;
+    return `your code was refused a connection to ${refused[2]}:${refused[3]}: it may reach only the run's stores and services`;
   }
   if (/NOPERM/.test(text)) return `Redis refused your code: ${firstLine(text, /NOPERM.*/)}`;
   if (/must be owner of|permission denied for/.test(text))

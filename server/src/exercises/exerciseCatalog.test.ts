@@ -1,7 +1,8 @@
 // Every scenario's exercise, graded on the real stores as a learner's code would be: the
 // solution's own file passes every set, the starting variant's file fails (graded until its
 // first failing set), and a near-miss of the solution, sent as code, fails at its set and is
-// named as that near-miss (graded at that set only). Part of the full suite: minutes a scenario.
+// named as that near-miss (graded at that set only). Part of the full suite: minutes a scenario,
+// three gradings at a time (each is a run at a time, most of it waiting on its choreography).
 // duplicate-job's is graded the same way, and more, by grade.test.ts.
 import { readFileSync } from 'node:fs';
 import { resolveParams } from '@racelab/shared';
@@ -15,17 +16,6 @@ import { gradeExercise, type GradeOptions } from './grade.js';
 
 const exercises = allExercises(await loadCatalog()).filter((e) => e.scenario.id !== 'duplicate-job');
 
-/**
- * Exercises whose edited workers Node's permission model still stops at some set, with the
- * words they fail in: not yet runnable as a learner's code (issue 40 stays open for them).
- * Held here to that failure, so that the day they run this list is what fails.
- *   unfenceable-target: its workers write the run's storage folder, made at setup outside
- *     the scratch folder the permission model lets them write;
- *   redlock: at its network-split set, its lab's workers reach an API the model refuses.
- */
-const NOT_YET_RUNNABLE = new Set(['unfenceable-target', 'redlock']);
-const RESTRICTED = /worker-\d failed: Access to this API has been restricted/;
-
 let playground: Playground;
 beforeAll(async () => {
   playground = await openTestPlayground(0);
@@ -36,19 +26,9 @@ afterAll(async () => {
 
 const codeOf = (source: string): string => readFileSync(sourcePath(source), 'utf8');
 
-describe.each(exercises.map((e) => [e.scenario.id, e] as const))('%s as an exercise', (_id, exercise) => {
+describe.concurrent.each(exercises.map((e) => [e.scenario.id, e] as const))('%s as an exercise', (_id, exercise) => {
   const grade = (code: string, options: GradeOptions = {}) => gradeExercise(playground, exercise, code, () => undefined, options);
   const sets = exerciseSets(exercise.scenario, exercise.manifest, exercise.definition, exercise.solution);
-
-  if (NOT_YET_RUNNABLE.has(exercise.scenario.id)) {
-    it('is still stopped by the permission model at one set: not yet runnable as a learner’s code', async () => {
-      const ending = await grade(codeOf(exercise.solution.source), { stopAtFirstFailure: true });
-      const failed = ending.kind === 'done' ? ending.results.filter((r) => !r.passed) : [];
-      expect(failed.length).toBe(1);
-      expect(failed[0]!.failures.join('\n')).toMatch(RESTRICTED);
-    }, 900_000);
-    return;
-  }
 
   it('passes the solution’s own code at every set', async () => {
     const ending = await grade(codeOf(exercise.solution.source));

@@ -27,6 +27,8 @@ export interface ExerciseLaunch {
   databaseUrl: string;
   /** The run's own services beside the stores (a token provider, a Sentinel): its network rule lets the worker reach them too. */
   reaches?: Endpoint[];
+  /** Folders of the run's own (its setup's) the worker may read and write besides its scratch. */
+  folders?: string[];
   wrap?: (argv: string[]) => string[];
   env?: Record<string, string>;
 }
@@ -73,6 +75,7 @@ export function exerciseWorkerCommand(scratch: string, launch: ExerciseLaunch): 
     // One flag a path: Node 20 honours only the first wildcard of a comma-separated list.
     ...readablePaths(scratch).map((path) => `--allow-fs-read=${path}`),
     `--allow-fs-write=${scratch}/*`,
+    ...(launch.folders ?? []).flatMap((folder) => [`--allow-fs-read=${folder}/*`, `--allow-fs-write=${folder}/*`]),
     `--max-old-space-size=${EXERCISE_HEAP_MB}`,
     '--min-semi-space-size=16',
     '--no-warnings', // the permission model's "experimental" warning, on every start
@@ -116,7 +119,7 @@ export async function confinedWorkerCommand(scratch: string, launch: ExerciseLau
   const plain = exerciseWorkerCommand(scratch, { ...launch, wrap: undefined });
   const reached = [...storesOf(launch), ...(launch.reaches ?? [])];
   const walls = await exerciseConfinement(storesOf(launch));
-  const confined = await walls.wrap({ ...plain, cwd: scratch, scratch, stores: reached });
+  const confined = await walls.wrap({ ...plain, cwd: scratch, scratch, folders: launch.folders ?? [], stores: reached });
   const { argv, env } = preloadAfterTheWalls([confined.command, ...confined.args], confined.env as Record<string, string>);
   const [command, ...args] = launch.wrap ? launch.wrap(argv) : argv;
   return { command: command!, args, env, release: confined.release };

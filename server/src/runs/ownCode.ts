@@ -7,12 +7,15 @@ import type { WorkerProcess } from '../worker/ipc.js';
 import type { WorkerLaunch } from './workerPool.js';
 
 /** Where one of the run's workers connects (with the run's own users in the URLs) and how its lab starts it. */
-export type OwnWorkerLaunch = Omit<WorkerLaunch, 'redisUrl' | 'databaseUrl'> & {
-  redisUrl: string;
-  databaseUrl: string;
-  /** The run's own services the worker connects to beside the stores (RunFixture.reaches, the URLs it is handed). */
+export type OwnWorkerLaunch = Omit<WorkerLaunch, 'redisUrl' | 'databaseUrl'> & RunGiven & { redisUrl: string; databaseUrl: string };
+
+/** What a run's setup gives its workers beyond the stores, and so what their walls must let through. */
+export interface RunGiven {
+  /** The run's own services the worker connects to (RunFixture.reaches, and the URLs it is handed). */
   reaches: ServiceEndpoint[];
-};
+  /** The folders it writes in (RunFixture.folders). */
+  folders: string[];
+}
 
 export interface OwnCode {
   /** The variant as the server knows it: id, checkpoints, defaults, faults and expected verdict; its `run` is never called here. */

@@ -42,7 +42,7 @@ import type { SpareConnection } from './spareConnection.js';
 import type { WorkerPool } from './workerPool.js';
 import { storedKey } from '../scenarios/keyAliases.js';
 import { credentialedUrls, type CredentialSupport } from './runCredentials.js';
-import type { OwnCode } from './ownCode.js';
+import type { OwnCode, RunGiven } from './ownCode.js';
 
 export interface RunRequest {
   scenario: AnyScenario;
@@ -339,7 +339,10 @@ export class Run {
     // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
     const placement = { onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer };
     const taken = this.request.ownCode
-      ? this.startOwnWorkers(this.request.ownCode, workerIds, lab, servicesReached(lab, fixture))
+      ? this.startOwnWorkers(this.request.ownCode, workerIds, lab, {
+          reaches: servicesReached(lab, fixture),
+          folders: fixture.folders ?? [],
+        })
       : lab?.launches.some((l) => l.wrap || l.env)
         ? pool.takeFresh(lab.launches, placement)
         : pool.take(workerIds.length, placement);
@@ -355,12 +358,7 @@ export class Run {
   }
 
   /** Fresh workers for code that is not racelab's, each connecting as the run's own users (through its lab's relays where it has them). */
-  private startOwnWorkers(
-    code: OwnCode,
-    workerIds: string[],
-    lab: RunLab | undefined,
-    reaches: ServiceEndpoint[],
-  ): Promise<WorkerProcess[]> {
+  private startOwnWorkers(code: OwnCode, workerIds: string[], lab: RunLab | undefined, given: RunGiven): Promise<WorkerProcess[]> {
     const base = this.services.pool.storeUrls;
     return code.startWorkers(
       workerIds.map((_, i) => {
@@ -369,7 +367,7 @@ export class Run {
           { redisUrl: redisUrl ?? base.redisUrl, databaseUrl: databaseUrl ?? base.databaseUrl },
           this.credentials!,
         );
-        return { ...launch, ...urls, reaches };
+        return { ...launch, ...urls, ...given };
       }),
     );
   }

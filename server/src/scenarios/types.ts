@@ -103,6 +103,8 @@ export interface RunFixture {
    * (a URL in `shared` counts too, so only what a worker learns otherwise needs naming here).
    */
   reaches?: ServiceEndpoint[];
+  /** Folders the setup made for the run's workers to write in (unfenceable-target's uploads): edited code's workers may too, and no others but their scratch. */
+  folders?: string[];
   /** The network and clock faults the setup arranged, each with the mechanism that plays it (logged as `fault-staged`). */
   faults?: StagedFault[];
   /** The lab nodes a live or planned isolate may cut (and a rejoin link again), by name (redlock's "node-1" … "node-5"). */

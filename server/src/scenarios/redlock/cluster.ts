@@ -12,6 +12,7 @@
 // that no byte of it waits on the server's own event loop. Either way the staged faults name
 // the mechanism. Started by the scenario's setup, stopped by close(); if this process exits
 // first, nothing is left running (and a SIGKILLed server's leftovers are reaped by the next one).
+import { dirname } from 'node:path';
 import { Redis } from 'ioredis';
 import { startEmbeddedRedis } from '../../services/embeddedRedis.js';
 import type { StartedService } from '../../services/startedService.js';
@@ -316,6 +317,8 @@ export async function startCluster(stores: RunStores, network: ClusterNetwork): 
 
   return {
     shared,
+    // The jumping node's clock file is the workers' to write: the first to take the lock jumps it.
+    ...(clock ? { folders: [dirname(clock.file)] } : {}),
     faults,
     grants,
     lockHeld: (listener) => grants.onHeld(listener),

@@ -19,6 +19,7 @@ export async function createUploadFolder(runId: string): Promise<UploadFolder> {
   process.on('exit', removeSync);
   return {
     shared: { dir },
+    folders: [dir],
     async close() {
       process.off('exit', removeSync);
       await rm(dir, { recursive: true, force: true });
