@@ -82,12 +82,22 @@ describe('a link to an exercise', () => {
 
   it('opens a presenter chapter that is an exercise step', () => {
     const store = createAppStore();
-    const { location, history } = fakeLocation('?presenter=1&chapter=4');
+    const { location, history } = fakeLocation('?presenter=1&workshop=1&chapter=4');
     startUrlSync(store, location, history);
     store.getState().setExercises(exercises);
     store.getState().setCatalog([duplicateJobManifest]);
     expect([store.getState().exercise, store.getState().variantId]).toEqual(['duplicate-job', 'blind-del']);
     expect(location.search).toContain('chapter=4');
+    expect(location.search).toContain('workshop=1');
+  });
+
+  it("keeps a talk's chapters free of exercise steps: chapter 4 is the next scenario's, not an exercise", () => {
+    const store = createAppStore();
+    const { location, history } = fakeLocation('?presenter=1&chapter=4');
+    startUrlSync(store, location, history);
+    store.getState().setExercises(exercises);
+    store.getState().setCatalog([duplicateJobManifest, { ...duplicateJobManifest, id: 'next-scenario' }]);
+    expect([store.getState().exercise, store.getState().scenarioId]).toEqual([null, 'next-scenario']);
   });
 });
 

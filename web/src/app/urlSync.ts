@@ -36,6 +36,7 @@ export function setupOf(s: State): UrlSetup {
   }
   if (s.speed !== 1) setup.speed = s.speed;
   if (s.presenter) setup.presenter = true;
+  if (s.workshop) setup.workshop = true;
   if (s.presenter && s.catalog) {
     const here = { scenario: s.scenarioId, variant: s.variantId, blank: s.shown.length === 0, exercise: s.exercise !== null };
     const i = chapterIndex(chaptersOf(s.catalog, selectChapterExercises(s)), here);
@@ -86,6 +87,7 @@ export function startUrlSync(store: AppStore, location: Location = window.locati
   const initial = readSetup(location.search);
   const actions = store.getState();
   if (initial.presenter) actions.setPresenter(true);
+  if (initial.workshop) actions.setWorkshop(true);
   if (initial.theme) actions.setTheme(initial.theme);
   if (initial.scorecard) actions.setScorecard(true);
   // The embed's own fields stay in its address as they came.

@@ -23,6 +23,8 @@ export interface UrlSetup {
   /** The lock libraries' scorecard is open (`?scorecard=1`). */
   scorecard?: boolean;
   presenter?: boolean;
+  /** Presenter mode's chapters include each scenario's exercise, for a workshop (`?workshop=1`). */
+  workshop?: boolean;
   theme?: 'light' | 'dark';
   /** A live run by id, to follow or see again while the server keeps it (`run=`). */
   run?: string;
@@ -105,6 +107,7 @@ export function readSetup(search: string): UrlSetup {
   const exercise = q.get('exercise');
   if (exercise && /^[a-z0-9][a-z0-9-]{0,60}$/.test(exercise)) setup.exercise = exercise;
   if (q.get('presenter') === '1') setup.presenter = true;
+  if (q.get('workshop') === '1') setup.workshop = true;
   const theme = q.get('theme');
   if (theme === 'light' || theme === 'dark') setup.theme = theme;
   readMoment(q, setup);
@@ -126,6 +129,7 @@ export function writeSetup(setup: UrlSetup): string {
   if (setup.speed !== undefined && setup.speed !== 1) q.set('speed', String(setup.speed));
   if (setup.compare) q.set('compare', setup.compare);
   if (setup.presenter) q.set('presenter', '1');
+  if (setup.workshop) q.set('workshop', '1');
   if (setup.chapter !== undefined) q.set('chapter', String(setup.chapter));
   if (setup.theme === 'light') q.set('theme', 'light');
   if (setup.t !== undefined) q.set('t', String(Math.round(setup.t)));

@@ -105,7 +105,7 @@ const NO_EXERCISES: ChapterExercise[] = [];
 
 /** The scenarios with an exercise, and the variant each starts from (the same array until the server's answer changes). */
 export function selectChapterExercises(s: State): ChapterExercise[] {
-  if (s.exercises.state !== 'answered') return NO_EXERCISES;
+  if (!s.workshop || s.exercises.state !== 'answered') return NO_EXERCISES;
   let list = chapterExercisesOf.get(s.exercises);
   if (!list) {
     list = s.exercises.list.map((e) => ({ scenario: e.scenario, from: e.start.variant }));

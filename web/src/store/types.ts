@@ -52,6 +52,8 @@ export type Theme = 'dark' | 'light' | 'contrast';
 
 export interface UiSlice {
   presenter: boolean;
+  /** A workshop's chapters (`?workshop=1`): each scenario's exercise is a step after its correct run; a talk's have none. */
+  workshop: boolean;
   theme: Theme;
   helpOpen: boolean;
   /** A message for the whole page (e.g. a recording that would not open). */
@@ -64,6 +66,7 @@ export interface UiSlice {
   setNotice(notice: string | null): void;
   setScorecard(open: boolean): void;
   setPresenter(on: boolean): void;
+  setWorkshop(on: boolean): void;
   setTheme(theme: Theme): void;
   setHelpOpen(open: boolean): void;
 }
