@@ -9,7 +9,7 @@ import { accessSync, constants, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtScript } from '../services/builtScript.js';
 import { errorReason } from '../services/errorReason.js';
 import { freePort } from '../services/freePort.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/findServices.js';
@@ -49,7 +49,8 @@ export interface Workshop {
   stop(): Promise<void>;
 }
 
-const SERVER_MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+// The build's, from a test of the sources too.
+const SERVER_MAIN = builtScript(new URL('../main.js', import.meta.url));
 /** A server closing its runs may take closeGraceMs (5 s) and a little more; then it is killed. */
 const STOP_GRACE_MS = 8000;
 
