@@ -27,6 +27,9 @@ export function haproxyConfig(port: number, backends: readonly Backend[]): strin
     'defaults',
     '  mode http',
     '  option forwardfor',
+    // A request to a server that just died (refused before its check noticed) is tried on another.
+    '  retries 3',
+    '  option redispatch',
     '  timeout connect 5s',
     '  timeout client 1h',
     '  timeout server 1h',
