@@ -12,10 +12,15 @@
 // agents on other hosts (containers) connect there and runs take their workers from them
 // (agents/agentListener.ts); the port is bound to 127.0.0.1 unless --worker-agents-host (or
 // RACELAB_WORKER_AGENTS_HOST) says otherwise. Off by default.
+// RACELAB_TRUSTED_PROXIES (addresses or IPv4 ranges, comma-separated): the reverse proxies in
+// front of this server, whose X-Forwarded-For names the page's address for the per-address
+// run cap (http/clientAddress.ts); RACELAB_SERVER_NAME names this server among several behind
+// one proxy (the x-racelab-server header). Both unset by default.
 import { fileURLToPath } from 'node:url';
 import { readOptions } from './commandLine.js';
 import { MIN_TOKEN_LENGTH } from './agents/agentListener.js';
 import { createAppServer } from './http/appServer.js';
+import { parseTrustedProxies, type TrustedProxy } from './http/clientAddress.js';
 import { parseAllowedHosts } from './http/hosts.js';
 import { Playground } from './runs/playground.js';
 import { closeExerciseConfinement, exerciseConfinement, storesOf } from './exercises/confinement.js';
@@ -29,7 +34,8 @@ const USAGE = `usage: node server/dist/main.js [--allow-own-locks] [--allow-exer
   --worker-agents       take workers from worker agents on other hosts, which connect to this port
                         (also RACELAB_WORKER_AGENTS; needs RACELAB_AGENT_TOKEN, ${MIN_TOKEN_LENGTH} characters at least)
   --worker-agents-host  the address the agent port is bound to (also RACELAB_WORKER_AGENTS_HOST; default 127.0.0.1)
-  environment: PORT, HOST, REDIS_URL, DATABASE_URL, RACELAB_ALLOWED_HOSTS, RACELAB_FRAME_ANCESTORS, RACELAB_POOL_SIZE`;
+  environment: PORT, HOST, REDIS_URL, DATABASE_URL, RACELAB_ALLOWED_HOSTS, RACELAB_FRAME_ANCESTORS, RACELAB_POOL_SIZE,
+               RACELAB_TRUSTED_PROXIES, RACELAB_SERVER_NAME`;
 const options = readOptions(USAGE, {
   'allow-own-locks': { type: 'boolean', default: false },
   'allow-exercises': { type: 'boolean', default: false },
@@ -39,6 +45,23 @@ const options = readOptions(USAGE, {
 const allowOwnLocks = options['allow-own-locks'] || process.env.RACELAB_ALLOW_OWN_LOCKS === '1';
 const allowExercises = options['allow-exercises'] || process.env[ALLOW_EXERCISES_ENV] === '1';
 const workerAgents = readWorkerAgents(options['worker-agents'] ?? process.env.RACELAB_WORKER_AGENTS);
+const { trustedProxies, serverName } = readProxySettings();
+
+/** The proxies trusted and this server's name, or exit 2 with the reason before any service is touched. */
+function readProxySettings(): { trustedProxies: TrustedProxy[]; serverName: string | undefined } {
+  const serverName = process.env.RACELAB_SERVER_NAME?.trim() || undefined;
+  // It goes into a response header: letters, digits and a few marks only.
+  if (serverName !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(serverName)) {
+    console.error('racelab: RACELAB_SERVER_NAME must be 1 to 64 letters, digits, dots, dashes or underscores');
+    process.exit(2);
+  }
+  try {
+    return { trustedProxies: parseTrustedProxies(process.env.RACELAB_TRUSTED_PROXIES), serverName };
+  } catch (error) {
+    console.error(`racelab: ${(error as Error).message}`);
+    process.exit(2);
+  }
+}
 
 /** The agent port's settings, or exit 2 with the reason before any service is touched. */
 function readWorkerAgents(portText: string | undefined): { port: number; host: string; token: string } | undefined {
@@ -90,6 +113,8 @@ const { http: server, sockets } = createAppServer(playground, webRoot, {
   allowedHosts,
   frameAncestors: process.env.RACELAB_FRAME_ANCESTORS,
   exercises: exercisesShown,
+  trustedProxies,
+  serverName,
   ownLocks: allowOwnLocks
     ? { cli: fileURLToPath(new URL('./cli.js', import.meta.url)), redisUrl: services.redisUrl, databaseUrl: services.databaseUrl }
     : undefined,
@@ -104,6 +129,9 @@ server.listen(port, host, () => {
   }
   console.log(`racelab: exercises: ${exercises.why}`);
   if (wallsWords) console.log(`racelab: edited code: ${wallsWords}`);
+  if (trustedProxies.length > 0) {
+    console.log(`racelab: pages behind the trusted proxies (${process.env.RACELAB_TRUSTED_PROXIES}) are counted by their X-Forwarded-For`);
+  }
   if (allowOwnLocks) console.log('racelab: --allow-own-locks: lock modules uploaded from the page run on this machine');
   if (playground.agents) {
     const { host: agentHost, port: agentPort } = playground.agents;

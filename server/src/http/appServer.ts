@@ -3,6 +3,7 @@
 // probes and metrics of an orchestrator (health.ts: /healthz, /readyz, /metrics).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Playground } from '../runs/playground.js';
+import type { TrustedProxies } from './clientAddress.js';
 import { isAllowedHost } from './hosts.js';
 import { OwnLockChecks, type OwnLockOptions } from './ownLockCheck.js';
 import { ExerciseService } from '../exercises/exerciseService.js';
@@ -33,16 +34,24 @@ export interface AppServerOptions {
   ownLocks?: OwnLockOptions;
   /** Whether edited exercise code runs here, and why (exercises/policy.ts); none when absent. */
   exercises?: ExercisePolicy;
+  /** Proxies whose X-Forwarded-For names a page's address (RACELAB_TRUSTED_PROXIES); none when absent. */
+  trustedProxies?: TrustedProxies;
+  /**
+   * This server's name among several behind one proxy (RACELAB_SERVER_NAME), sent as the
+   * x-racelab-server header of every HTTP answer, so that one can tell which server answered.
+   */
+  serverName?: string;
 }
 
 /** Creates (does not start) the HTTP server of the page, the catalog and the socket. */
 export function createAppServer(playground: Playground, webRoot: string, options: AppServerOptions = {}): AppServer {
   const allowedHosts = options.allowedHosts ?? [];
   const exercises = new ExerciseService(playground, options.exercises ?? EXERCISES_OFF);
-  const sockets = new SocketServer(playground, options.limits, allowedHosts, exercises);
+  const sockets = new SocketServer(playground, options.limits, allowedHosts, exercises, options.trustedProxies);
   const headers = securityHeaders(frameAncestors(options.frameAncestors));
+  if (options.serverName) headers['x-racelab-server'] = options.serverName;
   const ownLocks = new OwnLockChecks(options.ownLocks, allowedHosts, playground.redact);
-  const exerciseRoutes = new ExerciseRoutes(exercises, allowedHosts);
+  const exerciseRoutes = new ExerciseRoutes(exercises, allowedHosts, options.trustedProxies);
   const metrics = new ServerMetrics(playground, sockets);
   const health = new HealthRoutes(playground, sockets, metrics);
   const routes = { playground, webRoot, allowedHosts, health, ownLocks, exerciseRoutes };

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXERCISE_MAX_BYTES, EXERCISES_PATH, type ExerciseProgress } from '@racelab/shared';
 import type { ExerciseService } from '../exercises/exerciseService.js';
+import { clientAddress, type TrustedProxies } from './clientAddress.js';
 import { refuseUpgrade } from './hosts.js';
 
 const ROUTE = new RegExp(`^${EXERCISES_PATH}/([a-z0-9-]{1,64})/(solution|check)$`);
@@ -15,6 +16,8 @@ export class ExerciseRoutes {
   constructor(
     private readonly exercises: ExerciseService,
     private readonly allowedHosts: readonly string[],
+    /** Proxies whose X-Forwarded-For names the client's address (RACELAB_TRUSTED_PROXIES). */
+    private readonly trustedProxies: TrustedProxies = [],
   ) {}
 
   /** Is this request one of ours? */
@@ -48,7 +51,7 @@ export class ExerciseRoutes {
     // A page of another site could post here without a preflight: only the page's own origin may.
     const foreign = refuseUpgrade(request.headers, this.allowedHosts);
     if (foreign) return refuse(403, foreign);
-    const client = request.socket.remoteAddress ?? 'unknown';
+    const client = clientAddress(request, this.trustedProxies);
     const refused = this.exercises.refusal(client);
     if (refused) return refuse(this.exercises.policy.allowed ? 409 : 403, refused);
     if (!TEXT.test(request.headers['content-type'] ?? '')) return refuse(415, 'send the edited code as text (content-type: text/plain)');

@@ -15,6 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Playground } from '../runs/playground.js';
+import { clientAddress, type TrustedProxies } from './clientAddress.js';
 import { refuseUpgrade } from './hosts.js';
 import { DEFAULT_LIMITS, type SocketLimits } from './limits.js';
 import { PageConnection, type PageServer } from './pageConnection.js';
@@ -35,13 +36,15 @@ export class SocketServer implements PageServer {
     private readonly allowedHosts: readonly string[] = [],
     /** The server's exercises: a page's run of edited code goes through them. */
     readonly exercises?: ExerciseService,
+    /** Proxies whose X-Forwarded-For names the page's address (RACELAB_TRUSTED_PROXIES; clientAddress.ts). */
+    private readonly trustedProxies: TrustedProxies = [],
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     // UTF-8 is checked here rather than by ws, so that a bad frame gets an answer instead of a 1007 close.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxPayloadBytes, skipUTF8Validation: true });
     this.wss.on(
       'connection',
-      (socket, request: IncomingMessage) => new PageConnection(socket, request.socket.remoteAddress ?? 'unknown', this),
+      (socket, request: IncomingMessage) => new PageConnection(socket, clientAddress(request, this.trustedProxies), this),
     );
     // The documented ws heartbeat: a peer that misses a pong is gone.
     const alive = new WeakSet<WebSocket>();

@@ -4,7 +4,10 @@
 // agents only with `workers`; images are pinned to a major version; ports are published on
 // 127.0.0.1 only, and never the agents' port; the store URLs name the compose file's own
 // services; the agents reach the server's agent port by its service name, with its token;
-// and every file it builds from exists, with every path the Dockerfile copies.
+// and every file it builds from exists, with every path the Dockerfile copies. The
+// `workshop` profile's servers publish nothing, trust the proxy's addresses, and sit behind an
+// HAProxy whose configuration HAProxy itself accepts, where it is installed.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +17,8 @@ import { describe, expect, it } from 'vitest';
 import { MIN_TOKEN_LENGTH } from '../agents/agentListener.js';
 import { loadCatalog } from '../scenarios/registry.js';
 import { parseServerAddress } from '../worker/agentProtocol.js';
+import { isTrustedProxy, parseTrustedProxies } from '../http/clientAddress.js';
+import { findHaproxy } from '../workshop/workshop.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 interface Service {
@@ -26,6 +31,7 @@ interface Service {
   command?: string[];
   init?: boolean;
   deploy?: { replicas?: number };
+  volumes?: string[];
 }
 type Compose = { services: Record<string, Service> };
 const text = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
@@ -87,19 +93,21 @@ describe('docker-compose.yml', () => {
   });
 
   it('has the stores with no profile, the racelab server under the server and workers profiles, the agents under workers', () => {
-    expect(Object.keys(services).sort()).toEqual(['postgres', 'racelab', 'redis', 'redis-replica', 'worker']);
+    expect(Object.keys(services).sort()).toEqual(['haproxy', 'postgres', 'racelab', 'redis', 'redis-replica', 'server', 'worker']);
     const profiled = Object.entries(services)
       .filter(([, s]) => s.profiles)
       .map(([name, s]) => [name, s.profiles]);
     expect(profiled).toEqual([
       ['racelab', ['server', 'workers']],
       ['worker', ['workers']],
+      ['server', ['workshop']],
+      ['haproxy', ['workshop']],
     ]);
   });
 
   it('pins each image to a major version, publishes ports on 127.0.0.1 only, and depends on services it has', () => {
     for (const [name, service] of Object.entries(services)) {
-      if (service.image) expect(service.image, name).toMatch(/^[a-z0-9-]+:\d+$/);
+      if (service.image) expect(service.image, name).toMatch(/^[a-z0-9-]+:\d+(\.\d+)?$/);
       else expect(service.build, name).toBeDefined();
       for (const port of service.ports ?? []) expect(port, name).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
       for (const needed of service.depends_on ?? []) expect(Object.keys(services), name).toContain(needed);
@@ -167,5 +175,33 @@ describe('docker-compose.yml', () => {
     expect(copied.filter((file) => !existsSync(path.join(root, build.context, file)))).toEqual([]);
     expect(text).toMatch(/^CMD \["node", "server\/dist\/main\.js"\]$/m);
     expect(existsSync(path.join(root, 'server/src/main.ts'))).toBe(true);
+  });
+
+  it("runs the workshop's servers unpublished, trusting the proxy's addresses, behind an HAProxy that finds them by name", () => {
+    const server = services.server!;
+    const proxy = services.haproxy!;
+    expect(server.build).toEqual(services.racelab!.build);
+    expect(server.ports).toBeUndefined(); // scaled: each would ask for the same port
+    expect(new URL(server.environment!.REDIS_URL!).hostname).toBe('redis');
+    expect(new URL(server.environment!.DATABASE_URL!).hostname).toBe('postgres');
+    expect(server.environment!.RACELAB_REAL_FAULTS).toBe('off');
+    const trusted = parseTrustedProxies(server.environment!.RACELAB_TRUSTED_PROXIES);
+    // Addresses Docker's default pools give a compose network.
+    for (const address of ['172.18.0.3', '172.31.5.9', '192.168.16.2']) expect(isTrustedProxy(address, trusted), address).toBe(true);
+    expect(isTrustedProxy('203.0.113.5', trusted)).toBe(false);
+    expect(proxy.image).toBe('haproxy:2.8');
+    expect(proxy.ports).toEqual(['127.0.0.1:7080:7080']);
+    const [source, target] = proxy.volumes![0]!.split(':');
+    expect(target).toBe('/usr/local/etc/haproxy/haproxy.cfg');
+    const config = readFileSync(path.join(root, source!), 'utf8');
+    expect(config).toMatch(/^\s*bind :7080$/m);
+    expect(config).toMatch(/^\s*server-template srv 1-16 server:7070 check resolvers docker init-addr none$/m);
+    expect(config).toMatch(/^\s*cookie RACELAB_SERVER insert indirect nocache dynamic$/m);
+    expect(config).toMatch(/^\s*option httpchk GET \/readyz$/m);
+  });
+
+  it.skipIf(!findHaproxy())('has an HAProxy configuration HAProxy accepts', () => {
+    const check = spawnSync(findHaproxy()!, ['-c', '-f', path.join(root, 'examples/workshop/haproxy.cfg')], { encoding: 'utf8' });
+    expect(check.status, check.stdout + check.stderr).toBe(0);
   });
 });
