@@ -18,6 +18,9 @@ const PORT = process.env.RACELAB_E2E_PORT;
 process.env.RACELAB_E2E_EMBEDDER_PORT ??= freePort();
 const EMBEDDER = `http://localhost:${process.env.RACELAB_E2E_EMBEDDER_PORT}`;
 const baseURL = `http://127.0.0.1:${PORT}`;
+// The room view's token, handed to the test workers as the port is (room.spec.ts).
+process.env.RACELAB_E2E_ROOM_TOKEN ??= 'e2e-room-token-of-the-browser-tests';
+const ROOM_TOKEN = process.env.RACELAB_E2E_ROOM_TOKEN;
 
 // `npm test` runs the browser smoke: each scenario from the page (catalog.spec) and a
 // recording played with no server (replay.spec). `npm run test:full` (RACELAB_SUITE=full)
@@ -44,7 +47,8 @@ export default defineConfig({
   },
   webServer: {
     command: 'node ../server/dist/main.js',
-    env: { PORT, RACELAB_FRAME_ANCESTORS: EMBEDDER },
+    // The room view on, with a token the room spec knows (room.spec.ts).
+    env: { PORT, RACELAB_FRAME_ANCESTORS: EMBEDDER, RACELAB_ROOM_TOKEN: ROOM_TOKEN },
     url: `${baseURL}/api/catalog`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -16,6 +16,9 @@
 // front of this server, whose X-Forwarded-For names the page's address for the per-address
 // run cap (http/clientAddress.ts); RACELAB_SERVER_NAME names this server among several behind
 // one proxy (the x-racelab-server header). Both unset by default.
+// RACELAB_ROOM_TOKEN (or --room-token): the instructor's room view at /room?token=<it>, which
+// shows every server sharing this Redis (http/room.ts). Off by default: without a token the
+// server writes nothing of the room to Redis.
 import { fileURLToPath } from 'node:url';
 import { readOptions } from './commandLine.js';
 import { MIN_TOKEN_LENGTH } from './agents/agentListener.js';
@@ -27,13 +30,15 @@ import { closeExerciseConfinement, exerciseConfinement, storesOf } from './exerc
 import { ALLOW_EXERCISES_ENV, exercisePolicy } from './exercises/policy.js';
 import { describeServices, findServices, type Services } from './services/index.js';
 
-const USAGE = `usage: node server/dist/main.js [--allow-own-locks] [--allow-exercises] [--worker-agents <port> [--worker-agents-host <address>]]
+const USAGE = `usage: node server/dist/main.js [--allow-own-locks] [--allow-exercises] [--worker-agents <port> [--worker-agents-host <address>]] [--room-token <secret>]
   (npm start -- --allow-own-locks)
   --allow-own-locks     run lock modules uploaded from the page's scorecard (also RACELAB_ALLOW_OWN_LOCKS=1)
   --allow-exercises     run exercises' edited code though HOST is not loopback (also RACELAB_ALLOW_EXERCISES=1)
   --worker-agents       take workers from worker agents on other hosts, which connect to this port
                         (also RACELAB_WORKER_AGENTS; needs RACELAB_AGENT_TOKEN, ${MIN_TOKEN_LENGTH} characters at least)
   --worker-agents-host  the address the agent port is bound to (also RACELAB_WORKER_AGENTS_HOST; default 127.0.0.1)
+  --room-token          turn on the room view at /room?token=<secret> (also RACELAB_ROOM_TOKEN, which a process
+                        list does not show; ${MIN_TOKEN_LENGTH} characters at least)
   environment: PORT, HOST, REDIS_URL, DATABASE_URL, RACELAB_ALLOWED_HOSTS, RACELAB_FRAME_ANCESTORS, RACELAB_POOL_SIZE,
                RACELAB_TRUSTED_PROXIES, RACELAB_SERVER_NAME`;
 const options = readOptions(USAGE, {
@@ -41,6 +46,7 @@ const options = readOptions(USAGE, {
   'allow-exercises': { type: 'boolean', default: false },
   'worker-agents': { type: 'string' },
   'worker-agents-host': { type: 'string' },
+  'room-token': { type: 'string' },
 });
 const allowOwnLocks = options['allow-own-locks'] || process.env.RACELAB_ALLOW_OWN_LOCKS === '1';
 const allowExercises = options['allow-exercises'] || process.env[ALLOW_EXERCISES_ENV] === '1';
@@ -61,6 +67,18 @@ function readProxySettings(): { trustedProxies: TrustedProxy[]; serverName: stri
     console.error(`racelab: ${(error as Error).message}`);
     process.exit(2);
   }
+}
+
+const roomToken = readRoomToken(options['room-token'] ?? process.env.RACELAB_ROOM_TOKEN);
+
+/** The room view's token, or exit 2 when it is too short to keep a room's figures to its instructor. */
+function readRoomToken(token: string | undefined): string | undefined {
+  if (token === undefined || token.trim() === '') return undefined;
+  if (token.length < MIN_TOKEN_LENGTH) {
+    console.error(`racelab: the room token (RACELAB_ROOM_TOKEN or --room-token) must be ${MIN_TOKEN_LENGTH} characters at least\n${USAGE}`);
+    process.exit(2);
+  }
+  return token;
 }
 
 /** The agent port's settings, or exit 2 with the reason before any service is touched. */
@@ -109,8 +127,13 @@ const walls = exercises.allowed ? await exerciseConfinement(storesOf(services)).
 const wallsWords = walls instanceof Error ? `not confined: ${walls.message}` : walls?.description.words;
 const exercisesShown = wallsWords ? { ...exercises, why: `${exercises.why} (${wallsWords})` } : exercises;
 const allowedHosts = parseAllowedHosts(process.env.RACELAB_ALLOWED_HOSTS);
-const { http: server, sockets } = createAppServer(playground, webRoot, {
+const {
+  http: server,
+  sockets,
+  room,
+} = createAppServer(playground, webRoot, {
   allowedHosts,
+  room: roomToken ? { token: roomToken } : undefined,
   frameAncestors: process.env.RACELAB_FRAME_ANCESTORS,
   exercises: exercisesShown,
   trustedProxies,
@@ -132,6 +155,7 @@ server.listen(port, host, () => {
   if (trustedProxies.length > 0) {
     console.log(`racelab: pages behind the trusted proxies (${process.env.RACELAB_TRUSTED_PROXIES}) are counted by their X-Forwarded-For`);
   }
+  if (room) console.log(`racelab: the room view is on: /room?token=… (this server is ${room.id} in the room)`);
   if (allowOwnLocks) console.log('racelab: --allow-own-locks: lock modules uploaded from the page run on this machine');
   if (playground.agents) {
     const { host: agentHost, port: agentPort } = playground.agents;
@@ -152,6 +176,8 @@ async function stop(signal: string): Promise<void> {
   let code = 0;
   try {
     server.close();
+    // Out of the room at once rather than when its figures expire.
+    await room?.close();
     // Cancels the runs, waits for them to clean up and tell their pages, closes the sockets.
     await sockets.close('the server is stopping');
     await playground.close();

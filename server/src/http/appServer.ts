@@ -1,6 +1,7 @@
 // One port for everything: the built page, the catalog as JSON, the check of a lock of your
-// own (ownLockCheck.ts), the exercises (exerciseRoutes.ts), the WebSocket at /ws, and the
-// probes and metrics of an orchestrator (health.ts: /healthz, /readyz, /metrics).
+// own (ownLockCheck.ts), the exercises (exerciseRoutes.ts), the WebSocket at /ws, the
+// probes and metrics of an orchestrator (health.ts: /healthz, /readyz, /metrics), and the
+// instructor's room view behind its token (roomRoutes.ts: /room, /api/room).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Playground } from '../runs/playground.js';
 import type { TrustedProxies } from './clientAddress.js';
@@ -15,12 +16,16 @@ import { SocketServer } from './socketServer.js';
 import { serveStatic } from './staticFiles.js';
 import { HealthRoutes } from './health.js';
 import { ServerMetrics } from './serverMetrics.js';
+import { RoomBoard, type RoomOptions } from './room.js';
+import { RoomRoutes } from './roomRoutes.js';
 
 export interface AppServer {
   http: Server;
   sockets: SocketServer;
   /** The server's Prometheus metrics (/metrics). */
   metrics: ServerMetrics;
+  /** The server's part of the room view, when RACELAB_ROOM_TOKEN turns it on; close() it before the playground. */
+  room: RoomBoard | null;
 }
 
 export interface AppServerOptions {
@@ -41,6 +46,8 @@ export interface AppServerOptions {
    * x-racelab-server header of every HTTP answer, so that one can tell which server answered.
    */
   serverName?: string;
+  /** The room view (RACELAB_ROOM_TOKEN): off, and nothing written to Redis, without a token. */
+  room?: RoomOptions;
 }
 
 /** Creates (does not start) the HTTP server of the page, the catalog and the socket. */
@@ -54,7 +61,9 @@ export function createAppServer(playground: Playground, webRoot: string, options
   const exerciseRoutes = new ExerciseRoutes(exercises, allowedHosts, options.trustedProxies);
   const metrics = new ServerMetrics(playground, sockets);
   const health = new HealthRoutes(playground, sockets, metrics);
-  const routes = { playground, webRoot, allowedHosts, health, ownLocks, exerciseRoutes };
+  const room = options.room?.token ? new RoomBoard(playground, sockets, health, options.room) : null;
+  const roomRoutes = new RoomRoutes(room, options.room?.token, playground.redact);
+  const routes = { playground, webRoot, allowedHosts, health, ownLocks, exerciseRoutes, roomRoutes };
   const http = createServer((request, response) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     try {
@@ -82,7 +91,9 @@ export function createAppServer(playground: Playground, webRoot: string, options
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
   });
-  return { http, sockets, metrics };
+  // The server leaves the room as it stops listening, in case its owner did not close the board first.
+  http.on('close', () => void room?.close());
+  return { http, sockets, metrics, room };
 }
 
 interface Routes {
@@ -92,6 +103,7 @@ interface Routes {
   health: HealthRoutes;
   ownLocks: OwnLockChecks;
   exerciseRoutes: ExerciseRoutes;
+  roomRoutes: RoomRoutes;
 }
 
 /** One HTTP request, to the first route that takes it: probes, the APIs, then the page's files. */
@@ -112,6 +124,10 @@ function serveRequest(routes: Routes, request: IncomingMessage, response: Server
   }
   if (exerciseRoutes.handles(request)) {
     exerciseRoutes.serve(request, response);
+    return;
+  }
+  if (routes.roomRoutes.handles(request)) {
+    routes.roomRoutes.serve(request, response);
     return;
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {

@@ -24,6 +24,7 @@ export async function serveApp(playground: Playground, options: AppServerOptions
     port,
     url: `ws://127.0.0.1:${port}/ws`,
     async close() {
+      await app.room?.close();
       await app.sockets.close('test over');
       app.http.close();
     },
