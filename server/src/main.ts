@@ -115,7 +115,7 @@ for (const line of describeServices(services)) console.log(`racelab: ${line}`);
 
 let playground: Playground;
 try {
-  playground = await Playground.open({ ...services, poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4), workerAgents });
+  playground = await Playground.open({ ...services, poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4), workerAgents, serverName });
 } catch (error) {
   // The agent port taken, say: the stores this process started go with it.
   console.error(`racelab: ${(error as Error).message}`);

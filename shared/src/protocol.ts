@@ -142,6 +142,12 @@ export const ServerMessage = z.discriminatedUnion('type', [
   }),
   /** Answers a subscribe for a run the server no longer knows (it keeps finished runs a while). */
   z.strictObject({ type: z.literal('run-unknown'), runId }),
+  /**
+   * Answers a subscribe for a run whose server died while it ran (a page back through the
+   * proxy on another server): the run is gone with it and decided nothing. `server` is the
+   * dead server's name (RACELAB_SERVER_NAME), when it had one.
+   */
+  z.strictObject({ type: z.literal('run-lost'), runId, server: z.string().min(1).max(64).optional() }),
   z.strictObject({ type: z.literal('run-event'), runId, event: runEventSchema }),
   /** Events of one run that came in together, in order: one message instead of many. */
   z.strictObject({ type: z.literal('run-events'), runId, events: z.array(runEventSchema).min(1).max(MAX_EVENTS_PER_MESSAGE) }),
@@ -170,6 +176,12 @@ export function readServerMessage(text: string): ServerMessage {
   const parsed = parseServerMessage(text);
   if (!parsed.ok) throw new Error(parsed.error);
   return parsed.message;
+}
+
+/** What a page says of a run lost with its server: one sentence, the same on the page and in the tools. */
+export function runLostWords(server: string | undefined): string {
+  const which = server ? `${server} stopped` : 'it stopped';
+  return `Your run was lost with its server (${which}). Nothing was decided.`;
 }
 
 /** The run events a server message carries: one, several (in order) or none. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioManifest } from './catalog.js';
 import type { EventOf, RunEventType } from './events.js';
-import { parseServerMessage, type ServerMessage, type ServerMessageType } from './protocol.js';
+import { parseServerMessage, runLostWords, type ServerMessage, type ServerMessageType } from './protocol.js';
 
 const w = 'worker-1';
 /** One sample of each event type, with its optional fields filled in; the map is complete or this file does not compile. */
@@ -143,6 +143,10 @@ const messages: { [T in ServerMessageType]: Extract<ServerMessage, { type: T }>[
     { type: 'run-rejected', requestId: 'r1', error: 'busy', retryAfterMs: 1000 },
   ],
   'run-unknown': [{ type: 'run-unknown', runId: 'run-1' }],
+  'run-lost': [
+    { type: 'run-lost', runId: 'run-1', server: 's2' },
+    { type: 'run-lost', runId: 'run-1' },
+  ],
   'run-event': [
     ...runEvents.map((event) => ({ type: 'run-event' as const, runId: 'run-1', event })),
     {
@@ -170,5 +174,18 @@ describe('what the server sends', () => {
       ok: false,
       error: "invalid server message 'run-event' at 'event.atMs': Invalid input: expected number, received string",
     });
+  });
+
+  it('refuses a run-lost whose server name is empty or too long', () => {
+    for (const server of ['', 'x'.repeat(65)]) {
+      expect(parseServerMessage(JSON.stringify({ type: 'run-lost', runId: 'run-1', server })).ok).toBe(false);
+    }
+  });
+});
+
+describe('the words of a run lost with its server', () => {
+  it('names the server that stopped, or says it stopped', () => {
+    expect(runLostWords('s2')).toBe('Your run was lost with its server (s2 stopped). Nothing was decided.');
+    expect(runLostWords(undefined)).toBe('Your run was lost with its server (it stopped). Nothing was decided.');
   });
 });

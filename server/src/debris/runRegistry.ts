@@ -11,6 +11,10 @@ export interface RegisteredRun {
   host: string;
   pid: number;
   ticks: string | null;
+  /** The owner's lease key in Redis (serverLease.ts), when it held one: gone means the owner is dead. */
+  lease: string | null;
+  /** The owner's server name (RACELAB_SERVER_NAME), when it had one. */
+  serverName: string | null;
 }
 
 // The machine's name, or RACELAB_HOST_ID where two machines share one (containers) or a test
@@ -30,6 +34,14 @@ export function isLiveHere(runId: string): boolean {
 /** The run's clean-up is over, whether it succeeded or not: a sweep may now take what is left. */
 export function settled(runId: string): void {
   live.delete(runId);
+}
+
+// The lease this process holds (serverLease.ts), written into each run it registers from then on.
+let lease: { key: string; name: string | null } | null = null;
+
+/** Records the lease this process holds (null: none any more) for the runs it registers. */
+export function leaseRegistered(held: { key: string; name: string | null } | null): void {
+  lease = held;
 }
 
 /** This process as the registry names owners. */
@@ -55,14 +67,15 @@ async function createRegistry(pool: pg.Pool): Promise<void> {
       host text not null,
       pid int not null,
       ticks text,
-      started_at timestamptz not null default clock_timestamp())`;
+      started_at timestamptz not null default clock_timestamp());
+    alter table racelab.runs add column if not exists lease text, add column if not exists server_name text`;
   try {
     await pool.query(create);
   } catch (error) {
     // Two processes creating it at once: one of them loses a race on the catalog, and the
     // registry exists all the same; anything else is a real error.
     const code = (error as { code?: string }).code;
-    if (code !== '23505' && code !== '42P07' && code !== '42P06') throw error;
+    if (code !== '23505' && code !== '42P07' && code !== '42P06' && code !== '42701') throw error;
     await pool.query(create);
   }
 }
@@ -89,8 +102,13 @@ function registration(runId: string, then: string): string {
   if (!/^[a-f0-9]+$/.test(runId)) throw new Error(`bad run id ${runId}`);
   const ticks = TICKS === null ? 'null' : `'${TICKS.replace(/\D/g, '')}'`;
   live.add(runId);
-  const insert = `insert into racelab.runs (run_id, host, pid, ticks) values ('${runId}', '${HOST}', ${process.pid}, ${ticks})`;
+  const insert = `insert into racelab.runs (run_id, host, pid, ticks, lease, server_name) values ('${runId}', '${HOST}', ${process.pid}, ${ticks}, ${literal(lease?.key)}, ${literal(lease?.name)})`;
   return then ? `${insert};\n    ${then}` : insert;
+}
+
+/** A lease key or server name as SQL: both are letters, digits and a few marks (checked where they are made), anything else dropped. */
+function literal(text: string | null | undefined): string {
+  return text ? `'${text.replace(/[^A-Za-z0-9._:-]/g, '')}'` : 'null';
 }
 
 /** Forgets a run once its schema and keys are gone. */
@@ -100,8 +118,28 @@ export async function unregister(pool: pg.Pool, runId: string): Promise<void> {
 
 /** Every registered run. */
 export async function registeredRuns(pool: pg.Pool): Promise<RegisteredRun[]> {
-  const { rows } = await pool.query<{ run_id: string; host: string; pid: number; ticks: string | null }>(
-    'select run_id, host, pid, ticks from racelab.runs',
+  const { rows } = await pool.query<RegistryRow>('select run_id, host, pid, ticks, lease, server_name from racelab.runs');
+  return rows.map(fromRow);
+}
+
+/** One registered run, or null when it is not registered (never was, or swept). */
+export async function registeredRun(pool: pg.Pool, runId: string): Promise<RegisteredRun | null> {
+  const { rows } = await pool.query<RegistryRow>(
+    'select run_id, host, pid, ticks, lease, server_name from racelab.runs where run_id = $1',
+    [runId],
   );
-  return rows.map((r) => ({ runId: r.run_id, host: r.host, pid: r.pid, ticks: r.ticks }));
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+interface RegistryRow {
+  run_id: string;
+  host: string;
+  pid: number;
+  ticks: string | null;
+  lease: string | null;
+  server_name: string | null;
+}
+
+function fromRow(r: RegistryRow): RegisteredRun {
+  return { runId: r.run_id, host: r.host, pid: r.pid, ticks: r.ticks, lease: r.lease, serverName: r.server_name };
 }

@@ -3,7 +3,11 @@
 // and store users (a Redis ACL user, a PostgreSQL role) of runs whose owner no longer runs,
 // schemas, keys and users that no registered run owns, the processes a dead server started,
 // and the embedded stores' scratch folders. Run at every start, every minute while serving,
-// and by `npm run clean`.
+// and by `npm run clean`. With RACELAB_PEER_LEASES=1 (servers on several machines sharing the
+// stores), a run of another machine's server is judged by that server's lease (serverLease.ts):
+// gone, and no connection of the run's open, its owner is dead. Off by default: processes that
+// share the stores under names of their own (RACELAB_HOST_ID) keep to their own. A run whose
+// owner died is remembered as lost (lostRuns.ts) for the page that comes back asking for it.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { deleteKeys } from '../runs/deleteKeys.js';
@@ -11,8 +15,10 @@ import { deleteAclUser, dropRole, runAclUsers, runRoles } from '../runs/runCrede
 import { isSameProcess } from '../services/pids.js';
 import { reapOrphans } from '../services/scratchDir.js';
 import { sweepNamespaces } from './namespaces.js';
+import { recordLost } from './lostRuns.js';
 import { reapOwnedProcesses } from './ownedProcesses.js';
 import { ensureRegistry, isLiveHere, registeredRuns, THIS_PROCESS, unregister, type RegisteredRun } from './runRegistry.js';
+import { isHeld } from './serverLease.js';
 
 /** What a sweep removed. */
 export interface Swept {
@@ -31,11 +37,27 @@ export interface Swept {
 const RUN_SCHEMA = /^run_([a-f0-9]{10})$/;
 const RUN_KEY = /^racelab:([a-f0-9]{10}):/;
 
-/** A run is debris when its owner is gone, or is this process and has settled it (a failed clean-up). */
-function isDebris(run: RegisteredRun): boolean {
-  if (run.host !== THIS_PROCESS.host) return false; // another machine's: not ours to judge
-  if (run.pid === THIS_PROCESS.pid && run.ticks === THIS_PROCESS.ticks) return !isLiveHere(run.runId);
-  return !isSameProcess(run.pid, run.ticks);
+/** Whether this process judges other machines' runs by their servers' leases. */
+const PEER_LEASES = process.env.RACELAB_PEER_LEASES === '1';
+
+/**
+ * Whether a run is debris: `dead` when its owner is gone (this machine's process no longer
+ * runs; another machine's lease expired and nothing of the run is connected), `settled` when
+ * the owner is this process and has settled it (a failed clean-up); false while it is anyone's.
+ */
+export async function debrisKind(
+  redis: Redis,
+  run: RegisteredRun,
+  inUse: ReadonlySet<string>,
+  peerLeases = PEER_LEASES,
+): Promise<'dead' | 'settled' | false> {
+  if (run.host !== THIS_PROCESS.host) {
+    // Another machine's: judged by its lease only where it held one (an older racelab, or the CLI, holds none).
+    if (!peerLeases || run.lease === null || inUse.has(run.runId)) return false;
+    return (await isHeld(redis, run.lease)) ? false : 'dead';
+  }
+  if (run.pid === THIS_PROCESS.pid && run.ticks === THIS_PROCESS.ticks) return isLiveHere(run.runId) ? false : 'settled';
+  return isSameProcess(run.pid, run.ticks) ? false : 'dead';
 }
 
 /** Sweeps the stores and the machine; each part on its own, so one store down spares the other. */
@@ -63,7 +85,10 @@ export async function sweepDebris(redis: Redis, pool: pg.Pool): Promise<Swept> {
   );
   const inUse = new Set(active.flatMap((a) => /run_([a-f0-9]{10})/.exec(a.name)?.[1] ?? []));
   const known = new Set([...registered.map((r) => r.runId), ...inUse]);
-  for (const run of registered.filter(isDebris)) {
+  for (const run of registered) {
+    const kind = await debrisKind(redis, run, inUse);
+    if (!kind) continue;
+    if (kind === 'dead') await recordLost(redis, run);
     await pool.query(`drop schema if exists run_${run.runId} cascade`);
     await dropUsers(redis, pool, run.runId, users, swept);
     swept.keys += await deleteKeys(redis, `racelab:${run.runId}:*`);

@@ -10,6 +10,7 @@ import {
   type ServerMessage,
   type ValidClientMessage,
 } from '@racelab/shared';
+import { mayBeRegistered } from '../debris/lostRuns.js';
 import type { ExerciseService } from '../exercises/exerciseService.js';
 import { EXERCISES_OFF } from '../exercises/policy.js';
 import type { OwnCode } from '../runs/ownCode.js';
@@ -38,6 +39,9 @@ export interface PageServer {
 
 type Message<T extends ValidClientMessage['type']> = Extract<ValidClientMessage, { type: T }>;
 
+/** Most questions about runs this server does not hold that one page may have open at once (each may wait seconds for a lease). */
+const MAX_OPEN_QUESTIONS = 4;
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export class PageConnection {
@@ -48,6 +52,8 @@ export class PageConnection {
   private readonly bucket: TokenBucket;
   /** Events go out in batches (see EventBatcher); any other message first sends the events waiting, so that nothing overtakes them. */
   private readonly batcher: EventBatcher;
+  /** Questions about runs this server does not hold, still open. */
+  private questions = 0;
 
   constructor(
     private readonly socket: WebSocket,
@@ -177,9 +183,27 @@ export class PageConnection {
 
   private subscribe(message: Message<'subscribe'>): void {
     const run = this.server.directory.get(message.runId);
-    if (!run) return this.send({ type: 'run-unknown', runId: message.runId });
+    if (!run) return this.unheld(message.runId);
     if (this.server.directory.controls(run.id, message.controlKey)) this.controlled.add(run.id);
     this.stream(run, message.afterSeq);
+  }
+
+  /**
+   * A run this server does not hold: lost with its server (which died while it ran), or
+   * unknown (never was, or no longer kept). Asking may wait for a dead server's lease to expire.
+   */
+  private unheld(runId: string): void {
+    if (!mayBeRegistered(runId) || this.questions >= MAX_OPEN_QUESTIONS) return this.send({ type: 'run-unknown', runId });
+    this.questions++;
+    void this.server.playground
+      .whereabouts(runId)
+      .catch(() => ({ lost: false as const }))
+      .then((where) => {
+        this.questions--;
+        if (this.socket.readyState !== this.socket.OPEN) return;
+        if (!where.lost) return this.send({ type: 'run-unknown', runId });
+        this.send({ type: 'run-lost', runId, ...(where.server ? { server: where.server } : {}) });
+      });
   }
 
   /** A cancel or a fault, from the page that controls the run. */

@@ -10,7 +10,8 @@
 // - racelab:room:finished, a hash of runs ended, "<scenario>|<verdict>" and
 //   "<scenario>|unexpected", incremented by the server that ran each run.
 // - racelab:room:since, when the counters began (the first server's start, or the last reset).
-// The debris sweep takes only keys named racelab:<run id>: (ten hex digits), never these.
+// The debris sweep takes only keys named racelab:<run id>: (ten hex digits), never these; when
+// another server is seen dead (its lease gone, debris/serverLease.ts), a read drops its id.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -72,6 +73,7 @@ export class RoomBoard {
   private readonly ttlMs: number;
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeGone: () => void;
   /** The write under way: writes never overlap, and close waits for it before deleting the hash. */
   private writing: Promise<void> | null = null;
   private closed = false;
@@ -94,6 +96,10 @@ export class RoomBoard {
     this.everyMs = options.everyMs ?? 1000;
     this.ttlMs = options.ttlMs ?? 5000;
     this.unsubscribe = playground.onRun((run, about) => this.countRun(run, about));
+    // A server that died leaves its id in the set: once its hash has expired, a read takes the id out.
+    this.unsubscribeGone = playground.onServerGone(() => {
+      setTimeout(() => void this.snapshot().catch(() => undefined), this.ttlMs + 500).unref();
+    });
     void this.redis.set(this.keys.since, new Date().toISOString(), 'NX').catch(() => undefined);
     this.timer = setInterval(() => void this.write(), this.everyMs).unref();
     void this.write();
@@ -183,6 +189,7 @@ export class RoomBoard {
     this.closed = true;
     clearInterval(this.timer);
     this.unsubscribe();
+    this.unsubscribeGone();
     await this.writing;
     await this.redis
       .multi()

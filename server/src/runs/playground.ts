@@ -4,6 +4,8 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { resolveParams, unknownScenario, unknownVariant, type FaultRule, type Params } from '@racelab/shared';
 import { AgentListener } from '../agents/agentListener.js';
+import { whereabouts, type Whereabouts } from '../debris/lostRuns.js';
+import { ServerLease } from '../debris/serverLease.js';
 import { sweepDebris, sweptWords } from '../debris/sweep.js';
 import type { LabMechanisms } from '../labnet/mechanisms.js';
 import { findVariant, loadCatalog, type AnyScenario, type Catalog } from '../scenarios/registry.js';
@@ -39,6 +41,8 @@ export interface PlaygroundOptions {
    * say `token`. Off when absent.
    */
   workerAgents?: { port: number; host?: string; token: string };
+  /** This server's name among several (RACELAB_SERVER_NAME): a page whose run died with this server is told it. */
+  serverName?: string;
 }
 
 export interface StartRequest {
@@ -81,6 +85,9 @@ export class Playground {
   /** Which stores give each run users of its own: found once, before the first run. */
   private credentialSupport: CredentialSupport = NO_CREDENTIALS;
   private readonly runListeners = new Set<RunListener>();
+  private readonly goneListeners = new Set<() => void>();
+  /** This process's lease in Redis while it serves (debris/serverLease.ts); null where Redis would not take it. */
+  private lease: ServerLease | null = null;
 
   private constructor(
     readonly catalog: Catalog,
@@ -145,6 +152,24 @@ export class Playground {
     return this.watch.onRoundTrip(listener);
   }
 
+  /** Another server sharing the stores died (its lease went): what it left is swept now, and the listeners told. */
+  private serverGone(): void {
+    if (this.closed) return;
+    void this.sweep();
+    for (const listener of this.goneListeners) listener();
+  }
+
+  /** Tells `listener` whenever another server sharing the stores is seen gone; returns the unsubscribe. */
+  onServerGone(listener: () => void): () => void {
+    this.goneListeners.add(listener);
+    return () => this.goneListeners.delete(listener);
+  }
+
+  /** Whether a run this server does not hold was lost with the server that ran it (debris/lostRuns.ts). */
+  whereabouts(runId: string): Promise<Whereabouts> {
+    return whereabouts(this.redis, this.pg, runId);
+  }
+
   /** Removes what runs of dead (or this) processes left; logs what it found, never throws. */
   sweep(): Promise<void> {
     this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = null));
@@ -194,8 +219,18 @@ export class Playground {
     spare.refill();
     const playground = new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact, agents, watch);
     opening.playground = playground;
+    await playground.holdLease(options.serverName);
     await playground.beforeFirstRun(opening, options);
     return playground;
+  }
+
+  /** Takes this process's lease before any run registers; another server's lease gone (it died) sweeps what it left at once. */
+  private async holdLease(name: string | undefined): Promise<void> {
+    try {
+      this.lease = await ServerLease.hold(this.redis, { name, onGone: () => this.serverGone() });
+    } catch (error) {
+      console.error(`racelab: no lease in Redis (another machine cannot tell when this server dies): ${this.redact(String(error))}`);
+    }
   }
 
   /**
@@ -323,6 +358,9 @@ export class Playground {
     clearTimeout(timer);
     clearInterval(this.sweeper);
     this.closed = true;
+    // Its runs have settled (or are left registered for a sweep): nothing of them is this lease's any more.
+    if (!this.watch.isSilent(REDIS_STORE)) await this.lease?.release();
+    else void this.lease?.release();
     // No new command after this: a clean-up still going (past its grace) stops where it is and
     // leaves the rest registered for the next sweep, instead of using a pool that has ended.
     const silent = { redis: this.watch.isSilent(REDIS_STORE), pg: this.watch.isSilent(POSTGRES_STORE) };
