@@ -53,7 +53,7 @@ export class ServerLease {
     try {
       await lease.renew();
     } catch (error) {
-      lease.release();
+      await lease.release();
       throw error;
     }
     return lease;

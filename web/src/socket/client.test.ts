@@ -254,6 +254,28 @@ describe('socket client', () => {
     expect(h.store.getState().runs['run-5']!.lost).toBe(true);
   });
 
+  it('says a run was lost with its server, never resumes it, and starts it again on request', () => {
+    const h = harness();
+    h.acceptRun('run-6', 'abc123');
+    for (const event of blindDelRun().slice(0, 4)) h.socket().receive({ type: 'run-event', runId: 'run-6', event });
+    h.socket().close();
+    h.runTimers();
+    h.socket().open();
+    expect(JSON.parse(h.socket().sent[0]!)).toMatchObject({ type: 'subscribe', runId: 'run-6' });
+    h.socket().receive({ type: 'run-lost', runId: 'run-6', server: 's2' });
+    const run = h.store.getState().runs['run-6']!;
+    expect(run.lost).toBe(true);
+    expect(run.serverLost).toEqual({ server: 's2' });
+    // A later reconnect asks no server for it again: it is gone with the one that ran it.
+    h.socket().close();
+    h.runTimers();
+    h.socket().open();
+    expect(h.socket().sent.map((m) => (JSON.parse(m) as { type: string }).type)).not.toContain('subscribe');
+    h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
+    expect(h.store.getState().runAgain('run-6')).toBe(true);
+    expect(JSON.parse(h.socket().sent.at(-1)!)).toMatchObject({ type: 'start-run', scenario: run.scenario, variant: run.variant });
+  });
+
   it('stops for good', () => {
     const h = harness();
     h.socket().open();

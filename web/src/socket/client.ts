@@ -52,6 +52,7 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
     },
     runRejected: (requestId: string, error: string) => actions().runRejected(requestId, error),
     runUnknown: (runId: string) => actions().runUnknown(runId),
+    runLost: (runId: string, server?: string) => actions().runLostWithServer(runId, server),
     runEvent: arrivals.arrived,
     setServerError: (error: string | null) => actions().setServerError(error),
   };

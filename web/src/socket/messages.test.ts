@@ -15,6 +15,7 @@ function recordingSink() {
     runAccepted: record('runAccepted'),
     runRejected: record('runRejected'),
     runUnknown: record('runUnknown'),
+    runLost: record('runLost'),
     runEvent: record('runEvent'),
     setServerError: record('setServerError'),
   };
@@ -39,6 +40,7 @@ describe('messages from the server', () => {
     ]);
     expect(take({ type: 'run-rejected', requestId: 'r', error: 'busy', retryAfterMs: 1000 }).calls).toEqual([['runRejected', 'r', 'busy']]);
     expect(take({ type: 'run-unknown', runId: 'run-1' }).calls).toEqual([['runUnknown', 'run-1']]);
+    expect(take({ type: 'run-lost', runId: 'run-1', server: 's2' }).calls).toEqual([['runLost', 'run-1', 's2']]);
     expect(take({ type: 'run-event', runId: 'run-1', event: finished }).calls).toEqual([['runEvent', 'run-1', finished]]);
     expect(take({ type: 'run-events', runId: 'run-1', events }).calls).toEqual(events.map((e) => ['runEvent', 'run-1', e]));
     expect(take({ type: 'error', error: 'bad' }).calls).toEqual([['setServerError', 'bad']]);

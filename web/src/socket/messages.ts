@@ -9,6 +9,8 @@ export interface MessageSink {
   runRejected(requestId: string, error: string): void;
   /** The server forgot a run this page asked to resume. */
   runUnknown(runId: string): void;
+  /** A run this page asked to resume died with its server. */
+  runLost(runId: string, server?: string): void;
   /** Called for each run event; the client batches them before they reach the store. */
   runEvent(runId: string, event: RunEvent): void;
   setServerError(error: string | null): void;
@@ -46,6 +48,9 @@ export function dispatch(message: ServerMessage, sink: MessageSink): void {
       return;
     case 'run-unknown':
       sink.runUnknown(message.runId);
+      return;
+    case 'run-lost':
+      sink.runLost(message.runId, message.server);
       return;
     case 'run-event':
     case 'run-events':

@@ -14,6 +14,7 @@ export function newRecord(fields: Pick<RunRecord, 'runId' | 'scenario' | 'varian
     events: [],
     clientOriginMs: null,
     lost: false,
+    serverLost: null,
     roster: [],
     ...fields,
   };

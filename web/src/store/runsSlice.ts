@@ -166,7 +166,7 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
     resumable() {
       const { runs } = get();
       return Object.values(runs)
-        .filter((r) => r.source === 'live' && r.lost)
+        .filter((r) => r.source === 'live' && r.lost && !r.serverLost)
         .map((r) => ({ runId: r.runId, afterSeq: lastSeq(r) }));
     },
 
@@ -183,6 +183,23 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
           run.events.length === 0 ? `The run ${runId} is not kept by this server any more: it cannot be shown again.` : s.notice;
         return { runs: { ...s.runs, [runId]: { ...run, lost: true } }, notice };
       });
+    },
+
+    runLostWithServer(runId, server) {
+      set((s) => {
+        const run = s.runs[runId];
+        return run ? { runs: { ...s.runs, [runId]: { ...run, lost: true, serverLost: server ? { server } : {} } } } : {};
+      });
+    },
+
+    runAgain(runId) {
+      const s = get();
+      const run = s.runs[runId];
+      if (!run) return false;
+      // The selection is what the run was started from unless the page moved on since.
+      if (s.scenarioId !== run.scenario) s.selectScenario(run.scenario);
+      if (get().variantId !== run.variant) get().selectVariant(run.variant);
+      return get().startRun();
     },
 
     ...createRecordingActions(set, get),

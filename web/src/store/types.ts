@@ -100,6 +100,8 @@ export interface RunRecord {
   clientOriginMs: number | null;
   /** The connection dropped before the run ended (it may resume when the page reconnects). */
   lost: boolean;
+  /** The run died with its server (a run-lost answered the resubscribe): it decided nothing and never resumes; `server` names it. */
+  serverLost: { server?: string } | null;
   /** The workers the server named when it took the run: lanes to draw until its run-started comes. */
   roster: readonly string[];
 }
@@ -143,6 +145,10 @@ export interface RunsSlice {
   runResumed(runId: string): void;
   /** The server no longer knows the run: it stays lost. */
   runUnknown(runId: string): void;
+  /** The run died with its server (`server`, when named): it stays lost and is never resumed. */
+  runLostWithServer(runId: string, server?: string): void;
+  /** Starts the run's scenario and variant again, with the parameters, faults and speed selected (a run lost with its server). */
+  runAgain(runId: string): boolean;
   /** Shows a recorded run (whole, at once); returns its run id. */
   loadRecording(recording: Recording, file?: string | null): string;
   /** Shows a live run the page did not start, by id (a link's `run=`): the socket subscribes to it from its start. */

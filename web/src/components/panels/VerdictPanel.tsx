@@ -1,7 +1,7 @@
 // The verdict in numbers ("E-mails sent: 3 — should be 1", each line held or not, a
 // PASS/FAIL headline) and what happened in plain words. Everything comes from the run's
 // events: run-finished / run-failed for the numbers, the whole log for the story.
-import type { EventOf } from '@racelab/shared';
+import { runLostWords, type EventOf } from '@racelab/shared';
 import type { Cursor } from '../../model/cursor.js';
 import type { EventLog } from '../../model/memo.js';
 import { runSummary } from '../../model/runSummary.js';
@@ -50,6 +50,7 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
   if (pending) status = { cls: 'waiting', text: 'Starting…' };
   else if (view.state === 'finished') status = { cls: view.pass ? 'pass' : 'fail', text: view.headline };
   else if (view.state === 'failed') status = { cls: 'error', text: 'ERROR — the run failed' };
+  else if (run?.serverLost) status = { cls: 'lost', text: 'LOST — the run went with its server' };
   else if (run?.lost) status = { cls: 'error', text: 'Connection lost during the run — reconnecting to follow it…' };
   else if (title && cursor.mode === 'replay') status = { cls: 'waiting', text: 'Replaying…' };
   else if (title && cursor.mode === 'held') status = { cls: 'waiting', text: `At ${formatMs(cursor.atMs)} (playhead) — Esc for now` };
@@ -77,6 +78,14 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
       <p className={`headline ${status.cls}`} role="status">
         {status.text}
       </p>
+      {run?.serverLost && view.state !== 'finished' && view.state !== 'failed' && !pending && (
+        <div className="run-lost" role="alert">
+          <p>{runLostWords(run.serverLost.server)}</p>
+          <button type="button" onClick={() => useStore.getState().runAgain(run.runId)}>
+            Run it again
+          </button>
+        </div>
+      )}
       {view.state === 'failed' && (
         <p className="run-failed" role="alert">
           {view.message}
