@@ -141,6 +141,7 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
     expect(roomId).toBeDefined();
     expect(await registeredOf(dead.pid)).toEqual(expect.arrayContaining(lost.map((a) => a.runId)));
 
+    const killedAt = performance.now();
     process.kill(dead.pid, 'SIGKILL');
     await Promise.all(lost.map((a) => a.client.closed));
     // The paused workers of s2 cannot see their parent go: they stay, stopped, until a sweep.
@@ -149,8 +150,13 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
 
     const told = await Promise.all(lost.map((a) => reconnect(a)));
     for (const answer of told) expect(answer).toEqual({ type: 'run-lost', runId: expect.any(String), server: 's2' });
+    const toldMs = performance.now() - killedAt;
 
     await sweptAway(dead.pid, lost, deadPids, roomId!);
+    const seconds = (ms: number) => (ms / 1000).toFixed(1);
+    console.log(
+      `s2 killed: its ${lost.length} pages told within ${seconds(toldMs)} s, all it left swept within ${seconds(performance.now() - killedAt)} s`,
+    );
     await untouched(others);
     await verdicts(others);
     await runAgain(lost);
