@@ -25,8 +25,9 @@ const FULL_ONLY = [
   'server/src/scorecard/scorecard.test.ts',
   'server/src/scorecard/check.test.ts',
   'server/src/http/ownLockCheck.test.ts',
-  // Crowds and hostile input at volume.
+  // Crowds and hostile input at volume, and a room of 30 attendees losing one of its three servers.
   'server/src/http/crowd.test.ts',
+  'server/src/workshop/lostServer.test.ts',
   'tools/src/fuzzer.test.ts',
 ];
 const full = process.env.RACELAB_SUITE === 'full';

@@ -27,7 +27,9 @@ export function haproxyConfig(port: number, backends: readonly Backend[]): strin
     'defaults',
     '  mode http',
     '  option forwardfor',
-    // A request to a server that just died (refused before its check noticed) is tried on another.
+    // A request to a server that just died (refused before its check noticed) is tried on another;
+    // once the checks mark it down, a cookie naming it is ignored (no `option persist`) and a
+    // live server answers with a new one: a page of a dead server reconnects within seconds.
     '  retries 3',
     '  option redispatch',
     '  timeout connect 5s',
