@@ -42,7 +42,11 @@ export async function whereabouts(redis: Redis, pool: pg.Pool, runId: string, wa
     const noted = await redis.get(`${LOST_PREFIX}${runId}`);
     if (noted !== null) return lostOn(noted);
     const run = await registeredRun(pool, runId);
-    if (!run) return { lost: false };
+    if (!run) {
+      // Swept since the note was read: the sweep notes a lost run before it removes its row.
+      const swept = await redis.get(`${LOST_PREFIX}${runId}`);
+      return swept !== null ? lostOn(swept) : { lost: false };
+    }
     const owner = await ownerState(redis, run);
     if (owner === 'dead') return lostOn(run.serverName);
     if (owner === 'alive' || Date.now() >= deadline) return { lost: false };

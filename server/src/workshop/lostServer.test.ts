@@ -1,12 +1,14 @@
 // A server lost in the middle of a workshop, for real: three racelab servers (processes of
 // their own) on the real stores behind the real HAProxy, a room of 30 attendees (WebSockets
-// speaking the shared protocol as the page does), ten on each server, each with a run held
-// mid-work (one of its workers paused, SIGSTOP). s2 is SIGKILLed. Its attendees reconnect
-// through the proxy with the cookie that names s2, reach a live server and are told their
-// run was lost with s2; the live servers notice s2 gone and sweep what it left: its runs'
-// keys, schemas, store users and registry rows, its worker processes (the stopped ones too),
-// its lease and its room entry, while the live servers' runs stay as they were. Then the
-// live runs go on to their normal verdicts, and the lost attendees run theirs again to theirs.
+// speaking the shared protocol as the page does), ten on each server, each with a run held by
+// its plan: the first worker to send the report is stalled there (SIGSTOP) for a minute.
+// s2 is SIGKILLed. Its attendees reconnect through the proxy with the cookie that names s2,
+// reach a live server and are told their run was lost with s2; the live servers notice s2
+// gone and sweep what it left: its runs' keys, schemas, store users and registry rows, its
+// worker processes (the stopped ones too), its lease and its room entry, while the live
+// servers' runs stay as they were (the minute of their stall is the window: the kill and the
+// sweep take seconds). Then the live runs go on to their normal verdicts, and the lost
+// attendees run theirs again to theirs.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,11 +30,13 @@ const hostId = `lost-server-test-${randomBytes(4).toString('hex')}`;
 const redis = new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 2 });
 const ATTENDEES_PER_SERVER = 10;
-// Two workers, a lease that outlives every pause here: token-lua passes and no-lock fails, as declared.
+// Two workers, a lease that outlives the stall: token-lua passes and no-lock fails, as declared.
 const PARAMS = { workers: 2, workMs: 1500, leaseMs: 90_000 };
+/** Each room run's plan: the first worker to have sent the report stops there for a minute (the longest stall a plan may ask). */
+const HOLD = [{ checkpoint: 'report-sent', target: 'first', action: 'stall', ms: 60_000 }];
 let workshop: Workshop;
 
-/** One attendee: a page's socket pinned by its cookie to `server`, and the run it holds paused. */
+/** One attendee: a page's socket pinned by its cookie to `server`, and its run, held by its plan. */
 interface Attendee {
   server: string;
   variant: string;
@@ -41,6 +45,7 @@ interface Attendee {
   controlKey: string;
   /** Every event of its run that arrived, in order (the page's log). */
   events: RunEvent[];
+  /** The worker stalled at the report. */
   paused: string;
 }
 
@@ -57,16 +62,14 @@ async function connectPage(server: string, events: RunEvent[]): Promise<TestClie
   return client;
 }
 
-/** Starts a run and pauses its first worker to start its work: the run is held mid-work until resumed. */
+/** Starts a run and waits until its plan has stalled a worker at the report: the run is held there for a minute. */
 async function attend(server: string, index: number): Promise<Attendee> {
   const events: RunEvent[] = [];
   const client = await connectPage(server, events);
   const variant = index % 2 === 0 ? 'token-lua' : 'no-lock';
-  const { runId, controlKey } = await client.startRun({ scenario: 'duplicate-job', variant, params: PARAMS }, 120_000);
-  const working = await client.next(isEvent('work-started', runId), 120_000);
-  const paused = working.type === 'run-event' ? working.event.workerId! : '';
-  client.send({ type: 'fault', runId, workerId: paused, action: 'pause' });
-  await client.next(isEvent('process-paused', runId), 30_000);
+  const { runId, controlKey } = await client.startRun({ scenario: 'duplicate-job', variant, params: PARAMS, faults: HOLD }, 120_000);
+  const stalled = await client.next(isEvent('process-paused', runId), 120_000);
+  const paused = stalled.type === 'run-event' ? stalled.event.workerId! : '';
   return { server, variant, client, runId, controlKey, events, paused };
 }
 
@@ -159,6 +162,10 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
     );
     await untouched(others);
     await verdicts(others);
+    // The live servers' runs settled: their slots are free for the lost attendees' runs.
+    for (const server of workshop.servers.filter((s) => s !== dead)) {
+      await until(async () => (await metric(server.port, 'racelab_run_slots_taken')) === 0, `${server.name}'s slots free`, 60_000, 250);
+    }
     await runAgain(lost);
   }, 420_000);
 
@@ -194,16 +201,16 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
   /** The live servers' runs are as they were: registered, their schemas and workers there, still going. */
   async function untouched(others: Attendee[]): Promise<void> {
     for (const a of others) {
-      expect(await pool.query('select 1 from racelab.runs where run_id = $1', [a.runId])).toMatchObject({ rowCount: 1 });
+      const last = `${a.server} ${a.variant} ${a.runId}: ${JSON.stringify(a.events.slice(-3))}`;
+      expect((await pool.query('select 1 from racelab.runs where run_id = $1', [a.runId])).rowCount, last).toBe(1);
       expect((await leftovers(redis, pool, a.runId)).schema).toBe(true);
       expect(pidsOf(a.events.filter((e) => e.workerId === a.paused)).every(alive)).toBe(true);
       expect(a.events.some((e) => e.type === 'run-finished' || e.type === 'run-failed')).toBe(false);
     }
   }
 
-  /** Resumes each live run's paused worker: each ends with the verdict its variant is declared to give. */
+  /** Once their stalls end, the live runs end with the verdicts their variants are declared to give. */
   async function verdicts(others: Attendee[]): Promise<void> {
-    for (const a of others) a.client.send({ type: 'fault', runId: a.runId, workerId: a.paused, action: 'resume' });
     for (const a of others) expectDeclared(await a.client.next(isEnd(a.runId), 120_000), a.variant);
   }
 
