@@ -1,7 +1,10 @@
 // A server lost in the middle of a workshop, for real: three racelab servers (processes of
 // their own) on the real stores behind the real HAProxy, a room of 30 attendees (WebSockets
-// speaking the shared protocol as the page does), ten on each server, each with a run held by
-// its plan: the first worker to send the report is stalled there (SIGSTOP) for a minute.
+// speaking the shared protocol as the page does), ten on each server. Every page of s2 and
+// two of each other server have a run held by its plan: the first worker to send the report
+// is stalled there (SIGSTOP) for a minute. (The other pages run theirs after the sweep, a few
+// at a time: a room's runs all at once take more PostgreSQL connections than a shared test
+// machine has.)
 // s2 is SIGKILLed. Its attendees reconnect through the proxy with the cookie that names s2,
 // reach a live server and are told their run was lost with s2; the live servers notice s2
 // gone and sweep what it left: its runs' keys, schemas, store users and registry rows, its
@@ -30,6 +33,10 @@ const hostId = `lost-server-test-${randomBytes(4).toString('hex')}`;
 const redis = new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 2 });
 const ATTENDEES_PER_SERVER = 10;
+/** Pages of each live server whose runs go on across the kill and the sweep. */
+const HELD_ON_LIVE = 2;
+/** Runs started at once after the sweep. */
+const AT_ONCE = 6;
 // Two workers, a lease that outlives the stall: token-lua passes and no-lock fails, as declared.
 const PARAMS = { workers: 2, workMs: 1500, leaseMs: 90_000 };
 /** Each room run's plan: the first worker to have sent the report stops there for a minute (the longest stall a plan may ask). */
@@ -67,6 +74,7 @@ async function attend(server: string, index: number): Promise<Attendee> {
   const events: RunEvent[] = [];
   const client = await connectPage(server, events);
   const variant = index % 2 === 0 ? 'token-lua' : 'no-lock';
+  if (server !== 's2' && index >= HELD_ON_LIVE) return { server, variant, client, runId: '', controlKey: '', events, paused: '' };
   const { runId, controlKey } = await client.startRun({ scenario: 'duplicate-job', variant, params: PARAMS, faults: HOLD }, 120_000);
   const stalled = await client.next(isEvent('process-paused', runId), 120_000);
   const paused = stalled.type === 'run-event' ? stalled.event.workerId! : '';
@@ -138,7 +146,8 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
     }
     const dead = workshop.servers.find((s) => s.name === 's2')!;
     const lost = room.filter((a) => a.server === dead.name);
-    const others = room.filter((a) => a.server !== dead.name);
+    const others = room.filter((a) => a.server !== dead.name && a.runId !== '');
+    const later = room.filter((a) => a.server !== dead.name && a.runId === '');
     const deadPids = [...ownedBy(dead.pid), ...lost.flatMap((a) => pidsOf(a.events))];
     const roomId = await roomIdOf(dead.pid);
     expect(roomId).toBeDefined();
@@ -166,7 +175,7 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
     for (const server of workshop.servers.filter((s) => s !== dead)) {
       await until(async () => (await metric(server.port, 'racelab_run_slots_taken')) === 0, `${server.name}'s slots free`, 60_000, 250);
     }
-    await runAgain(lost);
+    await runAgain([...lost, ...later]);
   }, 420_000);
 
   /** Reconnects a page of the dead server as the page does (same cookie), asks for its run, and returns the answer. */
@@ -214,17 +223,15 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
     for (const a of others) expectDeclared(await a.client.next(isEnd(a.runId), 120_000), a.variant);
   }
 
-  /** Each lost attendee runs its variant again, on the live server it reached, to its declared verdict. */
-  async function runAgain(lost: Attendee[]): Promise<void> {
-    await Promise.all(
-      lost.map(async (a) => {
-        const { runId } = await a.client.startRun(
-          { scenario: 'duplicate-job', variant: a.variant, params: PARAMS, requestId: 'again' },
-          120_000,
-        );
-        expectDeclared(await a.client.next(isEnd(runId), 120_000), a.variant);
-      }),
-    );
+  /** Each lost attendee runs its variant again, on the live server it reached, and the others theirs: each to its declared verdict. */
+  async function runAgain(attendees: Attendee[]): Promise<void> {
+    for (let i = 0; i < attendees.length; i += AT_ONCE) await Promise.all(attendees.slice(i, i + AT_ONCE).map(runToVerdict));
+  }
+
+  async function runToVerdict(a: Attendee): Promise<void> {
+    const run = { scenario: 'duplicate-job', variant: a.variant, params: PARAMS, requestId: 'again' };
+    const { runId } = await a.client.startRun(run, 120_000);
+    expectDeclared(await a.client.next(isEnd(runId), 120_000), a.variant);
   }
 });
 
