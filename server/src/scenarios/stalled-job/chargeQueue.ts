@@ -89,7 +89,9 @@ function reportWorkerEvents(ctx: WorkerContext, worker: BullWorker): void {
 async function runJob(ctx: WorkerContext, handler: (job: QueuedJob) => Promise<void>, job: BullJob, token: string): Promise<void> {
   const { lockDurationMs } = queueTimings(ctx.params);
   ctx.emit({ type: 'job-fired' });
-  ctx.emit({ type: 'lease-acquired', key: LOCK_KEY, ttlMs: lockDurationMs, token, fence: job.attemptsStarted });
+  // bullmq set the lock when it moved the job to active, stamped processedOn (this host's wall clock) as it sent that command.
+  const fromMs = Math.max(0, ctx.now() - Math.max(0, Date.now() - (job.processedOn ?? Date.now())));
+  ctx.emit({ type: 'lease-acquired', key: LOCK_KEY, ttlMs: lockDurationMs, fromMs, token, fence: job.attemptsStarted });
   ctx.signal(TAKEN);
   await handler({ id: job.id ?? JOB_ID, attempt: job.attemptsStarted, callProvider: () => callProvider(ctx, token) });
   ctx.signal(handled(ctx.workerId));
@@ -111,7 +113,10 @@ async function callProvider(ctx: WorkerContext, token: string): Promise<void> {
   await ctx.stall(queueTimings(ctx.params).pauseMs);
   const holder = await ctx.redis.get(ctx.key(LOCK_KEY));
   if (holder !== token) {
-    ctx.emit({ type: 'note', text: `the job's lock is ${holder === null ? 'gone' : 'held by another run of the job'}: bullmq gave the job to another worker` });
+    ctx.emit({
+      type: 'note',
+      text: `the job's lock is ${holder === null ? 'gone' : 'held by another run of the job'}: bullmq gave the job to another worker`,
+    });
     await ctx.waitFor(handled(SECOND));
   }
   ctx.emit({ type: 'work-finished', label: 'call the payment provider' });

@@ -17,7 +17,8 @@ import uniqueJobId from './variants/uniqueJobId.js';
 export default defineScenario<ChargeQueue>({
   id: 'stalled-job',
   title: 'Stalled job (bullmq)',
-  summary: "A bullmq worker is stopped mid-job past the job's lock; the stalled-job check gives the job to another worker, and the card is charged twice.",
+  summary:
+    "A bullmq worker is stopped mid-job past the job's lock; the stalled-job check gives the job to another worker, and the card is charged twice.",
   source: import.meta.url,
   teachingOrder: 12,
   seenInTheWild: SEEN_IN_THE_WILD,

@@ -24,7 +24,9 @@ describe('stalled-job at its defaults', () => {
       ['worker-2', 2],
       ['worker-1', 1],
     ]);
-    expect(eventsOf(events, 'note', 'worker-2').map((e) => e.text)).toContain('bullmq: job order-42 stalled (its lock expired); moved back to wait');
+    expect(eventsOf(events, 'note', 'worker-2').map((e) => e.text)).toContain(
+      'bullmq: job order-42 stalled (its lock expired); moved back to wait',
+    );
   });
 
   it('unique-job-id: the second run of the job charges nothing', async () => {

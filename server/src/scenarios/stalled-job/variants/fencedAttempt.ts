@@ -28,7 +28,12 @@ export default defineVariant<ChargeQueue>({
         await queue.pg.query('insert into charges (job_id, attempt, worker) values ($1, $2, $3)', [job.id, job.attempt, queue.workerId]);
       }
       await queue.pg.query('commit');
-      reportCharge(queue, job, current && charged.rowCount === 0, current ? 'the job was already charged' : `a later attempt (${fence.rows[0]?.attempt}) holds the fence`);
+      reportCharge(
+        queue,
+        job,
+        current && charged.rowCount === 0,
+        current ? 'the job was already charged' : `a later attempt (${fence.rows[0]?.attempt}) holds the fence`,
+      );
     });
   },
 });

@@ -9,7 +9,8 @@ export default defineVariant<ChargeQueue>({
     "The handler calls the provider and records the charge. worker-1 is stopped past the job's lock; bullmq's stalled-job check hands the job to worker-2, and both charge the card.",
   figures: 'charges 2 (should be 1), job started 2 times',
   source: import.meta.url,
-  expectedOtherwise: (params) => (Number(params.pauseMs) < Number(params.lockDurationMs) ? "the pause ends inside the job's lock: no one else runs the job" : null),
+  expectedOtherwise: (params) =>
+    Number(params.pauseMs) < Number(params.lockDurationMs) ? "the pause ends inside the job's lock: no one else runs the job" : null,
   refusedAt: pauseAtTheEdge,
   checkpoints: ['calling'],
   async run(queue) {
