@@ -95,6 +95,8 @@ export const ScenarioManifest = z.object({
   declaredSets: z.array(Params).optional(),
   /** Where this mistake was seen in the wild (see WildSource); absent in older recordings. */
   seenInTheWild: z.array(WildSource).optional(),
+  /** Why this machine cannot run it (what to install); absent when it can. Its runs are refused with this reason. */
+  unavailable: z.string().optional(),
 });
 /** A scenario as the page and the CLI see it. */
 export type ScenarioManifest = z.infer<typeof ScenarioManifest>;

@@ -261,6 +261,7 @@ export class Playground {
     const definition = request.ownCode?.variant ?? findVariant(scenario, request.variant, { mutants: request.mutants });
     if (!definition) return { ok: false, error: unknownVariant(request.variant, scenario) };
     const manifest = this.catalog.manifests.find((m) => m.id === scenario.id)!;
+    if (manifest.unavailable) return { ok: false, error: `${scenario.id} is unavailable here: ${manifest.unavailable}` };
     // A mutant (or own code) is not in the manifest: its own defaults go under the caller's parameters.
     const isMutant = !scenario.variants.includes(definition);
     const params = resolveParams(manifest, request.variant, isMutant ? { ...definition.defaults, ...request.params } : request.params);

@@ -323,6 +323,7 @@ export class Run {
       runId: this.id,
       date: new Date().toISOString().slice(0, 10),
       variant: variantForSetup(variant),
+      ...(this.services.databaseUrl ? { databaseUrl: this.services.databaseUrl } : {}),
       ...(lab && Object.keys(lab.hosts).length > 0 ? { hosts: lab.hosts } : {}),
       // Looked at only for a run with a lab: the first look may build the wall clock shim.
       ...(needs ? { mechanisms: this.services.pool.labMechanisms } : {}),

@@ -83,7 +83,8 @@ export function manifestOf(scenario: AnyScenario): ScenarioManifest {
       return expectedOf(definition, resolved.params);
     });
   }
-  return { ...manifest, declaredSets };
+  const unavailable = scenario.unavailable?.() ?? null;
+  return { ...manifest, declaredSets, ...(unavailable ? { unavailable } : {}) };
 }
 
 function bareManifestOf(scenario: AnyScenario): ScenarioManifest {

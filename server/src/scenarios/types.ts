@@ -150,6 +150,8 @@ export interface RunInfo {
   variant: string;
   /** Each worker's lab host by worker id, and each lab node's by its name, when the run's lab has hosts (see `lab`). */
   hosts?: Record<string, LabHost>;
+  /** The PostgreSQL the run's workers connect to, with the server's user: for a setup that starts a service in front of it (a pooler). */
+  databaseUrl?: string;
   /** What the machine gives this run's lab (the playground's: its tests may force the imitations); absent: labMechanisms(). */
   mechanisms?: LabMechanisms;
 }
@@ -246,6 +248,12 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   mutants?: MutantDefinition<Job>[];
   /** Worker ids of a run with these parameters. */
   workers(params: Params): string[];
+  /**
+   * Why this machine cannot run the scenario (a program it needs is not installed), saying what
+   * to install; null or absent: it can. The catalogue still lists it, marked unavailable with
+   * the reason, and every run of it is refused with that reason: never imitated.
+   */
+  unavailable?(): string | null;
   /** What the workers need of the machine; absent: warm pooled processes, as every other scenario. */
   lab?(params: Params): LabNeeds;
   /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isAlive, signal, waitForExit, commandLine } from './pids.js';
 
 /** What a scratch dir is for: an embedded store, a moved clock's file (labnet/movableClock.ts), or an exercise's compiled code. */
-export type ScratchKind = 'pg' | 'redis' | 'clock' | 'exercise';
+export type ScratchKind = 'pg' | 'redis' | 'clock' | 'exercise' | 'pgbouncer';
 
 // Written into every scratch dir so a later run can tell whose it was and what it left running.
 interface OwnerRecord {
@@ -22,10 +22,11 @@ const EXPECTED_COMMAND: Record<ScratchKind, string> = {
   redis: 'redis-server',
   clock: 'redis-server',
   exercise: 'racelab-exercise-none',
+  pgbouncer: 'pgbouncer',
 };
 // 0755 so the `postgres` OS user can enter a store's; a clock's file is for this user alone.
 // An exercise's is entered by its workers, which may run as a user of their own.
-const MODE: Record<ScratchKind, number> = { pg: 0o755, redis: 0o755, clock: 0o700, exercise: 0o755 };
+const MODE: Record<ScratchKind, number> = { pg: 0o755, redis: 0o755, clock: 0o700, exercise: 0o755, pgbouncer: 0o700 };
 
 /** Creates /tmp/racelab-<kind>-XXXXXX owned by this process. */
 export async function makeScratchDir(kind: ScratchKind): Promise<string> {
@@ -82,6 +83,7 @@ function kindOf(name: string): ScratchKind | null {
   if (name.startsWith(`${PREFIX}redis-`)) return 'redis';
   if (name.startsWith(`${PREFIX}clock-`)) return 'clock';
   if (name.startsWith(`${PREFIX}exercise-`)) return 'exercise';
+  if (name.startsWith(`${PREFIX}pgbouncer-`)) return 'pgbouncer';
   return null;
 }
 

@@ -44,6 +44,11 @@ export function ScenarioHead({ presenter }: { presenter: boolean }) {
   return (
     <div className="scenario-head">
       <p className="scenario-summary">{scenario.summary}</p>
+      {scenario.unavailable && (
+        <p className="scenario-unavailable" role="note">
+          Unavailable on this server: {scenario.unavailable}
+        </p>
+      )}
       <ExerciseEntry />
     </div>
   );
