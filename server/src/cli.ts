@@ -21,7 +21,7 @@ import {
 import { catalogListing } from './catalogListing.js';
 import { readCliArgs, USAGE, UsageError, type CliArgs } from './cliArgs.js';
 import { readFaultPlan, readScheduleFile } from './faultPlanFile.js';
-import { StepScheduler } from './explore/stepScheduler.js';
+import { EXPLORE_SPEED, StepScheduler } from './explore/stepScheduler.js';
 import { Playground } from './runs/playground.js';
 import { expectedOf, findVariant, loadCatalog } from './scenarios/registry.js';
 import { probeSetUrls, servicesOrSay } from './services/index.js';
@@ -107,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
       variant: variant.id,
       params: params.params,
       ...(faults ? { faults } : {}),
-      ...(schedule ? { scheduler: new StepScheduler(schedule.value.choices) } : {}),
+      ...(schedule ? { scheduler: new StepScheduler(schedule.value.choices), speed: EXPLORE_SPEED } : {}),
     });
     if (!prepared.ok) {
       console.error(prepared.error);

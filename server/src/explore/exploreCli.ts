@@ -16,11 +16,12 @@ import type { Exploration, ExploreRequest, PlayedSchedule } from './explorer.js'
 import { storyOf } from './story.js';
 
 export const EXPLORE_USAGE = `usage: racelab explore <scenario> --variant <id> [--param name=value ...] [--bound K] [--budget N] [--minutes M]
-                       [--no-faults] [--out file.schedule.json] [--json]   (npm run explore -- <scenario> --variant <id>)
+                       [--no-faults] [--first] [--out file.schedule.json] [--json]   (npm run explore -- <scenario> --variant <id>)
   --bound    the most preemptions plus faults a schedule may have (default 2)
   --budget   schedules to run at most (default 40)
   --minutes  stop starting schedules after this long (default 10)
-  --no-faults  only reorder the workers: no lease runs out, nobody is killed`;
+  --no-faults  only reorder the workers: no lease runs out, nobody is killed
+  --first    stop at the first failing schedule (it is among the cheapest)`;
 
 const OPTIONS = {
   variant: { type: 'string' },
@@ -29,6 +30,7 @@ const OPTIONS = {
   budget: { type: 'string', default: '40' },
   minutes: { type: 'string', default: '10' },
   'no-faults': { type: 'boolean', default: false },
+  first: { type: 'boolean', default: false },
   out: { type: 'string' },
   json: { type: 'boolean', default: false },
 } as const;
@@ -101,6 +103,7 @@ async function readRequest(argv: string[], cwd: string): Promise<Parsed | string
     budget: Number(values.budget),
     timeMs: Number(values.minutes) * 60_000,
     faults: { expire: faults, kill: faults },
+    firstFailure: values.first,
   };
   const out = resolve(cwd, values.out ?? `${manifest.id}-${definition.id}.schedule.json`);
   return { request, manifest, out, json: values.json };

@@ -8,7 +8,7 @@
 // show. The first failing schedule found is then among the cheapest: the smallest.
 import { verdictLine, type MetricSpec, type Metrics, type RunEvent, type ScheduleChoice, type StepAt } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
-import { StepScheduler, type Decision } from './stepScheduler.js';
+import { EXPLORE_SPEED, StepScheduler, type Decision } from './stepScheduler.js';
 import { conflicts, keysOf } from './conflicts.js';
 
 export interface ExploreRequest {
@@ -74,12 +74,16 @@ export async function explore(playground: Playground, request: ExploreRequest, m
   const frontier: Candidate[] = [{ choices: [], cost: 0 }];
   const seen = new Set<string>([JSON.stringify([])]);
   const played: PlayedSchedule[] = [];
+  let stopped = false;
   while (frontier.length > 0 && played.length < request.budget && Date.now() - started < request.timeMs) {
     frontier.sort((a, b) => a.cost - b.cost || faultRank(a) - faultRank(b) || a.choices.length - b.choices.length);
     const next = frontier.shift()!;
     const run = await play(playground, request, next.choices, metrics);
     played.push(run);
-    if (run.outcome === 'fail' && request.firstFailure) break;
+    if (run.outcome === 'fail' && request.firstFailure) {
+      stopped = true;
+      break;
+    }
     for (const child of branches(run, next.choices.length, request)) {
       const key = JSON.stringify(child.choices);
       if (child.cost > request.bound || seen.has(key)) continue;
@@ -93,7 +97,7 @@ export async function explore(playground: Playground, request: ExploreRequest, m
     outcomes: outcomesOf(played),
     failing,
     ...(failing[0] ? { smallest: failing[0] } : {}),
-    exhausted: frontier.length === 0,
+    exhausted: !stopped && frontier.length === 0,
   };
 }
 
@@ -106,7 +110,7 @@ export async function play(
 ): Promise<PlayedSchedule> {
   const scheduler = new StepScheduler(choices);
   const { scenario, variant, params, mutants } = request;
-  const prepared = playground.prepare({ scenario, variant, params, mutants, scheduler });
+  const prepared = playground.prepare({ scenario, variant, params, mutants, scheduler, speed: EXPLORE_SPEED });
   if (!prepared.ok) throw new Error(prepared.error);
   const outcome = await prepared.run.start();
   await prepared.run.settled;
@@ -131,8 +135,8 @@ export async function play(
  * were its schedule's). Races: for each step, the last earlier step of another worker that
  * does not commute with it (conflicts.ts); the schedule that lets the later step's worker go
  * there instead (or, when it was not waiting yet, each other waiting worker). Faults: a lease
- * runs out just before a step that names its key; a worker dies where it waits while a
- * lease is held.
+ * runs out just before a step that names its key; a worker dies where it waits at a
+ * store step or checkpoint.
  */
 function branches(run: PlayedSchedule, told: number, request: ExploreRequest): Candidate[] {
   const { trace } = run;
@@ -159,7 +163,7 @@ function branches(run: PlayedSchedule, told: number, request: ExploreRequest): C
       const leases = request.faults.expire ? decision.leases.filter((key) => keysOf(step).includes(key)) : [];
       for (const key of leases) add(j, { worker, expire: key }, switchCost(j, worker) + 1);
       // Killed at a pause is killed at its next step: only steps are places to die.
-      if (request.faults.kill && decision.leases.length > 0 && step.kind !== 'yield') add(j, { worker, kill: true }, 1);
+      if (request.faults.kill && step.kind !== 'yield') add(j, { worker, kill: true }, 1);
     }
   });
   return children;

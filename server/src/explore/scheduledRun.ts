@@ -1,7 +1,8 @@
 // An explored run's hands on its stores and processes, for its scheduler: the leases it may
 // expire (the run's keys with a time to live), expiring one on Redis's own clock, and killing
-// a worker.
+// a worker; whether a worker waits for a lock in PostgreSQL.
 import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import { sleepAtLeast } from '../time/clock.js';
 import type { ScheduledRun } from './stepScheduler.js';
 
@@ -11,11 +12,11 @@ interface Killer {
 }
 
 export function scheduledRun(
-  redis: Redis,
-  keyPrefix: string,
+  stores: { redis: Redis; pg: pg.Pool; keyPrefix: string; schema: string },
   processes: Killer,
   note: (workerId: string, text: string) => void,
 ): ScheduledRun {
+  const { redis, keyPrefix, schema } = stores;
   return {
     async leases() {
       const keys: string[] = [];
@@ -35,6 +36,17 @@ export function scheduledRun(
       // observers see an expiry, as when a lease runs out), rather than being deleted.
       await redis.pexpire(keyPrefix + key, 1);
       while ((await redis.exists(keyPrefix + key)) === 1) await sleepAtLeast(1);
+    },
+
+    // A worker's session names the run's schema and the worker (application_name: the worker's
+    // own, or a scenario's, as lost-update's admins name theirs).
+    async blocked(workerId) {
+      const { rows } = await stores.pg.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+         where wait_event_type = 'Lock' and strpos(application_name, $1) > 0 and application_name like '% ' || $2`,
+        [schema, workerId],
+      );
+      return rows[0]!.n > 0;
     },
 
     kill(workerId) {

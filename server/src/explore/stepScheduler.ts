@@ -1,7 +1,7 @@
 // The scheduler of an explored run. Each worker stops at its scheduling points (a store
 // command, a checkpoint, a pause: worker/scheduledStores.ts); once every live worker is
-// waiting (or the ones not waiting have been busy for BLOCKED_MS: blocked in a store, on
-// another's lock), the scheduler lets one go: the schedule's choice at this decision, else
+// waiting, or blocked (PostgreSQL says its session waits for another's lock), the scheduler
+// lets one go: the schedule's choice at this decision, else
 // the default: the worker that went last, unless it paused, then the next in turn. A
 // choice may play a fault first: a key of the run expires on Redis's clock, or the worker is
 // killed where it waits. Every decision is kept (the trace): the explorer builds the next
@@ -9,11 +9,20 @@
 import type { ScheduleChoice, StepAt } from '@racelab/shared';
 
 /**
- * How long a worker that is neither waiting at a point nor gone may stay busy before the
- * scheduler decides without it, in ms: it is blocked in a store (a row lock, a blocking
- * command) or in a library's own timer. Wide against a store command's milliseconds.
+ * The time scale of an explored run (and of its replay): every duration 50 times longer, so
+ * that no lease runs out on the wall clock while the scheduler holds its holder; one runs out
+ * only where the schedule says (its pauses take no time at all).
  */
-export const BLOCKED_MS = 250;
+export const EXPLORE_SPEED = 0.02;
+
+/** How often the scheduler asks whether the busy workers are blocked, in ms. */
+const POLL_MS = 20;
+/**
+ * How long a worker may stay busy, neither waiting nor blocked, before the scheduler decides
+ * without it, in ms: far past any store command or library timer of a run; a schedule that
+ * needs it is noted in the run's timeline, since its replay may differ.
+ */
+export const BUSY_MS = 5000;
 
 /** One decision: who was waiting and where, what went, and what it cost. */
 export interface Decision {
@@ -34,6 +43,8 @@ export interface ScheduledRun {
   leases(): Promise<string[]>;
   /** Expires one of them on Redis's clock, and resolves once Redis no longer has it. */
   expire(key: string): Promise<void>;
+  /** Whether the worker's PostgreSQL session waits for a lock another holds. */
+  blocked(workerId: string): Promise<boolean>;
   /** Kills a worker's process (SIGKILL). */
   kill(workerId: string): void;
   /** The run's timeline hears of a fault the schedule played. */
@@ -53,7 +64,12 @@ export class StepScheduler {
   private last: string | undefined;
   private lastPaused = false;
   private deciding = false;
-  private blockedTimer: NodeJS.Timeout | undefined;
+  private busyTimer: NodeJS.Timeout | undefined;
+  /** Workers that have reached their first point: one still starting is not busy, just late. */
+  private readonly started = new Set<string>();
+  /** Bumped at each arrival and departure: a poll of the busy workers that outlived it is stale. */
+  private generation = 0;
+  private busySince = 0;
 
   constructor(readonly choices: readonly ScheduleChoice[] = []) {}
 
@@ -69,6 +85,7 @@ export class StepScheduler {
       const queue = this.waiting.get(workerId) ?? [];
       queue.push({ step, go });
       this.waiting.set(workerId, queue);
+      this.started.add(workerId);
       this.settle();
     });
   }
@@ -77,29 +94,45 @@ export class StepScheduler {
   gone(workerId: string): void {
     this.alive = this.alive.filter((id) => id !== workerId);
     this.waiting.delete(workerId);
+    this.started.delete(workerId);
     this.settle();
   }
 
   /** Ends the run's scheduling: its timer goes. */
   stop(): void {
-    clearTimeout(this.blockedTimer);
+    clearTimeout(this.busyTimer);
+    this.run = undefined;
   }
 
   private waitingWorkers(): string[] {
     return this.alive.filter((id) => (this.waiting.get(id)?.length ?? 0) > 0);
   }
 
-  /** Decides now when every live worker waits; otherwise once the busy ones have been busy for BLOCKED_MS. */
+  /** Decides now when every live worker waits; otherwise once each busy one is blocked (or busy past BUSY_MS). */
   private settle(): void {
     if (this.deciding || !this.run) return;
-    clearTimeout(this.blockedTimer);
+    clearTimeout(this.busyTimer);
+    const generation = ++this.generation;
+    this.busySince = Date.now();
     const waiting = this.waitingWorkers();
-    if (waiting.length === 0) return;
-    if (waiting.length === this.alive.length) {
-      void this.decide();
-      return;
+    if (waiting.length === 0 || !this.alive.every((id) => this.started.has(id))) return;
+    if (waiting.length === this.alive.length) return void this.decide();
+    this.busyTimer = setTimeout(() => void this.pollBusy(generation), POLL_MS);
+  }
+
+  /** Decides once every busy worker is blocked in PostgreSQL, or one has been busy past BUSY_MS. */
+  private async pollBusy(generation: number): Promise<void> {
+    const run = this.run;
+    if (!run || generation !== this.generation) return;
+    const busy = this.alive.filter((id) => (this.waiting.get(id)?.length ?? 0) === 0);
+    const blocked = await Promise.all(busy.map((id) => run.blocked(id)));
+    if (generation !== this.generation) return;
+    if (blocked.every(Boolean)) return void this.decide();
+    if (Date.now() - this.busySince >= BUSY_MS) {
+      busy.filter((_, i) => !blocked[i]).forEach((id) => run.note(id, `busy for ${BUSY_MS} ms: the schedule went on without it`));
+      return void this.decide();
     }
-    this.blockedTimer = setTimeout(() => void this.decide(), BLOCKED_MS);
+    this.busyTimer = setTimeout(() => void this.pollBusy(generation), POLL_MS);
   }
 
   private async decide(): Promise<void> {

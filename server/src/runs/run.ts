@@ -386,7 +386,11 @@ export class Run {
     const coordinator = new Coordinator(workerIds, faults, scheduler);
     scheduler?.bind(
       workerIds,
-      scheduledRun(this.services.redis, stores.keyPrefix, this.processes, (workerId, text) => this.log.append(workerId, noteBody(text))),
+      scheduledRun(
+        { redis: this.services.redis, pg: this.services.pg, keyPrefix: stores.keyPrefix, schema: stores.schema },
+        this.processes,
+        (workerId, text) => this.log.append(workerId, noteBody(text)),
+      ),
     );
     fixture?.lockHeld?.(({ key, token, remainingMs }) => this.log.append(null, { type: 'lock-held', key, token, pttlMs: remainingMs }));
     this.isolation.useCuts(fixture?.isolate ?? {}, (latch) => coordinator.signal(latch));
