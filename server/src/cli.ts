@@ -3,6 +3,7 @@
 //   npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--json]
 //   racelab check --lock ./my-lock.mjs [--json]   (scorecard/check.ts)
 //   racelab exercise <scenario> --file my-fix.ts [--json] [--set N]   (exercises/exerciseCli.ts)
+//   racelab explore <scenario> --variant <id> [--bound K] [--budget N]   (explore/exploreCli.ts)
 // Exit 0 when the run completed (whatever its verdict), 2 on bad input, 1 when the
 // services could not be reached or the run itself failed.
 import {
@@ -19,13 +20,15 @@ import {
 } from '@racelab/shared';
 import { catalogListing } from './catalogListing.js';
 import { readCliArgs, USAGE, UsageError, type CliArgs } from './cliArgs.js';
-import { readFaultPlan } from './faultPlanFile.js';
+import { readFaultPlan, readScheduleFile } from './faultPlanFile.js';
+import { EXPLORE_SPEED, StepScheduler } from './explore/stepScheduler.js';
 import { Playground } from './runs/playground.js';
 import { expectedOf, findVariant, loadCatalog } from './scenarios/registry.js';
 import { probeSetUrls, servicesOrSay } from './services/index.js';
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'check') return (await import('./scorecard/check.js')).check(argv.slice(1));
+  if (argv[0] === 'explore') return (await import('./explore/exploreCli.js')).exploreCommand(argv.slice(1));
   if (argv[0] === 'exercise') return (await import('./exercises/exerciseCli.js')).exerciseCommand(argv.slice(1));
   let args: CliArgs;
   try {
@@ -61,7 +64,13 @@ async function main(argv: string[]): Promise<number> {
     console.error(args.variant ? unknownVariant(args.variant, manifest) : `--variant is required of ${manifest.id}; known: ${known}`);
     return 2;
   }
-  const params = resolveParams(manifest, variant.id, args.params);
+  const schedule = args.schedule === undefined ? null : await readScheduleFile(args.schedule, manifest.id, variant.id);
+  if (schedule && !schedule.ok) {
+    console.error(schedule.error);
+    return 2;
+  }
+  // A schedule's parameters are those it was found at; a --param given beside it goes over them.
+  const params = resolveParams(manifest, variant.id, { ...schedule?.value.params, ...args.params });
   if (!params.ok) {
     console.error(params.error);
     return 2;
@@ -98,6 +107,7 @@ async function main(argv: string[]): Promise<number> {
       variant: variant.id,
       params: params.params,
       ...(faults ? { faults } : {}),
+      ...(schedule ? { scheduler: new StepScheduler(schedule.value.choices), speed: EXPLORE_SPEED } : {}),
     });
     if (!prepared.ok) {
       console.error(prepared.error);

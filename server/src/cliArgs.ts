@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { splitParam } from './commandLine.js';
 
 export const USAGE = `usage: npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--faults plan.json] [--json]
+       npm run scenario -- <scenario> --variant <id> --schedule file.schedule.json   (a schedule npm run explore found)
        npm run scenario -- --list
   --faults: a JSON file holding a list of fault rules, as a page plans them, e.g.
             [{"checkpoint": "working", "target": "first", "action": "stall", "ms": 3000}]`;
@@ -16,6 +17,8 @@ export interface CliArgs {
   params: Record<string, string>;
   /** The file of a fault plan (--faults), read by faultPlanFile.ts. */
   faults?: string;
+  /** The file of a schedule (--schedule), as the explorer writes it. */
+  schedule?: string;
   json: boolean;
   list: boolean;
   help: boolean;
@@ -28,6 +31,7 @@ const OPTIONS = {
   variant: { type: 'string' },
   param: { type: 'string', multiple: true },
   faults: { type: 'string' },
+  schedule: { type: 'string' },
   json: { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -57,6 +61,7 @@ export function readCliArgs(argv: string[]): CliArgs {
     ...(values.variant !== undefined ? { variant: values.variant } : {}),
     params,
     ...(values.faults !== undefined ? { faults: values.faults } : {}),
+    ...(values.schedule !== undefined ? { schedule: values.schedule } : {}),
     json: values.json,
     list: values.list,
     help: values.help,

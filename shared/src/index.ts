@@ -14,3 +14,4 @@ export * from './exercise.js';
 export * from './exerciseNames.js';
 export * from './site.js';
 export * from './embedMessage.js';
+export * from './schedule.js';

@@ -1,6 +1,7 @@
 // Choreography of a run: latches, barriers and the fault plan's checkpoints. This is
 // what makes races deterministic: a verdict never depends on which process got lucky.
-import type { FaultRule } from '@racelab/shared';
+import type { FaultRule, StepAt } from '@racelab/shared';
+import type { StepScheduler } from '../explore/stepScheduler.js';
 
 type Waiter = { names: string[]; resolve: (name: string) => void };
 type Barrier = { arrived: Set<string>; release: Array<() => void> };
@@ -15,6 +16,8 @@ export class Coordinator {
   constructor(
     workerIds: string[],
     private readonly faults: FaultRule[],
+    /** An explored run's scheduler: it, not the latches, lets the workers go. */
+    private readonly scheduler?: StepScheduler,
   ) {
     this.alive = new Set(workerIds);
   }
@@ -45,10 +48,16 @@ export class Coordinator {
     return done;
   }
 
-  /** A worker has exited: barriers stop waiting for it. */
+  /** A worker has exited: barriers and the scheduler stop waiting for it. */
   gone(workerId: string): void {
     this.alive.delete(workerId);
     this.settleBarriers();
+    this.scheduler?.gone(workerId);
+  }
+
+  /** An explored run's worker at a scheduling point: resolves when the schedule lets it go (at once in any other run). */
+  step(workerId: string, step: StepAt): Promise<void> {
+    return this.scheduler ? this.scheduler.arrive(workerId, step) : Promise.resolve();
   }
 
   /** What the fault plan does to this worker at this checkpoint. */

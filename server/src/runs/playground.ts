@@ -23,6 +23,7 @@ import { probeCredentials } from './credentialProbe.js';
 import { NO_CREDENTIALS, type CredentialSupport } from './runCredentials.js';
 import { WorkerPool } from './workerPool.js';
 import type { OwnCode } from './ownCode.js';
+import type { StepScheduler } from '../explore/stepScheduler.js';
 
 export interface PlaygroundOptions {
   redisUrl: string;
@@ -59,6 +60,8 @@ export interface StartRequest {
   mutants?: boolean;
   /** Code that is not racelab's, played as the variant `request.variant` (an exercise's edited code: runs/ownCode.ts). */
   ownCode?: OwnCode;
+  /** An explored run: this scheduler, not the scenario's choreography, orders the workers' steps. */
+  scheduler?: StepScheduler;
 }
 
 /** The longest a run may last once started (its deadline at most), in ms: no parameters hold the server's slots for hours. */
@@ -291,6 +294,7 @@ export class Playground {
         speed: request.speed,
         deadlineMs,
         ...(request.ownCode ? { ownCode: request.ownCode } : {}),
+        ...(request.scheduler ? { scheduler: request.scheduler } : {}),
       },
       {
         pool: this.pool,

@@ -16,6 +16,7 @@ import {
   type Params,
   type RunEvent,
   type Verdict,
+  type WorkerEventBody,
 } from '@racelab/shared';
 import { expectedOf, findVariant, type AnyScenario } from '../scenarios/registry.js';
 import { variantForSetup, type RunFixture, type RunInfo, type ServiceEndpoint } from '../scenarios/types.js';
@@ -43,6 +44,8 @@ import type { WorkerPool } from './workerPool.js';
 import { storedKey } from '../scenarios/keyAliases.js';
 import { credentialedUrls, type CredentialSupport } from './runCredentials.js';
 import type { OwnCode, RunGiven } from './ownCode.js';
+import type { StepScheduler } from '../explore/stepScheduler.js';
+import { scheduledRun } from '../explore/scheduledRun.js';
 
 export interface RunRequest {
   scenario: AnyScenario;
@@ -57,6 +60,8 @@ export interface RunRequest {
   deadlineMs?: number;
   /** Code that is not racelab's (an exercise's edited variant): its variant, its own fresh workers, its module. */
   ownCode?: OwnCode;
+  /** An explored run: this scheduler lets the workers past their scheduling points (explore/stepScheduler.ts). */
+  scheduler?: StepScheduler;
 }
 
 export interface RunServices {
@@ -102,6 +107,9 @@ export const START_DEADLINE_MS = 60_000;
 export function runStatementTimeoutMs(deadlineMs: number): number {
   return Math.round(Math.min(deadlineMs, START_DEADLINE_MS) / 2);
 }
+
+/** A note in a worker's lane, written by the server (an explored run's fault, in words). */
+const noteBody = (text: string): WorkerEventBody => ({ type: 'note', text });
 
 /** Why a run was cancelled: the reason its AbortSignal carries. */
 class Cancelled extends Error {}
@@ -374,8 +382,17 @@ export class Run {
   }
 
   /** The run is running: its clock started, its run-started and the faults staged in the log; returns its coordinator. */
-  private begin({ variant, workerIds, faults, speed }: Setting, { lab, fixture }: Stage, signal: AbortSignal): Coordinator {
-    const coordinator = new Coordinator(workerIds, faults);
+  private begin({ variant, workerIds, faults, speed }: Setting, { lab, fixture, stores }: Stage, signal: AbortSignal): Coordinator {
+    const { scheduler } = this.request;
+    const coordinator = new Coordinator(workerIds, faults, scheduler);
+    scheduler?.bind(
+      workerIds,
+      scheduledRun(
+        { redis: this.services.redis, pg: this.services.pg, keyPrefix: stores.keyPrefix, schema: stores.schema },
+        this.processes,
+        (workerId, text) => this.log.append(workerId, noteBody(text)),
+      ),
+    );
     fixture?.lockHeld?.(({ key, token, remainingMs }) => this.log.append(null, { type: 'lock-held', key, token, pttlMs: remainingMs }));
     this.isolation.useCuts(fixture?.isolate ?? {}, (latch) => coordinator.signal(latch));
     this.slowdowns.useSlows(fixture?.slow ?? {}, (latch) => coordinator.signal(latch));
@@ -442,6 +459,7 @@ export class Run {
         shared: { ...lab?.shared, ...fixture?.shared },
         credentials: stores.credentials,
         ...(this.request.ownCode ? { editedModule: this.request.ownCode.moduleUrl } : {}),
+        ...(this.request.scheduler ? { explore: true as const } : {}),
       };
       this.underway.exits.push(this.processes.drive(children[i]!, plan, coordinator));
     });
@@ -490,6 +508,7 @@ export class Run {
     this.links.end();
     this.isolation.end();
     this.slowdowns.end();
+    this.request.scheduler?.stop();
     this.processes.killAll();
     await this.underway.cleanUpWithin(CLEANUP_BUDGET_MS);
     this.settle();

@@ -145,6 +145,8 @@ export class RunProcesses {
         return this.strike(worker, coordinator.faultAt(message.name, workerId), () =>
           this.reply(worker, { kind: 'released', id: message.id }),
         );
+      case 'step':
+        return void coordinator.step(workerId, message.step).then(() => this.reply(worker, { kind: 'released', id: message.id }));
       case 'stall':
         return this.strike(worker, { checkpoint: '', target: workerId, action: 'stall', ms: message.ms }, () =>
           this.reply(worker, { kind: 'released', id: message.id }),

@@ -285,6 +285,11 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
   onKeyObserved?(stores: RunStores, now: KeyObserved, before: KeyObserved | undefined): Promise<void>;
   /** What the numbers should be for these parameters. */
   expectations(params: Params): Expectation[];
+  /**
+   * Ids of expectations that hold only in the order the choreography stages (who writes
+   * last, say): an explored run, whose order the schedule decides, is judged without them.
+   */
+  stagedExpectations?: string[];
   /** Worker side: plays this worker's part with the chosen variant. */
   work(ctx: WorkerContext, variant: VariantDefinition<Job>): Promise<void>;
   /**

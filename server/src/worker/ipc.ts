@@ -1,6 +1,6 @@
 // Messages between the server and a worker process over Node's IPC channel (relayed as they
 // are by a worker agent, for a worker on another host), and the server's handle on a worker.
-import type { FaultRule, Params, StampedWorkerEvent } from '@racelab/shared';
+import type { FaultRule, Params, StampedWorkerEvent, StepAt } from '@racelab/shared';
 
 /** Everything a pooled worker needs to play its part in one run. */
 export interface WorkerPlan {
@@ -26,6 +26,12 @@ export interface WorkerPlan {
   credentials?: RunCredentials;
   /** An exercise's edited variant: the compiled module (a file URL) this worker plays instead of the catalog's `variant`. */
   editedModule?: string;
+  /**
+   * An explored run: every store command, checkpoint and pause waits for the server's go
+   * (`step`), and the choreography steps aside (waits and barriers pass at once): the
+   * schedule, not the scenario, decides the order.
+   */
+  explore?: true;
 }
 
 /**
@@ -51,6 +57,8 @@ export type FromWorker =
   | { kind: 'barrier'; id: number; name: string }
   | { kind: 'checkpoint'; id: number; name: string }
   | { kind: 'stall'; id: number; ms: number }
+  /** An explored run's scheduling point: the worker goes on once released. */
+  | { kind: 'step'; id: number; step: StepAt }
   | { kind: 'die' }
   | { kind: 'finished'; error?: string };
 

@@ -1,7 +1,7 @@
 // Builds the context a variant's code runs with inside its worker process.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import type { WorkerEventBody } from '@racelab/shared';
+import type { StepAt, WorkerEventBody } from '@racelab/shared';
 import { msSince, sleepAtLeast } from '../time/clock.js';
 import type { WorkerContext } from '../scenarios/types.js';
 import { storedKey } from '../scenarios/keyAliases.js';
@@ -16,7 +16,7 @@ export function createWorkerContext(
   client: pg.Client,
   send: Send,
   keyAliases?: Record<string, string>,
-): { ctx: WorkerContext; onMessage(message: ToWorker): void } {
+): { ctx: WorkerContext; onMessage(message: ToWorker): void; gate: (step: StepAt) => Promise<void> } {
   const startNs = BigInt(plan.runStartNs);
   const pending = new Map<number, (name: string) => void>();
   let nextId = 1;
@@ -28,6 +28,10 @@ export function createWorkerContext(
       pending.set(id, resolve);
       send(build(id));
     });
+
+  const gate = async (step: StepAt): Promise<void> => {
+    await request((id) => ({ kind: 'step', id, step }));
+  };
 
   const stripPrefix = (event: WorkerEventBody): WorkerEventBody =>
     'key' in event && event.key.startsWith(plan.keyPrefix) ? { ...event, key: event.key.slice(plan.keyPrefix.length) } : event;
@@ -63,12 +67,36 @@ export function createWorkerContext(
     },
   };
 
+  if (plan.explore) exploreChoreography(ctx, gate);
+
   return {
     ctx,
+    gate,
     onMessage(message) {
       if (message.kind !== 'released') return;
       pending.get(message.id)?.(message.name ?? '');
       pending.delete(message.id);
     },
+  };
+}
+
+/**
+ * An explored run: the schedule decides the order, so the scenario's choreography steps aside.
+ * A wait, a barrier, a sleep or a stall is a point where letting another worker go is free
+ * (and nobody is put to sleep: a lease runs out only when the schedule expires it); a
+ * checkpoint is a scheduling point too.
+ */
+function exploreChoreography(ctx: WorkerContext, gate: (step: StepAt) => Promise<void>): void {
+  const pause = (why: string) => gate({ kind: 'yield', why });
+  ctx.waitFor = async (...names) => {
+    await pause('wait');
+    return names[0]!;
+  };
+  ctx.barrier = () => pause('barrier');
+  ctx.sleep = () => pause('sleep');
+  ctx.stall = () => pause('stall');
+  ctx.checkpoint = async (name) => {
+    ctx.emit({ type: 'checkpoint-reached', checkpoint: name });
+    await gate({ kind: 'checkpoint', name });
   };
 }

@@ -9,6 +9,7 @@ import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
 import { createWorkerContext } from './workerContext.js';
 import { logInAsRun } from './runLogin.js';
 import { loadEditedVariant } from './editedCode.js';
+import { gatePostgres, gateRedis } from './scheduledStores.js';
 
 const send = (message: FromWorker): void => {
   process.send?.(message);
@@ -74,8 +75,12 @@ async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => 
   await logInAsRun(plan.credentials, redis, client);
   await client.query(`set search_path to ${plan.schema}`);
   await client.query(`set application_name to 'racelab-worker ${plan.schema} ${plan.workerId}'`);
-  const { ctx, onMessage } = createWorkerContext(plan, redis, client, send, variant.keyAliases);
+  const { ctx, onMessage, gate } = createWorkerContext(plan, redis, client, send, variant.keyAliases);
   feed(onMessage);
+  if (plan.explore) {
+    gateRedis(redis, plan.keyPrefix, gate);
+    gatePostgres(client, gate);
+  }
   await scenario.work(ctx, variant);
 }
 

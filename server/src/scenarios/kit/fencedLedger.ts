@@ -206,9 +206,12 @@ export function noStaleWrite(text: string): Expectation {
   return { id: 'no-stale-write', metric: 'staleWritesAccepted', op: 'eq', value: 0, text };
 }
 
+/** The id of lastHolderWins' expectation. */
+export const LAST_HOLDER_WINS = 'last-holder-wins';
+
 /** The expectation that the row keeps the write of `worker`, the last one granted the lease. */
 export function lastHolderWins(worker: string, text: string): Expectation {
-  return { id: 'last-holder-wins', metric: 'finalWriter', op: 'eq', value: worker, text };
+  return { id: LAST_HOLDER_WINS, metric: 'finalWriter', op: 'eq', value: worker, text };
 }
 
 /** Where a scenario's grants come from, for its metrics' sources: the stores it reads them in, and how. */

@@ -1,0 +1,58 @@
+// Which steps of two workers do not commute: swapping them could change what the stores hold
+// or what either worker reads. Steps on different stores, on different keys or tables, or
+// that both only read, commute; so do pauses and checkpoints, which touch no store. Where a
+// step's reach cannot be told (a command without keys, a statement whose tables do not show),
+// it conflicts with every step of its store: the search may run an equivalent schedule, but
+// never skips a different one.
+import type { StepAt } from '@racelab/shared';
+
+const REDIS_READS = new Set([
+  'GET',
+  'MGET',
+  'EXISTS',
+  'PTTL',
+  'TTL',
+  'HGET',
+  'HGETALL',
+  'HMGET',
+  'LRANGE',
+  'LLEN',
+  'SMEMBERS',
+  'ZRANGE',
+  'STRLEN',
+  'TYPE',
+]);
+
+/** Tables a statement names after FROM, UPDATE, INTO or JOIN; empty when none shows. */
+function tablesOf(sql: string): string[] {
+  return [...sql.matchAll(/\b(?:from|update|into|join)\s+([a-z_][a-z0-9_.]*)/gi)].map((m) => m[1]!.toLowerCase());
+}
+
+/** A statement that only reads rows: a SELECT from a table that locks nothing and calls nothing with effects. */
+function readsOnly(sql: string): boolean {
+  return (
+    /^\s*select\b/i.test(sql) &&
+    tablesOf(sql).length > 0 &&
+    !/\bfor\s+(update|share|no key update|key share)\b|pg_advisory|nextval|setval/i.test(sql)
+  );
+}
+
+const overlaps = (a: string[], b: string[]): boolean => a.length === 0 || b.length === 0 || a.some((x) => b.includes(x));
+
+/** True when swapping the two steps could change an outcome. */
+export function conflicts(a: StepAt, b: StepAt): boolean {
+  if (a.kind === 'redis' && b.kind === 'redis') {
+    if (REDIS_READS.has(a.command) && REDIS_READS.has(b.command)) return false;
+    return overlaps(a.keys, b.keys);
+  }
+  if (a.kind === 'postgres' && b.kind === 'postgres') {
+    if (readsOnly(a.sql) && readsOnly(b.sql)) return false;
+    return overlaps(tablesOf(a.sql), tablesOf(b.sql));
+  }
+  return false;
+}
+
+/** The keys a step names (a Redis command's); none for any other step. */
+export function keysOf(step: StepAt): string[] {
+  return step.kind === 'redis' ? step.keys : [];
+}

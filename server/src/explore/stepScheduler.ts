@@ -1,0 +1,199 @@
+// The scheduler of an explored run. Each worker stops at its scheduling points (a store
+// command, a checkpoint, a pause: worker/scheduledStores.ts); once every live worker is
+// waiting, or blocked (PostgreSQL says its session waits for another's lock), the scheduler
+// lets one go: the schedule's choice at this decision, else
+// the default: the worker that went last, unless it paused, then the next in turn. A
+// choice may play a fault first: a key of the run expires on Redis's clock, or the worker is
+// killed where it waits. Every decision is kept (the trace): the explorer builds the next
+// schedules from it and tells the story of a failing one.
+import type { ScheduleChoice, StepAt } from '@racelab/shared';
+
+/**
+ * The time scale of an explored run (and of its replay): every duration 50 times longer, so
+ * that no lease runs out on the wall clock while the scheduler holds its holder; one runs out
+ * only where the schedule says (its pauses take no time at all).
+ */
+export const EXPLORE_SPEED = 0.02;
+
+/** How often the scheduler asks whether the busy workers are blocked, in ms. */
+const POLL_MS = 20;
+/**
+ * How long a worker may stay busy, neither waiting nor blocked, before the scheduler decides
+ * without it, in ms: far past any store command or library timer of a run; a schedule that
+ * needs it is noted in the run's timeline, since its replay may differ.
+ */
+export const BUSY_MS = 5000;
+
+/** One decision: who was waiting and where, what went, and what it cost. */
+export interface Decision {
+  /** Each waiting worker's next step. */
+  waiting: Array<{ worker: string; step: StepAt }>;
+  choice: ScheduleChoice;
+  /** It let another worker go while the last one, which had not paused, waited to go on. */
+  preemption: boolean;
+  /** The run's keys that had a time to live at this decision: the leases a fault may expire. */
+  leases: string[];
+  /** The schedule named a worker that was not waiting here: the default went instead. */
+  diverged?: true;
+}
+
+/** What the scheduler needs of its run. */
+export interface ScheduledRun {
+  /** The run's keys (without its prefix) that have a time to live now. */
+  leases(): Promise<string[]>;
+  /** Expires one of them on Redis's clock, and resolves once Redis no longer has it. */
+  expire(key: string): Promise<void>;
+  /** Whether the worker's PostgreSQL session waits for a lock another holds. */
+  blocked(workerId: string): Promise<boolean>;
+  /** Kills a worker's process (SIGKILL). */
+  kill(workerId: string): void;
+  /** The run's timeline hears of a fault the schedule played. */
+  note(workerId: string, words: string): void;
+}
+
+interface Waiting {
+  step: StepAt;
+  go: () => void;
+}
+
+export class StepScheduler {
+  readonly trace: Decision[] = [];
+  private readonly waiting = new Map<string, Waiting[]>();
+  private alive: string[] = [];
+  private run: ScheduledRun | undefined;
+  private last: string | undefined;
+  private lastPaused = false;
+  private deciding = false;
+  private busyTimer: NodeJS.Timeout | undefined;
+  /** Workers that have reached their first point: one still starting is not busy, just late. */
+  private readonly started = new Set<string>();
+  /** Bumped at each arrival and departure: a poll of the busy workers that outlived it is stale. */
+  private generation = 0;
+  private busySince = 0;
+
+  constructor(readonly choices: readonly ScheduleChoice[] = []) {}
+
+  /** The run starts: its workers, in order, and its hands on the stores and processes. */
+  bind(workerIds: string[], run: ScheduledRun): void {
+    this.alive = [...workerIds];
+    this.run = run;
+  }
+
+  /** A worker stops at a scheduling point; resolves when it may go on. */
+  arrive(workerId: string, step: StepAt): Promise<void> {
+    return new Promise((go) => {
+      const queue = this.waiting.get(workerId) ?? [];
+      queue.push({ step, go });
+      this.waiting.set(workerId, queue);
+      this.started.add(workerId);
+      this.settle();
+    });
+  }
+
+  /** A worker has exited: nobody waits for it any more. */
+  gone(workerId: string): void {
+    this.alive = this.alive.filter((id) => id !== workerId);
+    this.waiting.delete(workerId);
+    this.started.delete(workerId);
+    this.settle();
+  }
+
+  /** Ends the run's scheduling: its timer goes. */
+  stop(): void {
+    clearTimeout(this.busyTimer);
+    this.run = undefined;
+  }
+
+  private waitingWorkers(): string[] {
+    return this.alive.filter((id) => (this.waiting.get(id)?.length ?? 0) > 0);
+  }
+
+  /** Decides now when every live worker waits; otherwise once each busy one is blocked (or busy past BUSY_MS). */
+  private settle(): void {
+    if (this.deciding || !this.run) return;
+    clearTimeout(this.busyTimer);
+    const generation = ++this.generation;
+    this.busySince = Date.now();
+    const waiting = this.waitingWorkers();
+    if (waiting.length === 0 || !this.alive.every((id) => this.started.has(id))) return;
+    if (waiting.length === this.alive.length) return void this.decide();
+    this.busyTimer = setTimeout(() => void this.pollBusy(generation), POLL_MS);
+  }
+
+  /** Decides once every busy worker is blocked in PostgreSQL, or one has been busy past BUSY_MS. */
+  private async pollBusy(generation: number): Promise<void> {
+    const run = this.run;
+    if (!run || generation !== this.generation) return;
+    const busy = this.alive.filter((id) => (this.waiting.get(id)?.length ?? 0) === 0);
+    const blocked = await Promise.all(busy.map((id) => run.blocked(id)));
+    if (generation !== this.generation) return;
+    if (blocked.every(Boolean)) return void this.decide();
+    if (Date.now() - this.busySince >= BUSY_MS) {
+      busy.filter((_, i) => !blocked[i]).forEach((id) => run.note(id, `busy for ${BUSY_MS} ms: the schedule went on without it`));
+      return void this.decide();
+    }
+    this.busyTimer = setTimeout(() => void this.pollBusy(generation), POLL_MS);
+  }
+
+  private async decide(): Promise<void> {
+    const run = this.run!;
+    this.deciding = true;
+    try {
+      const names = this.waitingWorkers();
+      if (names.length === 0) return;
+      const leases = await run.leases();
+      const planned = this.choices[this.trace.length];
+      const fallback = this.defaultChoice(names);
+      const diverged = planned !== undefined && !names.includes(planned.worker);
+      const choice = planned && !diverged ? planned : { worker: fallback };
+      const decision: Decision = {
+        waiting: names.map((worker) => ({ worker, step: this.waiting.get(worker)![0]!.step })),
+        choice,
+        preemption: this.preempts(choice.worker, names),
+        leases,
+        ...(diverged ? { diverged: true as const } : {}),
+      };
+      this.trace.push(decision);
+      await this.play(choice, leases);
+    } finally {
+      this.deciding = false;
+    }
+    this.settle();
+  }
+
+  /** The choice's fault, then its worker goes (or dies). */
+  private async play(choice: ScheduleChoice, leases: string[]): Promise<void> {
+    const run = this.run!;
+    if (choice.expire !== undefined && leases.includes(choice.expire)) {
+      run.note(choice.worker, `the schedule lets the lease '${choice.expire}' run out on Redis's clock`);
+      await run.expire(choice.expire);
+    }
+    const next = this.waiting.get(choice.worker)!.shift()!;
+    if (choice.kill) {
+      run.note(choice.worker, `the schedule kills ${choice.worker} where it waits`);
+      this.gone(choice.worker);
+      run.kill(choice.worker);
+      return;
+    }
+    this.last = choice.worker;
+    this.lastPaused = next.step.kind === 'yield';
+    next.go();
+  }
+
+  /** The worker that went last goes on unless it paused; then the next waiting one after it, in turn. */
+  private defaultChoice(names: string[]): string {
+    if (this.last !== undefined && names.includes(this.last) && !this.lastPaused) return this.last;
+    const order = this.alive;
+    const from = this.last === undefined ? -1 : order.indexOf(this.last);
+    for (let i = 1; i <= order.length; i++) {
+      const id = order[(from + i + order.length) % order.length]!;
+      if (names.includes(id)) return id;
+    }
+    return names[0]!;
+  }
+
+  /** Letting `worker` go preempts the last one when it waits to go on from a step that was not a pause. */
+  private preempts(worker: string, names: string[]): boolean {
+    return this.last !== undefined && worker !== this.last && names.includes(this.last) && !this.lastPaused;
+  }
+}

@@ -1,0 +1,74 @@
+// A schedule: the order in which the server lets a run's workers past their scheduling points
+// (each store command, checkpoint and pause of a worker), plus faults at those points. The
+// explorer writes the smallest failing one it finds to a file; `npm run scenario -- …
+// --schedule file.json` and the page play it again.
+import { z } from 'zod';
+import { Params } from './catalog.js';
+
+/** What a worker is about to do when it stops at a scheduling point. */
+export const StepAt = z.discriminatedUnion('kind', [
+  /** A Redis command, its name and the keys it names (without the run's prefix). */
+  z.object({ kind: z.literal('redis'), command: z.string().max(64), keys: z.array(z.string().max(512)).max(64) }),
+  /** A PostgreSQL statement, its first words. */
+  z.object({ kind: z.literal('postgres'), sql: z.string().max(200) }),
+  /** A checkpoint of the variant. */
+  z.object({ kind: z.literal('checkpoint'), name: z.string().max(100) }),
+  /** A pause the code asked for (a sleep, a stall, its think time): letting another worker go here is free. */
+  z.object({ kind: z.literal('yield'), why: z.string().max(100) }),
+]);
+export type StepAt = z.infer<typeof StepAt>;
+
+/**
+ * One decision of a schedule: which waiting worker goes next, and a fault played first: a
+ * key of the run expires on Redis's clock (a lease running out while its holder waits), or
+ * the worker is killed (SIGKILL) where it waits instead of going on.
+ */
+export const ScheduleChoice = z.object({
+  worker: z.string().max(64),
+  expire: z.string().max(512).optional(),
+  kill: z.literal(true).optional(),
+});
+export type ScheduleChoice = z.infer<typeof ScheduleChoice>;
+
+/** A schedule file: what it plays, its decisions in order, and what it gave when it was found. */
+export const ScheduleFile = z.object({
+  kind: z.literal('racelab-schedule'),
+  version: z.literal(1),
+  scenario: z.string().max(100),
+  variant: z.string().max(100),
+  params: Params,
+  choices: z.array(ScheduleChoice).max(10_000),
+  /** The run this schedule gave when the explorer found it, in words: one line a step. */
+  story: z.array(z.string().max(2000)).max(10_000).optional(),
+  /** Its verdict's lines then, e.g. "Stale writes accepted: 1 — should be 0". */
+  verdict: z.array(z.string().max(2000)).max(100).optional(),
+});
+export type ScheduleFile = z.infer<typeof ScheduleFile>;
+
+/** A schedule file's text, or why it is not one. */
+export function parseScheduleFile(text: string): { ok: true; schedule: ScheduleFile } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `not JSON: ${(error as Error).message}` };
+  }
+  const parsed = ScheduleFile.safeParse(json);
+  if (parsed.success) return { ok: true, schedule: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, error: `not a racelab schedule: ${issue.path.join('.') || '(top)'}: ${issue.message}` };
+}
+
+/** A step in words: "SET lock", "UPDATE documents …", "checkpoint after-grant", "pause (sleep)". */
+export function stepWords(step: StepAt): string {
+  switch (step.kind) {
+    case 'redis':
+      return [step.command, ...step.keys].join(' ');
+    case 'postgres':
+      return step.sql;
+    case 'checkpoint':
+      return `checkpoint ${step.name}`;
+    case 'yield':
+      return `pause (${step.why})`;
+  }
+}
