@@ -27,5 +27,6 @@ export {
 } from './scenarios/types.js';
 export { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, findServices } from './services/index.js';
 export { freePort } from './services/freePort.js';
+export { findHaproxy, startWorkshop, type Workshop } from './workshop/workshop.js';
 export type { FromWorker, ToWorker, WorkerPlan } from './worker/ipc.js';
 export { createWorkerContext } from './worker/workerContext.js';

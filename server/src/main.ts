@@ -16,6 +16,8 @@
 // front of this server, whose X-Forwarded-For names the page's address for the per-address
 // run cap (http/clientAddress.ts); RACELAB_SERVER_NAME names this server among several behind
 // one proxy (the x-racelab-server header). Both unset by default.
+// RACELAB_RUN_SLOTS and RACELAB_QUEUE_LENGTH: the runs this server takes at once (12) and the
+// starts that may wait in line for a slot (60) (http/limits.ts).
 // RACELAB_ROOM_TOKEN (or --room-token): the instructor's room view at /room?token=<it>, which
 // shows every server sharing this Redis (http/room.ts). Off by default: without a token the
 // server writes nothing of the room to Redis.
@@ -25,6 +27,7 @@ import { MIN_TOKEN_LENGTH } from './agents/agentListener.js';
 import { createAppServer } from './http/appServer.js';
 import { parseTrustedProxies, type TrustedProxy } from './http/clientAddress.js';
 import { parseAllowedHosts } from './http/hosts.js';
+import type { SocketLimits } from './http/limits.js';
 import { Playground } from './runs/playground.js';
 import { closeExerciseConfinement, exerciseConfinement, storesOf } from './exercises/confinement.js';
 import { ALLOW_EXERCISES_ENV, exercisePolicy } from './exercises/policy.js';
@@ -40,7 +43,7 @@ const USAGE = `usage: node server/dist/main.js [--allow-own-locks] [--allow-exer
   --room-token          turn on the room view at /room?token=<secret> (also RACELAB_ROOM_TOKEN, which a process
                         list does not show; ${MIN_TOKEN_LENGTH} characters at least)
   environment: PORT, HOST, REDIS_URL, DATABASE_URL, RACELAB_ALLOWED_HOSTS, RACELAB_FRAME_ANCESTORS, RACELAB_POOL_SIZE,
-               RACELAB_TRUSTED_PROXIES, RACELAB_SERVER_NAME`;
+               RACELAB_TRUSTED_PROXIES, RACELAB_SERVER_NAME, RACELAB_RUN_SLOTS, RACELAB_QUEUE_LENGTH`;
 const options = readOptions(USAGE, {
   'allow-own-locks': { type: 'boolean', default: false },
   'allow-exercises': { type: 'boolean', default: false },
@@ -67,6 +70,26 @@ function readProxySettings(): { trustedProxies: TrustedProxy[]; serverName: stri
     console.error(`racelab: ${(error as Error).message}`);
     process.exit(2);
   }
+}
+
+const runLimits = readRunLimits();
+
+/** The run slots and the line's bound from the environment (defaults: limits.ts), or exit 2 when one is not a count. */
+function readRunLimits(): Partial<SocketLimits> {
+  const limits: Partial<SocketLimits> = {};
+  const read = (name: string, min: number): number | undefined => {
+    const text = process.env[name]?.trim();
+    if (!text) return undefined;
+    const n = Number(text);
+    if (Number.isInteger(n) && n >= min && n <= 1000) return n;
+    console.error(`racelab: ${name} must be a whole number from ${min} to 1000, got ${text}`);
+    process.exit(2);
+  };
+  const slots = read('RACELAB_RUN_SLOTS', 1);
+  const queue = read('RACELAB_QUEUE_LENGTH', 0);
+  if (slots !== undefined) limits.maxRunsPerServer = slots;
+  if (queue !== undefined) limits.maxQueuedPerServer = queue;
+  return limits;
 }
 
 const roomToken = readRoomToken(options['room-token'] ?? process.env.RACELAB_ROOM_TOKEN);
@@ -133,6 +156,7 @@ const {
   room,
 } = createAppServer(playground, webRoot, {
   allowedHosts,
+  limits: runLimits,
   room: roomToken ? { token: roomToken } : undefined,
   frameAncestors: process.env.RACELAB_FRAME_ANCESTORS,
   exercises: exercisesShown,

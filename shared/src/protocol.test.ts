@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseClientMessage } from './protocol.js';
+import { parseClientMessage, parseServerMessage } from './protocol.js';
 
 describe('parseClientMessage', () => {
   it('accepts a start-run and defaults its params', () => {
@@ -124,6 +124,33 @@ describe('parseClientMessage', () => {
     const result = parseClientMessage(text);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error).toContain(fragment);
+  });
+});
+
+describe('the line', () => {
+  it('takes a cancel-queued and a rejoin-queue with its key', () => {
+    expect(parseClientMessage('{"type":"cancel-queued","requestId":"r1"}')).toEqual({
+      ok: true,
+      message: { type: 'cancel-queued', requestId: 'r1' },
+    });
+    expect(parseClientMessage('{"type":"rejoin-queue","requestId":"r1","queueKey":"c0ffee"}').ok).toBe(true);
+  });
+
+  it.each([
+    ['{"type":"rejoin-queue","requestId":"r1"}', "at 'queueKey'"],
+    ['{"type":"rejoin-queue","requestId":"r1","queueKey":"racelab:*"}', "at 'queueKey'"],
+    ['{"type":"cancel-queued","requestId":""}', "at 'requestId'"],
+    ['{"type":"cancel-queued","requestId":"r1","runId":"x"}', 'Unrecognized key: "runId"'],
+  ])('refuses %s', (text, fragment) => {
+    const result = parseClientMessage(text);
+    expect(!result.ok && result.error).toContain(fragment);
+  });
+
+  it('reads a run-queued only with a position from 1 and an estimate in whole ms', () => {
+    const queued = { type: 'run-queued', requestId: 'r1', position: 4, estimateMs: 6000, queueKey: 'c0ffee' };
+    expect(parseServerMessage(JSON.stringify(queued))).toEqual({ ok: true, message: queued });
+    expect(parseServerMessage(JSON.stringify({ ...queued, position: 0 })).ok).toBe(false);
+    expect(parseServerMessage(JSON.stringify({ ...queued, estimateMs: 1.5 })).ok).toBe(false);
   });
 });
 

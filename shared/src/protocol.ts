@@ -21,6 +21,12 @@ export const MAX_FAULTS = 20;
 
 const id = z.string().min(1).max(100);
 
+/** The key of a place in line: whoever says it may take the place again after a reconnect. */
+const QueueKey = z.string().regex(/^[a-f0-9]{1,64}$/);
+
+/** Most starts a server keeps in line; the position a run-queued may name. */
+export const MAX_QUEUE_POSITION = 10_000;
+
 /** A run's fault plan, from a page's start-run or a file given to the CLI (--faults). */
 export const FaultPlan = z.array(PlannedFault).max(MAX_FAULTS);
 
@@ -64,6 +70,13 @@ export const ClientMessage = z.discriminatedUnion('type', [
     exercise: z.strictObject({ code: z.string().max(EXERCISE_MAX_BYTES) }).optional(),
   }),
   z.strictObject({ type: z.literal('cancel-run'), runId: id }),
+  /** Leaves the line: the queued start `requestId` of this page is dropped (answered queue-left). */
+  z.strictObject({ type: z.literal('cancel-queued'), requestId: id }),
+  /**
+   * A page back after a reconnect takes its place in line again: `queueKey` is the one its
+   * run-queued gave. Answered run-queued with its position, or run-rejected when the place lapsed.
+   */
+  z.strictObject({ type: z.literal('rejoin-queue'), requestId: id, queueKey: QueueKey }),
   /**
    * Follows a run's event stream (a share link, or a page back after a reconnect): every event
    * after `afterSeq`, then live. With the run's `controlKey` (from run-accepted) the page may
@@ -133,13 +146,27 @@ export const ServerMessage = z.discriminatedUnion('type', [
     controlKey: z.string().min(1),
     workers: z.array(z.string()).max(MAX_WORKERS_NAMED),
   }),
-  /** `retryAfterMs` is set when the server is busy (too many runs): the same request may succeed later. */
+  /** `retryAfterMs` is set when the server is busy (this page's or address's share taken, or the line full): the same request may succeed later. */
   z.strictObject({
     type: z.literal('run-rejected'),
     requestId: z.string(),
     error: z.string(),
     retryAfterMs: z.number().int().nonnegative().optional(),
   }),
+  /**
+   * Every run slot is taken: the start waits in line. `position` counts from 1 (next to
+   * start); `estimateMs`, how long until it starts, from the durations of recent runs. Sent
+   * again whenever the position changes; run-accepted follows when a slot is free.
+   */
+  z.strictObject({
+    type: z.literal('run-queued'),
+    requestId: z.string(),
+    position: z.number().int().min(1).max(MAX_QUEUE_POSITION),
+    estimateMs: z.number().int().nonnegative(),
+    queueKey: QueueKey,
+  }),
+  /** The start `requestId` left the line, as its page asked (cancel-queued): no run comes of it. */
+  z.strictObject({ type: z.literal('queue-left'), requestId: z.string() }),
   /** Answers a subscribe for a run the server no longer knows (it keeps finished runs a while). */
   z.strictObject({ type: z.literal('run-unknown'), runId }),
   /**

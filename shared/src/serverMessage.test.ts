@@ -142,6 +142,8 @@ const messages: { [T in ServerMessageType]: Extract<ServerMessage, { type: T }>[
     { type: 'run-rejected', requestId: 'r1', error: "unknown scenario 'x'" },
     { type: 'run-rejected', requestId: 'r1', error: 'busy', retryAfterMs: 1000 },
   ],
+  'run-queued': [{ type: 'run-queued', requestId: 'r1', position: 4, estimateMs: 6000, queueKey: 'c0ffee' }],
+  'queue-left': [{ type: 'queue-left', requestId: 'r1' }],
   'run-unknown': [{ type: 'run-unknown', runId: 'run-1' }],
   'run-lost': [
     { type: 'run-lost', runId: 'run-1', server: 's2' },

@@ -156,15 +156,16 @@ describe('/readyz', () => {
     expect((await pingsServed()) - before).toBeLessThan(10);
   });
 
-  it('is not ready while every run slot is taken: the proxy sends new pages elsewhere', async () => {
-    const full = await serveApp(playground, { limits: { maxRunsPerServer: 1 } });
+  it('is not ready while every run slot is taken (and the line as long as it may be): the proxy sends new pages elsewhere', async () => {
+    // A server that calls itself full once its slots are taken, however short the line (queue.test.ts: with a line).
+    const full = await serveApp(playground, { limits: { maxRunsPerServer: 1, queuedWhenNotReady: 0 } });
     const client = await connectClient(full.url);
     try {
       expect((await readiness(full)).status).toBe(200);
       const accepted = await client.startRun({ scenario: 'duplicate-job', variant: 'no-lock', params: { workMs: 10_000 } });
       const { status, body } = await readiness(full);
       expect(status).toBe(503);
-      expect(body.reasons).toEqual(['every run slot taken: 1 of 1']);
+      expect(body.reasons).toEqual(['every run slot taken (1 of 1) and 0 starts in line']);
       client.send({ type: 'cancel-run', runId: accepted.runId });
       await client.next(isEnd(accepted.runId));
       await until(async () => (await readiness(full)).status === 200, 'ready once the run has settled', 30_000);

@@ -3,9 +3,10 @@
 //   liveness probe that restarts a server whose Redis is down would only add a restart to the outage.
 // - GET /readyz: this server should be given new pages now. Both stores answer a ping on the
 //   store watch's own connections within READY_TIMEOUT_MS, the warm worker pool has been
-//   filled and can start workers, a run slot is free, and the server is not stopping.
-//   A full server is not ready on purpose: the proxy then sends new pages to a server with a
-//   free slot, while the pages already here keep their WebSocket (readiness takes a server out
+//   filled and can start workers, the server is not full (a run slot free, or fewer than
+//   `queuedWhenNotReady` starts in line), and the server is not stopping. A full server is not
+//   ready on purpose: the proxy then sends new pages to a server with room, while the pages
+//   already here keep their WebSocket and their places in line (readiness takes a server out
 //   of the rotation for new connections; it closes none).
 // - GET /metrics: Prometheus text (serverMetrics.ts).
 // These answer whatever the Host header says: a kubelet or a scraper names the server by an
@@ -31,6 +32,8 @@ export interface Readiness {
   /** Each store's round trip, in ms, when it answered. */
   storesMs: Record<string, number>;
   slots: { taken: number; of: number };
+  /** Starts waiting in line, and how many make a server with every slot taken not ready. */
+  queue: { waiting: number; notReadyAt: number };
   pool: { processes: number; idle: number; target: number };
 }
 
@@ -98,13 +101,17 @@ export class HealthRoutes {
     const cold = this.playground.pool.coldness();
     if (cold) reasons.push(cold);
     const slots = { taken: this.sockets.directory.active, of: this.sockets.limits.maxRunsPerServer };
-    if (slots.taken >= slots.of) reasons.push(`every run slot taken: ${slots.taken} of ${slots.of}`);
+    const queue = { waiting: this.sockets.desk.length, notReadyAt: this.sockets.limits.queuedWhenNotReady };
+    if (slots.taken >= slots.of && queue.waiting >= queue.notReadyAt) {
+      reasons.push(`every run slot taken (${slots.taken} of ${slots.of}) and ${queue.waiting} starts in line`);
+    }
     const { pool } = this.playground;
     return {
       ready: reasons.length === 0,
       reasons,
       storesMs,
       slots,
+      queue,
       pool: { processes: pool.size, idle: pool.idleCount, target: pool.target },
     };
   }

@@ -1,5 +1,5 @@
 // What a page may ask of the server, bounded: the rate and size of its messages, the runs
-// it, its address and the whole server may have going, the worker processes, how far
+// it, its address and the whole server may have going or in line, the worker processes, how far
 // behind a reader may fall, and the heartbeat. DEFAULT_LIMITS are the server's own (tests
 // pass others).
 import { MAX_CLIENT_FRAME_BYTES } from '@racelab/shared';
@@ -23,6 +23,12 @@ export interface SocketLimits {
   maxRunsPerServer: number;
   /** Worker processes the whole server may have going at once: each holds a Redis and a PostgreSQL connection. */
   maxWorkersPerServer: number;
+  /** Starts that may wait in line for a slot (queueDesk.ts); past it a start is answered "busy: the line is full". */
+  maxQueuedPerServer: number;
+  /** A server whose run slots are all taken reports not ready (/readyz) once this many starts wait in line. */
+  queuedWhenNotReady: number;
+  /** How long a page's places in line wait for it after its socket drops, in ms. */
+  queueGraceMs: number;
   /** A client further behind than this is dropped rather than buffered without bound, in bytes. */
   maxBufferedBytes: number;
   /** Ping interval; a peer that misses a pong is gone. */
@@ -41,6 +47,9 @@ export const DEFAULT_LIMITS: SocketLimits = {
   isTrustedAddress: (address) => address === '127.0.0.1' || address === '::1' || address.startsWith('::ffff:127.'),
   maxRunsPerServer: 12,
   maxWorkersPerServer: 48,
+  maxQueuedPerServer: 60,
+  queuedWhenNotReady: 6,
+  queueGraceMs: 15_000,
   maxBufferedBytes: 8 * 1024 * 1024,
   heartbeatMs: 30_000,
   closeGraceMs: 5000,

@@ -1,7 +1,10 @@
 // One page's WebSocket: every frame checked in order (the rate, the size, binary or invalid
 // UTF-8, the shared schema) and answered with an error when it fails, then each command
-// handled: start a run (within the caps on runs and worker processes), subscribe to one,
-// cancel or fault one the page controls. The runs a page streams go with it when it closes.
+// handled: start a run (within the page's and its address's share; in line when every slot is
+// taken, queueDesk.ts), leave the line or take a place in it again after a reconnect,
+// subscribe to a run, cancel or fault one the page controls. The runs a page streams go with
+// it when it closes; its places in line wait a while for it to come back.
+import { randomBytes } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
 import {
   EXERCISE_VARIANT_ID,
@@ -14,11 +17,12 @@ import { mayBeRegistered } from '../debris/lostRuns.js';
 import type { ExerciseService } from '../exercises/exerciseService.js';
 import { EXERCISES_OFF } from '../exercises/policy.js';
 import type { OwnCode } from '../runs/ownCode.js';
-import type { Playground } from '../runs/playground.js';
+import type { Playground, Started } from '../runs/playground.js';
 import type { Run } from '../runs/run.js';
 import { sendBounded } from './boundedSend.js';
 import { EventBatcher } from './eventBatcher.js';
 import { BUSY_RETRY_AFTER_MS, TOO_MANY_MESSAGES, type SocketLimits } from './limits.js';
+import type { QueueDesk, QueueOwner, Waiting } from './queueDesk.js';
 import type { RunDirectory } from './runDirectory.js';
 import { TokenBucket } from './tokenBucket.js';
 
@@ -26,6 +30,8 @@ import { TokenBucket } from './tokenBucket.js';
 export interface PageServer {
   readonly playground: Playground;
   readonly directory: RunDirectory;
+  /** The line of starts waiting for a slot. */
+  readonly desk: QueueDesk;
   readonly limits: SocketLimits;
   /** True once the server refuses new runs. */
   readonly closing: boolean;
@@ -44,7 +50,9 @@ const MAX_OPEN_QUESTIONS = 4;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export class PageConnection {
+export class PageConnection implements QueueOwner {
+  /** This page among the line's pages (runQueue.ts): a page back after a reconnect takes its old one. */
+  private pageId = randomBytes(8).toString('hex');
   /** The runs this page started or resumed, with the unsubscribe of each stream. */
   private readonly streams = new Map<string, () => void>();
   /** Runs this page may stall, kill and cancel: the ones it started, or holds the key of. */
@@ -77,7 +85,7 @@ export class PageConnection {
     socket.on('error', () => socket.terminate());
   }
 
-  private send(message: ServerMessage): void {
+  send(message: ServerMessage): void {
     this.batcher.flush();
     sendBounded(this.socket, message, this.server.limits.maxBufferedBytes);
   }
@@ -119,6 +127,9 @@ export class PageConnection {
       case 'cancel-run':
       case 'fault':
         return this.control(message);
+      case 'cancel-queued':
+      case 'rejoin-queue':
+        return this.queue(message);
     }
   }
 
@@ -139,38 +150,77 @@ export class PageConnection {
     else await edited.done();
   }
 
-  /** Starts the run a page asked for (with its own code, for an exercise), within the caps; the run, or undefined when refused. */
+  /** Starts the run a page asked for (with its own code, for an exercise) or puts it in line; the run, or undefined when refused or in line. */
   private launch(message: Message<'start-run'>, ownCode?: OwnCode): Run | undefined {
     const { requestId } = message;
     if (this.server.closing) return void this.send({ type: 'run-rejected', requestId, error: 'the server is stopping' });
-    const { scenario, params, faults, speed } = message;
-    const variant = ownCode ? EXERCISE_VARIANT_ID : message.variant;
-    const prepared = this.server.playground.prepare({ scenario, variant, params, faults, speed, ...(ownCode ? { ownCode } : {}) });
+    const prepared = this.prepare(message, ownCode);
     if (!prepared.ok) return void this.send({ type: 'run-rejected', requestId, error: prepared.error });
     const { run } = prepared;
     const going = this.server.runsOf(this.address);
-    const busy = this.busy(run, going);
+    const busy = this.overShare(going) ?? (ownCode ? this.serverFull(run) : undefined);
     if (busy) return void this.send({ type: 'run-rejected', requestId, error: busy, retryAfterMs: BUSY_RETRY_AFTER_MS });
+    if (this.server.desk.mustWait(run.workerCount)) return void this.wait(message, run.workerCount);
+    return this.begin(run, requestId, going);
+  }
+
+  private prepare(message: Message<'start-run'>, ownCode?: OwnCode): Started {
+    const { scenario, params, faults, speed } = message;
+    const variant = ownCode ? EXERCISE_VARIANT_ID : message.variant;
+    return this.server.playground.prepare({ scenario, variant, params, faults, speed, ...(ownCode ? { ownCode } : {}) });
+  }
+
+  /** Takes a slot for the run: the page controls it, streams it, and the line counts its time. */
+  private begin(run: Run, requestId: string, going: string[]): Run {
     // The page that starts a run controls it; the key lets it take control again after a reconnect.
     const controlKey = this.server.directory.add(run);
     this.controlled.add(run.id);
     this.server.startedFrom(this.address, going, run.id);
+    this.server.desk.track(run);
     this.send({ type: 'run-accepted', requestId, runId: run.id, controlKey, workers: run.workerIds });
     this.stream(run, -1);
     void run.start();
     return run;
   }
 
-  /** Why the run must wait (a cap on this page's, this address's or the server's runs, or on worker processes), or nothing. */
-  private busy(run: Run, fromAddress: string[]): string | undefined {
-    const { limits, directory } = this.server;
-    const mine = [...this.streams.keys()].filter((id) => directory.get(id)?.isSettled === false).length;
+  /** Every slot is taken: the start waits in line (run-queued), unless the line is full ("busy"). */
+  private wait(message: Message<'start-run'>, workerCount: number): void {
+    const { requestId } = message;
+    const desk = this.server.desk;
+    if (desk.enqueue(this, { requestId, pageId: this.pageId, address: this.address, message, workerCount })) return;
+    const error = `busy: the line is full: ${desk.length} starts wait for a slot, the most this server keeps; try again in a moment`;
+    this.send({ type: 'run-rejected', requestId, error, retryAfterMs: BUSY_RETRY_AFTER_MS });
+  }
+
+  /** A slot is free for a start of this page that waited in line: its run starts now. */
+  admit(place: Waiting): void {
+    const prepared = this.prepare(place.message);
+    if (!prepared.ok) return this.send({ type: 'run-rejected', requestId: place.requestId, error: prepared.error });
+    this.begin(prepared.run, place.requestId, this.server.runsOf(this.address));
+  }
+
+  /** Takes the page id of a place in line it rejoined. */
+  adopt(pageId: string): void {
+    this.pageId = pageId;
+  }
+
+  /** Why this page or its address has no share left (runs going and starts in line), or nothing. */
+  private overShare(fromAddress: string[]): string | undefined {
+    const { limits, directory, desk } = this.server;
+    const mine = [...this.streams.keys()].filter((id) => directory.get(id)?.isSettled === false).length + desk.countOf(this);
     if (mine >= limits.maxRunsPerConnection) {
-      return `busy: this page already has ${mine} runs going, the most one page may have; try again when one ends`;
+      return `busy: this page already has ${mine} runs going or in line, the most one page may have; try again when one ends`;
     }
-    if (!limits.isTrustedAddress(this.address) && fromAddress.length >= limits.maxRunsPerAddress) {
-      return `busy: the pages of this address already have ${fromAddress.length} runs going, the most one address may have; try again when one ends`;
+    const fromHere = fromAddress.length + desk.countFrom(this.address);
+    if (!limits.isTrustedAddress(this.address) && fromHere >= limits.maxRunsPerAddress) {
+      return `busy: the pages of this address already have ${fromHere} runs going or in line, the most one address may have; try again when one ends`;
     }
+    return undefined;
+  }
+
+  /** Why the server cannot take an exercise's run now (its compiled code does not wait in line), or nothing. */
+  private serverFull(run: Run): string | undefined {
+    const { limits, directory } = this.server;
     if (directory.active >= limits.maxRunsPerServer) {
       return `busy: the server is running ${directory.active} runs, the most it takes at once; try again in a moment`;
     }
@@ -179,6 +229,20 @@ export class PageConnection {
       return `busy: the server has ${workers} worker processes going and this run needs ${run.workerCount} more (at most ${limits.maxWorkersPerServer}); try again in a moment`;
     }
     return undefined;
+  }
+
+  /** Leaves the line, or takes a place in it again after a reconnect. */
+  private queue(message: Message<'cancel-queued' | 'rejoin-queue'>): void {
+    const { desk } = this.server;
+    const { requestId } = message;
+    if (message.type === 'cancel-queued') {
+      if (!desk.cancel(this, requestId)) this.send({ type: 'error', error: `no start '${requestId}' of this page waits in line` });
+      return;
+    }
+    if (!desk.rejoin(this, requestId, message.queueKey)) {
+      const error = 'the place in line was not kept: the page was away too long, or it had its slot already; press Run again';
+      this.send({ type: 'run-rejected', requestId, error });
+    }
   }
 
   private subscribe(message: Message<'subscribe'>): void {
@@ -234,6 +298,7 @@ export class PageConnection {
   }
 
   private closed(): void {
+    this.server.desk.away(this);
     this.batcher.close();
     for (const [runId, unsubscribe] of this.streams) {
       unsubscribe();

@@ -124,9 +124,8 @@ export class RoomBoard {
     const figures = {
       connected: this.sockets.connections,
       running: this.playground.running.size,
-      // Run starts waiting for a slot: 0, as racelab_runs_queued says, until the server has a
-      // queue (a start past the slots is answered "busy" today).
-      waiting: 0,
+      // Run starts waiting in line for a slot, as racelab_runs_queued says.
+      waiting: this.sockets.desk.length,
       slots: this.sockets.limits.maxRunsPerServer,
       ready: ready ? 1 : 0,
       ttlMs: this.ttlMs,

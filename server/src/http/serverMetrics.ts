@@ -14,6 +14,8 @@ export const METRICS_PATH = '/metrics';
 
 /** Run durations, in s: the quickest scenarios end in about a second, none lasts past MAX_RUN_MS (300 s). */
 const RUN_SECONDS = [0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60, 120, 300];
+/** Waits in line, in s: a slot frees every few seconds on a busy server; a long line waits minutes. */
+const QUEUE_WAIT_SECONDS = [0.1, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
 /** Store round trips, in s: a loopback ping takes a fraction of a ms; the store watch calls 1.5 s silence. */
 const ROUND_TRIP_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5];
 
@@ -57,7 +59,14 @@ export class ServerMetrics {
       buckets: ROUND_TRIP_SECONDS,
       registers,
     });
+    const queueWait = new Histogram({
+      name: 'racelab_queue_wait_seconds',
+      help: 'How long a run start waited in line before it got a slot, in seconds (starts that found a free slot are not counted).',
+      buckets: QUEUE_WAIT_SECONDS,
+      registers,
+    });
     this.unsubscribe.push(
+      sockets.desk.onWait((ms) => queueWait.observe(ms / 1000)),
       playground.onRun((run, about) => countRun(run, about, finished, duration)),
       playground.onStoreRoundTrip((store, ms) => roundTrip.observe({ store: storeLabel(store) }, ms / 1000)),
     );
@@ -91,8 +100,8 @@ function readings(playground: Playground, sockets: SocketServer): Reading[] {
     },
     {
       name: 'racelab_runs_queued',
-      help: 'Run starts waiting for a slot. Always 0 for now: this server has no queue yet, a start past the slots is answered "busy".',
-      read: () => 0,
+      help: 'Run starts waiting in line for a slot (a start past the line\'s bound is answered "busy").',
+      read: () => sockets.desk.length,
     },
     {
       name: 'racelab_run_slots',

@@ -9,8 +9,9 @@
 // per connection), the frame (64 KiB answered with an error; past 1 MiB ws closes the
 // socket with 1009), binary or invalid UTF-8 (an error), JSON and the shared schema (an
 // error naming the field), then the catalog (unknown scenario, variant, parameter or
-// bound: run-rejected) and the caps on runs and worker processes (run-rejected "busy"),
-// each bound in limits.ts.
+// bound: run-rejected), a page's and an address's share of runs (run-rejected "busy"), and the
+// server's slots and worker processes: past them a start waits in line (queueDesk.ts), and
+// past the line's bound it is answered "busy" too. Each bound is in limits.ts.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -19,6 +20,7 @@ import { clientAddress, type TrustedProxies } from './clientAddress.js';
 import { refuseUpgrade } from './hosts.js';
 import { DEFAULT_LIMITS, type SocketLimits } from './limits.js';
 import { PageConnection, type PageServer } from './pageConnection.js';
+import { QueueDesk } from './queueDesk.js';
 import { RunDirectory } from './runDirectory.js';
 import type { ExerciseService } from '../exercises/exerciseService.js';
 
@@ -26,6 +28,8 @@ export class SocketServer implements PageServer {
   private readonly wss: WebSocketServer;
   readonly directory = new RunDirectory();
   readonly limits: SocketLimits;
+  /** The line of starts waiting for a slot. */
+  readonly desk: QueueDesk;
   private readonly heartbeat: NodeJS.Timeout;
   private stopping = false;
 
@@ -40,6 +44,7 @@ export class SocketServer implements PageServer {
     private readonly trustedProxies: TrustedProxies = [],
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.desk = new QueueDesk(this.limits, this.directory);
     // UTF-8 is checked here rather than by ws, so that a bad frame gets an answer instead of a 1007 close.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxPayloadBytes, skipUTF8Validation: true });
     this.wss.on(
@@ -107,6 +112,7 @@ export class SocketServer implements PageServer {
   async close(reason: string): Promise<void> {
     this.stopping = true;
     clearInterval(this.heartbeat);
+    this.desk.close('the server is stopping');
     this.directory.cancelAll(reason);
     await this.directory.settled(this.limits.closeGraceMs);
     for (const socket of this.wss.clients) socket.close(1001, 'server stopping');

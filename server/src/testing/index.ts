@@ -3,4 +3,4 @@
 // for the lock tests.
 export { startTestServer, type TestServer } from './testServer.js';
 export { freshPrefix, testRedis } from './testRedis.js';
-export { connectClient, isEnd, leftovers } from './wsClient.js';
+export { connectClient, isEnd, leftovers, type TestClient } from './wsClient.js';

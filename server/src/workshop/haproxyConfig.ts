@@ -4,6 +4,11 @@
 // server with the fewest connections (a WebSocket is one long connection); the health check
 // asks /readyz, which answers 503 when a server is full, stopping, or without its stores, so
 // a new page goes to a server that can take it while the pages already on the others stay.
+// When every server is full at once, each is also listed as a backup without a check
+// (`allbackups`): a new page then still lands on a server, whose line takes its start or says
+// the line is full, instead of the proxy answering 503 for the whole room; a backup entry
+// carries its server's cookie, so the page stays there. A dead server's refused connection is
+// retried on another (`retries`, `redispatch`).
 // A WebSocket lives as long as its page: the tunnel, client and server timeouts are an hour.
 
 /** One racelab server behind the proxy. */
@@ -47,9 +52,11 @@ export function haproxyConfig(port: number, backends: readonly Backend[]): strin
     `  cookie ${AFFINITY_COOKIE} insert indirect nocache`,
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
+    '  option allbackups',
     // A server that stops answering leaves the rotation within a couple of seconds.
     '  default-server inter 2s fastinter 500ms downinter 1s rise 2 fall 2',
     ...backends.map(({ name, port: at }) => `  server ${name} 127.0.0.1:${at} cookie ${name} check`),
+    ...backends.map(({ name, port: at }) => `  server ${name}-full 127.0.0.1:${at} cookie ${name} backup`),
     '',
   ].join('\n');
 }

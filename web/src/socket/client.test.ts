@@ -276,6 +276,28 @@ describe('socket client', () => {
     expect(JSON.parse(h.socket().sent.at(-1)!)).toMatchObject({ type: 'start-run', scenario: run.scenario, variant: run.variant });
   });
 
+  it('shows a start waiting in line, takes its place again after a reconnect, and leaves the line on request', () => {
+    const h = harness();
+    h.socket().open();
+    h.socket().receive({ type: 'hello', catalog: [duplicateJobManifest] });
+    h.store.getState().startRun();
+    const { requestId } = JSON.parse(h.socket().sent[0]!) as { requestId: string };
+    h.socket().receive({ type: 'run-queued', requestId, position: 4, estimateMs: 6000, queueKey: 'c0ffee' });
+    expect(h.store.getState().pending[0]!.queued).toEqual({ position: 4, estimateMs: 6000, queueKey: 'c0ffee' });
+    h.socket().close();
+    // Kept through the drop, and asked for again with its key.
+    expect(h.store.getState().pending).toHaveLength(1);
+    expect(h.store.getState().runError).toBeNull();
+    h.runTimers();
+    h.socket().open();
+    expect(JSON.parse(h.socket().sent[0]!)).toEqual({ type: 'rejoin-queue', requestId, queueKey: 'c0ffee' });
+    h.socket().receive({ type: 'run-queued', requestId, position: 2, estimateMs: 3000, queueKey: 'c0ffee' });
+    expect(h.store.getState().pending[0]!.queued?.position).toBe(2);
+    h.store.getState().leaveQueue();
+    expect(JSON.parse(h.socket().sent[1]!)).toEqual({ type: 'cancel-queued', requestId });
+    expect(h.store.getState().pending).toEqual([]);
+  });
+
   it('stops for good', () => {
     const h = harness();
     h.socket().open();

@@ -51,6 +51,8 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
       actions().runAccepted(requestId, runId, workers);
     },
     runRejected: (requestId: string, error: string) => actions().runRejected(requestId, error),
+    runQueued: (requestId: string, position: number, estimateMs: number, queueKey: string) =>
+      actions().runQueued(requestId, position, estimateMs, queueKey),
     runUnknown: (runId: string) => actions().runUnknown(runId),
     runLost: (runId: string, server?: string) => actions().runLostWithServer(runId, server),
     runEvent: arrivals.arrived,
@@ -79,6 +81,8 @@ export function startSocket(deps: SocketDeps): { stop(): void } {
         const controlKey = controlKeys.get(runId);
         if (send({ type: 'subscribe', runId, afterSeq, ...(controlKey ? { controlKey } : {}) })) actions().runResumed(runId);
       }
+      // Starts that waited in line: the server keeps their places a while for this page.
+      for (const { requestId, queueKey } of actions().rejoinable()) send({ type: 'rejoin-queue', requestId, queueKey });
     };
     ws.onmessage = (ev: MessageEvent) => {
       receive(ev.data, sink);

@@ -14,6 +14,7 @@ function recordingSink() {
     setCatalog: record('setCatalog'),
     runAccepted: record('runAccepted'),
     runRejected: record('runRejected'),
+    runQueued: record('runQueued'),
     runUnknown: record('runUnknown'),
     runLost: record('runLost'),
     runEvent: record('runEvent'),
@@ -39,6 +40,10 @@ describe('messages from the server', () => {
       ['runAccepted', 'r', 'run-1', 'ab', ['worker-1']],
     ]);
     expect(take({ type: 'run-rejected', requestId: 'r', error: 'busy', retryAfterMs: 1000 }).calls).toEqual([['runRejected', 'r', 'busy']]);
+    expect(take({ type: 'run-queued', requestId: 'r', position: 4, estimateMs: 6000, queueKey: 'ab' }).calls).toEqual([
+      ['runQueued', 'r', 4, 6000, 'ab'],
+    ]);
+    expect(take({ type: 'queue-left', requestId: 'r' }).calls).toEqual([]);
     expect(take({ type: 'run-unknown', runId: 'run-1' }).calls).toEqual([['runUnknown', 'run-1']]);
     expect(take({ type: 'run-lost', runId: 'run-1', server: 's2' }).calls).toEqual([['runLost', 'run-1', 's2']]);
     expect(take({ type: 'run-event', runId: 'run-1', event: finished }).calls).toEqual([['runEvent', 'run-1', finished]]);

@@ -7,6 +7,8 @@ export interface MessageSink {
   /** `workers`: the run's workers, named before they start. */
   runAccepted(requestId: string, runId: string, controlKey: string, workers: string[]): void;
   runRejected(requestId: string, error: string): void;
+  /** The start waits in line for a run slot. */
+  runQueued(requestId: string, position: number, estimateMs: number, queueKey: string): void;
   /** The server forgot a run this page asked to resume. */
   runUnknown(runId: string): void;
   /** A run this page asked to resume died with its server. */
@@ -45,6 +47,12 @@ export function dispatch(message: ServerMessage, sink: MessageSink): void {
       return;
     case 'run-rejected':
       sink.runRejected(message.requestId, message.error);
+      return;
+    case 'run-queued':
+      sink.runQueued(message.requestId, message.position, message.estimateMs, message.queueKey);
+      return;
+    case 'queue-left':
+      // The page took the start out of its pending ones when it asked to leave.
       return;
     case 'run-unknown':
       sink.runUnknown(message.runId);

@@ -122,6 +122,23 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
       });
     },
 
+    runQueued(requestId, position, estimateMs, queueKey) {
+      const { pending } = get();
+      if (!pending.some((p) => p.requestId === requestId)) return;
+      set({ pending: pending.map((p) => (p.requestId === requestId ? { ...p, queued: { position, estimateMs, queueKey } } : p)) });
+    },
+
+    leaveQueue() {
+      const { pending, transport } = get();
+      const waiting = pending.filter((p) => p.queued);
+      for (const p of waiting) transport?.({ type: 'cancel-queued', requestId: p.requestId });
+      set({ pending: pending.filter((p) => !p.queued) });
+    },
+
+    rejoinable() {
+      return get().pending.flatMap((p) => (p.queued ? [{ requestId: p.requestId, queueKey: p.queued.queueKey }] : []));
+    },
+
     runRejected(requestId, error) {
       const { pending } = get();
       if (!pending.some((p) => p.requestId === requestId)) return;
@@ -155,10 +172,12 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
           if (run?.source === 'live' && runSummary(run.events).phase !== 'finished' && runSummary(run.events).phase !== 'failed')
             runs[id] = { ...run, lost: true };
         }
+        // A start in line keeps its place for a while: the page takes it up again once reconnected.
+        const kept = s.pending.filter((p) => p.queued);
         return {
           runs,
-          pending: [],
-          runError: s.pending.length > 0 ? 'the connection dropped before the server answered' : s.runError,
+          pending: kept,
+          runError: s.pending.length > kept.length ? 'the connection dropped before the server answered' : s.runError,
         };
       });
     },

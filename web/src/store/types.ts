@@ -111,6 +111,8 @@ export interface PendingRun {
   scenario: string;
   variant: string;
   slot: number;
+  /** Set while the start waits in line for a run slot: where, for about how long, and the key that keeps the place across a reconnect. */
+  queued?: { position: number; estimateMs: number; queueKey: string };
 }
 
 export interface RunsSlice {
@@ -135,6 +137,12 @@ export interface RunsSlice {
   /** `workers`: the run's workers as the server named them on taking it (their lanes are laid out before they start). */
   runAccepted(requestId: string, runId: string, workers?: string[]): void;
   runRejected(requestId: string, error: string): void;
+  /** The start waits in line for a slot, at `position` (1: next), for about `estimateMs`. */
+  runQueued(requestId: string, position: number, estimateMs: number, queueKey: string): void;
+  /** Leaves the line: every start of this page waiting in it is cancelled. */
+  leaveQueue(): void;
+  /** Starts in line to take up again after a reconnect, with their keys. */
+  rejoinable(): { requestId: string; queueKey: string }[];
   /** Appends to a run's log; `originEstimateMs` is min(arrival − atMs) over the batch. */
   appendEvents(runId: string, events: RunEvent[], originEstimateMs: number): void;
   /** The connection dropped: runs in progress are lost until the page resubscribes. */

@@ -4,6 +4,7 @@
 import { runLostWords, type EventOf } from '@racelab/shared';
 import type { Cursor } from '../../model/cursor.js';
 import type { EventLog } from '../../model/memo.js';
+import { inLineWords } from '../../model/inLine.js';
 import { runSummary } from '../../model/runSummary.js';
 import { formatMs } from '../../model/timeScale.js';
 import { deriveVerdict } from '../../model/verdict.js';
@@ -47,7 +48,9 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
   const faults = runSummary(events).started?.faults ?? NONE;
 
   let status: { cls: string; text: string };
-  if (pending) status = { cls: 'waiting', text: 'Starting…' };
+  const inLine = useStore((s) => (runId ? null : (s.pending.find((p) => p.queued)?.queued ?? null)));
+  if (inLine) status = { cls: 'waiting', text: `Every run slot is taken: ${inLineWords(inLine.position, inLine.estimateMs)}` };
+  else if (pending) status = { cls: 'waiting', text: 'Starting…' };
   else if (view.state === 'finished') status = { cls: view.pass ? 'pass' : 'fail', text: view.headline };
   else if (view.state === 'failed') status = { cls: 'error', text: 'ERROR — the run failed' };
   else if (run?.serverLost) status = { cls: 'lost', text: 'LOST — the run went with its server' };
@@ -85,6 +88,11 @@ export function VerdictPanel({ runId, named = false }: { runId?: string; named?:
             Run it again
           </button>
         </div>
+      )}
+      {inLine && (
+        <button type="button" className="leave-line" onClick={() => useStore.getState().leaveQueue()}>
+          Leave the line
+        </button>
       )}
       {view.state === 'failed' && (
         <p className="run-failed" role="alert">

@@ -21,7 +21,8 @@ export function Timeline() {
   // The view is laid out as soon as the server has taken the run, before its workers are
   // up: the first events then only add lanes and marks, not the whole timeline at once.
   const accepted = !pending && shown;
-  const starting = comparing ? 'Starting both runs…' : 'Starting the workers…';
+  const inLine = useStore((s) => s.pending.some((p) => p.queued));
+  const starting = inLine ? 'Waiting in line for a run slot…' : comparing ? 'Starting both runs…' : 'Starting the workers…';
   return (
     <section className="panel timeline" aria-labelledby="timeline-title">
       <div className="panel-head">
