@@ -67,16 +67,26 @@ async function createRegistry(pool: pg.Pool): Promise<void> {
       host text not null,
       pid int not null,
       ticks text,
-      started_at timestamptz not null default clock_timestamp());
-    alter table racelab.runs add column if not exists lease text, add column if not exists server_name text`;
+      started_at timestamptz not null default clock_timestamp())`;
+  await catalogRace(pool, create);
+  // The columns later servers added, only when missing: ALTER TABLE needs the table's owner,
+  // and a server may run as a user the registry was granted to (docs/SERVICES.md).
+  const { rows } = await pool.query<{ n: number }>(
+    `select count(*)::int as n from pg_attribute
+      where attrelid = 'racelab.runs'::regclass and attname in ('lease', 'server_name') and not attisdropped`,
+  );
+  if (rows[0]?.n !== 2)
+    await catalogRace(pool, 'alter table racelab.runs add column if not exists lease text, add column if not exists server_name text');
+}
+
+/** Runs DDL that two processes may run at once: one of them loses a race on the catalog, and what it makes exists all the same; anything else is a real error. */
+async function catalogRace(pool: pg.Pool, ddl: string): Promise<void> {
   try {
-    await pool.query(create);
+    await pool.query(ddl);
   } catch (error) {
-    // Two processes creating it at once: one of them loses a race on the catalog, and the
-    // registry exists all the same; anything else is a real error.
     const code = (error as { code?: string }).code;
     if (code !== '23505' && code !== '42P07' && code !== '42P06' && code !== '42701') throw error;
-    await pool.query(create);
+    await pool.query(ddl);
   }
 }
 

@@ -53,7 +53,7 @@ describe('bad input', () => {
     [
       'an unknown type',
       { type: 'drop-tables' },
-      "invalid message at 'type': Invalid discriminator value. Expected 'start-run' | 'cancel-run' | 'subscribe' | 'fault'",
+      "invalid message at 'type': Invalid discriminator value. Expected 'start-run' | 'cancel-run' | 'cancel-queued' | 'rejoin-queue' | 'subscribe' | 'fault'",
     ],
     [
       'a missing field',
@@ -213,7 +213,7 @@ describe('slow clients', () => {
 });
 
 describe('caps', () => {
-  it('takes two runs per page and twelve per server, and answers "busy, try again" past them', async () => {
+  it('takes two runs per page and twelve per server: a third of one page is "busy", a thirteenth of the server waits in line', async () => {
     const long = { type: 'start-run', scenario: 'duplicate-job', variant: 'token-lua', params: { workers: 1, workMs: 10_000 } };
     const pages = await Promise.all(Array.from({ length: 7 }, () => client()));
     const runIds: string[] = [];
@@ -229,25 +229,24 @@ describe('caps', () => {
         expect(await page.next((m) => m.type === 'run-rejected')).toEqual({
           type: 'run-rejected',
           requestId: 'third',
-          error: 'busy: this page already has 2 runs going, the most one page may have; try again when one ends',
+          error: 'busy: this page already has 2 runs going or in line, the most one page may have; try again when one ends',
           retryAfterMs: 1000,
         });
       }
     }
-    pages[6]!.send({ ...long, requestId: 'thirteenth' });
-    expect(await pages[6]!.next((m) => m.type === 'run-rejected')).toEqual({
-      type: 'run-rejected',
+    // The thirteenth start waits in line (queue.test.ts follows a line through): first in it.
+    pages[6]!.send({ type: 'start-run', requestId: 'thirteenth', scenario: 'duplicate-job', variant: 'token-lua' });
+    expect(await pages[6]!.next((m) => m.type === 'run-queued' || m.type === 'run-rejected')).toMatchObject({
+      type: 'run-queued',
       requestId: 'thirteenth',
-      error: 'busy: the server is running 12 runs, the most it takes at once; try again in a moment',
-      retryAfterMs: 1000,
+      position: 1,
     });
     for (const [i, page] of pages.slice(0, 6).entries()) {
       for (const runId of runIds.slice(2 * i, 2 * i + 2)) page.send({ type: 'cancel-run', runId });
     }
     for (const runId of runIds) await main.app.sockets.directory.get(runId)!.settled;
     for (const runId of runIds) expect(await leftovers(playground.redis, playground.pg, runId)).toEqual({ keys: [], schema: false });
-    // With the runs gone, the thirteenth page gets its run.
-    pages[6]!.send({ type: 'start-run', requestId: 'now', scenario: 'duplicate-job', variant: 'token-lua' });
+    // With the runs gone, the thirteenth page's start leaves the line and runs.
     const end = await pages[6]!.next(isEnd());
     expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.verdict).toBe('pass');
     for (const page of pages) page.socket.close();
@@ -270,7 +269,7 @@ describe('caps', () => {
     expect(await second.next((m) => m.type === 'run-rejected')).toEqual({
       type: 'run-rejected',
       requestId: 'd',
-      error: 'busy: the pages of this address already have 3 runs going, the most one address may have; try again when one ends',
+      error: 'busy: the pages of this address already have 3 runs going or in line, the most one address may have; try again when one ends',
       retryAfterMs: 1000,
     });
     first.send({ type: 'cancel-run', runId: runIds[0] });
@@ -294,8 +293,8 @@ describe('caps', () => {
     expect(usual.ok && usual.run.deadlineMs).toBeLessThan(MAX_RUN_MS);
   });
 
-  it('caps the worker processes of the whole server', async () => {
-    const { url } = await serve({ limits: { maxWorkersPerServer: 5 } });
+  it('caps the worker processes of the whole server: a run that needs more waits in line until they are free', async () => {
+    const { url, app } = await serve({ limits: { maxWorkersPerServer: 5 } });
     const c = await client(url);
     const { runId } = await c.startRun({
       requestId: 'a',
@@ -304,12 +303,17 @@ describe('caps', () => {
       params: { workers: 4, workMs: 10_000 },
     });
     c.send({ type: 'start-run', requestId: 'b', scenario: 'duplicate-job', variant: 'token-lua', params: { workers: 2 } });
-    expect(await c.next((m) => m.type === 'run-rejected')).toMatchObject({
-      error: 'busy: the server has 4 worker processes going and this run needs 2 more (at most 5); try again in a moment',
-      retryAfterMs: 1000,
+    expect(await c.next((m) => m.type === 'run-queued' || m.type === 'run-rejected')).toMatchObject({
+      type: 'run-queued',
+      requestId: 'b',
+      position: 1,
     });
+    expect(app.sockets.directory.workers).toBe(4);
     c.send({ type: 'cancel-run', runId });
     expect(await c.next(isEvent('run-failed'))).toMatchObject({ event: { message: 'cancelled from the page' } });
+    const accepted = await c.next((m) => m.type === 'run-accepted' && m.requestId === 'b');
+    const end = await c.next(isEnd(accepted.type === 'run-accepted' ? accepted.runId : 'none'));
+    expect(end.type === 'run-event' && end.event.type === 'run-finished' && end.event.verdict).toBe('pass');
     c.socket.close();
   });
 });
