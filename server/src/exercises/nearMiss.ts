@@ -41,8 +41,10 @@ export async function nameNearMiss(
   if (edited.failedIds.length === 0 || candidates.length === 0) return undefined;
   const same = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x) => b.includes(x));
   const matching: { mutant: MutantDefinition<unknown>; score: number }[] = [];
-  for (const mutant of candidates) {
-    const run = await referenceRun(playground, scenario, mutant.id, params, []);
+  // The candidates' runs at once: each is played once per server life, and they are few.
+  const runs = await Promise.all(candidates.map((mutant) => referenceRun(playground, scenario, mutant.id, params, [])));
+  for (const [i, mutant] of candidates.entries()) {
+    const run = runs[i]!;
     if (!same(run.failedIds, edited.failedIds)) continue;
     // The same figures weigh more than any likeness of code; the code tells the rest apart.
     const figures = same(run.failures, edited.failures) ? 1 : 0;
