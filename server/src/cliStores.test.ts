@@ -5,19 +5,20 @@
 // left registered, said so, and taken by the next sweep. A Redis freezes as a private
 // redis-server stopped with SIGSTOP; a PostgreSQL as a proxy in front of the machine's that
 // passes nothing any more (the machine's own is shared and is never stopped).
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepDebris } from './debris/sweep.js';
 import { DEFAULT_DATABASE_URL } from './services/index.js';
 import { startFreezableProxy, type FreezableProxy } from './testing/freezableProxy.js';
 import { startPrivateRedis, type PrivateRedis } from './testing/privateRedis.js';
 import { leftovers, usersLeft } from './testing/wsClient.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const clean = fileURLToPath(new URL('../dist/clean.js', import.meta.url));
 const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 /** A run that works 10 s: a store frozen while it works stops it long before its end. */
 const LONG_RUN = ['duplicate-job', '--variant', 'token-lua', '--param', 'workMs=10000'];
@@ -32,6 +33,19 @@ interface CliProcess {
   lineAt(pattern: RegExp): number | undefined;
   /** Its exit code and performance.now() at its exit. */
   exited: Promise<{ code: number | null; atMs: number }>;
+}
+
+/**
+ * A machine name of a test's own for the CLI it starts: the sweeps of other tests' servers on
+ * the shared PostgreSQL leave what that CLI left alone, until `cleanAs` sweeps it.
+ */
+const ownMachine = (): string => `cli-stores-test-${randomBytes(4).toString('hex')}`;
+
+/** `npm run clean` as the machine `env` names: what it prints. */
+function cleanAs(env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [clean], { env: { ...process.env, ...env } }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
 }
 
 function startCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
@@ -165,7 +179,8 @@ describe('the CLI with a store that freezes', () => {
   }, 60_000);
 
   it('during the run (Redis stopped): the reason, exit 1, the keys left registered, said so, and swept next', async () => {
-    const cliRun = startCli(LONG_RUN, { REDIS_URL: redis.url, DATABASE_URL: databaseUrl });
+    const env = { REDIS_URL: redis.url, DATABASE_URL: databaseUrl, RACELAB_HOST_ID: ownMachine() };
+    const cliRun = startCli(LONG_RUN, env);
     const runId = await runAtWork(cliRun.pid);
     await whileFrozen(async () => {
       const frozeAt = performance.now();
@@ -184,7 +199,7 @@ describe('the CLI with a store that freezes', () => {
       // So did the run's Redis user; its role went with its schema.
       expect(await usersLeft(store, pool, runId)).toEqual([`Redis ACL user racelab_run_${runId}`]);
       expect(await registered(runId)).toBe(true);
-      await sweepDebris(store, pool);
+      expect(await cleanAs(env)).toMatch(/^racelab clean: /);
       expect(await leftovers(store, pool, runId)).toEqual({ keys: [], schema: false });
       expect(await usersLeft(store, pool, runId)).toEqual([]);
       expect(await registered(runId)).toBe(false);
@@ -199,7 +214,8 @@ describe('the CLI with a store that freezes', () => {
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
     try {
-      const cliRun = startCli(LONG_RUN, { REDIS_URL: redis.url, DATABASE_URL: proxied.toString() });
+      const env = { REDIS_URL: redis.url, DATABASE_URL: proxied.toString(), RACELAB_HOST_ID: ownMachine() };
+      const cliRun = startCli(LONG_RUN, env);
       const runId = await runAtWork(cliRun.pid);
       const frozeAt = performance.now();
       proxy.freeze();
@@ -218,7 +234,7 @@ describe('the CLI with a store that freezes', () => {
         // So did the run's role, which goes after its schema; its Redis user went with its keys.
         expect(await usersLeft(store, pool, runId)).toEqual([`PostgreSQL role racelab_run_${runId}`]);
         expect(await registered(runId)).toBe(true);
-        await sweepDebris(store, pool);
+        expect(await cleanAs({ ...env, DATABASE_URL: databaseUrl })).toMatch(/^racelab clean: /);
         expect(await leftovers(store, pool, runId)).toEqual({ keys: [], schema: false });
         expect(await usersLeft(store, pool, runId)).toEqual([]);
         expect(await registered(runId)).toBe(false);
