@@ -83,9 +83,6 @@ async function gradeSet(
 ): Promise<ExerciseSetResult | { loadError: string }> {
   const { scenario, manifest, from, solution } = exercise;
   const checkpoints = from.checkpoints ?? [];
-  // The reference runs (played once per server life) beside the edited code's: three runs at
-  // once on a first check instead of one after another.
-  const keep = stallsToKeep(playground, exercise, params);
   const edited = await playSet(
     playground,
     { scenario: scenario.id, variant: EXERCISE_VARIANT_ID, params, ownCode: code.ownCode },
@@ -94,7 +91,7 @@ async function gradeSet(
   );
   const loadFailure = edited.runFailed?.indexOf(DID_NOT_LOAD) ?? -1;
   if (loadFailure >= 0) return { loadError: edited.runFailed!.slice(loadFailure) };
-  const missing = missingStalls(await keep, edited.facts);
+  const missing = missingStalls(await stallsToKeep(playground, exercise, params), edited.facts);
   const passed = edited.passed && missing.length === 0;
   const failures = passed ? [] : [...edited.failures, ...missing];
   const nearMiss = edited.passed
