@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // `npm test` proves each part at its defaults; `npm run test:full` (RACELAB_SUITE=full, what
 // CI runs) adds the tests that prove the same parts across a matrix. Nothing is skipped:
@@ -34,6 +35,32 @@ const FULL_ONLY = [
 ];
 const full = process.env.RACELAB_SUITE === 'full';
 
+// The files that take minutes, longest first (seconds of their own in a quiet full run,
+// 2026-12-05). Vitest orders by the durations it remembers, and on a clean clone, which
+// remembers none, by file size: these small files of many long runs then started last and
+// the suite waited on them alone (the exercises' catalogue from 1,018 s to 1,360 s of 1,392).
+const LONGEST_FIRST = [
+  'server/src/exercises/exerciseCatalog.test.ts', // 343
+  'server/src/exercises/grade.test.ts', // 106
+  'server/src/workshop/lostServer.test.ts', // 99
+  'server/src/labnet/realFaults.test.ts', // 96
+  'server/src/scenarios/catalog.test.ts', // 87
+  'server/src/scenarios/mutants.test.ts', // 84
+  'server/src/exercises/exerciseCli.test.ts', // 71
+  'server/src/scenarios/redlock/isolateNode.test.ts', // 70
+  'server/src/scenarios/token-stampede/tokenStampede.params.test.ts', // 64
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification): number => {
+      const at = LONGEST_FIRST.findIndex((path) => file.moduleId.endsWith(path));
+      return at < 0 ? LONGEST_FIRST.length : at;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     include: ['**/src/**/*.test.ts'],
@@ -48,5 +75,6 @@ export default defineConfig({
     maxWorkers: 2,
     // Tests marked concurrent (the CLI's, the near-misses) run three at a time within their file.
     maxConcurrency: 3,
+    sequence: { sequencer: LongestFirst },
   },
 });
