@@ -2,11 +2,10 @@
 // that Redis has neither DELEX nor DELIFEQ (Redis before 8.4), the variant is listed with
 // the reason, and a start of it, or of its near-miss, is refused with that reason by the
 // socket and by the CLI alike. Where it has one, the variant is played instead.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REDIS_URL } from '../../services/index.js';
+import { runCli } from '../../testing/cliProcess.js';
 import { eventsOf, play } from '../../testing/testPlayground.js';
 import { startTestServer, type TestServer } from '../../testing/testServer.js';
 import { connectClient, type TestClient } from '../../testing/wsClient.js';
@@ -17,7 +16,6 @@ const redis = new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
 const missing = await deleteIfEqualMissing(redis);
 redis.disconnect();
 
-const cli = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
 let server: TestServer;
 let client: TestClient;
 beforeAll(async () => {
@@ -28,11 +26,6 @@ afterAll(async () => {
   client.socket.close();
   await server.close();
 });
-
-const runCli = (args: string[]): Promise<{ code: number; stderr: string }> =>
-  new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], (error, _stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr }));
-  });
 
 describe.skipIf(missing === null)(`token-delex where the Redis lacks DELEX and DELIFEQ (${missing})`, () => {
   const refusal = `duplicate-job/token-delex is unavailable here: ${missing}`;
