@@ -44,7 +44,8 @@ function chosenVariants(scenario) {
       )
     : [false, true].map((correct) => scenario.variants.find((v) => v.correct === correct && !v.unavailable)).filter(Boolean);
   // A variant this server cannot run (a command its Redis lacks) is never recorded by a stand-in.
-  for (const v of variants) if (v.unavailable) fail(`${scenario.id}: the preferred variant '${v.id}' is unavailable here: ${v.unavailable}`);
+  for (const v of variants)
+    if (v.unavailable) fail(`${scenario.id}: the preferred variant '${v.id}' is unavailable here: ${v.unavailable}`);
   for (const correct of [false, true])
     if (!variants.some((v) => v.correct === correct)) fail(`${scenario.id}: no ${correct ? 'correct' : 'broken'} variant to record`);
   return variants;

@@ -14,7 +14,15 @@
 // expected there (see `expectedOtherwise`): a verdict that depends on luck is a bug, and so is
 // a correct variant that fails, or a near-miss that passes, where nothing says it should.
 import { spawn } from 'node:child_process';
-import { formatParam, resolveParams, unavailableHere, unknownScenario, unknownVariant, type ExpectedVerdict, type Params } from '@racelab/shared';
+import {
+  formatParam,
+  resolveParams,
+  unavailableHere,
+  unknownScenario,
+  unknownVariant,
+  type ExpectedVerdict,
+  type Params,
+} from '@racelab/shared';
 import { intOption, readOptions, splitParam, Playground, expectedOf, loadCatalog, findServices } from '@racelab/server';
 
 const USAGE = `usage: npm run stability -- [--times 20] [--scenario <id>] [--except <id> ...] [--variant <id>]

@@ -18,7 +18,6 @@ afterAll(async () => {
   await server.close();
 });
 
-
 // Concurrent: each case is a CLI process of its own, started while the others run.
 describe.concurrent('the CLI and the page', () => {
   it.each([
