@@ -35,14 +35,17 @@ const RUN_TIMEOUT_MS = 180_000;
 
 const out = fileURLToPath(new URL('../../web/public/recordings/', import.meta.url));
 
-/** The variants to record of one scenario: its preferred ones, else its first broken and first correct. */
+/** The variants to record of one scenario: its preferred ones, else its first broken and first correct that this server can run. */
 function chosenVariants(scenario) {
   const preferred = PREFERRED[scenario.id];
   const variants = preferred
     ? preferred.map(
         (id) => scenario.variants.find((v) => v.id === id) ?? fail(`${scenario.id}: the preferred variant '${id}' is not in the catalog`),
       )
-    : [scenario.variants.find((v) => !v.correct), scenario.variants.find((v) => v.correct)].filter(Boolean);
+    : [false, true].map((correct) => scenario.variants.find((v) => v.correct === correct && !v.unavailable)).filter(Boolean);
+  // A variant this server cannot run (a command its Redis lacks) is never recorded by a stand-in.
+  for (const v of variants)
+    if (v.unavailable) fail(`${scenario.id}: the preferred variant '${v.id}' is unavailable here: ${v.unavailable}`);
   for (const correct of [false, true])
     if (!variants.some((v) => v.correct === correct)) fail(`${scenario.id}: no ${correct ? 'correct' : 'broken'} variant to record`);
   return variants;

@@ -25,6 +25,23 @@ test.describe('duplicate-job', () => {
     }
   });
 
+  test("token-delex, where the server's Redis has neither DELEX nor DELIFEQ, is listed with the reason and its run refused", async ({
+    page,
+    request,
+  }) => {
+    const catalog = (await (await request.get('/api/catalog')).json()) as {
+      id: string;
+      variants: { id: string; unavailable?: string }[];
+    }[];
+    const reason = catalog.find((m) => m.id === 'duplicate-job')?.variants.find((v) => v.id === 'token-delex')?.unavailable;
+    test.skip(!reason, "the server's Redis has DELEX or DELIFEQ: token-delex runs there");
+    await openPlayground(page);
+    await choose(page, 'duplicate-job', 'token-delex (correct)');
+    await expect(page.getByRole('note')).toHaveText(`Unavailable on this server: token-delex: ${reason}`);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText(`The run did not start: duplicate-job/token-delex is unavailable here: ${reason}`);
+  });
+
   test('no-lock with 7 workers sends 7 e-mails', async ({ page }) => {
     await openPlayground(page);
     await choose(page, 'duplicate-job', 'no-lock (broken)');

@@ -54,6 +54,8 @@ export const VariantManifest = z.object({
    * that order (see `ScenarioManifest.declaredSets`); absent in older recordings.
    */
   expected: z.array(ExpectedVerdict).optional(),
+  /** Why this server's stores cannot run this variant (a command its Redis lacks); absent when they can. Its runs are refused with this reason. */
+  unavailable: z.string().optional(),
 });
 export type VariantManifest = z.infer<typeof VariantManifest>;
 
@@ -100,6 +102,16 @@ export const ScenarioManifest = z.object({
 });
 /** A scenario as the page and the CLI see it. */
 export type ScenarioManifest = z.infer<typeof ScenarioManifest>;
+
+/**
+ * Why a run of this variant is refused on this server, in the words the page, the CLI and the
+ * tests use ("duplicate-job/token-delex is unavailable here: needs …"); null when it can run.
+ */
+export function unavailableHere(scenario: ScenarioManifest, variantId: string): string | null {
+  if (scenario.unavailable) return `${scenario.id} is unavailable here: ${scenario.unavailable}`;
+  const reason = scenario.variants.find((v) => v.id === variantId)?.unavailable;
+  return reason ? `${scenario.id}/${variantId} is unavailable here: ${reason}` : null;
+}
 
 export type ParamsResult = { ok: true; params: Params } | { ok: false; error: string };
 

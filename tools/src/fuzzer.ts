@@ -64,7 +64,7 @@ export function frameGenerator(seed: number, catalog: ScenarioManifest[]): () =>
   const scenario = (): ScenarioManifest => pick(catalog);
   const validStart = (): Record<string, unknown> => {
     const m = scenario();
-    const v = pick(m.variants);
+    const v = pick(m.variants.filter((v) => !v.unavailable)); // a valid start is one this server can run
     return { type: 'start-run', requestId: `f${int(1e9)}`, scenario: m.id, variant: v.id, params: {} };
   };
   const kinds: Array<[number, string, () => Frame]> = [

@@ -9,11 +9,20 @@
 // parameter sets at once (each set's runs still one after another): a shorter pass under
 // a heavier load, since every run then also competes with N - 1 others.
 // --mutants runs the scenarios' near-misses instead, each at the set where it must fail.
+// A variant (or a near-miss of one) this server cannot run is not run: its line says why.
 // Exit 1 when any variant is not stable at any set, or gives another verdict than the one
 // expected there (see `expectedOtherwise`): a verdict that depends on luck is a bug, and so is
 // a correct variant that fails, or a near-miss that passes, where nothing says it should.
 import { spawn } from 'node:child_process';
-import { formatParam, resolveParams, unknownScenario, unknownVariant, type ExpectedVerdict, type Params } from '@racelab/shared';
+import {
+  formatParam,
+  resolveParams,
+  unavailableHere,
+  unknownScenario,
+  unknownVariant,
+  type ExpectedVerdict,
+  type Params,
+} from '@racelab/shared';
 import { intOption, readOptions, splitParam, Playground, expectedOf, loadCatalog, findServices } from '@racelab/server';
 
 const USAGE = `usage: npm run stability -- [--times 20] [--scenario <id>] [--except <id> ...] [--variant <id>]
@@ -96,6 +105,13 @@ interface Combo {
   expected: ExpectedVerdict;
 }
 const combos: Combo[] = [];
+/** "duplicate-job/token-delex is unavailable here: …", for each variant or near-miss chosen that this server refuses. */
+const notRun: string[] = [];
+const runsHere = (manifest: (typeof playground.catalog.manifests)[number], variant: string, shown = variant): boolean => {
+  const refused = unavailableHere(manifest, variant);
+  if (refused) notRun.push(`${manifest.id} ${shown}: not run, ${refused}`);
+  return refused === null;
+};
 for (const manifest of playground.catalog.manifests) {
   if (values.scenario && manifest.id !== values.scenario) continue;
   if (values.except.includes(manifest.id)) continue;
@@ -109,6 +125,7 @@ for (const manifest of playground.catalog.manifests) {
     // Each near-miss where it must show: red there, though the variant it mutates is not.
     for (const mutant of scenario.mutants ?? []) {
       if (values.variant && mutant.of !== values.variant && mutant.id !== values.variant) continue;
+      if (!runsHere(manifest, mutant.of, mutant.id)) continue;
       const set = values.param.length > 0 ? given : mutant.failsAt;
       const resolved = resolveParams(manifest, mutant.of, { ...mutant.defaults, ...set });
       if (!resolved.ok) throw new Error(`${manifest.id} ${mutant.id}: ${resolved.error}`);
@@ -118,6 +135,7 @@ for (const manifest of playground.catalog.manifests) {
   }
   for (const variant of manifest.variants) {
     if (values.variant && variant.id !== values.variant) continue;
+    if (!runsHere(manifest, variant.id)) continue;
     for (const set of sets) {
       const resolved = resolveParams(manifest, variant.id, set);
       if (!resolved.ok) throw new Error(`${manifest.id} ${variant.id}: ${resolved.error}`);
@@ -161,6 +179,7 @@ async function runCombo({ scenario, variant, set, expected }: Combo): Promise<vo
   reported++;
 }
 
+for (const line of notRun) console.log(line);
 try {
   let next = 0;
   const lane = async (): Promise<void> => {
@@ -176,7 +195,9 @@ const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const sets = stoppedBy
   ? `${reported - unstable}/${reported} variant × parameter sets finished (of ${combos.length}; stopped by ${stoppedBy})`
   : `${combos.length - unstable}/${combos.length} variant × parameter sets`;
+const skipped = notRun.length > 0 ? `; ${notRun.length} not run here (unavailable, said above)` : '';
 console.log(
-  `stability: ${sets} stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} NOT as expected` : '; every verdict as expected'}`,
+  `stability: ${sets} stable over ${times} runs each (${minutes} min)${unexpected ? `; ${unexpected} NOT as expected` : '; every verdict as expected'}${skipped}`,
 );
-process.exitCode = unstable > 0 || unexpected > 0 ? 1 : stoppedBy ? 130 : 0;
+// Nothing chosen could run here: refused, as a start of it is (exit 2), not passed.
+process.exitCode = unstable > 0 || unexpected > 0 ? 1 : stoppedBy ? 130 : combos.length === 0 && notRun.length > 0 ? 2 : 0;

@@ -1,12 +1,10 @@
 // The CLI rejects what the page rejects, with the same words: for each bad request the
 // first line the CLI prints (exit status 2) is the error the socket answers.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../testing/cliProcess.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
 import { connectClient, type TestClient } from '../testing/wsClient.js';
 
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 let server: TestServer;
 let client: TestClient;
 
@@ -19,13 +17,6 @@ afterAll(async () => {
   client.socket.close();
   await server.close();
 });
-
-const runCli = (args: string[]): Promise<{ code: number; firstLine: string }> =>
-  new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], (error, _stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, firstLine: stderr.split('\n')[0]! });
-    });
-  });
 
 // Concurrent: each case is a CLI process of its own, started while the others run.
 describe.concurrent('the CLI and the page', () => {
@@ -45,8 +36,8 @@ describe.concurrent('the CLI and the page', () => {
     const fromCli = runCli(args);
     client.send({ type: 'start-run', requestId: what, scenario, variant, params });
     const fromPage = await client.next((m) => m.type === 'run-rejected' && m.requestId === what);
-    const { code, firstLine } = await fromCli;
+    const { code, stderr } = await fromCli;
     expect(code).toBe(2);
-    expect(fromPage.type === 'run-rejected' && fromPage.error).toBe(firstLine);
+    expect(fromPage.type === 'run-rejected' && fromPage.error).toBe(stderr.split('\n')[0]);
   });
 });

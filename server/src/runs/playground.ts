@@ -2,13 +2,14 @@
 // catalog, a warm worker pool, and the server's own Redis and PostgreSQL connections.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import { resolveParams, unknownScenario, unknownVariant, type FaultRule, type Params } from '@racelab/shared';
+import { resolveParams, unavailableHere, unknownScenario, unknownVariant, type FaultRule, type Params } from '@racelab/shared';
 import { AgentListener } from '../agents/agentListener.js';
 import { whereabouts, type Whereabouts } from '../debris/lostRuns.js';
 import { ServerLease } from '../debris/serverLease.js';
 import { sweepDebris, sweptWords } from '../debris/sweep.js';
 import type { LabMechanisms } from '../labnet/mechanisms.js';
-import { findVariant, loadCatalog, type AnyScenario, type Catalog } from '../scenarios/registry.js';
+import { catalogOn, findVariant, loadCatalog, type AnyScenario, type Catalog } from '../scenarios/registry.js';
+import { variantForSetup } from '../scenarios/types.js';
 import { KeyspaceEvents } from './keyspaceEvents.js';
 import { secretRedactor, type Redactor } from './redact.js';
 import { notAHost } from './linkFaults.js';
@@ -196,7 +197,7 @@ export class Playground {
 
   /** Connects to the stores and warms the worker pool. */
   static async open(options: PlaygroundOptions): Promise<Playground> {
-    const catalog = await loadCatalog();
+    const loaded = await loadCatalog();
     const redact = secretRedactor([options.redisUrl, options.databaseUrl]);
     const log = (line: string): void => console.error(`racelab: ${redact(line)}`);
     const connections = serverConnections(options, log);
@@ -204,6 +205,8 @@ export class Playground {
     const opening: Opening = { going: true };
     const watch = watchStores(connections, opening);
     await reachStores(watch, connections);
+    // What this Redis can run is asked once, here: a variant needing a command it lacks is listed unavailable.
+    const catalog = await catalogOn(loaded, redis);
     const keyspace = await KeyspaceEvents.open(options.redisUrl, redis, log);
     const agents = await openAgents(options, redact, log).catch(async (error: unknown) => {
       keyspace?.close();
@@ -264,7 +267,8 @@ export class Playground {
     const definition = request.ownCode?.variant ?? findVariant(scenario, request.variant, { mutants: request.mutants });
     if (!definition) return { ok: false, error: unknownVariant(request.variant, scenario) };
     const manifest = this.catalog.manifests.find((m) => m.id === scenario.id)!;
-    if (manifest.unavailable) return { ok: false, error: `${scenario.id} is unavailable here: ${manifest.unavailable}` };
+    const unavailable = unavailableHere(manifest, variantForSetup(definition));
+    if (unavailable) return { ok: false, error: unavailable };
     // A mutant (or own code) is not in the manifest: its own defaults go under the caller's parameters.
     const isMutant = !scenario.variants.includes(definition);
     const params = resolveParams(manifest, request.variant, isMutant ? { ...definition.defaults, ...request.params } : request.params);

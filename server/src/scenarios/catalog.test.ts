@@ -6,11 +6,20 @@
 // a WAIT for a replica, a fence fetched after the SET) never draws a lease that Redis had
 // already let expire. The browser suite (e2e/tests/catalog.spec.ts) runs a broken and a
 // correct variant of each scenario from the page; every variant's verdict is held here.
+// A variant this server cannot run (a command its Redis lacks) is not played: its start is
+// held to a refusal with its reason instead, each named with its reason in a test's title.
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import { openTestPlayground, play } from '../testing/testPlayground.js';
+import { catalogHere, refusedHere } from '../testing/catalogHere.js';
+
+const here = await catalogHere();
+const variants = here.manifests.flatMap((m) =>
+  m.variants.map((v) => ({ scenario: m.id, variant: v.id, refused: refusedHere(here, m.id, v.id) })),
+);
+const refused = variants.filter((v) => v.refused !== null);
 
 let playground: Playground;
 beforeAll(async () => {
@@ -46,7 +55,7 @@ function leaseClockProblems(events: RunEvent[]): string[] {
 
 describe('the catalog at its defaults', () => {
   it('every variant gets the verdict its manifest expects, and counts each lease from when its command was sent', async () => {
-    const all = playground.catalog.manifests.flatMap((m) => m.variants.map((v) => [m.id, v.id] as const));
+    const all = variants.filter((v) => v.refused === null).map((v) => [v.scenario, v.variant] as const);
     const leases = new Map<string, number>();
     const problems: string[] = [];
     const verdicts: string[] = [];
@@ -80,6 +89,13 @@ describe('the catalog at its defaults', () => {
     expect(leases.get('redlock/redlock')).toBeGreaterThan(0);
     expect([...leases.values()].filter((n) => n > 0).length).toBeGreaterThan(20);
   }, 300_000);
+
+  it.each(refused.map((v) => [v.refused, v.scenario, v.variant] as const))(
+    'not played here, its start refused: %s',
+    (reason, scenario, variant) => {
+      expect(playground.prepare({ scenario, variant, params: {} })).toEqual({ ok: false, error: reason });
+    },
+  );
 
   it('finds a lease that says nothing of its clock, or says a time after its grant', () => {
     const base = { seq: 0, workerId: 'worker-1' } as const;

@@ -4,16 +4,21 @@
 // parameter set it names, where the variant it mutates is expected to pass and does. That
 // variant is a correct one, or a broken one at a set where its guard is what makes it pass
 // (wait-replica when no replica acknowledges). A verdict that no near-miss can turn red
-// would check nothing.
+// would check nothing. A near-miss of a variant this server cannot run (a command its Redis
+// lacks) is not played: its start is held to a refusal with its variant's reason instead.
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatParam, type Params } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import { openTestPlayground, play, type Played } from '../testing/testPlayground.js';
-import { loadCatalog } from './registry.js';
+import { catalogHere, refusedHere } from '../testing/catalogHere.js';
 
-const catalog = await loadCatalog();
-const nearMisses = [...catalog.scenarios.values()].flatMap((scenario) => (scenario.mutants ?? []).map((mutant) => ({ scenario, mutant })));
+const catalog = await catalogHere();
+const nearMisses = [...catalog.scenarios.values()].flatMap((scenario) =>
+  (scenario.mutants ?? []).map((mutant) => ({ scenario, mutant, refused: refusedHere(catalog, scenario.id, mutant.of) })),
+);
+const playable = nearMisses.filter((n) => n.refused === null);
+const refused = nearMisses.filter((n) => n.refused !== null);
 
 let playground: Playground;
 beforeAll(async () => {
@@ -56,9 +61,16 @@ describe('near-misses', () => {
     expect(problems).toEqual([]);
   });
 
+  it.each(refused.map(({ scenario, mutant, refused }) => [`${scenario.id}/${mutant.id}`, refused, scenario.id, mutant.id] as const))(
+    '%s is not played here, its start refused as its variant is: %s',
+    (_name, reason, scenario, mutant) => {
+      expect(playground.prepare({ scenario, variant: mutant, params: {}, mutants: true })).toEqual({ ok: false, error: reason });
+    },
+  );
+
   // A few at a time (the config's maxConcurrency): each mutant's choreography keeps its run
   // what it is alone, as the crowd test shows for thirty pages at once.
-  it.concurrent.each(nearMisses.map(({ scenario, mutant }) => [`${scenario.id}/${mutant.id}`, scenario, mutant] as const))(
+  it.concurrent.each(playable.map(({ scenario, mutant }) => [`${scenario.id}/${mutant.id}`, scenario, mutant] as const))(
     '%s turns the verdict red where the variant it mutates passes',
     async (_name, scenario, mutant) => {
       const [correct, mutated] = await Promise.all([

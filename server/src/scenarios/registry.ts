@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, delimiter, dirname, extname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expectedVerdict, resolveParams, type ExpectedVerdict, type Params, type ScenarioManifest } from '@racelab/shared';
+import type { Redis } from 'ioredis';
 import { BUILTIN_SCENARIOS } from './builtinScenarios.js';
 import type { MutantDefinition, ScenarioDefinition, VariantDefinition } from './types.js';
 
@@ -156,6 +157,30 @@ export function loadScenarios(): Promise<Map<string, AnyScenario>> {
     return new Map(ordered.map((s) => [s.id, s]));
   })();
   return scenariosLoading;
+}
+
+/**
+ * The catalog as this server's Redis can run it: each variant that asks (`unavailable`) is
+ * asked once, and marked unavailable with its reason where the Redis lacks what it needs.
+ * A variant whose question goes unanswered is marked too: never run on a guess.
+ */
+export async function catalogOn(catalog: Catalog, redis: Redis): Promise<Catalog> {
+  const reasonOf = (variant: VariantDefinition<unknown>): Promise<string | null> =>
+    variant.unavailable?.(redis).catch((error: unknown) => `this Redis did not say whether it can: ${(error as Error).message}`) ??
+    Promise.resolve(null);
+  const manifests = await Promise.all(
+    catalog.manifests.map(async (manifest) => {
+      const scenario = catalog.scenarios.get(manifest.id)!;
+      const variants = await Promise.all(
+        manifest.variants.map(async (variant) => {
+          const unavailable = await reasonOf(findVariant(scenario, variant.id)!);
+          return unavailable ? { ...variant, unavailable } : variant;
+        }),
+      );
+      return { ...manifest, variants };
+    }),
+  );
+  return { scenarios: catalog.scenarios, manifests };
 }
 
 let loading: Promise<Catalog> | undefined;

@@ -185,6 +185,13 @@ export interface VariantDefinition<Job> {
   source: string;
   defaults?: Params;
   faults?: FaultRule[];
+  /**
+   * Why the server's Redis cannot run this variant (a command it lacks), saying what it needs
+   * and what the server is; null: it can. Asked once when the server opens; the catalogue
+   * still lists the variant, marked unavailable with the reason, and every run of it (or of
+   * its near-misses) is refused with that reason: never imitated.
+   */
+  unavailable?(redis: Redis): Promise<string | null>;
   /** The npm library this variant runs, at its pinned version (../locks/): a library variant. */
   library?: { name: string; version: string };
   /**
@@ -374,6 +381,7 @@ export function mutantOf<Job, Steps>(
   return {
     checkpoints: variant.checkpoints,
     renewsLease: variant.renewsLease,
+    unavailable: variant.unavailable,
     defaults: variant.defaults,
     faults: variant.faults,
     ...own,

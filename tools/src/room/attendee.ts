@@ -78,7 +78,7 @@ export function chapters(catalog: ScenarioManifest[], scenarios: string[]): Arra
     const manifest = catalog.find((m) => m.id === id);
     if (!manifest) throw new Error(`no scenario '${id}' in the server's catalog`);
     return [false, true].map((correct): [string, string, 'pass' | 'fail'] => {
-      const variant = manifest.variants.find((v) => v.correct === correct);
+      const variant = manifest.variants.find((v) => v.correct === correct && !v.unavailable);
       if (!variant) throw new Error(`scenario '${id}' has no ${correct ? 'correct' : 'broken'} variant`);
       return [id, variant.id, variant.expected?.[0]?.verdict ?? (correct ? 'pass' : 'fail')];
     });

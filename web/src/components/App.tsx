@@ -10,7 +10,7 @@ import { useShortcuts } from '../app/useShortcuts.js';
 import { STACKED, useStageInSightOnRun } from '../app/stageInSight.js';
 import { useMedia } from '../app/useMedia.js';
 import { useStore } from '../store/index.js';
-import { selectScenario } from '../store/selectors.js';
+import { selectScenario, selectVariant } from '../store/selectors.js';
 import { ConnectionStatus } from './ConnectionStatus.js';
 import { CompareControl } from './controls/CompareControl.js';
 import { ExerciseEntry } from './exercise/ExerciseEntry.js';
@@ -38,15 +38,18 @@ import { Timeline } from './timeline/Timeline.js';
 /** The scenario's summary and the way into its exercise, or the open exercise in their place. */
 export function ScenarioHead({ presenter }: { presenter: boolean }) {
   const scenario = useStore(selectScenario);
+  const variant = useStore(selectVariant);
   const exercise = useStore((s) => s.exercise !== null);
   if (exercise) return <ExerciseSlot />;
   if (presenter || !scenario) return null;
+  // The whole scenario, or only the chosen variant (a command this server's Redis lacks).
+  const unavailable = scenario.unavailable ?? (variant?.unavailable && `${variant.id}: ${variant.unavailable}`);
   return (
     <div className="scenario-head">
       <p className="scenario-summary">{scenario.summary}</p>
-      {scenario.unavailable && (
+      {unavailable && (
         <p className="scenario-unavailable" role="note">
-          Unavailable on this server: {scenario.unavailable}
+          Unavailable on this server: {unavailable}
         </p>
       )}
       <ExerciseEntry />

@@ -9,6 +9,7 @@ import { FetchFailed, fireWhenDue, lockKeys, nightlyJob, type NightlyJob } from 
 import { FAIL_INSIDE_THE_LEASE, OVERRUN_THEN_FAIL } from './declaredSets.js';
 import { createReportTables, maxConcurrentBuilds } from './reportTables.js';
 import pgAdvisoryXactLock from './mutants/pgAdvisoryXactLock.js';
+import tokenDelexConstantToken from './mutants/tokenDelexConstantToken.js';
 import tokenLuaConstantToken from './mutants/tokenLuaConstantToken.js';
 import tokenLuaGetThenDel from './mutants/tokenLuaGetThenDel.js';
 import tokenLuaPlainDel from './mutants/tokenLuaPlainDel.js';
@@ -19,6 +20,7 @@ import noLock from './variants/noLock.js';
 import pgAdvisory from './variants/pgAdvisory.js';
 import setnxNoExpiry from './variants/setnxNoExpiry.js';
 import setnxThenExpire from './variants/setnxThenExpire.js';
+import tokenDelex from './variants/tokenDelex.js';
 import tokenLua from './variants/tokenLua.js';
 import waitForLock from './variants/waitForLock.js';
 import { LIBRARY_VARIANTS } from './libraryVariants.js';
@@ -64,7 +66,7 @@ export default defineScenario<NightlyJob>({
       source: 'Redis: largest PTTL of the lock keys after the run, rounded up to whole seconds (-1 if any has no expiry)',
     },
   ],
-  variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, pgAdvisory, ...LIBRARY_VARIANTS],
+  variants: [noLock, setnxNoExpiry, setnxThenExpire, blindDel, waitForLock, tokenLua, tokenDelex, pgAdvisory, ...LIBRARY_VARIANTS],
   mutants: [
     tokenLuaWithoutNx,
     pgAdvisoryXactLock,
@@ -72,6 +74,7 @@ export default defineScenario<NightlyJob>({
     tokenLuaConstantToken,
     tokenLuaGetThenDel,
     tokenLuaReleaseOnlyOnSuccess,
+    tokenDelexConstantToken,
   ],
   // More containers, all trying while the first holds the lock; and two containers that
   // arrive one after the other. Both keep each variant's own timing: with more containers

@@ -29,7 +29,7 @@ function VariantCard({ variant: v, selected, onSelect }: { variant: VariantManif
         checked={selected}
         onChange={onSelect}
         aria-label={variantName(v.id, v.correct)}
-        aria-describedby={`${id}-summary`}
+        aria-describedby={v.unavailable ? `${id}-summary ${id}-unavailable` : `${id}-summary`}
       />
       <span className="variant-text">
         {v.library ? (
@@ -53,6 +53,11 @@ function VariantCard({ variant: v, selected, onSelect }: { variant: VariantManif
         <span className="variant-summary" id={`${id}-summary`}>
           {v.summary}
         </span>
+        {v.unavailable && (
+          <span className="variant-unavailable" id={`${id}-unavailable`}>
+            Unavailable on this server: {v.unavailable}
+          </span>
+        )}
       </span>
     </label>
   );
