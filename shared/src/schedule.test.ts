@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChoices, parseChoices, type ScheduleChoice } from './schedule.js';
+import { formatChoices, parseChoices, scheduleQuery, type ScheduleChoice } from './schedule.js';
 
 describe("a schedule's text", () => {
   const choices: ScheduleChoice[] = [
@@ -28,5 +28,18 @@ describe("a schedule's text", () => {
 
   it('refuses a text past its length', () => {
     expect(parseChoices('worker-1,'.repeat(3000))).toMatchObject({ ok: false, error: expect.stringMatching(/at most 20000 characters/) });
+  });
+});
+
+describe("a schedule's link", () => {
+  it('names the scenario, the variant, every parameter and the decisions', () => {
+    const query = scheduleQuery({
+      scenario: 'fencing',
+      variant: 'lease-only',
+      params: { workMs: 300, nodes: ['a', 'b'] },
+      choices: [{ worker: 'worker-1' }, { worker: 'worker-2', expire: 'lock:document' }],
+    });
+    expect(query).toBe('?scenario=fencing&variant=lease-only&p.workMs=300&p.nodes=a,b&schedule=worker-1,worker-2:expire:lock:document');
+    expect(parseChoices(new URLSearchParams(query).get('schedule')!)).toMatchObject({ ok: true });
   });
 });

@@ -3,7 +3,7 @@
 // explorer writes the smallest failing one it finds to a file; `npm run scenario -- …
 // --schedule file.json` and the page play it again.
 import { z } from 'zod';
-import { Params } from './catalog.js';
+import { Params, formatParam } from './catalog.js';
 
 /** What a worker is about to do when it stops at a scheduling point. */
 export const StepAt = z.discriminatedUnion('kind', [
@@ -96,6 +96,18 @@ export function parseChoices(text: string): { ok: true; choices: ScheduleChoice[
   const parsed = z.array(ScheduleChoice).max(10_000).safeParse(choices);
   if (!parsed.success) return { ok: false, error: `not a schedule: ${parsed.error.issues[0]!.message}` };
   return { ok: true, choices: parsed.data };
+}
+
+/**
+ * The page's query that replays a schedule live: its scenario, variant, parameters and
+ * decisions ("?scenario=…&variant=…&p.workers=3&schedule=worker-1,…"); Run plays it.
+ */
+export function scheduleQuery(file: Pick<ScheduleFile, 'scenario' | 'variant' | 'params' | 'choices'>): string {
+  const params = Object.entries(file.params).map(([name, value]) => [`p.${name}`, formatParam(value)]);
+  const fields = [['scenario', file.scenario], ['variant', file.variant], ...params, ['schedule', formatChoices(file.choices)]];
+  // Colons and commas read as themselves in a query: left plain, the link stays legible.
+  const encode = (text: string): string => encodeURIComponent(text).replace(/%3A/gi, ':').replace(/%2C/gi, ',');
+  return `?${fields.map(([name, value]) => `${encode(name!)}=${encode(value!)}`).join('&')}`;
 }
 
 /** A step in words: "SET lock", "UPDATE documents …", "checkpoint after-grant", "pause (sleep)". */

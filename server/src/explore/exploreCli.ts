@@ -10,7 +10,15 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRecording, resolveParams, unknownScenario, unknownVariant, type ScheduleFile, type ScenarioManifest } from '@racelab/shared';
+import {
+  createRecording,
+  resolveParams,
+  scheduleQuery,
+  unknownScenario,
+  unknownVariant,
+  type ScheduleFile,
+  type ScenarioManifest,
+} from '@racelab/shared';
 import { splitParam } from '../commandLine.js';
 import { findVariant, loadCatalog } from '../scenarios/registry.js';
 import { servicesOrSay } from '../services/index.js';
@@ -158,7 +166,12 @@ function printReport({ request, out }: Parsed, found: Exploration): void {
   for (const line of smallest.lines.slice(0, 3)) console.log(`  → ${line}`);
   console.log(`written: ${out}\n  play it again: npm run scenario -- ${request.scenario} --variant ${request.variant} --schedule ${out}`);
   console.log(`written: ${recordingPath(out)}\n  open it in the page: Open recording`);
+  console.log(`replay it live: the page's address (npm start) followed by\n  ${pageLink(request, smallest)}`);
 }
+
+/** The query that replays the schedule live, after the page's address (npm start serves it on port 7070 unless PORT says). */
+const pageLink = (request: ExploreRequest, smallest: PlayedSchedule): string =>
+  scheduleQuery({ ...request, params: request.params as ScheduleFile['params'], choices: smallest.choices });
 
 function jsonReport({ request, out }: Parsed, found: Exploration): unknown {
   const { played, outcomes, failing, smallest, exhausted } = found;
@@ -181,6 +194,7 @@ function jsonReport({ request, out }: Parsed, found: Exploration): unknown {
             verdict: smallest.lines,
             file: out,
             recording: recordingPath(out),
+            page: pageLink(request, smallest),
           },
         }
       : {}),
