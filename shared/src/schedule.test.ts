@@ -36,10 +36,12 @@ describe("a schedule's link", () => {
     const query = scheduleQuery({
       scenario: 'fencing',
       variant: 'lease-only',
-      params: { workMs: 300, nodes: ['a', 'b'] },
+      params: { workMs: 300, offsetsMs: [0, 600] },
       choices: [{ worker: 'worker-1' }, { worker: 'worker-2', expire: 'lock:document' }],
     });
-    expect(query).toBe('?scenario=fencing&variant=lease-only&p.workMs=300&p.nodes=a,b&schedule=worker-1,worker-2:expire:lock:document');
-    expect(parseChoices(new URLSearchParams(query).get('schedule')!)).toMatchObject({ ok: true });
+    expect(query).toBe(
+      '?scenario=fencing&variant=lease-only&p.workMs=300&p.offsetsMs=0,600&schedule=worker-1,worker-2:expire:lock:document',
+    );
+    expect(parseChoices(query.split('&schedule=')[1]!)).toMatchObject({ ok: true });
   });
 });
