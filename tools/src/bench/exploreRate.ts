@@ -8,16 +8,11 @@ import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { EXPLORE_PARALLEL, Playground, WORKER_ENTRY, WORKER_EXEC_ARGV, explore } from '@racelab/server';
 import type { BenchResult, Figure } from './figure.js';
+import { poolWarm } from './runOverhead.js';
 
 const SECTION = 'Explore';
 const WORKERS = 3;
 const CLOCK_TICKS_PER_S = 100;
-
-/** Resolves once the pool holds `count` idle processes. */
-async function poolWarm(playground: Playground, count: number): Promise<void> {
-  const idle = () => (playground.pool as unknown as { idle: unknown[] }).idle.length;
-  for (let i = 0; i < 800 && idle() < count; i++) await new Promise((r) => setTimeout(r, 25));
-}
 
 /** CPU ms a pooled worker process takes from its fork to "ready" (user plus system, from /proc). */
 async function workerStartCpuMs(redisUrl: string, databaseUrl: string): Promise<number> {
@@ -39,7 +34,7 @@ export async function benchExploreRate(redisUrl: string, databaseUrl: string, ro
   const forks: number[] = [];
   try {
     for (let round = 0; round < rounds; round++) {
-      await poolWarm(playground, WORKERS * EXPLORE_PARALLEL);
+      await poolWarm(playground, WORKERS * EXPLORE_PARALLEL, 800);
       const t0 = performance.now();
       const found = await explore(
         playground,
