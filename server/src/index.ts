@@ -10,6 +10,8 @@ export { intOption, readOptions, splitParam } from './commandLine.js';
 export { createAppServer } from './http/appServer.js';
 export { HEALTH_PATH, READY_PATH, READY_TIMEOUT_MS } from './http/health.js';
 export { DEFAULT_LIMITS } from './http/limits.js';
+export { explore } from './explore/explorer.js';
+export { EXPLORE_PARALLEL } from './explore/exploreCli.js';
 export { Playground, type StartRequest, type Started } from './runs/playground.js';
 export { deleteKeys } from './runs/deleteKeys.js';
 export { Run } from './runs/run.js';
@@ -28,5 +30,6 @@ export {
 export { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, findServices } from './services/index.js';
 export { freePort } from './services/freePort.js';
 export { findHaproxy, startWorkshop, type Workshop } from './workshop/workshop.js';
+export { WORKER_ENTRY, WORKER_EXEC_ARGV } from './worker/entry.js';
 export type { FromWorker, ToWorker, WorkerPlan } from './worker/ipc.js';
 export { createWorkerContext } from './worker/workerContext.js';

@@ -7,6 +7,7 @@ import { RunEvent } from './events.js';
 import { EXERCISE_MAX_BYTES } from './exerciseNames.js';
 import { LatencyMs, LiveFaultAction, LossPercent, PlannedFault, type FaultRule } from './faultRule.js';
 import { parseJsonBy } from './parseJson.js';
+import { MAX_SCHEDULE_TEXT } from './schedule.js';
 
 export { describeIssue } from './parseJson.js';
 
@@ -68,6 +69,12 @@ export const ClientMessage = z.discriminatedUnion('type', [
     speed: z.number().min(MIN_SPEED).max(MAX_SPEED).default(1),
     /** An exercise's edited code, run as the variant `your-fix` (EXERCISE_VARIANT_ID) where the server allows it. */
     exercise: z.strictObject({ code: z.string().max(EXERCISE_MAX_BYTES) }).optional(),
+    /**
+     * A schedule the explorer found, as a link carries it (schedule.ts's formatChoices): the
+     * run is an explored one, its workers let past their scheduling points in this order. The
+     * server reads it with parseChoices and refuses it in words when it is not one.
+     */
+    schedule: z.string().max(MAX_SCHEDULE_TEXT).optional(),
   }),
   z.strictObject({ type: z.literal('cancel-run'), runId: id }),
   /** Leaves the line: the queued start `requestId` of this page is dropped (answered queue-left). */

@@ -3,7 +3,7 @@
 // explorer writes the smallest failing one it finds to a file; `npm run scenario -- …
 // --schedule file.json` and the page play it again.
 import { z } from 'zod';
-import { Params } from './catalog.js';
+import { Params, formatParam } from './catalog.js';
 
 /** What a worker is about to do when it stops at a scheduling point. */
 export const StepAt = z.discriminatedUnion('kind', [
@@ -57,6 +57,57 @@ export function parseScheduleFile(text: string): { ok: true; schedule: ScheduleF
   if (parsed.success) return { ok: true, schedule: parsed.data };
   const issue = parsed.error.issues[0]!;
   return { ok: false, error: `not a racelab schedule: ${issue.path.join('.') || '(top)'}: ${issue.message}` };
+}
+
+/** Longest schedule a link or a page's start-run may carry, as text. */
+export const MAX_SCHEDULE_TEXT = 20_000;
+
+const WORKER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+// In a key, the two characters the text gives a meaning: "," ends a choice, "%" escapes.
+const escapeKey = (key: string): string => key.replace(/%/g, '%25').replace(/,/g, '%2C');
+const unescapeKey = (key: string): string => key.replace(/%2C/gi, ',').replace(/%25/g, '%');
+
+/**
+ * A schedule's decisions as the text a link carries, one choice after another, comma-separated:
+ * "worker-1", "worker-3:kill" (killed where it waits), "worker-2:expire:lock:document" (that
+ * key runs out on Redis's clock first, then worker-2 goes).
+ */
+export function formatChoices(choices: readonly ScheduleChoice[]): string {
+  return choices
+    .map((c) => (c.kill ? `${c.worker}:kill` : c.expire !== undefined ? `${c.worker}:expire:${escapeKey(c.expire)}` : c.worker))
+    .join(',');
+}
+
+/** A schedule's decisions from the text of a link (formatChoices), or why it is not one. */
+export function parseChoices(text: string): { ok: true; choices: ScheduleChoice[] } | { ok: false; error: string } {
+  if (text.length > MAX_SCHEDULE_TEXT)
+    return { ok: false, error: `a schedule is at most ${MAX_SCHEDULE_TEXT} characters; this one has ${text.length}` };
+  if (text.trim() === '') return { ok: false, error: 'the schedule is empty' };
+  const choices: ScheduleChoice[] = [];
+  for (const [i, part] of text.split(',').entries()) {
+    const [worker = '', what, ...rest] = part.split(':');
+    const where = `decision ${i + 1} ('${part.slice(0, 80)}')`;
+    if (!WORKER_ID.test(worker)) return { ok: false, error: `${where}: a decision starts with a worker id such as worker-1` };
+    if (what === undefined) choices.push({ worker });
+    else if (what === 'kill' && rest.length === 0) choices.push({ worker, kill: true });
+    else if (what === 'expire' && rest.join(':') !== '') choices.push({ worker, expire: unescapeKey(rest.join(':')) });
+    else return { ok: false, error: `${where}: after the worker comes nothing, ':kill' or ':expire:<key>'` };
+  }
+  const parsed = z.array(ScheduleChoice).max(10_000).safeParse(choices);
+  if (!parsed.success) return { ok: false, error: `not a schedule: ${parsed.error.issues[0]!.message}` };
+  return { ok: true, choices: parsed.data };
+}
+
+/**
+ * The page's query that replays a schedule live: its scenario, variant, parameters and
+ * decisions ("?scenario=…&variant=…&p.workers=3&schedule=worker-1,…"); Run plays it.
+ */
+export function scheduleQuery(file: Pick<ScheduleFile, 'scenario' | 'variant' | 'params' | 'choices'>): string {
+  const params = Object.entries(file.params).map(([name, value]) => [`p.${name}`, formatParam(value)]);
+  const fields = [['scenario', file.scenario], ['variant', file.variant], ...params, ['schedule', formatChoices(file.choices)]];
+  // Colons and commas read as themselves in a query: left plain, the link stays legible.
+  const encode = (text: string): string => encodeURIComponent(text).replace(/%3A/gi, ':').replace(/%2C/gi, ',');
+  return `?${fields.map(([name, value]) => `${encode(name!)}=${encode(value!)}`).join('&')}`;
 }
 
 /** A step in words: "SET lock", "UPDATE documents …", "checkpoint after-grant", "pause (sleep)". */

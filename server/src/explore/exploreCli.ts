@@ -3,17 +3,35 @@
 // variant's schedules on real workers and stores, cheapest first, and reports what it ran,
 // the distinct outcomes and the smallest failing schedule in words; that schedule is written
 // as a schedule file (`npm run scenario -- … --schedule <file>` plays it again) and as a
-// recording (the page's "Open recording"). Exit 0 when no schedule failed, 1 when one did (or
-// the stores could not be reached), 2 on bad input.
+// recording (the page's "Open recording"). While it runs, a progress line on stderr says how
+// many schedules ran and failed, the rate and the time left of the budget (progressLine.ts).
+// Exit 0 when no schedule failed, 1 when one did (or the stores could not be reached), 2 on
+// bad input.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRecording, resolveParams, unknownScenario, unknownVariant, type ScheduleFile, type ScenarioManifest } from '@racelab/shared';
+import {
+  createRecording,
+  resolveParams,
+  scheduleQuery,
+  unknownScenario,
+  unknownVariant,
+  type ScheduleFile,
+  type ScenarioManifest,
+} from '@racelab/shared';
 import { splitParam } from '../commandLine.js';
 import { findVariant, loadCatalog } from '../scenarios/registry.js';
 import { servicesOrSay } from '../services/index.js';
 import type { Exploration, ExploreRequest, PlayedSchedule } from './explorer.js';
+import { progressLine } from './progressLine.js';
 import { storyOf } from './story.js';
+
+/**
+ * Schedules played at once. Each holds its own worker processes and stores; the order of a
+ * run's steps is its scheduler's, so what else runs beside it changes its speed, never its
+ * verdict. Two keep a 2-core machine busy while one run waits on the stores or its forks.
+ */
+export const EXPLORE_PARALLEL = 2;
 
 export const EXPLORE_USAGE = `usage: racelab explore <scenario> --variant <id> [--param name=value ...] [--bound K] [--budget N] [--minutes M]
                        [--no-faults] [--first] [--out file.schedule.json] [--json]   (npm run explore -- <scenario> --variant <id>)
@@ -35,7 +53,7 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
 } as const;
 
-type Parsed = { request: ExploreRequest; manifest: ScenarioManifest; out: string; json: boolean };
+type Parsed = { request: ExploreRequest; manifest: ScenarioManifest; out: string; json: boolean; workers: number };
 
 /** The explore command; `cwd` resolves --out. Returns the exit code. */
 export async function exploreCommand(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()): Promise<number> {
@@ -48,9 +66,12 @@ export async function exploreCommand(argv: string[], cwd = process.env.INIT_CWD 
   if (!services) return 1;
   const { Playground } = await import('../runs/playground.js');
   const { explore } = await import('./explorer.js');
-  const playground = await Playground.open({ ...services, poolSize: 3 });
+  const { request } = parsed;
+  // Warm processes for every schedule playing at once.
+  const playground = await Playground.open({ ...services, poolSize: parsed.workers * (request.parallel ?? 1) });
+  const progress = progressLine(request, process.stderr);
   try {
-    const found = await explore(playground, parsed.request, parsed.manifest.metrics);
+    const found = await explore(playground, request, parsed.manifest.metrics, progress.update).finally(progress.done);
     if (found.smallest) writeSmallest(parsed, found.smallest);
     if (parsed.json) console.log(JSON.stringify(jsonReport(parsed, found)));
     else printReport(parsed, found);
@@ -104,9 +125,10 @@ async function readRequest(argv: string[], cwd: string): Promise<Parsed | string
     timeMs: Number(values.minutes) * 60_000,
     faults: { expire: faults, kill: faults },
     firstFailure: values.first,
+    parallel: EXPLORE_PARALLEL,
   };
   const out = resolve(cwd, values.out ?? `${manifest.id}-${definition.id}.schedule.json`);
-  return { request, manifest, out, json: values.json };
+  return { request, manifest, out, json: values.json, workers: scenario.workers(params.params).length };
 }
 
 const recordingPath = (out: string): string => out.replace(/(\.schedule)?\.json$/, '') + '.recording.json';
@@ -144,7 +166,12 @@ function printReport({ request, out }: Parsed, found: Exploration): void {
   for (const line of smallest.lines.slice(0, 3)) console.log(`  → ${line}`);
   console.log(`written: ${out}\n  play it again: npm run scenario -- ${request.scenario} --variant ${request.variant} --schedule ${out}`);
   console.log(`written: ${recordingPath(out)}\n  open it in the page: Open recording`);
+  console.log(`replay it live: the page's address (npm start) followed by\n  ${pageLink(request, smallest)}`);
 }
+
+/** The query that replays the schedule live, after the page's address (npm start serves it on port 7070 unless PORT says). */
+const pageLink = (request: ExploreRequest, smallest: PlayedSchedule): string =>
+  scheduleQuery({ ...request, params: request.params as ScheduleFile['params'], choices: smallest.choices });
 
 function jsonReport({ request, out }: Parsed, found: Exploration): unknown {
   const { played, outcomes, failing, smallest, exhausted } = found;
@@ -167,6 +194,7 @@ function jsonReport({ request, out }: Parsed, found: Exploration): unknown {
             verdict: smallest.lines,
             file: out,
             recording: recordingPath(out),
+            page: pageLink(request, smallest),
           },
         }
       : {}),

@@ -5,7 +5,9 @@
 // first (a lease runs out on Redis's clock, a worker is killed). They are tried cheapest
 // first, a schedule's cost being its preemptions plus its faults, within a bound on that cost
 // and a budget of schedules and time: the few-preemptions bound under which most real races
-// show. The first failing schedule found is then among the cheapest: the smallest.
+// show. Several schedules play at once (their order is the scheduler's, never the machine's:
+// a run's verdict does not depend on what else runs), each taken cheapest first from the
+// frontier; the smallest failing one is the cheapest of those played.
 import { verdictLine, type MetricSpec, type Metrics, type RunEvent, type ScheduleChoice, type StepAt } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import { EXPLORE_SPEED, StepScheduler, type Decision } from './stepScheduler.js';
@@ -25,8 +27,18 @@ export interface ExploreRequest {
   timeMs: number;
   /** Faults the schedules may place: leases expiring, workers killed. */
   faults: { expire: boolean; kill: boolean };
-  /** Stop at the first failing schedule. */
+  /** Stop at the first failing schedule (the ones already playing finish). */
   firstFailure?: boolean;
+  /** Schedules played at once (1 when absent). */
+  parallel?: number;
+}
+
+/** How far an exploration has gone: told after each schedule played. */
+export interface ExploreProgress {
+  played: number;
+  failing: number;
+  /** Since the exploration started, in ms. */
+  elapsedMs: number;
 }
 
 /** One schedule played. */
@@ -68,38 +80,62 @@ const costOf = (choices: ScheduleChoice[], trace: Decision[]): PlayedSchedule['c
   faults: choices.filter((c) => c.expire !== undefined || c.kill).length,
 });
 
-/** Searches the schedules of one scenario's variant. */
-export async function explore(playground: Playground, request: ExploreRequest, metrics: MetricSpec[]): Promise<Exploration> {
+/** Searches the schedules of one scenario's variant; `onPlayed` hears of each schedule played. */
+export async function explore(
+  playground: Playground,
+  request: ExploreRequest,
+  metrics: MetricSpec[],
+  onPlayed?: (progress: ExploreProgress) => void,
+): Promise<Exploration> {
   const started = Date.now();
   const frontier: Candidate[] = [{ choices: [], cost: 0 }];
   const seen = new Set<string>([JSON.stringify([])]);
   const played: PlayedSchedule[] = [];
+  const playing = new Set<Promise<void>>();
+  let launched = 0;
   let stopped = false;
-  while (frontier.length > 0 && played.length < request.budget && Date.now() - started < request.timeMs) {
-    frontier.sort((a, b) => a.cost - b.cost || faultRank(a) - faultRank(b) || a.choices.length - b.choices.length);
-    const next = frontier.shift()!;
-    const run = await play(playground, request, next.choices, metrics);
-    played.push(run);
-    if (run.outcome === 'fail' && request.firstFailure) {
-      stopped = true;
-      break;
+  const mayStart = (): boolean => !stopped && frontier.length > 0 && launched < request.budget && Date.now() - started < request.timeMs;
+  const start = (next: Candidate): void => {
+    launched++;
+    const going: Promise<void> = play(playground, request, next.choices, metrics).then((run) => {
+      playing.delete(going);
+      played.push(run);
+      if (run.outcome === 'fail' && request.firstFailure) stopped = true;
+      for (const child of branches(run, next.choices.length, request)) {
+        const key = JSON.stringify(child.choices);
+        if (child.cost > request.bound || seen.has(key)) continue;
+        seen.add(key);
+        frontier.push(child);
+      }
+      onPlayed?.({ played: played.length, failing: played.filter((p) => p.outcome === 'fail').length, elapsedMs: Date.now() - started });
+    });
+    playing.add(going);
+  };
+  for (;;) {
+    while (playing.size < (request.parallel ?? 1) && mayStart()) {
+      frontier.sort(cheapestFirst);
+      start(frontier.shift()!);
     }
-    for (const child of branches(run, next.choices.length, request)) {
-      const key = JSON.stringify(child.choices);
-      if (child.cost > request.bound || seen.has(key)) continue;
-      seen.add(key);
-      frontier.push(child);
-    }
+    if (playing.size === 0) break;
+    await Promise.race(playing);
   }
   const failing = played.filter((p) => p.outcome === 'fail');
+  const smallest = [...failing].sort(smallestFirst)[0];
   return {
     played,
     outcomes: outcomesOf(played),
     failing,
-    ...(failing[0] ? { smallest: failing[0] } : {}),
+    ...(smallest ? { smallest } : {}),
     exhausted: !stopped && frontier.length === 0,
   };
 }
+
+const cheapestFirst = (a: Candidate, b: Candidate): number =>
+  a.cost - b.cost || faultRank(a) - faultRank(b) || a.choices.length - b.choices.length;
+
+/** The cheaper of two played schedules: fewer preemptions and faults, then fewer decisions. */
+const smallestFirst = (a: PlayedSchedule, b: PlayedSchedule): number =>
+  a.cost.preemptions + a.cost.faults - (b.cost.preemptions + b.cost.faults) || a.choices.length - b.choices.length;
 
 /** Plays one schedule as a real run, to its verdict. */
 export async function play(

@@ -25,6 +25,7 @@ import { BUSY_RETRY_AFTER_MS, TOO_MANY_MESSAGES, type SocketLimits } from './lim
 import type { QueueDesk, QueueOwner, Waiting } from './queueDesk.js';
 import type { RunDirectory } from './runDirectory.js';
 import { TokenBucket } from './tokenBucket.js';
+import { pageSchedule } from '../explore/pageSchedule.js';
 
 /** What a page's connection needs of the socket server. */
 export interface PageServer {
@@ -167,6 +168,12 @@ export class PageConnection implements QueueOwner {
   private prepare(message: Message<'start-run'>, ownCode?: OwnCode): Started {
     const { scenario, params, faults, speed } = message;
     const variant = ownCode ? EXERCISE_VARIANT_ID : message.variant;
+    if (message.schedule !== undefined) {
+      // A fresh scheduler for each start: a start that waited in line is prepared again.
+      const scheduled = pageSchedule(message.schedule, message);
+      if (!scheduled.ok) return scheduled;
+      return this.server.playground.prepare({ scenario, variant, params, scheduler: scheduled.scheduler, speed: scheduled.speed });
+    }
     return this.server.playground.prepare({ scenario, variant, params, faults, speed, ...(ownCode ? { ownCode } : {}) });
   }
 

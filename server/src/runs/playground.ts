@@ -285,6 +285,8 @@ export class Playground {
     const deadlineMs =
       request.deadlineMs ?? Math.min(scenario.deadlineMs(scaleDurations(scenario.params, params.params, request.speed ?? 1)), MAX_RUN_MS);
     const workerIds = scenario.workers(params.params);
+    const stranger = request.scheduler?.choices.find((c) => !workerIds.includes(c.worker));
+    if (stranger) return { ok: false, error: `the schedule names ${stranger.worker}, not a worker of this run (${workerIds.join(', ')})` };
     for (const fault of request.faults ?? []) {
       const error = this.refusedFault(fault, scenario, variant, workerIds, params.params);
       if (error) return { ok: false, error };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeReport } from './mergeReport.js';
+import { keepHandWritten, mergeReport } from './mergeReport.js';
 
 const SECTIONS = ['Run overhead', 'Static site', 'Start-up'];
 const report = (date: string, targets: string[], sections: [string, string][]) =>
@@ -52,5 +52,27 @@ describe('a partial bench report', () => {
     expect(merged).toContain(
       'This run measured Static site (BENCH_ONLY); Run overhead, Start-up are as the report of 2026-12-01T00:00:00.000Z had them.',
     );
+  });
+});
+
+describe('a section written by hand', () => {
+  const previous = report(
+    '2026-12-01T00:00:00.000Z',
+    [],
+    [
+      ['Run overhead', 'old overhead'],
+      ['Workshop', 'measured with npm run room'],
+      ['Start-up', 'old start-up'],
+    ],
+  );
+  const fresh = `${report('2026-12-04T00:00:00.000Z', [], [['Run overhead', 'new overhead']]).trimEnd()}\n`;
+
+  it('stays at the end of a full report and of a merged one', () => {
+    const full = keepHandWritten(previous, fresh, SECTIONS);
+    expect(full.match(/^## .*/gm)).toEqual(['## Targets', '## Run overhead', '## Workshop']);
+    expect(full.endsWith('measured with npm run room\n')).toBe(true);
+    const merged = keepHandWritten(previous, mergeReport(previous, fresh, SECTIONS), SECTIONS);
+    expect(merged.match(/^## .*/gm)).toEqual(['## Targets', '## Run overhead', '## Start-up', '## Workshop']);
+    expect(merged).toContain('new overhead');
   });
 });

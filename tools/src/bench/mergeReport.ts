@@ -1,6 +1,8 @@
 // BENCH_ONLY measures some benchmarks again, not all: the report it writes keeps the sections
 // of the others (and their rows of the targets table) as the last report had them, and says
-// so under its header, so that one part can be measured anew without the whole bench.
+// so under its header, so that one part can be measured anew without the whole bench. A
+// section the bench does not write (measured by hand with another command, as the workshop's
+// `npm run room`) is kept by every run, partial or full, at the end.
 
 const TARGETS = 'Targets';
 const FAILED = 'Benchmarks that did not run to the end';
@@ -46,4 +48,12 @@ export function mergeReport(previous: string, fresh: string, sections: readonly 
   ].join('\n');
   const body = sections.map((s) => (ran.includes(s) ? f : p).blocks.get(s) ?? '').join('');
   return `${`${head}${targets}${f.blocks.get(FAILED) ?? ''}${body}`.trimEnd()}\n`;
+}
+
+/** `fresh` with every section of `previous` that no bench writes (neither `sections`, the targets nor the failures) appended, as it was. */
+export function keepHandWritten(previous: string, fresh: string, sections: readonly string[]): string {
+  const own = new Set([...sections, TARGETS, FAILED]);
+  const written = parse(fresh).blocks;
+  const kept = [...parse(previous).blocks].filter(([title]) => !own.has(title) && !written.has(title)).map(([, block]) => block);
+  return kept.length === 0 ? fresh : `${`${fresh.trimEnd()}\n\n${kept.join('')}`.trimEnd()}\n`;
 }

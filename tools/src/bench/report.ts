@@ -13,6 +13,7 @@ export const SECTIONS = [
   'Scale of a run',
   'Lock primitive',
   'Start-up',
+  'Explore',
 ];
 
 export function formatNumber(x: number, unit: string): string {

@@ -34,9 +34,9 @@ interface RacelabPhases {
 }
 
 /** Resolves once the pool holds `count` idle, ready processes: the warm pool a run expects. */
-async function poolWarm(playground: Playground, count: number): Promise<void> {
+export async function poolWarm(playground: Playground, count: number, tries = 400): Promise<void> {
   const idle = () => (playground.pool as unknown as { idle: unknown[] }).idle.length;
-  for (let i = 0; i < 400 && idle() < count; i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < tries && idle() < count; i++) await new Promise((r) => setTimeout(r, 25));
 }
 
 async function racelabRun(playground: Playground, workMs: number): Promise<RacelabPhases> {

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark of the issue, one after another on this machine, then
 // BENCHMARKS.md at the repository root and the targets on stdout. The build comes first
-// (the root script). BENCH_ONLY=lock,overhead,first,stampede,startup,pixel,scale,site runs a
+// (the root script). BENCH_ONLY=lock,overhead,first,stampede,startup,pixel,scale,site,explore runs a
 // subset, and keeps the other sections of the report as they were; BENCH_OUT writes the
 // report elsewhere. Uses REDIS_URL / DATABASE_URL or the
 // local defaults, which must be running.
@@ -11,10 +11,11 @@ import pg from 'pg';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@racelab/server';
 import { benchEventToPixel, benchTimelineAtScale } from './browserBenches.js';
 import type { BenchResult } from './figure.js';
+import { benchExploreRate } from './exploreRate.js';
 import { benchFirstEventOverSocket } from './firstEventOverSocket.js';
 import { benchLockPrimitive } from './lockPrimitive.js';
 import { describeMachine } from './benchMachine.js';
-import { mergeReport } from './mergeReport.js';
+import { keepHandWritten, mergeReport } from './mergeReport.js';
 import { formatNumber, renderReport, SECTIONS, type Report } from './report.js';
 import { benchRunOverhead } from './runOverhead.js';
 import { benchSiteFirstScreen } from './siteFirstScreen.js';
@@ -36,6 +37,7 @@ const benches: { id: string; name: string; run(): Promise<BenchResult> }[] = [
   { id: 'pixel', name: 'event to pixel', run: () => benchEventToPixel(3) },
   { id: 'scale', name: 'timeline at scale', run: () => benchTimelineAtScale() },
   { id: 'site', name: 'static site first screen', run: () => benchSiteFirstScreen(5) },
+  { id: 'explore', name: 'explore rate', run: () => benchExploreRate(redisUrl, databaseUrl) },
 ];
 
 const started = performance.now();
@@ -63,7 +65,10 @@ for (const bench of benches) {
 report.wallSeconds = (performance.now() - started) / 1000;
 // A subset keeps the other sections of the report as they were.
 const written = renderReport(report);
-writeFileSync(out, only && existsSync(out) ? mergeReport(readFileSync(out, 'utf8'), written, SECTIONS) : written);
+const previous = existsSync(out) ? readFileSync(out, 'utf8') : undefined;
+const merged = only && previous ? mergeReport(previous, written, SECTIONS) : written;
+// Sections written by hand (measured by other commands) stay, whatever this run measured.
+writeFileSync(out, previous ? keepHandWritten(previous, merged, SECTIONS) : merged);
 
 console.log(`\nTargets (${out}):`);
 for (const f of report.results.flatMap((r) => r.figures)) {

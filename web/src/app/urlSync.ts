@@ -33,6 +33,7 @@ export function setupOf(s: State): UrlSetup {
     }
     if (!samePlan(s.faults, variant.faults)) setup.faults = s.faults;
     if (s.compareWith) setup.compare = s.compareWith;
+    if (s.schedule) setup.schedule = s.schedule;
   }
   if (s.speed !== 1) setup.speed = s.speed;
   if (s.presenter) setup.presenter = true;

@@ -95,6 +95,14 @@ describe('the setup in the URL', () => {
     expect(readSetup('?replay=duplicate-job-blind-del.json').replay).toBe('duplicate-job-blind-del.json');
   });
 
+  it('carries a schedule the explorer found, and drops text that is not one', () => {
+    const text = '?scenario=fencing&variant=lease-only&schedule=worker-1,worker-2:expire:lock:document,worker-1:kill';
+    const setup = readSetup(text);
+    expect(setup.schedule).toBe('worker-1,worker-2:expire:lock:document,worker-1:kill');
+    expect(writeSetup(setup)).toBe(text);
+    expect(readSetup('?schedule=worker-1:stall').schedule).toBeUndefined();
+  });
+
   it('accepts only plain recording file names', () => {
     expect(safeRecordingName('a-b_c.1.json')).toBe('a-b_c.1.json');
     expect(safeRecordingName('../x.json')).toBeNull();

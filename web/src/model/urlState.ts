@@ -2,9 +2,10 @@
 // parameter as typed, the fault plan, the speed, the variant to compare with, and how the
 // page looks (presenter mode, theme). A link may also name a moment: a live run the server
 // still keeps (`run=`), a time (`t=`, ms) and an event (`event=`, its seq), or a presenter
-// chapter (`chapter=`, from 1). `embed=1` shows the embed view (with the origin it may
+// chapter (`chapter=`, from 1). A link may carry a schedule the explorer found (`schedule=`):
+// Run then replays it live. `embed=1` shows the embed view (with the origin it may
 // trust, `origin=`). Opening a link restores the setup; it never runs.
-import type { FaultRule } from '@racelab/shared';
+import { parseChoices, type FaultRule } from '@racelab/shared';
 import { formatPlan, parsePlan } from './faultPlan.js';
 
 export interface UrlSetup {
@@ -18,6 +19,8 @@ export interface UrlSetup {
   compare?: string;
   /** A shipped recording to open, by file name. */
   replay?: string;
+  /** A schedule the explorer found (`schedule=`, schedule.ts's text): Run replays it live. */
+  schedule?: string;
   /** A scenario's exercise is open ("Fix it yourself", `?exercise=<scenario>`). */
   exercise?: string;
   /** The lock libraries' scorecard is open (`?scorecard=1`). */
@@ -101,6 +104,8 @@ export function readSetup(search: string): UrlSetup {
   }
   const speed = Number(q.get('speed'));
   if (q.has('speed') && (SPEEDS as readonly number[]).includes(speed)) setup.speed = speed;
+  const schedule = q.get('schedule');
+  if (schedule !== null && parseChoices(schedule).ok) setup.schedule = schedule;
   const replay = q.get('replay');
   if (replay && safeRecordingName(replay)) setup.replay = replay;
   if (q.get('scorecard') === '1') setup.scorecard = true;
@@ -128,6 +133,7 @@ export function writeSetup(setup: UrlSetup): string {
   if (setup.faults) q.set('faults', formatPlan(setup.faults));
   if (setup.speed !== undefined && setup.speed !== 1) q.set('speed', String(setup.speed));
   if (setup.compare) q.set('compare', setup.compare);
+  if (setup.schedule) q.set('schedule', setup.schedule);
   if (setup.presenter) q.set('presenter', '1');
   if (setup.workshop) q.set('workshop', '1');
   if (setup.chapter !== undefined) q.set('chapter', String(setup.chapter));

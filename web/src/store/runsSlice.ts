@@ -46,8 +46,10 @@ export const createRunsSlice: SliceCreator<RunsSlice> = (set, get) => {
         scenario: scenario.id,
         variant: variant.id,
         params: wireParams(checked.params),
-        faults: fitPlan(s.faults, variant).kept,
-        speed: s.speed,
+        // A schedule plays the variant's own fault plan at the explorer's pace: the server sets both.
+        ...(s.schedule && !exercise && variant.id === s.variantId
+          ? { schedule: s.schedule }
+          : { faults: fitPlan(s.faults, variant).kept, speed: s.speed }),
         ...(exercise ? { exercise } : {}),
       };
       if (!s.transport(message)) return false;

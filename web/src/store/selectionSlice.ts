@@ -11,10 +11,10 @@ export function findScenario(s: Pick<State, 'catalog' | 'runs'>, id: string | nu
   return undefined;
 }
 
-/** The selection a variant starts from: its defaults and its own fault plan. */
+/** The selection a variant starts from: its defaults and its own fault plan, no schedule. */
 export function variantSetup(scenario: ScenarioManifest, variantId: string) {
   const variant = scenario.variants.find((v) => v.id === variantId);
-  return { variantId, paramInputs: defaultInputs(scenario, variantId), faults: variant?.faults ?? [] };
+  return { variantId, paramInputs: defaultInputs(scenario, variantId), faults: variant?.faults ?? [], schedule: null };
 }
 
 export const createSelectionSlice: SliceCreator<SelectionSlice> = (set, get) => ({
@@ -24,6 +24,7 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set, get) => 
   faults: [],
   speed: 1,
   compareWith: null,
+  schedule: null,
   selectScenario(id) {
     const scenario = findScenario(get(), id);
     const variant = scenario?.variants[0];
@@ -49,6 +50,9 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set, get) => 
   setCompareWith(compareWith) {
     set({ compareWith });
   },
+  dropSchedule() {
+    set({ schedule: null });
+  },
   applySetup(setup) {
     const scenario = findScenario(get(), setup.scenario ?? get().scenarioId);
     if (!scenario) return;
@@ -68,6 +72,8 @@ export const createSelectionSlice: SliceCreator<SelectionSlice> = (set, get) => 
       faults: setup.faults ?? base.faults,
       speed: setup.speed ?? get().speed,
       compareWith: other?.id ?? null,
+      // A schedule is for the variant it was found in.
+      schedule: setup.schedule && variant.id === setup.variant ? setup.schedule : null,
     });
   },
 });

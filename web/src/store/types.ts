@@ -37,12 +37,16 @@ export interface SelectionSlice {
   speed: number;
   /** The variant a compare run puts beside the selected one; null: the first of the other kind. */
   compareWith: string | null;
+  /** A schedule from a link (the explorer's): the next run replays it; null once another variant or scenario is chosen. */
+  schedule: string | null;
   selectScenario(id: string): void;
   selectVariant(id: string): void;
   setParamInput(name: string, text: string): void;
   setFaults(rules: FaultRule[]): void;
   setSpeed(speed: number): void;
   setCompareWith(id: string | null): void;
+  /** The next run plays as the scenario's choreography orders it, not as the link's schedule. */
+  dropSchedule(): void;
   /** Restores a setup from a link (scenario, variant, parameters, faults, speed, compare). */
   applySetup(setup: UrlSetup): void;
 }

@@ -13,6 +13,8 @@ export function RunControls() {
   const runError = useStore((s) => s.runError);
   const startRun = useStore((s) => s.startRun);
   const cancelRun = useStore((s) => s.cancelRun);
+  const schedule = useStore((s) => s.schedule);
+  const dropSchedule = useStore((s) => s.dropSchedule);
   const valid = useMemo(() => !!scenario && !!variantId && checkInputs(scenario, variantId, inputs).ok, [scenario, variantId, inputs]);
   const why = !connected
     ? 'Not connected to the server.'
@@ -48,6 +50,14 @@ export function RunControls() {
       <p className="run-why" id="run-why">
         {why ?? 'Press Run or R.'}
       </p>
+      {schedule && (
+        <p className="run-schedule" role="status">
+          Run replays a schedule the explorer found: {schedule.split(',').length} decisions, in their order.{' '}
+          <button type="button" onClick={() => dropSchedule()}>
+            Drop the schedule
+          </button>
+        </p>
+      )}
       {runError && (
         <p className="error run-refused" role="alert">
           The run did not start: {runError}
