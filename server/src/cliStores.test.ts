@@ -9,6 +9,7 @@ import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,10 +43,8 @@ interface CliProcess {
 const ownMachine = (): string => `cli-stores-test-${randomBytes(4).toString('hex')}`;
 
 /** `npm run clean` as the machine `env` names: what it prints. */
-function cleanAs(env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(process.execPath, [clean], { env: { ...process.env, ...env } }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
-  );
+async function cleanAs(env: NodeJS.ProcessEnv): Promise<string> {
+  return (await promisify(execFile)(process.execPath, [clean], { env: { ...process.env, ...env } })).stdout;
 }
 
 function startCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
