@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { defineConfig } from '@playwright/test';
+import { browserEnv } from '../server/dist/testing/netlinkShim.js';
 
 // The server under test: the built page, WebSocket and API on one port, against the real
 // Redis and PostgreSQL of this machine. `npm test` at the root builds everything first.
@@ -64,6 +65,8 @@ export default defineConfig({
         launchOptions: {
           // Debian's chromium: no browser is ever downloaded (never run `playwright install`).
           executablePath: '/usr/bin/chromium',
+          // Blind to the host's links, which the unit tests' real partitions change (server/src/testing/noNetlink.c).
+          env: browserEnv(),
           args: [
             '--no-sandbox',
             '--disable-gpu',

@@ -12,6 +12,7 @@ export { HEALTH_PATH, READY_PATH, READY_TIMEOUT_MS } from './http/health.js';
 export { DEFAULT_LIMITS } from './http/limits.js';
 export { explore } from './explore/explorer.js';
 export { EXPLORE_PARALLEL } from './explore/exploreCli.js';
+export { netlinkShim } from './testing/netlinkShim.js';
 export { Playground, type StartRequest, type Started } from './runs/playground.js';
 export { deleteKeys } from './runs/deleteKeys.js';
 export { Run } from './runs/run.js';
