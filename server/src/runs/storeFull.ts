@@ -4,12 +4,9 @@
 // take the last ones between two readings; then a run's worker (which exits with
 // STORE_FULL_EXIT_CODE instead of being ready) or its own connection meets the refusal, and
 // the run waits and asks again, within its start deadline, saying so once in the log.
+import { isTooManyConnections } from '../worker/storeFullExit.js';
 import { abortable } from './abortable.js';
 
-/** A worker process's exit code when PostgreSQL refused its connection for want of a free one. */
-export const STORE_FULL_EXIT_CODE = 22;
-/** PostgreSQL's too_many_connections. */
-const TOO_MANY_CONNECTIONS = '53300';
 /** Waits before asking again, in ms: doubles up to the last, which repeats. */
 const RETRY_AFTER_MS = [100, 250, 500, 1000, 2000];
 
@@ -18,9 +15,7 @@ export class StoreFull extends Error {}
 
 /** Whether `error` is PostgreSQL refusing a connection because all of them are taken. */
 export function isStoreFull(error: unknown): boolean {
-  if (error instanceof StoreFull) return true;
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === TOO_MANY_CONNECTIONS || (typeof message === 'string' && message.includes('too many clients already'));
+  return error instanceof StoreFull || isTooManyConnections(error);
 }
 
 /** `step`, asked again after a pause each time PostgreSQL is out of connections, until `signal` aborts; `onFull` hears each refusal. */

@@ -13,7 +13,8 @@ import { labMechanisms, type LabMechanisms } from '../labnet/mechanisms.js';
 import { AgentsUnavailable, type AgentListener } from '../agents/agentListener.js';
 import { RemoteWorker } from '../agents/remoteWorker.js';
 import { WORKER_ENTRY, WORKER_EXEC_ARGV } from '../worker/entry.js';
-import { STORE_FULL_EXIT_CODE, StoreFull } from './storeFull.js';
+import { STORE_FULL_EXIT_CODE } from '../worker/storeFullExit.js';
+import { StoreFull } from './storeFull.js';
 import type { FromWorker, WorkerProcess } from '../worker/ipc.js';
 
 export interface WorkerPoolOptions {
