@@ -10,6 +10,7 @@ export { intOption, readOptions, splitParam } from './commandLine.js';
 export { createAppServer } from './http/appServer.js';
 export { HEALTH_PATH, READY_PATH, READY_TIMEOUT_MS } from './http/health.js';
 export { DEFAULT_LIMITS } from './http/limits.js';
+export { BUDGET_PREFIX } from './runs/connectionBudget.js';
 export { explore } from './explore/explorer.js';
 export { EXPLORE_PARALLEL } from './explore/exploreCli.js';
 export { netlinkShim } from './testing/netlinkShim.js';

@@ -16,18 +16,21 @@
 // front of this server, whose X-Forwarded-For names the page's address for the per-address
 // run cap (http/clientAddress.ts); RACELAB_SERVER_NAME names this server among several behind
 // one proxy (the x-racelab-server header). Both unset by default.
-// RACELAB_RUN_SLOTS and RACELAB_QUEUE_LENGTH: the runs this server takes at once (12) and the
-// starts that may wait in line for a slot (60) (http/limits.ts).
+// RACELAB_RUN_SLOTS and RACELAB_QUEUE_LENGTH: the runs this server takes at once (three per
+// core of the machine: runSlotsFor in http/limits.ts) and the starts that may wait in line for
+// a slot (400) (http/limits.ts). Each page's run also waits there until the PostgreSQL
+// connections it will open fit in the budget of every server sharing the database (runs/connectionBudget.ts).
 // RACELAB_ROOM_TOKEN (or --room-token): the instructor's room view at /room?token=<it>, which
 // shows every server sharing this Redis (http/room.ts). Off by default: without a token the
 // server writes nothing of the room to Redis.
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { readOptions } from './commandLine.js';
 import { MIN_TOKEN_LENGTH } from './agents/agentListener.js';
 import { createAppServer } from './http/appServer.js';
 import { parseTrustedProxies, type TrustedProxy } from './http/clientAddress.js';
 import { parseAllowedHosts } from './http/hosts.js';
-import type { SocketLimits } from './http/limits.js';
+import { runSlotsFor, type SocketLimits } from './http/limits.js';
 import { Playground } from './runs/playground.js';
 import { closeExerciseConfinement, exerciseConfinement, storesOf } from './exercises/confinement.js';
 import { ALLOW_EXERCISES_ENV, exercisePolicy } from './exercises/policy.js';
@@ -87,7 +90,7 @@ function readRunLimits(): Partial<SocketLimits> {
   };
   const slots = read('RACELAB_RUN_SLOTS', 1);
   const queue = read('RACELAB_QUEUE_LENGTH', 0);
-  if (slots !== undefined) limits.maxRunsPerServer = slots;
+  limits.maxRunsPerServer = slots ?? runSlotsFor(os.availableParallelism());
   if (queue !== undefined) limits.maxQueuedPerServer = queue;
   return limits;
 }
@@ -138,7 +141,13 @@ for (const line of describeServices(services)) console.log(`racelab: ${line}`);
 
 let playground: Playground;
 try {
-  playground = await Playground.open({ ...services, poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4), workerAgents, serverName });
+  playground = await Playground.open({
+    ...services,
+    poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4),
+    workerAgents,
+    serverName,
+    connectionBudget: true,
+  });
 } catch (error) {
   // The agent port taken, say: the stores this process started go with it.
   console.error(`racelab: ${(error as Error).message}`);

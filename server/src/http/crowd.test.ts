@@ -1,6 +1,6 @@
 // A crowd of browsers on one server: 30 WebSocket clients start a run each at the same
 // moment (a mix of duplicate-job and lost-update variants), against the default caps
-// (12 runs per server, 2 per page, 48 worker processes, a line of 60). The starts past the
+// (12 runs per server, 2 per page, 48 worker processes, a line of 400). The starts past the
 // slots wait in line (run-queued) and start as slots free: none is answered "busy". Each
 // must get exactly the metrics and verdict that a lone run of its variant gives; no event of
 // one run may appear in another's stream; afterwards no key or schema of any of them remains.

@@ -47,13 +47,27 @@ export const DEFAULT_LIMITS: SocketLimits = {
   isTrustedAddress: (address) => address === '127.0.0.1' || address === '::1' || address.startsWith('::ffff:127.'),
   maxRunsPerServer: 12,
   maxWorkersPerServer: 48,
-  maxQueuedPerServer: 60,
+  // A room of 200 pages, each with at most maxRunsPerConnection starts, fits in one server's line.
+  maxQueuedPerServer: 400,
   queuedWhenNotReady: 6,
   queueGraceMs: 15_000,
   maxBufferedBytes: 8 * 1024 * 1024,
   heartbeatMs: 30_000,
   closeGraceMs: 5000,
 };
+
+/**
+ * Runs a machine takes at once per core, measured with a simulated room (BENCHMARKS.md,
+ * "Workshop"): a run of the seed chapters costs 1.2 to 1.5 CPU-seconds over a 4 to 6 s slot,
+ * so three runs a core keep it busy without starving the workers' timing; 36 slots on two
+ * cores (18 a core) drowned the machine and the runs lost their verdicts.
+ */
+export const RUNS_PER_CORE = 3;
+
+/** The run slots of each of `servers` servers sharing a machine of `cores` cores: RUNS_PER_CORE a core, at least one each. */
+export function runSlotsFor(cores: number, servers = 1): number {
+  return Math.max(1, Math.round((RUNS_PER_CORE * cores) / servers));
+}
 
 /** Runs one page may have going at once. */
 export const MAX_RUNS_PER_CONNECTION = DEFAULT_LIMITS.maxRunsPerConnection;

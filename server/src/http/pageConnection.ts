@@ -146,23 +146,51 @@ export class PageConnection implements QueueOwner {
     const edited = exercises ? await exercises.editedRun(message.scenario, code) : { ok: false as const, error: EXERCISES_OFF.why };
     if (!edited.ok) return this.send({ type: 'run-rejected', requestId, error: edited.error });
     // The page went while the code compiled: nobody to run it for.
-    const run = this.socket.readyState === this.socket.OPEN ? this.launch(message, edited.ownCode) : undefined;
+    const run = this.socket.readyState === this.socket.OPEN ? await this.launchEdited(message, edited.ownCode) : undefined;
     if (run) void run.settled.then(edited.done);
     else await edited.done();
   }
 
-  /** Starts the run a page asked for (with its own code, for an exercise) or puts it in line; the run, or undefined when refused or in line. */
-  private launch(message: Message<'start-run'>, ownCode?: OwnCode): Run | undefined {
+  /** Starts the run a page asked for or puts it in line; the run, or undefined when refused or in line. */
+  private launch(message: Message<'start-run'>): Run | undefined {
+    const admitted = this.admissible(message);
+    if (!admitted) return undefined;
+    const { run, going } = admitted;
+    if (this.server.desk.mustWait(run.workerCount)) return void this.wait(message, run.workerCount);
+    return this.begin(run, message.requestId, going);
+  }
+
+  /**
+   * An exercise's run does not wait in line (its compiled code is not kept there): it starts
+   * now, its connections reserved beside the line, or is answered "busy".
+   */
+  private async launchEdited(message: Message<'start-run'>, ownCode: OwnCode): Promise<Run | undefined> {
+    const { requestId } = message;
+    const admitted = this.admissible(message, ownCode);
+    if (!admitted) return undefined;
+    const busy = this.serverFull(admitted.run);
+    if (busy) return void this.send({ type: 'run-rejected', requestId, error: busy, retryAfterMs: BUSY_RETRY_AFTER_MS });
+    const release = await this.server.desk.reserveAside(admitted.run.workerCount);
+    if (!release) {
+      const error = "busy: the database connections this room's servers share are all reserved by runs; try again in a moment";
+      return void this.send({ type: 'run-rejected', requestId, error, retryAfterMs: BUSY_RETRY_AFTER_MS });
+    }
+    if (this.socket.readyState !== this.socket.OPEN) return void release();
+    const run = this.begin(admitted.run, requestId, this.server.runsOf(this.address));
+    void run.settled.then(release);
+    return run;
+  }
+
+  /** The run prepared, when the server takes starts and this page and its address have a share left; otherwise the page is told why. */
+  private admissible(message: Message<'start-run'>, ownCode?: OwnCode): { run: Run; going: string[] } | undefined {
     const { requestId } = message;
     if (this.server.closing) return void this.send({ type: 'run-rejected', requestId, error: 'the server is stopping' });
     const prepared = this.prepare(message, ownCode);
     if (!prepared.ok) return void this.send({ type: 'run-rejected', requestId, error: prepared.error });
-    const { run } = prepared;
     const going = this.server.runsOf(this.address);
-    const busy = this.overShare(going) ?? (ownCode ? this.serverFull(run) : undefined);
+    const busy = this.overShare(going);
     if (busy) return void this.send({ type: 'run-rejected', requestId, error: busy, retryAfterMs: BUSY_RETRY_AFTER_MS });
-    if (this.server.desk.mustWait(run.workerCount)) return void this.wait(message, run.workerCount);
-    return this.begin(run, requestId, going);
+    return { run: prepared.run, going };
   }
 
   private prepare(message: Message<'start-run'>, ownCode?: OwnCode): Started {
@@ -200,10 +228,10 @@ export class PageConnection implements QueueOwner {
   }
 
   /** A slot is free for a start of this page that waited in line: its run starts now. */
-  admit(place: Waiting): void {
+  admit(place: Waiting): Run | undefined {
     const prepared = this.prepare(place.message);
-    if (!prepared.ok) return this.send({ type: 'run-rejected', requestId: place.requestId, error: prepared.error });
-    this.begin(prepared.run, place.requestId, this.server.runsOf(this.address));
+    if (!prepared.ok) return void this.send({ type: 'run-rejected', requestId: place.requestId, error: prepared.error });
+    return this.begin(prepared.run, place.requestId, this.server.runsOf(this.address));
   }
 
   /** Takes the page id of a place in line it rejoined. */

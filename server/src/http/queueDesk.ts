@@ -4,17 +4,22 @@
 // here and whose run fits the worker processes left. A page whose socket drops keeps its
 // places for `queueGraceMs`: back in time with each place's key (rejoin-queue), it has them
 // again; otherwise they lapse. A place whose page is away keeps its position but is skipped.
+// With a connection budget (runs/connectionBudget.ts), the first place in order also waits
+// until the room's PostgreSQL connections can take its run: its reservation is asked of Redis,
+// one at a time, and a budget short of it keeps the whole line where it is (no later start
+// overtakes it) until a run here settles or BUDGET_RETRY_MS has passed (a run elsewhere ended).
 import { randomBytes } from 'node:crypto';
 import type { ServerMessage, ValidClientMessage } from '@racelab/shared';
 import type { SocketLimits } from './limits.js';
+import { ConnectionBudget } from '../runs/connectionBudget.js';
 import { RunQueue, type Place } from './runQueue.js';
 import { estimateWaitMs, RecentDurations } from './waitEstimate.js';
 
 /** A page that may hold places in line. */
 export interface QueueOwner {
   send(message: ServerMessage): void;
-  /** The slot is free: the page starts the run of this place now. */
-  admit(place: Waiting): void;
+  /** The slot is free: the page starts the run of this place now; the run, or nothing when it could not start. */
+  admit(place: Waiting): { settled: Promise<void> } | undefined;
   /** Takes the page id of a place it rejoined, so that its starts share one turn again. */
   adopt(pageId: string): void;
 }
@@ -40,6 +45,18 @@ export interface Slots {
   readonly workers: number;
 }
 
+/** The connections a run will open, reserved in the room's budget before it takes its slot. */
+export interface RunBudget {
+  /** False (nothing reserved) when the budget is short of `count`. */
+  reserve(count: number): Promise<boolean>;
+  release(count: number): void;
+  /** Tells `listener` whenever connections were given back; returns the unsubscribe. */
+  onFreed(listener: () => void): () => void;
+}
+
+/** How often a line held by a short budget asks again, in ms: a run of another server may have ended. */
+export const BUDGET_RETRY_MS = 250;
+
 /** An estimate that moved by less than this is not sent again, in ms. */
 const ESTIMATE_STEP_MS = 1000;
 
@@ -49,11 +66,25 @@ export class QueueDesk {
   /** When each run going from a page took its slot (performance.now()). */
   private readonly going = new Map<object, number>();
   private readonly waitListeners = new Set<(ms: number) => void>();
+  /** The place whose connections are being reserved: nothing else is served meanwhile. */
+  private reserving: Waiting | null = null;
+  /** Set while the budget is short: the line waits for a run to settle, or for this timer. */
+  private short: NodeJS.Timeout | undefined;
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly limits: SocketLimits,
     private readonly slots: Slots,
-  ) {}
+    /** The room's connection budget; none: slots and workers alone decide. */
+    private readonly budget?: RunBudget,
+  ) {
+    this.unsubscribe = budget?.onFreed(() => this.budgetFreed()) ?? (() => undefined);
+  }
+
+  /** True when every start goes through the line (its connections are reserved there first). */
+  get budgeted(): boolean {
+    return this.budget !== undefined;
+  }
 
   /** Starts waiting in line now. */
   get length(): number {
@@ -70,10 +101,15 @@ export class QueueDesk {
     return this.queue.all.filter((p) => p.address === address).length;
   }
 
-  /** Must a start go in line rather than start now? When slots or workers are short, or others already wait. */
+  /** Must a start go in line rather than start now? When slots or workers are short, or others already wait, or connections are reserved there. */
   mustWait(workerCount: number): boolean {
     const { limits, slots } = this;
-    return this.queue.length > 0 || slots.active >= limits.maxRunsPerServer || slots.workers + workerCount > limits.maxWorkersPerServer;
+    return (
+      this.budgeted ||
+      this.queue.length > 0 ||
+      slots.active >= limits.maxRunsPerServer ||
+      slots.workers + workerCount > limits.maxWorkersPerServer
+    );
   }
 
   /** Puts a start in line; false when the line is full. */
@@ -138,16 +174,72 @@ export class QueueDesk {
   /** Gives free slots to the line, in order, then tells every page in line where it stands. */
   dispatch(): void {
     for (;;) {
+      if (this.reserving || this.short) break;
       const { limits, slots } = this;
       if (slots.active >= limits.maxRunsPerServer) break;
       const room = limits.maxWorkersPerServer - slots.workers;
-      const next = this.queue.takeNext((p) => p.owner !== null && p.workerCount <= room);
+      const ready = (p: Waiting): boolean => p.owner !== null && p.workerCount <= room;
+      if (this.budget) {
+        const first = this.queue.order().find(ready);
+        if (first) this.reserveFor(first, this.budget);
+        break;
+      }
+      const next = this.queue.takeNext(ready);
       if (!next) break;
-      const waitedMs = performance.now() - next.enqueuedAtMs;
-      for (const listener of this.waitListeners) listener(waitedMs);
-      next.owner!.admit(next);
+      this.admit(next, 0);
     }
     this.tell();
+  }
+
+  /** Reserves the connections of the first place's run; it starts when they fit, else the line waits for the budget. */
+  private reserveFor(place: Waiting, budget: RunBudget): void {
+    const cost = ConnectionBudget.costOf(place.workerCount);
+    this.reserving = place;
+    void budget
+      .reserve(cost)
+      .catch(() => false)
+      .then((reserved) => {
+        this.reserving = null;
+        // Cancelled, lapsed or away meanwhile: what was reserved for it goes back.
+        const here = place.owner !== null && this.queue.all.includes(place);
+        if (reserved && here) {
+          this.queue.takeNext((p) => p === place);
+          this.admit(place, cost);
+        } else if (reserved) {
+          budget.release(cost);
+        } else {
+          this.short = setTimeout(() => this.budgetFreed(), BUDGET_RETRY_MS);
+          this.short.unref();
+        }
+        this.dispatch();
+      });
+  }
+
+  /** Reserves a run's connections beside the line (a run that does not wait in it): the release, or null when the budget is short. */
+  async reserveAside(workerCount: number): Promise<(() => void) | null> {
+    const budget = this.budget;
+    if (!budget) return () => undefined;
+    const cost = ConnectionBudget.costOf(workerCount);
+    if (!(await budget.reserve(cost).catch(() => false))) return null;
+    return () => budget.release(cost);
+  }
+
+  /** Connections were given back (or it is time to ask again): the line is served. */
+  private budgetFreed(): void {
+    clearTimeout(this.short);
+    this.short = undefined;
+    this.dispatch();
+  }
+
+  /** The place's page starts its run now; its reserved connections go back once the run has settled (or did not start). */
+  private admit(place: Waiting, cost: number): void {
+    const waitedMs = performance.now() - place.enqueuedAtMs;
+    for (const listener of this.waitListeners) listener(waitedMs);
+    const run = place.owner!.admit(place);
+    if (!this.budget) return;
+    const budget = this.budget;
+    if (run) void run.settled.then(() => budget.release(cost));
+    else budget.release(cost);
   }
 
   /** Sends each present page its places' positions and estimates where they changed. */
@@ -155,7 +247,11 @@ export class QueueDesk {
     const now = performance.now();
     const elapsed = [...this.going.values()].map((since) => now - since);
     const mean = this.recent.meanMs;
-    for (const [index, place] of this.queue.order().entries()) {
+    // A start whose connections are being reserved is told only if they turn out short, and
+    // stands before no one meanwhile: it leaves the line within a round trip to Redis.
+    const leaving = this.reserving && !this.reserving.told ? this.reserving : null;
+    const order = this.queue.order().filter((place) => place !== leaving);
+    for (const [index, place] of order.entries()) {
       if (!place.owner) continue;
       const position = index + 1;
       const estimateMs = estimateWaitMs(index, elapsed, this.limits.maxRunsPerServer, mean);
@@ -173,6 +269,8 @@ export class QueueDesk {
 
   /** Empties the line (the server stops): each present page hears why. */
   close(reason: string): void {
+    clearTimeout(this.short);
+    this.unsubscribe();
     for (const place of [...this.queue.all]) {
       this.drop(place);
       place.owner?.send({ type: 'run-rejected', requestId: place.requestId, error: reason });

@@ -44,7 +44,7 @@ export class SocketServer implements PageServer {
     private readonly trustedProxies: TrustedProxies = [],
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
-    this.desk = new QueueDesk(this.limits, this.directory);
+    this.desk = new QueueDesk(this.limits, this.directory, playground.budget ?? undefined);
     // UTF-8 is checked here rather than by ws, so that a bad frame gets an answer instead of a 1007 close.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxPayloadBytes, skipUTF8Validation: true });
     this.wss.on(

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { resolveParams, unavailableHere, unknownScenario, unknownVariant, type FaultRule, type Params } from '@racelab/shared';
 import { AgentListener } from '../agents/agentListener.js';
 import { whereabouts, type Whereabouts } from '../debris/lostRuns.js';
-import { ServerLease } from '../debris/serverLease.js';
+import { MY_LEASE, ServerLease } from '../debris/serverLease.js';
 import { sweepDebris, sweptWords } from '../debris/sweep.js';
 import type { LabMechanisms } from '../labnet/mechanisms.js';
 import { catalogOn, findVariant, loadCatalog, type AnyScenario, type Catalog } from '../scenarios/registry.js';
@@ -18,7 +18,15 @@ import { Run } from './run.js';
 import { CORE_STORES, POSTGRES_STORE, REDIS_STORE, type CoreStore } from '@racelab/shared';
 import { goodbye, StoreWatch, type ProbeAnswer } from './storeWatch.js';
 import { scaleDurations } from './runSpeed.js';
-import { closeConnections, reachStores, serverConnections, unlessSilent, type ServerConnections } from './serverConnections.js';
+import {
+  closeConnections,
+  reachStores,
+  SERVER_PG_POOL_SIZE,
+  serverConnections,
+  unlessSilent,
+  type ServerConnections,
+} from './serverConnections.js';
+import { ConnectionBudget } from './connectionBudget.js';
 import { SpareConnection } from './spareConnection.js';
 import { probeCredentials } from './credentialProbe.js';
 import { NO_CREDENTIALS, type CredentialSupport } from './runCredentials.js';
@@ -45,7 +53,15 @@ export interface PlaygroundOptions {
   workerAgents?: { port: number; host?: string; token: string };
   /** This server's name among several (RACELAB_SERVER_NAME): a page whose run died with this server is told it. */
   serverName?: string;
+  /**
+   * Reserves each page's run's PostgreSQL connections in the budget every server sharing the
+   * database shares (connectionBudget.ts) before it starts: a serving server's. Off when absent.
+   */
+  connectionBudget?: boolean;
 }
+
+/** The server's own PostgreSQL connections whatever runs it has: its pool, its store watch's, its spare. */
+const SERVER_OWN_CONNECTIONS = SERVER_PG_POOL_SIZE + 2;
 
 export interface StartRequest {
   scenario: string;
@@ -92,6 +108,8 @@ export class Playground {
   private readonly goneListeners = new Set<() => void>();
   /** This process's lease in Redis while it serves (debris/serverLease.ts); null where Redis would not take it. */
   private lease: ServerLease | null = null;
+  /** The connections this server reserves for its runs in the room's budget; null when it keeps none. */
+  budget: ConnectionBudget | null = null;
 
   private constructor(
     readonly catalog: Catalog,
@@ -227,7 +245,18 @@ export class Playground {
     opening.playground = playground;
     await playground.holdLease(options.serverName);
     await playground.beforeFirstRun(opening, options);
+    if (options.connectionBudget) await playground.reserveBaseline(options.poolSize ?? 4);
     return playground;
+  }
+
+  /** Writes this server's own connections (and its warm workers') into the room's budget, renewed with its lease. */
+  private async reserveBaseline(warmWorkers: number): Promise<void> {
+    try {
+      this.budget = await ConnectionBudget.open(this.redis, this.pg, { name: MY_LEASE, baseline: SERVER_OWN_CONNECTIONS + warmWorkers });
+    } catch (error) {
+      await this.close('the connection budget could not be read', 0);
+      throw error;
+    }
   }
 
   /** Takes this process's lease before any run registers; another server's lease gone (it died) sweeps what it left at once. */
@@ -370,6 +399,8 @@ export class Playground {
     clearInterval(this.sweeper);
     this.closed = true;
     // Its runs have settled (or are left registered for a sweep): nothing of them is this lease's any more.
+    if (!this.watch.isSilent(REDIS_STORE)) await this.budget?.close();
+    else void this.budget?.close();
     if (!this.watch.isSilent(REDIS_STORE)) await this.lease?.release();
     else void this.lease?.release();
     // No new command after this: a clean-up still going (past its grace) stops where it is and

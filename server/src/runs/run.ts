@@ -23,6 +23,7 @@ import { variantForSetup, type RunFixture, type RunInfo, type ServiceEndpoint } 
 import type { RunCredentials, WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import { AgentsUnavailable } from '../agents/agentListener.js';
 import { abortable } from './abortable.js';
+import { whileStoreFull } from './storeFull.js';
 import { Coordinator } from './coordinator.js';
 import { GroundTruth } from './groundTruth.js';
 import type { KeyspaceEvents } from './keyspaceEvents.js';
@@ -296,15 +297,22 @@ export class Run {
 
   /** The run's own slice of the stores: its key prefix, its schema, its PostgreSQL connection. */
   private async prepareStores({ variant, deadlineMs }: Setting, signal: AbortSignal): Promise<OwnedRunStores> {
-    this.underway.stores = createRunStores(this.services.redis, this.services.pg, this.id, {
-      databaseUrl: this.services.databaseUrl,
-      spare: this.services.spare?.take(),
-      statementTimeoutMs: runStatementTimeoutMs(deadlineMs),
-      onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
-      silence: this.services.silence,
-      log: (line) => this.logLine(line),
-      credentialSupport: this.services.credentials,
-    });
+    // The spare on the first try only: a try that met a full PostgreSQL has closed it.
+    let spare = this.services.spare?.take();
+    const open = (): Promise<OwnedRunStores> => {
+      const taken = spare;
+      spare = undefined;
+      return createRunStores(this.services.redis, this.services.pg, this.id, {
+        databaseUrl: this.services.databaseUrl,
+        spare: taken,
+        statementTimeoutMs: runStatementTimeoutMs(deadlineMs),
+        onLost: (error) => this.cancel(`PostgreSQL closed the run's connection: ${error.message}`),
+        silence: this.services.silence,
+        log: (line) => this.logLine(line),
+        credentialSupport: this.services.credentials,
+      });
+    };
+    this.underway.stores = whileStoreFull(open, signal, this.onceFull('its own connection'));
     const owned = await abortable(this.underway.stores, signal);
     this.credentials = owned.credentials;
     // A library variant's lock lives where the library puts it: the scenario reads it there.
@@ -347,14 +355,16 @@ export class Run {
     const pool = this.services.pool;
     // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
     const placement = { onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer };
-    const taken = this.request.ownCode
-      ? this.startOwnWorkers(this.request.ownCode, workerIds, lab, {
-          reaches: servicesReached(lab, fixture),
-          folders: fixture.folders ?? [],
-        })
-      : lab?.launches.some((l) => l.wrap || l.env)
-        ? pool.takeFresh(lab.launches, placement)
-        : pool.take(workerIds.length, placement);
+    const take = (): Promise<WorkerProcess[]> =>
+      this.request.ownCode
+        ? this.startOwnWorkers(this.request.ownCode, workerIds, lab, {
+            reaches: servicesReached(lab, fixture),
+            folders: fixture.folders ?? [],
+          })
+        : lab?.launches.some((l) => l.wrap || l.env)
+          ? pool.takeFresh(lab.launches, placement)
+          : pool.take(workerIds.length, placement);
+    const taken = whileStoreFull(take, signal, this.onceFull('its worker processes'));
     this.underway.children = taken.catch((error: unknown) => {
       if (error instanceof AgentsUnavailable) throw error;
       throw new Error(
@@ -549,6 +559,16 @@ export class Run {
       this.services.pool.replenish();
       this.services.spare?.refill();
     });
+  }
+
+  /** Says once in the log that PostgreSQL had no connection free for `what`, and that the run waits for one. */
+  private onceFull(what: string): (error: unknown) => void {
+    let said = false;
+    return () => {
+      if (said) return;
+      said = true;
+      this.logLine(`run ${this.id}: PostgreSQL has no connection free for ${what} (max_connections reached); waiting for one`);
+    };
   }
 
   private logLine(line: string): void {

@@ -8,7 +8,7 @@ import { abortable } from './abortable.js';
 import { goodbye, type StoreSilence, type StoreWatch } from './storeWatch.js';
 
 /** The pool of the server's own PostgreSQL connections (schemas, cleanup); each run also has one of its own. */
-const SERVER_PG_POOL_SIZE = 10;
+export const SERVER_PG_POOL_SIZE = 10;
 
 /**
  * The statement timeout of the server's own PostgreSQL connections, in ms. Their statements

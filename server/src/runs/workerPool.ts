@@ -13,6 +13,8 @@ import { labMechanisms, type LabMechanisms } from '../labnet/mechanisms.js';
 import { AgentsUnavailable, type AgentListener } from '../agents/agentListener.js';
 import { RemoteWorker } from '../agents/remoteWorker.js';
 import { WORKER_ENTRY, WORKER_EXEC_ARGV } from '../worker/entry.js';
+import { STORE_FULL_EXIT_CODE } from '../worker/storeFullExit.js';
+import { StoreFull } from './storeFull.js';
 import type { FromWorker, WorkerProcess } from '../worker/ipc.js';
 
 export interface WorkerPoolOptions {
@@ -234,7 +236,8 @@ export class WorkerPool {
           const wait = RESPAWN_BACKOFF_MS[Math.min(this.failures, RESPAWN_BACKOFF_MS.length - 1)]!;
           // An agent that went meanwhile is not a failed start: the pool follows the agents.
           if (error instanceof AgentsUnavailable) return;
-          if (this.failures === 0) this.log(`could not start a worker: ${this.redact(String(error))}; trying again`);
+          if (this.failures === 0 && !(error instanceof StoreFull))
+            this.log(`could not start a worker: ${this.redact(String(error))}; trying again`);
           this.failures++;
           clearTimeout(this.retryTimer);
           this.retryTimer = setTimeout(() => {
@@ -324,6 +327,7 @@ export class WorkerPool {
           return reject(new AgentsUnavailable(`a worker starting on agent ${worker.host} ${worker.lost}`));
         }
         const where = worker.host ? ` on agent ${worker.host}` : '';
+        if (code === STORE_FULL_EXIT_CODE) return reject(new StoreFull(`worker${where} found no PostgreSQL connection free`));
         reject(new Error(`worker${where} exited before it was ready (${worker.lost ?? `code ${code}, signal ${signal}`})`));
       };
       worker.on('message', onMessage);

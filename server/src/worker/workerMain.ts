@@ -10,6 +10,7 @@ import { createWorkerContext } from './workerContext.js';
 import { logInAsRun } from './runLogin.js';
 import { loadEditedVariant } from './editedCode.js';
 import { gatePostgres, gateRedis } from './scheduledStores.js';
+import { isTooManyConnections, STORE_FULL_EXIT_CODE } from './storeFullExit.js';
 
 const send = (message: FromWorker): void => {
   process.send?.(message);
@@ -57,6 +58,8 @@ let scenarios: Awaited<ReturnType<typeof loadScenarios>>;
 try {
   [scenarios] = await Promise.all([loadScenarios(), client.connect(), redis.ping()]);
 } catch (error) {
+  // PostgreSQL with no connection free: the run that wanted this worker waits and asks again (runs/storeFull.ts), quietly.
+  if (isTooManyConnections(error)) process.exit(STORE_FULL_EXIT_CODE);
   // One line, not a stack: the pool says it could not start a worker and tries again later.
   process.stderr.write(`racelab worker: could not connect to the stores: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

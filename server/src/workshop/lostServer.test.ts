@@ -1,10 +1,11 @@
 // A server lost in the middle of a workshop, for real: three racelab servers (processes of
-// their own) on the real stores behind the real HAProxy, a room of 30 attendees (WebSockets
-// speaking the shared protocol as the page does), ten on each server. Every page of s2 and
+// their own) on the real stores behind the real HAProxy, a room of 18 attendees (WebSockets
+// speaking the shared protocol as the page does), six on each server. Every page of s2 and
 // two of each other server have a run held by its plan: the first worker to send the report
 // is stalled there (SIGSTOP) for a minute. (The other pages run theirs after the sweep, a few
 // at a time: a room's runs all at once take more PostgreSQL connections than a shared test
-// machine has.)
+// machine has. The held runs fit in the servers' connection budget, 10 runs of 4 connections
+// beside the servers' own 3 × 14, so none of them waits in line for connections.)
 // s2 is SIGKILLed. Its attendees reconnect through the proxy with the cookie that names s2,
 // reach a live server and are told their run was lost with s2; the live servers notice s2
 // gone and sweep what it left: its runs' keys, schemas, store users and registry rows, its
@@ -21,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, parseServerMessage, type RunEvent, type ServerMessage } from '@racelab/shared';
 import { LEASES_KEY, LEASE_PREFIX } from '../debris/serverLease.js';
 import { OWNED_DIR } from '../debris/ownedProcesses.js';
+import { BUDGET_PREFIX } from '../runs/connectionBudget.js';
 import { ROOM_KEY_PREFIX } from '../http/room.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/index.js';
 import { alive, connectClient, isEnd, isEvent, leftovers, until, usersLeft, type TestClient } from '../testing/wsClient.js';
@@ -32,7 +34,7 @@ const haproxy = findHaproxy();
 const hostId = `lost-server-test-${randomBytes(4).toString('hex')}`;
 const redis = new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, max: 2 });
-const ATTENDEES_PER_SERVER = 10;
+const ATTENDEES_PER_SERVER = 6;
 /** Pages of each live server whose runs go on across the kill and the sweep. */
 const HELD_ON_LIVE = 2;
 /** Runs started at once after the sweep. */
@@ -127,7 +129,14 @@ async function routed(server: WorkshopServer): Promise<void> {
 describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
   const room: Attendee[] = [];
   beforeAll(async () => {
-    const env = { ...process.env, RACELAB_HOST_ID: hostId, RACELAB_POOL_SIZE: '2', RACELAB_ROOM_TOKEN: randomBytes(16).toString('hex') };
+    const env = {
+      ...process.env,
+      RACELAB_HOST_ID: hostId,
+      RACELAB_POOL_SIZE: '2',
+      // Every held run of s2 at once, whatever the machine's cores would give.
+      RACELAB_RUN_SLOTS: '12',
+      RACELAB_ROOM_TOKEN: randomBytes(16).toString('hex'),
+    };
     workshop = await startWorkshop({ servers: 3, haproxy: haproxy!, env, log: () => undefined });
     for (const server of workshop.servers) await routed(server);
   }, 240_000);
@@ -187,7 +196,7 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
     return attendee.client.next(isAnswer, 30_000);
   }
 
-  /** Nothing of the dead server is left: registry rows, keys, schemas, users, processes, its lease, its room entry. */
+  /** Nothing of the dead server is left: registry rows, keys, schemas, users, processes, its lease, its reserved connections, its room entry. */
   async function sweptAway(pid: number, lost: Attendee[], pids: number[], roomId: string): Promise<void> {
     await until(async () => (await registeredOf(pid)).length === 0, "the dead server's runs swept from the registry", 30_000, 100);
     for (const { runId } of lost) {
@@ -203,6 +212,13 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
       250,
     );
     expect((await redis.smembers(LEASES_KEY)).filter((key) => key.includes(`:${pid}:`))).toEqual([]);
+    // Its reserved PostgreSQL connections go with its entry, at the next renewal of a live server.
+    await until(
+      async () => !(await redis.hkeys(`${BUDGET_PREFIX}held`)).some((key) => key.includes(`:${pid}:`)),
+      "the dead server's reserved connections given back",
+      15_000,
+      250,
+    );
     await until(async () => (await roomIdOf(pid)) === undefined, "the dead server's room entry dropped", 15_000, 250);
     expect(await redis.exists(`${ROOM_KEY_PREFIX}server:${roomId}`)).toBe(0);
   }

@@ -14,6 +14,7 @@ import { errorReason } from '../services/errorReason.js';
 import { freePort } from '../services/freePort.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../services/findServices.js';
 import { waitUntilReachable } from '../services/waitUntilReachable.js';
+import { runSlotsFor } from '../http/limits.js';
 import { haproxyConfig, type Backend } from './haproxyConfig.js';
 
 export interface WorkshopOptions {
@@ -140,6 +141,8 @@ async function startServers(options: WorkshopOptions, children: Child[], timeout
       DATABASE_URL: base.DATABASE_URL || DEFAULT_DATABASE_URL,
       RACELAB_TRUSTED_PROXIES: '127.0.0.1',
       RACELAB_SERVER_NAME: backend.name,
+      // The machine's cores shared between the servers, unless told otherwise.
+      RACELAB_RUN_SLOTS: base.RACELAB_RUN_SLOTS || String(runSlotsFor(os.availableParallelism(), options.servers)),
     };
     children.push(spawnChild(backend.name, process.execPath, [SERVER_MAIN], env, (line) => log(`${backend.name}: ${line}`)));
     backends.push(backend);

@@ -1,9 +1,10 @@
 // A simulated workshop room against a proxy's address: `attendees` pages arriving spread over
 // `arrivalS` seconds, each following the chapters (attendee.ts), while the servers behind the
 // proxy are sampled from /proc where they run on this machine (processSampler.ts); then what
-// the runs left in the stores. The programmatic half of `npm run room` (roomMain.ts).
+// the runs left in the stores, and PostgreSQL's connections meanwhile (connectionSampler.ts). The programmatic half of `npm run room` (roomMain.ts).
 import { seededRandom } from '@racelab/shared';
 import { attend, type Attempt } from './attendee.js';
+import { ConnectionSampler } from './connectionSampler.js';
 import { storesLeftovers } from './leftovers.js';
 import { ProcessSampler } from './processSampler.js';
 import { figures, type RoomReport } from './roomReport.js';
@@ -31,6 +32,7 @@ export async function runRoom(options: RoomOptions): Promise<RoomReport> {
   const random = seededRandom(options.seed ?? 20_261_205);
   const servers = findWorkshopServers(Number(new URL(options.url).port));
   const sampler = servers.length > 0 ? new ProcessSampler(servers) : null;
+  const connectionSampler = new ConnectionSampler(options.stores);
   const startedAt = performance.now();
   const everyone = Array.from({ length: options.attendees }, (_, i) =>
     attend({
@@ -47,9 +49,10 @@ export async function runRoom(options: RoomOptions): Promise<RoomReport> {
   const attempts = (await Promise.all(everyone)).flat();
   const seconds = (performance.now() - startedAt) / 1000;
   const usage = sampler?.stop() ?? null;
+  const connections = await connectionSampler.stop();
   const runIds = attempts.flatMap((a) => (a.runId ? [a.runId] : []));
   const leftovers = await storesLeftovers(runIds, options.stores);
-  return { ...figures(options.attendees, attempts, seconds), usage, leftovers };
+  return { ...figures(options.attendees, attempts, seconds), usage, connections, leftovers };
 }
 
 /** An attendee that could not follow the chapters at all (no page, no socket): one failed attempt that says why. */

@@ -1,6 +1,7 @@
 // The figures of a simulated room, from its attempts: verdicts as expected, waits in line
 // (p50, p95, max), "busy" answers, runs by server; and the report in words.
 import type { Attempt } from './attendee.js';
+import type { ConnectionPeaks } from './connectionSampler.js';
 import type { Leftovers } from './leftovers.js';
 import type { MachineUsage, ServerUsage } from './processSampler.js';
 
@@ -23,6 +24,8 @@ export interface RoomFigures {
 
 export interface RoomReport extends RoomFigures {
   usage: { servers: ServerUsage[]; machine: MachineUsage } | null;
+  /** PostgreSQL's connections while the room ran; absent where they were not sampled. */
+  connections?: ConnectionPeaks;
   leftovers: Leftovers;
 }
 
@@ -79,6 +82,12 @@ export function reportLines(report: RoomReport): string[] {
       `machine (${m.cores} cores, every process on it): CPU ${m.meanPercent}% on average, ${m.peakPercent}% in the busiest second`,
     );
   } else lines.push('server processes: not sampled (the workshop does not run on this machine)');
+  const c = report.connections;
+  if (c && c.samples > 0) {
+    lines.push(
+      `PostgreSQL connections (max_connections ${c.maxConnections}): at most ${c.peakClients} clients at once, at most ${c.peakOutsiders} of them not racelab's; the servers reserved at most ${c.peakReserved} (${c.samples} samples, one a second)`,
+    );
+  }
   const left = report.leftovers;
   lines.push(`left in the stores: ${left.keys} Redis keys, ${left.aclUsers} ACL users, ${left.schemas} schemas, ${left.roles} roles`);
   return lines;
