@@ -16,7 +16,9 @@ export async function runScheduleOnce(ctx: WorkerContext, startMs: number, onRun
     if (first === startMs) return;
     cron.stop();
     reject(
-      new Error(`${ctx.workerId} started croner after the slot it was to run had begun by its own clock: the machine is too busy; run it again`),
+      new Error(
+        `${ctx.workerId} started croner after the slot it was to run had begun by its own clock: the machine is too busy; run it again`,
+      ),
     );
   });
 }

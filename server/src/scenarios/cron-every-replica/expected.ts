@@ -6,7 +6,7 @@ import { MAX_LATE_MS } from './choreography.js';
 import { dueAtMs, replicaIds, SLOT_MS } from './schedule.js';
 
 /** Least distance of a replica's firing from the end of the slot's lock, in ms: more than a replica may be late (MAX_LATE_MS). */
-export const LOCK_END_MARGIN_MS = 200;
+export const LOCK_END_MARGIN_MS = 300;
 
 /** How late the last replica fires, in real ms after the slot starts. */
 const lastFiresMs = (params: Params): number => dueAtMs(params, intParam(params, 'replicas') - 1);

@@ -25,7 +25,7 @@ export default defineScenario<ReplicaJob>({
   id: 'cron-every-replica',
   title: 'A scheduler on every replica (croner)',
   summary:
-    "Three replicas of a service each start the same croner schedule; their clocks are 300 ms apart, and the report is due once per slot.",
+    'Three replicas of a service each start the same croner schedule; their clocks are 300 ms apart, and the report is due once per slot.',
   source: import.meta.url,
   teachingOrder: 14,
   seenInTheWild: SEEN_IN_THE_WILD,
@@ -50,7 +50,16 @@ export default defineScenario<ReplicaJob>({
       max: 3000,
       default: 300,
     },
-    { kind: 'int', name: 'jobMs', label: 'Report', unit: 'ms', help: 'How long sending the report takes.', min: 0, max: 3000, default: 200 },
+    {
+      kind: 'int',
+      name: 'jobMs',
+      label: 'Report',
+      unit: 'ms',
+      help: 'How long sending the report takes.',
+      min: 0,
+      max: 3000,
+      default: 200,
+    },
   ],
   metrics: [
     { name: 'reportsSent', label: 'Reports sent', source: 'PostgreSQL: rows of reports (one slot is due per run)' },
@@ -88,7 +97,13 @@ export default defineScenario<ReplicaJob>({
   },
 
   expectations: () => [
-    { id: 'once-per-slot', metric: 'reportsSent', op: 'eq', value: 1, text: 'the report is sent once for its slot, however many replicas fire' },
+    {
+      id: 'once-per-slot',
+      metric: 'reportsSent',
+      op: 'eq',
+      value: 1,
+      text: 'the report is sent once for its slot, however many replicas fire',
+    },
   ],
 
   async work(ctx, variant) {

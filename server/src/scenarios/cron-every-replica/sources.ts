@@ -7,7 +7,7 @@ export const SEEN_IN_THE_WILD: WildSource[] = [
     title: 'Running multiple times (croner #86)',
     url: 'https://github.com/Hexagon/croner/issues/86',
     summary:
-      "An application run as two PM2 instances gets every croner job twice; the maintainer suggests starting croner only in the instance whose pm_id is 0.",
+      'An application run as two PM2 instances gets every croner job twice; the maintainer suggests starting croner only in the instance whose pm_id is 0.',
   },
   {
     title: 'Node mail scheduler sending multiple mail behind multiple server instance hosted on cloud (node-cron #93)',

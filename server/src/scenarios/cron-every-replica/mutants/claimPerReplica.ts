@@ -7,7 +7,8 @@ export default mutantOf(uniqueSlotRow, {
   mistake: 'makes the claim of the slot and the replica (a unique (slot, host) row), so every replica has a claim of its own',
   failsAt: {},
   title: 'A unique row per slot and replica',
-  summary: 'The table takes each claim once, but every replica brings a new one: all three inserts land and the report is sent three times.',
+  summary:
+    'The table takes each claim once, but every replica brings a new one: all three inserts land and the report is sent three times.',
   source: import.meta.url,
   steps: {
     // The mistake: the slot is the same for every replica, so the claim must be too.

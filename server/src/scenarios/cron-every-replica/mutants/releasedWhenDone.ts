@@ -8,7 +8,7 @@ export default mutantOf(lockPerSlot, {
   failsAt: {},
   title: 'A lock per slot, released when the report is sent',
   summary:
-    "The key would last until the slot ends, but a tidy finally deletes it after the 200 ms report: replica-2, its clock 300 ms late, fires after that, finds no key and sends the report again; so does replica-3.",
+    'The key would last until the slot ends, but a tidy finally deletes it after the 200 ms report: replica-2, its clock 300 ms late, fires after that, finds no key and sends the report again; so does replica-3.',
   source: import.meta.url,
   steps: {
     // The mistake: the key was the record that this slot has run, and now it is gone.
