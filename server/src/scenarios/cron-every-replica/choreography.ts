@@ -1,22 +1,23 @@
 // What makes every run with the same parameters tell the same story. Each replica's croner
 // fires when its own clock reaches the slot; these waits only hold back what scheduling
 // noise could reorder, so the run plays out as the parameters say it would on a quiet machine:
-//  - once every replica is up, replica-1 fixes the first slot (a whole second at least
-//    LEAD_MS away, on its clock, the true one), and every replica schedules that one;
+//  - once every replica is up, replica-1 fixes the first slot (a run of the schedule at
+//    least LEAD_MS away, on its clock, the true one), and every replica schedules that one;
 //  - replicas try in the order they fire; one that fires after an earlier replica's job
 //    has ended (by the schedule) waits for that replica to be done, and a replica whose job
 //    is still running when a later one fires waits for that one to try before its job ends;
-//  - a replica that reaches its try more than MAX_LATE_MS after it was due fails the run
-//    (the machine is too busy for a one-second slot) rather than tell another story.
+//  - a replica due while the slot lasts that reaches its try only as the slot ends (by the
+//    true clock, when a lock held for the slot expires) fails the run as too busy, rather
+//    than tell another story.
 import { intParam, type WorkerContext } from '../types.js';
 import { doneLatch } from '../../worker/latches.js';
 import { FIRST_SLOT_KEY } from './keys.js';
 import { dueAtMs, SLOT_MS } from './schedule.js';
 
-/** The first slot starts at least this long after every replica is up, in ms. */
-const LEAD_MS = 300;
-/** Latest a replica may reach its try after it was due, in real ms (expected.ts keeps every edge further away). */
-export const MAX_LATE_MS = 250;
+/** The first slot starts at least this long after every replica is up, in ms: the replicas' processes are idle by then. */
+const LEAD_MS = 500;
+/** A replica due in the slot tries at least this long before the slot ends, in true ms, or the run fails as too busy. */
+export const SLOT_END_GUARD_MS = 50;
 
 export const triedLatch = (replica: string): string => `tried:${replica}`;
 /** Set by a replica once its run of the schedule is over, its lock's release included. */
@@ -28,6 +29,7 @@ export async function agreeOnFirstSlot(ctx: WorkerContext): Promise<number> {
   const first = ctx.workerIds[0]!;
   const key = ctx.key(FIRST_SLOT_KEY);
   if (ctx.workerId === first) {
+    // PATTERN's runs are the multiples of SLOT_MS since the epoch (croner checks it agrees: cronReplica.ts).
     const startMs = Math.ceil((Date.now() + LEAD_MS) / SLOT_MS) * SLOT_MS;
     await ctx.redis.set(key, startMs);
     ctx.signal('first-slot-set');
@@ -58,10 +60,14 @@ export async function waitForReplicasFiringDuringJob(ctx: WorkerContext, index: 
   }
 }
 
-/** Throws when this replica reaches its try too late for the story its parameters tell (`lateMs`: real ms after it was due). */
-export function checkOnTime(ctx: WorkerContext, lateMs: number): void {
-  if (lateMs <= MAX_LATE_MS) return;
+/**
+ * Throws when replica i, due while the slot lasts, reaches its try only as the slot ends:
+ * a lock held until the slot's end would be gone (or all but gone) when the parameters say it
+ * is held. `startMs`: the slot's start; `trueNowMs`: now on the true clock (replica-1's).
+ */
+export function checkInSlot(ctx: WorkerContext, index: number, startMs: number, trueNowMs: number): void {
+  if (dueAtMs(ctx.params, index) >= SLOT_MS || trueNowMs < startMs + SLOT_MS - SLOT_END_GUARD_MS) return;
   throw new Error(
-    `${ctx.workerId} reached its try ${Math.round(lateMs)} ms after it was due (more than ${MAX_LATE_MS} ms): the machine is too busy for a one-second slot; run it again`,
+    `${ctx.workerId} reached its try ${Math.round(trueNowMs - startMs)} ms into a ${SLOT_MS} ms slot it was due ${dueAtMs(ctx.params, index)} ms into: the machine is too busy; run it again`,
   );
 }

@@ -11,22 +11,23 @@ const tested = scenarioUnderTest('cron-every-replica');
 const { run, mutant } = tested;
 
 describe('cron-every-replica at its declared sets', () => {
-  it('two replicas 1.3 s apart, more than the slot: the lock has expired for the late one, the unique row still holds', async () => {
-    const params = { replicas: 2, skewMs: 1300 };
+  it('three replicas 1.3 s apart: the lock has expired for the last, 2.6 s late, the unique row still holds', async () => {
+    const params = { replicas: 3, skewMs: 1300 };
     const broken = await run('every-replica', params);
-    expect(broken.metrics).toEqual({ reportsSent: 2, firings: 2 });
+    expect(broken.metrics).toEqual({ reportsSent: 3, firings: 3 });
     const lock = await run('lock-per-slot', params);
-    expect(lock.metrics).toEqual({ reportsSent: 2, firings: 2 });
+    expect(lock.metrics).toEqual({ reportsSent: 2, firings: 3 });
     expect(lock.verdict).toBe('fail');
     // Its honest limit, said from the parameters: the run expected the red verdict.
     expect(lock.outcome.status === 'finished' && lock.outcome.expected).toMatchObject({ verdict: 'fail' });
+    // replica-2, 1.3 s late, finds the key; replica-3, 2.6 s late, takes the same slot's key again.
+    expect(eventsOf(lock.events, 'lease-denied').map((e) => e.workerId)).toEqual(['replica-2']);
     const acquired = eventsOf(lock.events, 'lease-acquired');
-    expect(acquired.map((e) => e.workerId)).toEqual(['replica-1', 'replica-2']);
-    // Both took the key of the same slot: replica-2's SET NX landed after replica-1's lease ran out.
+    expect(acquired.map((e) => e.workerId)).toEqual(['replica-1', 'replica-3']);
     expect(acquired[1]!.key).toBe(acquired[0]!.key);
     expect(acquired[1]!.atMs).toBeGreaterThan(acquired[0]!.fromMs! + acquired[0]!.ttlMs!);
     const row = await run('unique-slot-row', params);
-    expect(row.metrics).toEqual({ reportsSent: 1, firings: 2 });
+    expect(row.metrics).toEqual({ reportsSent: 1, firings: 3 });
     expect(row.verdict).toBe('pass');
   });
 
@@ -57,13 +58,9 @@ describe('cron-every-replica honours its parameters', () => {
   });
 
   it('refuses the lock per slot where a replica would fire as its lock ends, and says why', () => {
-    const refused = tested.playground.prepare({ scenario: 'cron-every-replica', variant: 'lock-per-slot', params: { skewMs: 450 } });
+    const refused = tested.playground.prepare({ scenario: 'cron-every-replica', variant: 'lock-per-slot', params: { skewMs: 900 } });
     expect(refused.ok).toBe(false);
-    expect(!refused.ok && refused.error).toMatch(/replica-3 fires 900 ms after the slot starts, within 300 ms of its lock's end/);
-    // The unique row has no lock to end: it runs there.
-    expect(tested.playground.prepare({ scenario: 'cron-every-replica', variant: 'unique-slot-row', params: { skewMs: 450 } }).ok).toBe(
-      true,
-    );
+    expect(!refused.ok && refused.error).toMatch(/replica-3 fires 1800 ms after the slot starts, within 300 ms of its lock's end/);
   });
 
   it('rejects parameters out of bounds, naming them', () => {
@@ -96,14 +93,15 @@ describe('cron-every-replica near-misses', () => {
     expect(eventsOf(events, 'write-rejected')).toHaveLength(0);
   });
 
-  it("slot-by-database-clock: passes while the clocks are close, fails when the late replica lands in the database's next second", async () => {
+  it("slot-by-database-clock: passes while the clocks are within the slot, fails when the last replica lands in the database's next slot", async () => {
     const close = await mutant('slot-by-database-clock');
     expect(close.metrics).toEqual({ reportsSent: 1, firings: 3 });
-    const far = await mutant('slot-by-database-clock', { replicas: 2, skewMs: 1300 });
-    expect(far.metrics).toEqual({ reportsSent: 2, firings: 2 });
+    const far = await mutant('slot-by-database-clock', { replicas: 3, skewMs: 1300 });
+    expect(far.metrics).toEqual({ reportsSent: 2, firings: 3 });
     const claims = eventsOf(far.events, 'write-accepted')
       .filter((e) => e.target === 'slot_claims')
-      .map((e) => String(e.value).split(' by ')[0]);
-    expect(new Set(claims).size).toBe(2);
+      .map((e) => [e.workerId, String(e.value).split(' by ')[0]]);
+    expect(claims.map(([replica]) => replica)).toEqual(['replica-1', 'replica-3']);
+    expect(new Set(claims.map(([, claim]) => claim)).size).toBe(2);
   });
 });

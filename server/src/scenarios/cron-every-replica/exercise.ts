@@ -11,7 +11,7 @@ export const EXERCISE: ExerciseDefinition = {
     "Run insert into slot_claims (claim, replica) values ($1, $2) on conflict (claim) do nothing on job.pg with job.slot and job.workerId; when it inserted no row, call job.skip('…') and return; otherwise await job.sendReport().",
   ],
   setReasons: [
-    'two replicas 1.3 s apart, more than the one-second slot: the late replica fires after any lock that ends with the slot, and the slot must still be reported once',
+    'three replicas 1.3 s apart: the last fires 2.6 s late, after any lock that ends with the two-second slot, and the slot must still be reported once',
     'four replicas whose clocks agree: they all fire at once, and only one may send the report',
   ],
 };

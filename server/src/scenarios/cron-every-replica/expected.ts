@@ -2,10 +2,9 @@
 // one by luck, from the parameters alone: replica-k fires (k-1) × skew late, so the last is the latest.
 import type { Params } from '@racelab/shared';
 import { intParam } from '../types.js';
-import { MAX_LATE_MS } from './choreography.js';
 import { dueAtMs, replicaIds, SLOT_MS } from './schedule.js';
 
-/** Least distance of a replica's firing from the end of the slot's lock, in ms: more than a replica may be late (MAX_LATE_MS). */
+/** Least distance of a replica's firing from the end of the slot's lock, in ms: how late a busy machine may let a replica try. */
 export const LOCK_END_MARGIN_MS = 300;
 
 /** How late the last replica fires, in real ms after the slot starts. */
@@ -23,5 +22,5 @@ export function firesAsTheLockEnds(params: Params): string | null {
   const near = replicaIds(params).findIndex((_, i) => Math.abs(dueAtMs(params, i) - SLOT_MS) < LOCK_END_MARGIN_MS);
   if (near === -1) return null;
   const dueMs = dueAtMs(params, near);
-  return `replica-${near + 1} fires ${dueMs} ms after the slot starts, within ${LOCK_END_MARGIN_MS} ms of its lock's end (${SLOT_MS} ms; a replica may be up to ${MAX_LATE_MS} ms late): use a skew that keeps every replica at least ${LOCK_END_MARGIN_MS} ms from it`;
+  return `replica-${near + 1} fires ${dueMs} ms after the slot starts, within ${LOCK_END_MARGIN_MS} ms of its lock's end (${SLOT_MS} ms), where whether it finds the key would be luck: use a skew that keeps every replica at least ${LOCK_END_MARGIN_MS} ms from it`;
 }
