@@ -85,8 +85,8 @@ export default defineScenario<ReplicaJob>({
   deadlineMs: (params) =>
     15_000 + (intParam(params, 'replicas') - 1) * intParam(params, 'skewMs') + intParam(params, 'replicas') * intParam(params, 'jobMs'),
 
-  async setup(stores, _params, run) {
-    await createReportTables(stores, run.variant);
+  async setup(stores) {
+    await createReportTables(stores);
     return {};
   },
 

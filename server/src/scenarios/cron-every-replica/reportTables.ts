@@ -2,13 +2,13 @@
 // each report sent (the job's side effect) a row of `reports`, stamped by PostgreSQL's clock
 // (clock_timestamp()) at its start and end. One slot is due per run, so every report row is
 // one more send of that slot's report. unique-slot-row's claims are rows of `slot_claims`,
-// which takes each claim once.
+// which takes each claim once; every run has the table, so a learner's edit of every-replica can claim too.
 import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
 import { createSpanTable } from '../kit/spanRows.js';
 import type { Observed, RunStores } from '../types.js';
 import { FIRST_SLOT_KEY, lockKeyAt } from './keys.js';
 
-export async function createReportTables(stores: RunStores, variant: string): Promise<void> {
+export async function createReportTables(stores: RunStores): Promise<void> {
   // replica_clock: what the replica's own clock read as croner fired; fired_at: PostgreSQL's.
   await stores.sql(`create table firings (
     id serial primary key,
@@ -18,10 +18,9 @@ export async function createReportTables(stores: RunStores, variant: string): Pr
     fired_at timestamptz not null default clock_timestamp()
   )`);
   await createSpanTable(stores, 'reports', ['id serial primary key', 'replica text not null', 'slot text not null']);
-  if (variant === 'unique-slot-row')
-    await stores.sql(
-      'create table slot_claims (claim text primary key, replica text not null, claimed_at timestamptz not null default clock_timestamp())',
-    );
+  await stores.sql(
+    'create table slot_claims (claim text primary key, replica text not null, claimed_at timestamptz not null default clock_timestamp())',
+  );
 }
 
 /** Reports sent: one slot is due per run, so every row is a send of its report. */
