@@ -3,8 +3,10 @@
 // and each near-miss red where it fails. Replicas try in the order their clocks fire, and waits
 // hold back only what scheduling noise could reorder, so each verdict is the same on every run.
 // This file holds the parameters; cronEveryReplica.test.ts the defaults. `npm run test:full` runs it.
-import { describe, expect, it } from 'vitest';
-import { eventsOf } from '../../testing/testPlayground.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectLabMechanisms, MECHANISM } from '../../labnet/mechanisms.js';
+import type { Playground } from '../../runs/playground.js';
+import { eventsOf, openTestPlayground, play } from '../../testing/testPlayground.js';
 import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
 
 const tested = scenarioUnderTest('cron-every-replica');
@@ -103,5 +105,27 @@ describe('cron-every-replica near-misses', () => {
       .map((e) => [e.workerId, String(e.value).split(' by ')[0]]);
     expect(claims.map(([replica]) => replica)).toEqual(['replica-1', 'replica-3']);
     expect(new Set(claims.map(([, claim]) => claim)).size).toBe(2);
+  });
+});
+
+describe('cron-every-replica without libfaketime (the real mechanisms forced off)', () => {
+  let imitated: Playground;
+  beforeAll(async () => {
+    imitated = await openTestPlayground(2, { labMechanisms: detectLabMechanisms({ ...process.env, RACELAB_REAL_FAULTS: 'off' }) });
+  });
+  afterAll(() => imitated.close());
+
+  it("moves each replica's own Date before croner reads it: the same counts, and the clocks say how", async () => {
+    for (const [variant, reportsSent] of [
+      ['every-replica', 3],
+      ['lock-per-slot', 1],
+    ] as const) {
+      const { metrics, events } = await play(imitated, 'cron-every-replica', variant);
+      expect(metrics, variant).toEqual({ reportsSent, firings: 3 });
+      expect(eventsOf(events, 'clock-skewed').map((e) => [e.workerId, e.offsetMs, e.mechanism])).toEqual([
+        ['replica-2', -300, MECHANISM.simulatedClock],
+        ['replica-3', -600, MECHANISM.simulatedClock],
+      ]);
+    }
   });
 });
