@@ -11,6 +11,8 @@ import { intParam, type WorkerContext } from '../types.js';
 
 /** The queue's name: pg-boss's tables in the run's schema hold its one job. */
 export const QUEUE = 'charges';
+/** What the timeline calls the job's hold on its run: from the fetch to the completion, or the expiry. */
+export const JOB_LEASE = `${QUEUE} job`;
 /** The order the job charges. */
 export const ORDER = 42;
 /** How often each worker's pg-boss runs its maintenance (expiry included), in s: pg-boss's least. */
@@ -109,7 +111,7 @@ async function runJob(
   ctx.emit({ type: 'job-fired' });
   // pg-boss stamped started_on with PostgreSQL's now() as it fetched the job; the expiry counts from it.
   const fromMs = Math.max(0, ctx.now() - Math.max(0, Date.now() - new Date(job.startedOn).getTime()));
-  ctx.emit({ type: 'lease-acquired', key: `${QUEUE} job`, ttlMs: expireMs, fromMs, token: job.id, fence: attempt });
+  ctx.emit({ type: 'lease-acquired', key: JOB_LEASE, ttlMs: expireMs, fromMs, token: job.id, fence: attempt });
   ctx.signal(TAKEN);
   await handler({
     id: job.id,
@@ -140,7 +142,7 @@ async function prepare(ctx: WorkerContext, id: string, retryCount: number): Prom
   if (row?.state !== 'active' || row.retry_count !== retryCount) {
     ctx.emit({
       type: 'note',
-      text: `pg-boss expired the job (state ${row?.state ?? 'gone'}, retry ${row?.retry_count ?? '?'}): another worker runs it`,
+      text: `pg-boss expired the job and gave it to another worker (its row now: ${row?.state ?? 'gone'}, retry ${row?.retry_count ?? '?'})`,
     });
     await ctx.waitFor(handled(SECOND));
   }
@@ -152,6 +154,8 @@ async function complete(ctx: WorkerContext, boss: PgBoss, id: string, client?: p
   // pg-boss 10 answers { jobs, requested, affected } (its types say void): affected is 0 unless the job was active.
   const answer = (await boss.complete(QUEUE, id, { worker: ctx.workerId }, db ? { db } : undefined)) as unknown as { affected: number };
   const completed = answer.affected === 1;
+  // Completing the job is what gives it up: pg-boss's answer says whether this attempt still had it.
+  ctx.emit({ type: 'lease-released', key: JOB_LEASE, deleted: answer.affected });
   ctx.emit({ type: 'note', text: completed ? 'pg-boss: job completed' : 'pg-boss: completion refused (the job is no longer active)' });
   return completed;
 }
