@@ -13,5 +13,6 @@ export const EXERCISE: ExerciseDefinition = {
   setReasons: [
     'worker-1 is stopped 6 s on a job that expires after 2 s: worker-2 runs the job again, and the card must still be charged once',
     'worker-1 is stopped 500 ms, inside the 2 s expiry: nobody else runs the job, and its one charge must land',
+    "worker-1 is killed after its charge, before it completes the job: pg-boss retries the job once it expires, and the retry's charge must not land too",
   ],
 };

@@ -27,6 +27,21 @@ describe('expired-job at its declared sets', () => {
   });
 });
 
+describe('expired-job with worker-1 killed after its charge', () => {
+  it('the job expires and is retried: the plain charge lands twice, the keyed one and the transactional one once', async () => {
+    const params = { fault: 'kill' };
+    const plain = await run('plain-insert', params);
+    expect([plain.metrics, plain.verdict]).toEqual([{ charges: 2, jobStarts: 2 }, 'fail']);
+    expect(eventsOf(plain.events, 'process-paused')).toEqual([]);
+    for (const variant of ['unique-job-id', 'complete-in-transaction']) {
+      const { metrics, verdict, events } = await run(variant, params);
+      expect([metrics, verdict]).toEqual([{ charges: 1, jobStarts: 2 }, 'pass']);
+      // Only worker-2's charge is reported: worker-1 was killed before it could say anything of its own.
+      expect(eventsOf(events, 'write-accepted').map((e) => e.workerId)).toEqual(variant === 'unique-job-id' ? ['worker-1'] : ['worker-2']);
+    }
+  });
+});
+
 describe("expired-job's near-misses", () => {
   it('key-per-attempt: a unique key, but a new one for the retry of the job: two charges', async () => {
     const { metrics, verdict } = await mutant('key-per-attempt');

@@ -37,11 +37,22 @@ export default defineScenario<ChargeQueue>({
       default: 1,
     },
     {
+      kind: 'choice',
+      name: 'fault',
+      label: 'Fault',
+      help: 'What happens to worker-1 mid-job: stopped (SIGSTOP) for the pause before its charge, or killed (SIGKILL) after its charge, before it completes the job.',
+      options: [
+        { value: 'stall', label: 'stopped before the charge' },
+        { value: 'kill', label: 'killed after the charge' },
+      ],
+      default: 'stall',
+    },
+    {
       kind: 'int',
       name: 'pauseMs',
       label: 'Pause',
       unit: 'ms',
-      help: "How long worker-1's process is stopped (SIGSTOP) in the work before the charge.",
+      help: "How long worker-1's process is stopped (SIGSTOP) in the work before the charge (fault: stopped).",
       min: 0,
       max: 20_000,
       default: 4000,
@@ -58,11 +69,9 @@ export default defineScenario<ChargeQueue>({
   ],
   variants: [plainInsert, uniqueJobId, completeInTransaction],
   mutants: [keyPerAttempt, commitWhateverCompleted, completeAfterCommit],
-  // A longer expiry and a pause well past it; and a pause well inside it, where nobody runs the job twice.
-  stabilityParams: [
-    { expireInSeconds: 2, pauseMs: 6000 },
-    { expireInSeconds: 2, pauseMs: 500 },
-  ],
+  // A longer expiry and a pause well past it; a pause well inside it, where nobody runs the job
+  // twice; and worker-1 killed after its charge, before the completion, so the job expires.
+  stabilityParams: [{ expireInSeconds: 2, pauseMs: 6000 }, { expireInSeconds: 2, pauseMs: 500 }, { fault: 'kill' }],
 
   workers: () => ['worker-1', 'worker-2'],
   watchedKeys: () => [],

@@ -1,13 +1,15 @@
 // What an expired-job variant works with: a real pg-boss instance on the run's own schema, and
-// the job it fetches. worker-1 sends one job (charge order 42) and fetches it; the work before
-// the charge is where the server stops worker-1 (SIGSTOP) for pauseMs. pg-boss has no lock to
+// the job it fetches. worker-1 sends one job (charge order 42) and fetches it; then, as `fault`
+// says, the server stops worker-1 (SIGSTOP) for pauseMs in the work before the charge, or kills
+// it (SIGKILL) after its charge, as it is about to complete the job. pg-boss has no lock to
 // renew: a job active longer than its expireInSeconds is failed by the maintenance that
 // worker-2's pg-boss runs every second, put back for retry, and worker-2 fetches it and runs it
-// too. worker-1, continued, finds the job gone from its hands and lets worker-2 finish before its
-// own handler goes on: the order of the two charges is the same on every run.
+// too. A stopped worker-1, continued, finds the job gone from its hands and lets worker-2 finish
+// before its own handler goes on: the order of the two charges is the same on every run.
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
-import { intParam, type WorkerContext } from '../types.js';
+import { doneLatch } from '../../worker/latches.js';
+import { choiceParam, intParam, type WorkerContext } from '../types.js';
 
 /** The queue's name: pg-boss's tables in the run's schema hold its one job. */
 export const QUEUE = 'charges';
@@ -33,11 +35,11 @@ export interface QueuedJob {
   id: string;
   /** 1 for the first fetch of the job, 2 for the retry (pg-boss's retry_count + 1). */
   attempt: number;
-  /** The work before the charge; worker-1 is stopped in it past the job's expiry. */
+  /** The work before the charge; worker-1 is stopped in it past the job's expiry (fault stall). */
   prepare(): Promise<void>;
   /**
    * Completes the job through pg-boss: on `client` when given (in its transaction), on
-   * pg-boss's own connection otherwise. True when pg-boss moved the job to completed; false
+   * pg-boss's own connection otherwise. worker-1 is killed here (fault kill), before it sends the completion. True when pg-boss moved the job to completed; false
    * when the job was no longer active (expired, or completed by another attempt).
    */
   complete(client?: pg.Client): Promise<boolean>;
@@ -48,9 +50,16 @@ export interface ChargeQueue extends WorkerContext {
   process(handler: (job: QueuedJob) => Promise<void>): Promise<void>;
 }
 
-/** The job's expiry and worker-1's pause, in ms. */
-export function queueTimings(params: WorkerContext['params']): { expireMs: number; pauseMs: number } {
-  return { expireMs: intParam(params, 'expireInSeconds') * 1000, pauseMs: intParam(params, 'pauseMs') };
+/** What happens to worker-1 mid-job: stopped before its charge, or killed after it. */
+export type Fault = 'stall' | 'kill';
+
+/** The job's expiry and worker-1's pause, in ms, and the fault. */
+export function queueTimings(params: WorkerContext['params']): { expireMs: number; pauseMs: number; fault: Fault } {
+  return {
+    expireMs: intParam(params, 'expireInSeconds') * 1000,
+    pauseMs: intParam(params, 'pauseMs'),
+    fault: choiceParam(params, 'fault') === 'kill' ? 'kill' : 'stall',
+  };
 }
 
 /** Gives a worker context the queue's own operations. */
@@ -77,6 +86,9 @@ async function processJobs(ctx: WorkerContext, handler: (job: QueuedJob) => Prom
   await boss.start();
   let firstHandled = false;
   void ctx.waitFor(handled(FIRST)).then(() => (firstHandled = true));
+  // worker-1 is done with the job once its handler is, or once its process has ended (killed:
+  // then the job stays active until it expires, and worker-2 runs it).
+  const firstDone = (): Promise<string> => ctx.waitFor(handled(FIRST), doneLatch(FIRST));
   if (ctx.workerId === FIRST) {
     const { expireMs } = queueTimings(ctx.params);
     await boss.send(QUEUE, { order: ORDER, cents: 1999 }, { expireInSeconds: expireMs / 1000, retryLimit: 1, retryDelay: 0 });
@@ -85,7 +97,7 @@ async function processJobs(ctx: WorkerContext, handler: (job: QueuedJob) => Prom
     await runJob(ctx, boss, handler, job);
   } else {
     await ctx.waitFor(TAKEN);
-    // worker-2 asks for the job until it gets it (after the expiry) or worker-1 has finished with it.
+    // worker-2 asks for the job until it gets it (after the expiry) or worker-1 has completed it.
     while (!firstHandled) {
       const [job] = await boss.fetch<object>(QUEUE, { includeMetadata: true });
       if (job) {
@@ -96,7 +108,7 @@ async function processJobs(ctx: WorkerContext, handler: (job: QueuedJob) => Prom
       await ctx.sleep(POLL_MS);
     }
   }
-  await ctx.waitFor(handled(FIRST));
+  await firstDone();
   await boss.stop({ graceful: false });
 }
 
@@ -123,19 +135,19 @@ async function runJob(
 }
 
 /**
- * The work before the charge. worker-1 is stopped in it for pauseMs (SIGSTOP: nothing of its
+ * The work before the charge. worker-1 is stopped in it for pauseMs (fault stall; SIGSTOP: nothing of its
  * process runs); when, on its return, pg-boss's row says the job is no longer its attempt's
  * (expired, or fetched again), another worker has the job, and worker-1 goes on once that
  * one's handler is done.
  */
 async function prepare(ctx: WorkerContext, id: string, retryCount: number): Promise<void> {
   ctx.emit({ type: 'work-started', label: 'price the order' });
-  if (ctx.workerId !== FIRST) {
+  if (ctx.workerId === FIRST) await ctx.checkpoint('working');
+  if (ctx.workerId !== FIRST || queueTimings(ctx.params).fault === 'kill') {
     await ctx.sleep(WORK_MS);
     ctx.emit({ type: 'work-finished', label: 'price the order' });
     return;
   }
-  await ctx.checkpoint('working');
   await ctx.stall(queueTimings(ctx.params).pauseMs);
   const { rows } = await ctx.pg.query<{ state: string; retry_count: number }>('select state, retry_count from job where id = $1', [id]);
   const row = rows[0];
@@ -150,6 +162,9 @@ async function prepare(ctx: WorkerContext, id: string, retryCount: number): Prom
 }
 
 async function complete(ctx: WorkerContext, boss: PgBoss, id: string, client?: pg.Client): Promise<boolean> {
+  await ctx.checkpoint('completing');
+  // Killed here, its charge (if it committed) stays; the job stays active until it expires.
+  if (ctx.workerId === FIRST && queueTimings(ctx.params).fault === 'kill') await ctx.die();
   const db = client && { executeSql: (text: string, values: unknown[]) => client.query(text, values) };
   // pg-boss 10 answers { jobs, requested, affected } (its types say void): affected is 0 unless the job was active.
   const answer = (await boss.complete(QUEUE, id, { worker: ctx.workerId }, db ? { db } : undefined)) as unknown as { affected: number };
@@ -170,7 +185,8 @@ export const PAUSE_MARGIN_MS = 500;
  * skips), by the same margin, has surely lost it.
  */
 export function pauseAtTheEdge(params: WorkerContext['params']): string | null {
-  const { expireMs, pauseMs } = queueTimings(params);
+  const { expireMs, pauseMs, fault } = queueTimings(params);
+  if (fault === 'kill') return null;
   const keeps = expireMs - PAUSE_MARGIN_MS;
   const loses = expireMs + 2 * MAINTENANCE_S * 1000 + PAUSE_MARGIN_MS;
   if (pauseMs <= keeps || pauseMs >= loses) return null;

@@ -12,7 +12,7 @@ export default defineMutant<ChargeQueue>({
   summary: "worker-1's completion finds the job already completed and changes nothing; the transaction commits its charge anyway.",
   source: import.meta.url,
   refusedAt: pauseAtTheEdge,
-  checkpoints: ['working'],
+  checkpoints: ['working', 'completing'],
   async run(queue) {
     await queue.process(async (job) => {
       await job.prepare();

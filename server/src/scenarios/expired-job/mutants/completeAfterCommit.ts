@@ -12,7 +12,7 @@ export default defineMutant<ChargeQueue>({
   summary: "worker-1's charge has committed by the time pg-boss refuses its completion: nothing takes it back.",
   source: import.meta.url,
   refusedAt: pauseAtTheEdge,
-  checkpoints: ['working'],
+  checkpoints: ['working', 'completing'],
   async run(queue) {
     await queue.process(async (job) => {
       await job.prepare();

@@ -11,11 +11,11 @@ export default defineVariant<ChargeQueue>({
   figures: 'charges 2 (should be 1), job started 2 times',
   source: import.meta.url,
   expectedOtherwise: (params) => {
-    const { expireMs, pauseMs } = queueTimings(params);
-    return pauseMs < expireMs ? 'the pause ends before the job expires: no one else runs the job' : null;
+    const { expireMs, pauseMs, fault } = queueTimings(params);
+    return fault === 'stall' && pauseMs < expireMs ? 'the pause ends before the job expires: no one else runs the job' : null;
   },
   refusedAt: pauseAtTheEdge,
-  checkpoints: ['working'],
+  checkpoints: ['working', 'completing'],
   async run(queue) {
     await queue.process(async (job) => {
       await job.prepare();
