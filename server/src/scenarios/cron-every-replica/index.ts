@@ -27,7 +27,7 @@ export default defineScenario<ReplicaJob>({
   summary:
     'Three replicas of a service each start the same croner schedule; their clocks are 300 ms apart, and the report is due once per slot.',
   source: import.meta.url,
-  teachingOrder: 14,
+  teachingOrder: 15,
   seenInTheWild: SEEN_IN_THE_WILD,
   exercise: EXERCISE,
   params: [
