@@ -65,7 +65,7 @@ export default defineConfig({
         launchOptions: {
           // Debian's chromium: no browser is ever downloaded (never run `playwright install`).
           executablePath: '/usr/bin/chromium',
-          // Blind to the host's links, which the unit tests' real partitions change (server/src/testing/noNetlink.c).
+          // Blind to the host's links, which real partitions change (server/src/testing/noNetlink.c).
           env: browserEnv(),
           args: [
             '--no-sandbox',

@@ -13,7 +13,6 @@ export { DEFAULT_LIMITS } from './http/limits.js';
 export { BUDGET_PREFIX } from './runs/connectionBudget.js';
 export { explore } from './explore/explorer.js';
 export { EXPLORE_PARALLEL } from './explore/exploreCli.js';
-export { netlinkShim } from './testing/netlinkShim.js';
 export { Playground, type StartRequest, type Started } from './runs/playground.js';
 export { deleteKeys } from './runs/deleteKeys.js';
 export { Run } from './runs/run.js';

@@ -19,7 +19,8 @@
 // RACELAB_RUN_SLOTS and RACELAB_QUEUE_LENGTH: the runs this server takes at once (three per
 // core of the machine: runSlotsFor in http/limits.ts) and the starts that may wait in line for
 // a slot (400) (http/limits.ts). Each page's run also waits there until the PostgreSQL
-// connections it will open fit in the budget of every server sharing the database (runs/connectionBudget.ts).
+// connections it will open fit in the budget of every server sharing the database (runs/connectionBudget.ts),
+// read from PostgreSQL, or fixed by RACELAB_CONNECTION_BUDGET.
 // RACELAB_ROOM_TOKEN (or --room-token): the instructor's room view at /room?token=<it>, which
 // shows every server sharing this Redis (http/room.ts). Off by default: without a token the
 // server writes nothing of the room to Redis.
@@ -46,7 +47,8 @@ const USAGE = `usage: node server/dist/main.js [--allow-own-locks] [--allow-exer
   --room-token          turn on the room view at /room?token=<secret> (also RACELAB_ROOM_TOKEN, which a process
                         list does not show; ${MIN_TOKEN_LENGTH} characters at least)
   environment: PORT, HOST, REDIS_URL, DATABASE_URL, RACELAB_ALLOWED_HOSTS, RACELAB_FRAME_ANCESTORS, RACELAB_POOL_SIZE,
-               RACELAB_TRUSTED_PROXIES, RACELAB_SERVER_NAME, RACELAB_RUN_SLOTS, RACELAB_QUEUE_LENGTH`;
+               RACELAB_TRUSTED_PROXIES, RACELAB_SERVER_NAME, RACELAB_RUN_SLOTS, RACELAB_QUEUE_LENGTH,
+               RACELAB_CONNECTION_BUDGET`;
 const options = readOptions(USAGE, {
   'allow-own-locks': { type: 'boolean', default: false },
   'allow-exercises': { type: 'boolean', default: false },
@@ -76,20 +78,26 @@ function readProxySettings(): { trustedProxies: TrustedProxy[]; serverName: stri
 }
 
 const runLimits = readRunLimits();
+// A fixed budget for the room's PostgreSQL connections, where the database is shared with
+// what racelab cannot see or should not count (a managed database's other tenants): unset,
+// each server reads what PostgreSQL has free at every renewal (runs/connectionBudget.ts).
+const connectionBudget = wholeNumberEnv('RACELAB_CONNECTION_BUDGET', 1) ?? true;
+
+/** A whole number from `min` to 1000 in the environment variable `name`, or exit 2 when it is something else. */
+function wholeNumberEnv(name: string, min: number): number | undefined {
+  const text = process.env[name]?.trim();
+  if (!text) return undefined;
+  const n = Number(text);
+  if (Number.isInteger(n) && n >= min && n <= 1000) return n;
+  console.error(`racelab: ${name} must be a whole number from ${min} to 1000, got ${text}`);
+  process.exit(2);
+}
 
 /** The run slots and the line's bound from the environment (defaults: limits.ts), or exit 2 when one is not a count. */
 function readRunLimits(): Partial<SocketLimits> {
   const limits: Partial<SocketLimits> = {};
-  const read = (name: string, min: number): number | undefined => {
-    const text = process.env[name]?.trim();
-    if (!text) return undefined;
-    const n = Number(text);
-    if (Number.isInteger(n) && n >= min && n <= 1000) return n;
-    console.error(`racelab: ${name} must be a whole number from ${min} to 1000, got ${text}`);
-    process.exit(2);
-  };
-  const slots = read('RACELAB_RUN_SLOTS', 1);
-  const queue = read('RACELAB_QUEUE_LENGTH', 0);
+  const slots = wholeNumberEnv('RACELAB_RUN_SLOTS', 1);
+  const queue = wholeNumberEnv('RACELAB_QUEUE_LENGTH', 0);
   limits.maxRunsPerServer = slots ?? runSlotsFor(os.availableParallelism());
   if (queue !== undefined) limits.maxQueuedPerServer = queue;
   return limits;
@@ -146,7 +154,7 @@ try {
     poolSize: Number(process.env.RACELAB_POOL_SIZE ?? 4),
     workerAgents,
     serverName,
-    connectionBudget: true,
+    connectionBudget,
   });
 } catch (error) {
   // The agent port taken, say: the stores this process started go with it.

@@ -56,8 +56,10 @@ export interface PlaygroundOptions {
   /**
    * Reserves each page's run's PostgreSQL connections in the budget every server sharing the
    * database shares (connectionBudget.ts) before it starts: a serving server's. Off when absent.
+   * A number is the room's budget, fixed (RACELAB_CONNECTION_BUDGET), instead of what
+   * PostgreSQL has free at each renewal.
    */
-  connectionBudget?: boolean;
+  connectionBudget?: boolean | number;
 }
 
 /** The server's own PostgreSQL connections whatever runs it has: its pool, its store watch's, its spare. */
@@ -245,14 +247,22 @@ export class Playground {
     opening.playground = playground;
     await playground.holdLease(options.serverName);
     await playground.beforeFirstRun(opening, options);
-    if (options.connectionBudget) await playground.reserveBaseline(options.poolSize ?? 4);
+    if (options.connectionBudget !== undefined && options.connectionBudget !== false) {
+      const limit = options.connectionBudget === true ? undefined : options.connectionBudget;
+      await playground.reserveBaseline(options.poolSize ?? 4, limit);
+    }
     return playground;
   }
 
   /** Writes this server's own connections (and its warm workers') into the room's budget, renewed with its lease. */
-  private async reserveBaseline(warmWorkers: number): Promise<void> {
+  private async reserveBaseline(warmWorkers: number, limit: number | undefined): Promise<void> {
     try {
-      this.budget = await ConnectionBudget.open(this.redis, this.pg, { name: MY_LEASE, baseline: SERVER_OWN_CONNECTIONS + warmWorkers });
+      const baseline = SERVER_OWN_CONNECTIONS + warmWorkers;
+      this.budget = await ConnectionBudget.open(this.redis, this.pg, {
+        name: MY_LEASE,
+        baseline,
+        ...(limit === undefined ? {} : { limit }),
+      });
     } catch (error) {
       await this.close('the connection budget could not be read', 0);
       throw error;

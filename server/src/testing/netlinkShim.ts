@@ -1,8 +1,8 @@
 // The browser's netlink shim (noNetlink.c): Chromium, preloaded with it, cannot watch the
 // host's links, so the veth links real partitions make and remove on the host never fail a
-// page's request in flight with ERR_NETWORK_CHANGED. The browser tests run under it
-// (e2e/playwright.config.ts), and `npm test` runs them beside the unit tests only where it
-// builds (tools/src/testSuites.ts): no C compiler, or not Linux, and the two suites take turns.
+// page's request in flight with ERR_NETWORK_CHANGED, whatever runs beside the browser tests
+// (e2e/playwright.config.ts launches Chromium under it). No C compiler, or not Linux: the
+// browser runs as it is.
 import { fileURLToPath } from 'node:url';
 import { buildPreloadLibrary, type PreloadBuild } from '../labnet/preloadLibrary.js';
 

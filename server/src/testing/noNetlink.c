@@ -3,8 +3,8 @@
  * drive, it refuses the routing netlink socket (NETLINK_ROUTE) through which Chromium watches
  * the machine's links and addresses, so the browser takes them as never changing.
  *
- * Why: the tests beside the browser's make real partitions, veth links added, set down and
- * removed on the host. Chromium, seeing the host's links change, fails what it has in flight
+ * Why: real partitions (the browser tests' own, or any other tests' beside them) add, set down
+ * and remove veth links on the host. Chromium, seeing the host's links change, fails what it has in flight
  * with ERR_NETWORK_CHANGED, a failure of the test machine and not of the page. Without the
  * socket Chromium takes its documented path for a machine it cannot watch: always online.
  * Every other socket, and every other netlink family, is the system's own.

@@ -4,8 +4,8 @@
 // two of each other server have a run held by its plan: the first worker to send the report
 // is stalled there (SIGSTOP) for a minute. (The other pages run theirs after the sweep, a few
 // at a time: a room's runs all at once take more PostgreSQL connections than a shared test
-// machine has. The held runs fit in the servers' connection budget, 10 runs of 4 connections
-// beside the servers' own 3 × 14, so none of them waits in line for connections.)
+// machine has. The held runs fit in the room's connection budget, fixed for the test: 10 runs
+// of 4 connections beside the servers' own 3 × 14, so none of them waits in line for connections.)
 // s2 is SIGKILLed. Its attendees reconnect through the proxy with the cookie that names s2,
 // reach a live server and are told their run was lost with s2; the live servers notice s2
 // gone and sweep what it left: its runs' keys, schemas, store users and registry rows, its
@@ -135,6 +135,10 @@ describe.skipIf(!haproxy)('a server lost in the middle of a workshop', () => {
       RACELAB_POOL_SIZE: '2',
       // Every held run of s2 at once, whatever the machine's cores would give.
       RACELAB_RUN_SLOTS: '12',
+      // The room's connection budget fixed at what its held runs and its servers need: read
+      // from PostgreSQL, it would count the other test files' connections on this shared
+      // database against the room, and the held runs would wait in line for them.
+      RACELAB_CONNECTION_BUDGET: '90',
       RACELAB_ROOM_TOKEN: randomBytes(16).toString('hex'),
     };
     workshop = await startWorkshop({ servers: 3, haproxy: haproxy!, env, log: () => undefined });
