@@ -5,6 +5,7 @@
 import { POSTGRES_STORE } from '@racelab/shared';
 import type { Observed, RunStores } from '../types.js';
 import { QUEUE } from './jobQueue.js';
+import { createChargesTable } from '../kit/chargesTable.js';
 
 /**
  * Installs pg-boss in the run's schema and creates its queue, as the server's user (a run's
@@ -20,14 +21,7 @@ export async function createQueueTables(stores: RunStores): Promise<string> {
   await stores.sql(Boss.getConstructionPlans(schema));
   const boss = new Boss({ db: { executeSql: (text, values) => stores.sql(text, values) }, schema });
   await boss.createQueue(QUEUE);
-  await stores.sql(`create table charges (
-    id serial primary key,
-    job_id text not null,
-    idempotency_key text unique,
-    attempt int not null,
-    worker text not null,
-    charged_at timestamptz not null default clock_timestamp()
-  )`);
+  await createChargesTable(stores);
   return schema;
 }
 

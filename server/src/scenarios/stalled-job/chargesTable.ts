@@ -3,6 +3,7 @@
 // many times bullmq started it are read from its keys in Redis.
 import { POSTGRES_STORE, REDIS_STORE } from '@racelab/shared';
 import type { Observed, RunStores } from '../types.js';
+import { createChargesTable } from '../kit/chargesTable.js';
 import { BULL_PREFIX, JOB_ID, JOB_KEY, QUEUE } from './chargeQueue.js';
 
 /**
@@ -10,14 +11,7 @@ import { BULL_PREFIX, JOB_ID, JOB_KEY, QUEUE } from './chargeQueue.js';
  * takes each idempotency key once; a charge without one (NULL) is never refused for it.
  */
 export async function createChargeTables(stores: RunStores): Promise<void> {
-  await stores.sql(`create table charges (
-    id serial primary key,
-    job_id text not null,
-    idempotency_key text unique,
-    attempt int not null,
-    worker text not null,
-    charged_at timestamptz not null default clock_timestamp()
-  )`);
+  await createChargesTable(stores);
   await stores.sql('create table job_fences (job_id text primary key, attempt int not null)');
 }
 
