@@ -10,6 +10,7 @@ import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { doneLatch } from '../../worker/latches.js';
 import { choiceParam, intParam, type WorkerContext } from '../types.js';
+import { FIRST, handled, SECOND, TAKEN } from '../kit/queueLatches.js';
 
 /** The queue's name: pg-boss's tables in the run's schema hold its one job. */
 export const QUEUE = 'charges';
@@ -23,11 +24,6 @@ export const MAINTENANCE_S = 1;
 export const POLL_MS = 500;
 /** How long the work before the charge takes when nothing stops the worker, in ms. */
 export const WORK_MS = 100;
-
-const FIRST = 'worker-1';
-const SECOND = 'worker-2';
-const TAKEN = 'job-taken';
-const handled = (worker: string): string => `handled:${worker}`;
 
 /** One run of the job, as the handler sees it. */
 export interface QueuedJob {

@@ -7,6 +7,7 @@
 // handler goes on: the order of the two charges is the same on every run.
 import type { Job as BullJob, Worker as BullWorker } from 'bullmq';
 import { intParam, type WorkerContext } from '../types.js';
+import { FIRST, handled, SECOND, TAKEN } from '../kit/queueLatches.js';
 
 /** The queue's name and its one job's id (bullmq's jobId): the order the charge is for. */
 export const QUEUE = 'charges';
@@ -18,11 +19,6 @@ export const LOCK_KEY = `${BULL_PREFIX}:${QUEUE}:${JOB_ID}:lock`;
 export const JOB_KEY = `${BULL_PREFIX}:${QUEUE}:${JOB_ID}`;
 /** How long the provider call takes when nothing stops the worker, in ms. */
 export const CALL_MS = 100;
-
-const FIRST = 'worker-1';
-const SECOND = 'worker-2';
-const TAKEN = 'job-taken';
-const handled = (worker: string): string => `handled:${worker}`;
 
 /** One run of the job, as the handler sees it. */
 export interface QueuedJob {
