@@ -1,5 +1,6 @@
-// A workshop on one machine: N racelab servers, each its own process on a free port of
-// 127.0.0.1 sharing one Redis and one PostgreSQL, behind one HAProxy on one address
+// A workshop on one machine: N racelab servers, each its own process on a port of 127.0.0.1
+// it binds itself (PORT=0, the port read from its "playground on" line: a port picked here
+// and bound later could be taken in between), sharing one Redis and one PostgreSQL, behind one HAProxy on one address
 // (haproxyConfig.ts says how it routes). The servers trust the proxy's X-Forwarded-For, so
 // each page counts under its own address. A server that dies is reported and the proxy routes
 // around it; the proxy dying ends the workshop (`ended`). stop() ends the proxy, then the
@@ -9,6 +10,7 @@ import { accessSync, constants, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { builtScript } from '../services/builtScript.js';
 import { errorReason } from '../services/errorReason.js';
 import { freePort } from '../services/freePort.js';
@@ -74,6 +76,8 @@ interface Child {
   name: string;
   process: ChildProcess;
   tail: string[];
+  /** Told each line the child writes to stdout. */
+  onStdout: Set<(line: string) => void>;
   exited: Promise<number | string>;
 }
 
@@ -124,54 +128,84 @@ export async function startWorkshop(options: WorkshopOptions): Promise<Workshop>
   }
 }
 
-/** Starts every server on a free port of its own and waits until each answers /healthz. */
+/** Starts every server on a port it binds itself and waits until each answers /healthz. */
 async function startServers(options: WorkshopOptions, children: Child[], timeoutMs: number): Promise<Backend[]> {
   const base = options.env ?? process.env;
-  const backends: Backend[] = [];
   // A server's own lines are kept for the reason it died; its errors are shown as they come.
   const log = options.log ?? ((line: string) => console.error(line));
+  const started: Child[] = [];
   for (let i = 1; i <= options.servers; i++) {
-    const backend = { name: `s${i}`, port: await freePort() };
+    const name = `s${i}`;
     const env = {
       ...base,
-      PORT: String(backend.port),
+      PORT: '0',
       HOST: '127.0.0.1',
       // One Redis and one PostgreSQL for all: a server left to find its own could start an embedded one.
       REDIS_URL: base.REDIS_URL || DEFAULT_REDIS_URL,
       DATABASE_URL: base.DATABASE_URL || DEFAULT_DATABASE_URL,
       RACELAB_TRUSTED_PROXIES: '127.0.0.1',
-      RACELAB_SERVER_NAME: backend.name,
+      RACELAB_SERVER_NAME: name,
       // The machine's cores shared between the servers, unless told otherwise.
       RACELAB_RUN_SLOTS: base.RACELAB_RUN_SLOTS || String(runSlotsFor(os.availableParallelism(), options.servers)),
     };
-    children.push(spawnChild(backend.name, process.execPath, [SERVER_MAIN], env, (line) => log(`${backend.name}: ${line}`)));
-    backends.push(backend);
+    const child = spawnChild(name, process.execPath, [SERVER_MAIN], env, (line) => log(`${name}: ${line}`));
+    children.push(child);
+    started.push(child);
   }
-  await Promise.all(backends.map((b, i) => answering(children[i]!, `http://127.0.0.1:${b.port}/healthz`, timeoutMs)));
-  return backends;
+  return Promise.all(
+    started.map(async (child) => {
+      const port = await announcedPort(child, timeoutMs);
+      await answering(child, `http://127.0.0.1:${port}/healthz`, timeoutMs);
+      return { name: child.name, port };
+    }),
+  );
+}
+
+/** The port a server bound, from the line it writes once it listens ("racelab: playground on http://127.0.0.1:<port>"). */
+async function announcedPort(child: Child, timeoutMs: number): Promise<number> {
+  let listener: ((line: string) => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const announced = new Promise<number>((resolve) => {
+    listener = (line) => {
+      const port = /playground on http:\/\/[^/]*:(\d+)/.exec(line)?.[1];
+      if (port) resolve(Number(port));
+    };
+    child.onStdout.add(listener);
+  });
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${child.name} did not listen within ${timeoutMs} ms${lastWords(child)}`)), timeoutMs);
+  });
+  const died = child.exited.then((how): never => {
+    throw new Error(`${child.name} ${exitWords(how)} before it listened${lastWords(child)}`);
+  });
+  try {
+    return await Promise.race([announced, late, died]);
+  } finally {
+    child.onStdout.delete(listener!);
+    clearTimeout(timer);
+    died.catch(() => undefined);
+  }
 }
 
 /** Spawns a child in a process group of its own, so that a terminal's Ctrl-C reaches only the launcher, which stops it in order. */
 function spawnChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, onError: (line: string) => void): Child {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const tail: string[] = [];
-  const keep = (chunk: Buffer, show: boolean) => {
-    for (const line of chunk
-      .toString()
-      .split('\n')
-      .filter((l) => l.trim())) {
-      tail.push(line);
-      if (tail.length > 20) tail.shift();
-      if (show) onError(line);
-    }
+  const onStdout = new Set<(line: string) => void>();
+  const keep = (line: string, show: boolean) => {
+    if (!line.trim()) return;
+    tail.push(line);
+    if (tail.length > 20) tail.shift();
+    if (show) onError(line);
+    else for (const listener of onStdout) listener(line);
   };
-  child.stdout.on('data', (chunk: Buffer) => keep(chunk, false));
-  child.stderr.on('data', (chunk: Buffer) => keep(chunk, true));
+  createInterface({ input: child.stdout }).on('line', (line) => keep(line, false));
+  createInterface({ input: child.stderr }).on('line', (line) => keep(line, true));
   const exited = new Promise<number | string>((resolve) => {
     child.once('error', (error) => resolve(errorReason(error)));
     child.once('exit', (code, signal) => resolve(signal ?? code ?? 0));
   });
-  return { name, process: child, tail, exited };
+  return { name, process: child, tail, onStdout, exited };
 }
 
 /** Waits until `url` answers 200, failing at once with the child's last words when it ends first. */
