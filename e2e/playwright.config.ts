@@ -28,6 +28,30 @@ const ROOM_TOKEN = process.env.RACELAB_E2E_ROOM_TOKEN;
 // runs every spec: layouts, keyboard, presenter, faults, reconnects, exports.
 const SMOKE = ['catalog.spec.ts', 'replay.spec.ts'];
 const full = process.env.RACELAB_SUITE === 'full';
+// Two spec files at a time: one browser test keeps a 2-core machine about two thirds busy
+// (much of a test is a run's choreography, waited for). These run first, with nothing beside
+// them: the room view counts every page of the server, and real partitions and blocked event
+// loops have windows another test's CPU could close.
+const ALONE = ['room.spec.ts', 'livePartition.spec.ts', 'loopAndClock.spec.ts', 'lostServer.spec.ts'];
+const CHROMIUM = {
+  browserName: 'chromium' as const,
+  viewport: { width: 1600, height: 1000 },
+  launchOptions: {
+    // Debian's chromium: no browser is ever downloaded (never run `playwright install`).
+    executablePath: '/usr/bin/chromium',
+    // Blind to the host's links, which real partitions change (server/src/testing/noNetlink.c).
+    env: browserEnv(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  },
+};
 
 export default defineConfig({
   testDir: 'tests',
@@ -35,7 +59,7 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: 'list',
@@ -57,27 +81,7 @@ export default defineConfig({
     stderr: 'pipe',
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        browserName: 'chromium',
-        viewport: { width: 1600, height: 1000 },
-        launchOptions: {
-          // Debian's chromium: no browser is ever downloaded (never run `playwright install`).
-          executablePath: '/usr/bin/chromium',
-          // Blind to the host's links, which real partitions change (server/src/testing/noNetlink.c).
-          env: browserEnv(),
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-quic',
-          ],
-        },
-      },
-    },
+    { name: 'alone', testMatch: full ? ALONE : [], workers: 1, use: CHROMIUM },
+    { name: 'chromium', testIgnore: ALONE, dependencies: ['alone'], use: CHROMIUM },
   ],
 });
