@@ -15,7 +15,7 @@ export { explore } from './explore/explorer.js';
 export { EXPLORE_PARALLEL } from './explore/exploreCli.js';
 export { Playground, type StartRequest, type Started } from './runs/playground.js';
 export { deleteKeys } from './runs/deleteKeys.js';
-export { Run } from './runs/run.js';
+export { Run, type RunPhase } from './runs/run.js';
 export { WorkerPool } from './runs/workerPool.js';
 export { expectedOf, loadCatalog, manifestOf } from './scenarios/registry.js';
 export {

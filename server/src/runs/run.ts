@@ -126,12 +126,17 @@ interface Stage {
   fixture: RunFixture;
 }
 
+/** The phases of a run's start, in order: its stores, its lab, the scenario's setup, its workers taken, played, measured, cleaned up. */
+export type RunPhase = 'stores' | 'lab' | 'setup' | 'workers' | 'play' | 'measure' | 'cleanup';
+
 export class Run {
   readonly id = randomBytes(5).toString('hex');
   /** Resolves once the run has ended and cleaned up after itself: workers gone, keys and schema dropped. */
   readonly settled: Promise<void>;
   /** Every status the run has been in, in order (the current one last). */
   readonly statuses: RunStatus[] = ['prepared'];
+  /** How long each phase of start() took, in ms, in the order they ran (what `npm run bench` reports of a run's bookkeeping). */
+  readonly phaseMs: Partial<Record<RunPhase, number>> = {};
   private resolveSettled!: () => void;
   private readonly log = new RunLog();
   private readonly processes = new RunProcesses({
@@ -279,19 +284,29 @@ export class Run {
     try {
       signal.throwIfAborted(); // cancelled before it started
       const setting = settingOf(this.request, variant);
-      const stores = await this.prepareStores(setting, signal);
-      const lab = await this.startLab(setting, signal);
-      const stage = await this.setUp(setting, stores, lab, signal);
-      const children = await this.takeWorkers(setting, stage, signal);
+      const stores = await this.timed('stores', () => this.prepareStores(setting, signal));
+      const lab = await this.timed('lab', () => this.startLab(setting, signal));
+      const stage = await this.timed('setup', () => this.setUp(setting, stores, lab, signal));
+      const children = await this.timed('workers', () => this.takeWorkers(setting, stage, signal));
       this.deadlineIn(setting.deadlineMs, `the run passed its deadline of ${setting.deadlineMs} ms; its workers were killed`);
       const coordinator = this.begin(setting, stage, signal);
       const truth = this.observe(setting, stage, coordinator);
-      await this.play(setting, stage, children, coordinator, signal);
-      return await this.measure(setting, stage, truth, signal);
+      await this.timed('play', () => this.play(setting, stage, children, coordinator, signal));
+      return await this.timed('measure', () => this.measure(setting, stage, truth, signal));
     } catch (error) {
       return this.failed(error);
     } finally {
-      await this.wrapUp();
+      await this.timed('cleanup', () => this.wrapUp());
+    }
+  }
+
+  /** Runs one phase of start(), its time kept in phaseMs. */
+  private async timed<T>(phase: RunPhase, work: () => Promise<T>): Promise<T> {
+    const from = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.phaseMs[phase] = performance.now() - from;
     }
   }
 

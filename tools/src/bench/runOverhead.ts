@@ -6,7 +6,7 @@
 // Also the time from run.start() to the first event a worker emits, with a warm pool.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { RunEvent } from '@racelab/shared';
-import { Playground } from '@racelab/server';
+import { Playground, type RunPhase } from '@racelab/server';
 import type { BenchResult, Figure } from './figure.js';
 import { bareRun, forkBareWorkers, type BarePhases } from './bare/bareRun.js';
 import { percentile } from './stats.js';
@@ -31,6 +31,10 @@ interface RacelabPhases {
   cleanupMs: number;
   events: number;
   emails: number;
+  /** The run's own phase times (Run.phaseMs). */
+  phases: Partial<Record<RunPhase, number>>;
+  /** run-started until the first worker event: the plan over IPC, the worker logging in as the run's users, its first step. */
+  planToFirstEventMs: number;
 }
 
 /** Resolves once the pool holds `count` idle, ready processes: the warm pool a run expects. */
@@ -72,10 +76,35 @@ async function timedRun(playground: Playground, workMs: number): Promise<Racelab
     cleanupMs: totalMs - at.get('run-finished')!,
     events: prepared.run.events.length,
     emails: Number(outcome.metrics.emailsSent),
+    phases: { ...prepared.run.phaseMs },
+    planToFirstEventMs: firstWorkerEvent - at.get('run-started')!,
   };
 }
 
 const med = (xs: number[]) => percentile(xs, 50);
+
+/** Each phase's median, in start()'s order, with the two ends of the play inside it. */
+function phaseWords(runs: RacelabPhases[]): string {
+  const phases: RunPhase[] = ['stores', 'lab', 'setup', 'workers', 'play', 'measure', 'cleanup'];
+  const words = phases.map((phase) => {
+    const shown = `${phase} ${fmt(med(runs.map((r) => r.phases[phase] ?? 0)))}`;
+    if (phase !== 'play') return shown;
+    return `${shown} (run-started to the first worker event ${fmt(med(runs.map((r) => r.planToFirstEventMs)))}, the last worker event to the last exit ${fmt(med(runs.map((r) => r.tailMs)))})`;
+  });
+  return words.join(', ');
+}
+
+/** One run with the run's own store users off (the server's users instead): what making and dropping them costs, measured. */
+async function withoutRunUsers<T>(playground: Playground, work: () => Promise<T>): Promise<T> {
+  const inside = playground as unknown as { credentialSupport: unknown };
+  const kept = inside.credentialSupport;
+  inside.credentialSupport = { redisRules: null, postgresRoles: false };
+  try {
+    return await work();
+  } finally {
+    inside.credentialSupport = kept;
+  }
+}
 const fmt = (x: number) => x.toFixed(1);
 
 /**
@@ -110,9 +139,11 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
       const warm: BarePhases[] = [];
       const cold: BarePhases[] = [];
       await racelabRun(playground, workMs); // untimed: JIT, connections, scenario modules
+      const withoutUsers: RacelabPhases[] = [];
       for (let round = 0; round < rounds; round++) {
         const r = await racelabRun(playground, workMs);
         racelab.push(r);
+        if (workMs === 0) withoutUsers.push(await withoutRunUsers(playground, () => racelabRun(playground, workMs)));
         firstEvents.push(r.firstWorkerEventMs);
         const ready: ChildProcess[] = await forkBareWorkers(options, WORKERS);
         warm.push(await bareRun(playground.redis, playground.pg, options, ready));
@@ -161,8 +192,21 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
           `clean-up ${fmt(med(racelab.map((r) => r.cleanupMs)))}; ${med(racelab.map((r) => r.events))} events. ` +
           `Bare: setup ${fmt(med(warm.map((r) => r.setupMs)))}, job ${fmt(med(warm.map((r) => r.jobMs)))}, ` +
           `measure ${fmt(med(warm.map((r) => r.measureMs)))}, clean-up ${fmt(med(warm.map((r) => r.cleanupMs)))}; ` +
-          `forking and connecting ${WORKERS} processes when cold: ${fmt(med(cold.map((r) => r.forkMs)))}.`,
+          `forking and connecting ${WORKERS} processes when cold: ${fmt(med(cold.map((r) => r.forkMs)))}. ` +
+          `The run's own phases (Run.phaseMs): ${phaseWords(racelab)}` +
+          (withoutUsers.length > 0
+            ? `. The same runs without the run's own store users (no Redis ACL user, no PostgreSQL role: the server's), interleaved: total ${fmt(med(withoutUsers.map((r) => r.totalMs)))}; ${phaseWords(withoutUsers)}.`
+            : '.'),
       );
+      if (withoutUsers.length > 0) {
+        figures.push({
+          section: SECTION,
+          name: `racelab run without the run's own store users, ${label}`,
+          unit: 'ms',
+          samples: withoutUsers.map((r) => r.totalMs),
+          sampleOf: 'run',
+        });
+      }
     }
     figures.push({
       section: SECTION,
