@@ -44,20 +44,24 @@ export function librariesRow(variants: ReadonlyArray<{ id: string; correct: bool
 
 /**
  * A scenario's row of the scorecard's second part: its library, and for each fault that ran,
- * its variants grouped by the verdict they gave ("stopped …: `a` duplicate work; `b`, `c` correct").
+ * its variants grouped by the verdict they gave; faults that gave the same share a clause
+ * ("stopped …, killed …: `a` duplicate work; `b`, `c` correct").
  */
 export function underFaultsRow(scenario: string, stacks: StackScorecard | undefined): string | null {
   const rows = stacks?.rows.filter((r) => r.scenario === scenario) ?? [];
   if (!stacks || rows.length === 0) return null;
-  const clauses = stacks.faults.flatMap((fault) => {
+  const faultsBySaying = new Map<string, string[]>();
+  for (const fault of stacks.faults) {
     const verdicts = new Map<string, string[]>();
     for (const row of rows) {
       const ran = stacks.cells.find((c) => c.row === row.id && c.fault === fault.id && c.recording);
       if (ran) verdicts.set(ran.verdict, [...(verdicts.get(ran.verdict) ?? []), `\`${row.variant}\``]);
     }
-    if (verdicts.size === 0) return [];
-    return [`${fault.title.toLowerCase()}: ${[...verdicts].map(([verdict, ids]) => `${ids.join(', ')} ${verdict}`).join('; ')}`];
-  });
+    if (verdicts.size === 0) continue;
+    const saying = [...verdicts].map(([verdict, ids]) => `${ids.join(', ')} ${verdict}`).join('; ');
+    faultsBySaying.set(saying, [...(faultsBySaying.get(saying) ?? []), fault.title.toLowerCase()]);
+  }
+  const clauses = [...faultsBySaying].map(([saying, faults]) => `${faults.join(', ')}: ${saying}`);
   return `| | ${rows[0]!.library} ${rows[0]!.version} under faults | | ${cell(clauses.join(' · '))} ([scorecard](${STACKS_ANCHOR})) |`;
 }
 

@@ -52,8 +52,8 @@ export function stacksTable(stacks: StackScorecard): string {
   const rows = stacks.rows.map((row, i) => {
     const first = stacks.rows[i - 1]?.library !== row.library;
     const cells = stacks.faults.map((fault) => cellText(stacks.cells.find((x) => x.row === row.id && x.fault === fault.id)));
-    const library = first ? `\`${row.library}\` | ${row.version}` : ' | ';
-    return `| ${library} | \`${row.variant}\`: ${cell(row.usage)} | ${row.correct ? 'correct' : 'broken'} | ${cells.join(' | ')} |`;
+    const library = first ? [`\`${row.library}\``, row.version] : ['', ''];
+    return `| ${[...library, `\`${row.variant}\`: ${cell(row.usage)}`, row.correct ? 'correct' : 'broken', ...cells].join(' | ')} |`;
   });
   const reasons = stacks.rows
     .filter((row, i) => stacks.rows[i - 1]?.library !== row.library)
@@ -63,7 +63,7 @@ export function stacksTable(stacks: StackScorecard): string {
         return c && !c.recording ? [`- \`${row.library}\`, ${fault.title.toLowerCase()}: ${c.verdict}: ${cell(c.note)}.`] : [];
       }),
     );
-  return [header, rule, ...rows, '', ...mappings(stacks.faults), '', ...reasons].join('\n').replaceAll('|  |', '| |');
+  return [header, rule, ...rows, '', ...mappings(stacks.faults), '', ...reasons].join('\n').replaceAll(/\| {2}(?=\|)/g, '| ');
 }
 
 /** A cell's words, linked from docs/ to its run's recording when it ran; what every lock of its kind gives says so, never "broken". */
