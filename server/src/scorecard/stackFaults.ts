@@ -64,13 +64,13 @@ export const STACK_FAULTS: StackFault[] = [
     id: 'worker-killed',
     title: 'Worker killed mid-job',
     mapping:
-      "worker-1 killed (SIGKILL) after its charge, before the job is completed: stalled-job with a 1 s lockDuration (the job stays active until its lock expires, and bullmq's stalled-job check hands it to worker-2), expired-job with a 1 s expireInSeconds (pg-boss's maintenance expires the job, and worker-2 runs it again)",
+      "worker-1 killed (SIGKILL) after its charge, before the job is completed: stalled-job with a 1 s lockDuration (the job stays active until its lock expires, and bullmq's stalled-job check hands it to worker-2), expired-job with a 1 s expireInSeconds (pg-boss's maintenance expires the job, and worker-2 runs it again); cron-every-replica at its defaults with replica-1 killed as it starts the report, after it took the slot's key or claim",
     plans: {
       'stalled-job': staged({ lockDurationMs: 1000, fault: 'kill' }),
       'expired-job': staged({ expireInSeconds: 1, fault: 'kill' }),
-      'cron-every-replica': notStaged(
-        "a replica killed mid-report sends nothing for its slot, and one that dies holding lock-per-slot's key keeps the others out until the slot ends; the scenario kills no replica yet",
-      ),
+      'cron-every-replica': staged({ replicas: 3, skewMs: 300, jobMs: 200 }, [
+        { checkpoint: 'sending', target: 'replica-1', action: 'kill' },
+      ]),
       'pooled-advisory-lock': notStaged(
         'a worker killed holding the session-level lock leaves it on the pooled backend, which PgBouncer in transaction mode does not reset; the scenario kills no worker yet',
       ),
