@@ -1,7 +1,9 @@
 // The README's scenario table, written from the scenario folders: each variant, broken or
 // correct, and what a run at the defaults gives (a scenario's lock libraries folded into one row) (its definition's `figures`, measured and
-// written beside its code), then a row of links to where the scenario's mistake was seen in
-// the wild (its sources.ts). `npm run docs` writes it; a test fails when the README is stale.
+// written beside its code); for a job queue's, a scheduler's or a pooler's scenario, a row of its
+// library under the scorecard's faults (docs/scorecard.json); then a row of links to where the
+// scenario's mistake was seen in the wild (its sources.ts). `npm run docs` writes it; a test
+// fails when the README is stale.
 import type { StackScorecard, WildSource } from '@racelab/shared';
 import type { Catalog } from '../scenarios/registry.js';
 import { cell, withSection, type SectionMarkers } from './generatedSection.js';
@@ -67,8 +69,8 @@ export function underFaultsRow(scenario: string, stacks: StackScorecard | undefi
 
 /**
  * The table, one row per variant of its own of every scenario in teaching order, one row for
- * its lock-library variants or for its library in the scorecard's second part, and a row with the links to where it was seen in the wild, when
- * it names any; throws when a variant has no figures.
+ * its lock-library variants or for its library in the scorecard's second part, and a row with
+ * the links to where it was seen in the wild, when it names any; throws when a variant has no figures.
  */
 export function scenarioTable(catalog: Catalog, stacks?: StackScorecard): string {
   const missing = variantsWithoutFigures(catalog);
