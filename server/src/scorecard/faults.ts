@@ -1,16 +1,9 @@
 // The faults the scorecard runs every lock against: each one a run of a scenario's library
 // variant with a declared set of parameters and a fault plan, and how the run's metrics
 // (counted from the stores) read as a verdict word. A lock is never called broken for what it never promised.
-import type { CellVerdict, FaultRule, Metrics, Params } from '@racelab/shared';
+import type { FaultRule, Metrics, Params } from '@racelab/shared';
 import type { LockModule } from '../locks/lockAdapter.js';
-
-export interface Classified {
-  verdict: CellVerdict;
-  /** One line: what the stores showed, with the numbers. */
-  note: string;
-  /** What every lock of this kind gives under this fault (no lease survives its holder's stall): not held against it. */
-  byDesign?: boolean;
-}
+import type { Classified } from './matrix.js';
 
 export interface ScorecardFault {
   id: string;

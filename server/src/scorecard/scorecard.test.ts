@@ -2,15 +2,20 @@
 // each cell read from its run's metrics, with its parameters and its recording, and a second
 // pass gives the same matrix; the labs with nodes of their own: a Redlock library over the
 // partitioned five nodes and on the primary that fails over, a lock of one Redis under the
-// Redlock fault; and a library that fences, whose stale writes the row refuses (the full
-// matrix is `npm run scorecard`, never run by the tests).
+// Redlock fault; a library that fences, whose stale writes the row refuses; and the second
+// part on a slice: PgBouncer's two ways under the pooler and pg-boss's plain insert with its
+// worker killed, each read from its scenario's own invariant (the full matrix is `npm run
+// scorecard`, never run by the tests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Recording } from '@racelab/shared';
 import { LIBRARY_LOCKS } from '../locks/lockModules.js';
 import type { Playground } from '../runs/playground.js';
+import { pgbouncerMissing } from '../services/pgbouncer.js';
 import { openTestPlayground } from '../testing/testPlayground.js';
 import { SCORECARD_FAULTS } from './faults.js';
 import { runScorecard, type Scorecard } from './scorecard.js';
+import { STACK_FAULTS } from './stackFaults.js';
+import { runStacks, STACK_LIBRARIES, stackRows } from './stacks.js';
 
 let playground: Playground;
 beforeAll(async () => {
@@ -87,4 +92,39 @@ describe('runScorecard', () => {
       expect(cell.note).toContain('rejected by the row');
     }
   }, 60_000);
+});
+
+describe.skipIf(pgbouncerMissing() !== null)('runStacks (needs PgBouncer: apt-get install pgbouncer)', () => {
+  it("reads each cell from its scenario's invariant, runs only what applies, and writes a recording per run", async () => {
+    const rows = stackRows(STACK_LIBRARIES, playground.catalog.manifests).filter(
+      (r) => r.scenario === 'pooled-advisory-lock' || r.id === 'expired-job-plain-insert',
+    );
+    const faults = STACK_FAULTS.filter((f) => f.id === 'worker-killed' || f.id === 'pooler-transaction-mode');
+    const recordings = new Map<string, Recording>();
+    const stacks = await runStacks(playground, { rows, faults }, (file, recording) => recordings.set(file, recording));
+    expect(stacks.cells.map((c) => [c.row, c.fault, c.verdict])).toEqual([
+      ['expired-job-plain-insert', 'worker-killed', 'duplicate work'],
+      ['expired-job-plain-insert', 'pooler-transaction-mode', 'does not apply'],
+      ['pooled-advisory-lock-session-lock', 'worker-killed', 'not staged'],
+      ['pooled-advisory-lock-session-lock', 'pooler-transaction-mode', 'duplicate work'],
+      ['pooled-advisory-lock-xact-lock', 'worker-killed', 'not staged'],
+      ['pooled-advisory-lock-xact-lock', 'pooler-transaction-mode', 'correct'],
+    ]);
+    const [killed, , , session] = stacks.cells;
+    expect(session!.metrics).toEqual({ maxConcurrentHolders: 2, backends: 1 });
+    expect(session!.note).toContain('Max concurrent holders: 2 — should be at most 1');
+    expect(killed!.metrics).toEqual({ charges: 2, jobStarts: 2 });
+    expect(killed!.seenAt).toEqual({
+      scenario: 'expired-job',
+      variant: 'plain-insert',
+      params: { expireInSeconds: 1, fault: 'kill' },
+      faults: [],
+    });
+    expect([...recordings.keys()].sort()).toEqual([
+      'pooler-transaction-mode-pooled-advisory-lock-session-lock.json',
+      'pooler-transaction-mode-pooled-advisory-lock-xact-lock.json',
+      'worker-killed-expired-job-plain-insert.json',
+    ]);
+    expect(recordings.get(killed!.recording!)!.variant).toBe('plain-insert');
+  }, 90_000);
 });

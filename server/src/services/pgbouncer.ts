@@ -2,7 +2,7 @@
 // (RACELAB_PGBOUNCER names another), started on a free 127.0.0.1 port with its config in a
 // scratch dir, in the pool mode and size the run asks for, and stopped with the run. Where
 // the binary is not there, `pgbouncerMissing` says what to install instead of imitating it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { chown, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,6 +25,13 @@ export function pgbouncerMissing(binary = pgbouncerBinary()): string | null {
   } catch {
     return `needs PgBouncer, not found at ${binary}: install it (apt-get install pgbouncer) or set RACELAB_PGBOUNCER to its binary`;
   }
+}
+
+/** The installed PgBouncer's version ("1.18.0", from its `--version`); null where there is none. */
+export function pgbouncerVersion(binary = pgbouncerBinary()): string | null {
+  if (pgbouncerMissing(binary)) return null;
+  const said = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout ?? '';
+  return /^PgBouncer (\S+)/m.exec(said)?.[1] ?? null;
 }
 
 export interface PgbouncerOptions {

@@ -71,6 +71,25 @@ describe('cron-every-replica honours its parameters', () => {
   });
 });
 
+describe('cron-every-replica with replica-1 killed as it starts the report', () => {
+  const killed = [{ checkpoint: 'sending', target: 'replica-1', action: 'kill' as const }];
+
+  it('without a guard the two others send it; a lock or a claim the dead replica took keeps them out, and nobody sends it', async () => {
+    for (const [variant, reportsSent] of [
+      ['every-replica', 2],
+      ['lock-per-slot', 0],
+      ['unique-slot-row', 0],
+    ] as const) {
+      const { metrics, events } = await play(tested.playground, 'cron-every-replica', variant, {}, killed);
+      expect(metrics, variant).toEqual({ reportsSent, firings: 3 });
+      expect(
+        eventsOf(events, 'process-killed').map((e) => e.workerId),
+        variant,
+      ).toEqual(['replica-1']);
+    }
+  });
+});
+
 describe('cron-every-replica near-misses', () => {
   it('released-when-done: replica-2, 300 ms late, finds the key deleted after the 200 ms report', async () => {
     const { metrics, verdict, events } = await mutant('released-when-done');

@@ -16,7 +16,7 @@ export interface ReplicaJob extends WorkerContext {
   slotEndMs: number;
   /** lock-per-slot's key (the run's): the report and the slot, "lock:report:02:31:05". */
   lockKey: string;
-  /** Sends the report (jobMs), recorded in PostgreSQL. */
+  /** Sends the report (jobMs), recorded in PostgreSQL; first the checkpoint `sending`. */
   sendReport(): Promise<void>;
   /** Reports that this replica leaves the slot's report to another, and why. */
   skip(reason: string): void;
@@ -35,6 +35,8 @@ export function replicaJob(ctx: WorkerContext, index: number, cron: Cron): Repli
     slotEndMs: slotStartMs + SLOT_MS,
     lockKey: ctx.key(slotLockKey(slot)),
     async sendReport() {
+      // Where a fault plan may kill a replica that has the slot (its key, its claim) and has sent nothing.
+      await ctx.checkpoint('sending');
       ctx.signal(triedLatch(ctx.workerId));
       const { rows } = await ctx.pg.query<{ id: number }>('insert into reports (replica, slot) values ($1, $2) returning id', [
         ctx.workerId,

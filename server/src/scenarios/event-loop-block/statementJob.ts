@@ -1,7 +1,7 @@
 // What an event-loop-block variant works with: the worker context plus the statement job.
 // On worker-1 the job starts with a long synchronous task that blocks the event loop: no
 // signal, no SIGSTOP, the process is running flat out, and no timer of it can fire.
-import { performance } from 'node:perf_hooks';
+import { blockEventLoop } from '../kit/blockEventLoop.js';
 import type { FencedSteps } from '../kit/fencedLease.js';
 import { stallAsPlayed, stallOf } from '../kit/leaseEdge.js';
 import type { RowJob } from '../leaseHandover.js';
@@ -29,17 +29,7 @@ export function statementJob(ctx: WorkerContext, renews: boolean): StatementJob 
     blockEventLoop() {
       if (ctx.workerId !== ctx.workerIds[0]) return;
       // Played past the lease's end when it would end at its edge (kit/leaseEdge.ts).
-      const blockMs = stallAsPlayed(ctx, stallOf(ctx.params, 'blockMs', renews), 'block');
-      if (blockMs === 0) return;
-      const task = 'synchronous task';
-      const fromMs = ctx.now();
-      ctx.emit({ type: 'event-loop-blocked', task });
-      const until = performance.now() + blockMs;
-      while (performance.now() < until) {
-        // Spinning: no callback, timer or reply of this process runs until the loop ends.
-      }
-      // On the run's clock, rounded as the stamps are.
-      ctx.emit({ type: 'event-loop-unblocked', task, blockedMs: Math.round((ctx.now() - fromMs) * 1e3) / 1e3 });
+      blockEventLoop(ctx, stallAsPlayed(ctx, stallOf(ctx.params, 'blockMs', renews), 'block'));
     },
   };
 }

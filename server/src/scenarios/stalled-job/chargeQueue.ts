@@ -1,12 +1,17 @@
 // What a stalled-job variant works with: a real bullmq Worker on the run's own queue, and the
-// job it runs. worker-1 adds one job (charge order 42) and its Worker takes it; the handler's
-// call to the payment provider is where the server stops worker-1 (SIGSTOP) for pauseMs.
-// worker-2's Worker starts once worker-1 holds the job: its stalled-job checker finds the
-// job's lock expired (lockDurationMs), moves the job back to wait, and worker-2 runs it too.
-// worker-1, continued, finds its lock gone and lets worker-2 finish its charge before its own
-// handler goes on: the order of the two charges is the same on every run.
+// job it runs. worker-1 adds one job (charge order 42) and its Worker takes it; then, as `fault`
+// says, the server stops worker-1 (SIGSTOP) for pauseMs in the handler's call to the payment
+// provider, or worker-1 blocks its own event loop there for as long, or the server kills it
+// (SIGKILL) after its charge, before bullmq completes the job. worker-2's Worker starts once
+// worker-1 holds the job: its stalled-job checker finds the job's lock expired (lockDurationMs,
+// renewed by a timer that neither a stopped process nor a blocked loop runs), moves the job
+// back to wait, and worker-2 runs it too. worker-1, going on, finds its lock gone and lets
+// worker-2 finish its charge before its own handler goes on: the order of the two charges is
+// the same on every run.
 import type { Job as BullJob, Worker as BullWorker } from 'bullmq';
-import { intParam, type WorkerContext } from '../types.js';
+import { doneLatch } from '../../worker/latches.js';
+import { choiceParam, intParam, type WorkerContext } from '../types.js';
+import { blockEventLoop } from '../kit/blockEventLoop.js';
 import { FIRST, handled, SECOND, TAKEN } from '../kit/queueLatches.js';
 
 /** The queue's name and its one job's id (bullmq's jobId): the order the charge is for. */
@@ -35,10 +40,24 @@ export interface ChargeQueue extends WorkerContext {
   process(handler: (job: QueuedJob) => Promise<void>): Promise<void>;
 }
 
-/** bullmq's timings: the lock's length, and the stalled-job check every half of it. */
-export function queueTimings(params: WorkerContext['params']): { lockDurationMs: number; stalledIntervalMs: number; pauseMs: number } {
+/** What happens to worker-1 mid-job: stopped or its event loop blocked in the call, or killed after its charge. */
+export type Fault = 'stall' | 'block' | 'kill';
+
+/** bullmq's timings: the lock's length, and the stalled-job check every half of it; worker-1's pause and fault. */
+export function queueTimings(params: WorkerContext['params']): {
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  pauseMs: number;
+  fault: Fault;
+} {
   const lockDurationMs = intParam(params, 'lockDurationMs');
-  return { lockDurationMs, stalledIntervalMs: Math.round(lockDurationMs / 2), pauseMs: intParam(params, 'pauseMs') };
+  const fault = choiceParam(params, 'fault');
+  return {
+    lockDurationMs,
+    stalledIntervalMs: Math.round(lockDurationMs / 2),
+    pauseMs: intParam(params, 'pauseMs'),
+    fault: fault === 'block' || fault === 'kill' ? fault : 'stall',
+  };
 }
 
 /** Gives a worker context the queue's own operations. */
@@ -69,8 +88,10 @@ async function processJobs(ctx: WorkerContext, handler: (job: QueuedJob) => Prom
     concurrency: 1,
   });
   reportWorkerEvents(ctx, worker);
-  // worker-1 is done once its handler is; worker-2 once worker-1's is (it ran the job first, if at all).
-  await ctx.waitFor(handled(FIRST));
+  // worker-1 is done once its handler is; worker-2 once worker-1's is (it ran the job first, if at
+  // all), or, when worker-1 was killed mid-job, once its own is: the job was its to run again.
+  const first = await ctx.waitFor(handled(FIRST), doneLatch(FIRST));
+  if (first !== handled(FIRST)) await ctx.waitFor(handled(SECOND));
   await worker.close();
   await connection.quit();
 }
@@ -90,23 +111,32 @@ async function runJob(ctx: WorkerContext, handler: (job: QueuedJob) => Promise<v
   ctx.emit({ type: 'lease-acquired', key: LOCK_KEY, ttlMs: lockDurationMs, fromMs, token, fence: job.attemptsStarted });
   ctx.signal(TAKEN);
   await handler({ id: job.id ?? JOB_ID, attempt: job.attemptsStarted, callProvider: () => callProvider(ctx, token) });
+  // Killed here, its charge (if it committed) stays, and bullmq never hears the job completed:
+  // the job stays active until its lock expires, and the stalled-job check hands it on.
+  if (ctx.workerId === FIRST) {
+    await ctx.checkpoint('completing');
+    if (queueTimings(ctx.params).fault === 'kill') await ctx.die();
+  }
   ctx.signal(handled(ctx.workerId));
 }
 
 /**
- * The provider call. worker-1 is stopped in it for pauseMs (SIGSTOP: no timer of its
- * process, bullmq's lock renewal included, runs); when its lock is gone on its return,
- * another worker has the job, and worker-1 goes on once that one's handler is done.
+ * The provider call. worker-1 is stopped in it for pauseMs (SIGSTOP), or blocks its event loop
+ * for as long: either way no timer of its process, bullmq's lock renewal included, runs. When
+ * its lock is gone on its return, another worker has the job, and worker-1 goes on once that
+ * one's handler is done.
  */
 async function callProvider(ctx: WorkerContext, token: string): Promise<void> {
   ctx.emit({ type: 'work-started', label: 'call the payment provider' });
-  if (ctx.workerId !== FIRST) {
+  const { pauseMs, fault } = queueTimings(ctx.params);
+  if (ctx.workerId === FIRST) await ctx.checkpoint('calling');
+  if (ctx.workerId !== FIRST || fault === 'kill') {
     await ctx.sleep(CALL_MS);
     ctx.emit({ type: 'work-finished', label: 'call the payment provider' });
     return;
   }
-  await ctx.checkpoint('calling');
-  await ctx.stall(queueTimings(ctx.params).pauseMs);
+  if (fault === 'block') blockEventLoop(ctx, pauseMs);
+  else await ctx.stall(pauseMs);
   const holder = await ctx.redis.get(ctx.key(LOCK_KEY));
   if (holder !== token) {
     ctx.emit({
@@ -127,7 +157,8 @@ export const PAUSE_MARGIN_MS = 300;
  * checks after it, by the same margin, has surely lost the job.
  */
 export function pauseAtTheEdge(params: WorkerContext['params']): string | null {
-  const { lockDurationMs, stalledIntervalMs, pauseMs } = queueTimings(params);
+  const { lockDurationMs, stalledIntervalMs, pauseMs, fault } = queueTimings(params);
+  if (fault === 'kill') return null;
   const keeps = lockDurationMs - PAUSE_MARGIN_MS;
   const loses = lockDurationMs + 2 * stalledIntervalMs + PAUSE_MARGIN_MS;
   if (pauseMs <= keeps || pauseMs >= loses) return null;

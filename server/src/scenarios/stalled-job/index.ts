@@ -1,8 +1,10 @@
 // stalled-job: a real bullmq queue. worker-1's Worker takes a job that charges a card and is
-// stopped (SIGSTOP) in the provider call past the job's lock; worker-2's Worker, whose
-// stalled-job check finds the lock expired, moves the job back to wait and runs it again.
+// stopped (SIGSTOP) in the provider call past the job's lock (or its event loop is blocked
+// there, or it is killed after its charge); worker-2's Worker, whose stalled-job check finds
+// the lock expired, moves the job back to wait and runs it again.
 // bullmq's documentation says so: a stalled job may be processed twice. The verdict counts
 // the charges that landed in PostgreSQL; Redis holds how many times bullmq started the job.
+import { choiceSpec } from '../kit/choiceParam.js';
 import { defineScenario, intParam } from '../types.js';
 import { SEEN_IN_THE_WILD } from './sources.js';
 import { EXERCISE } from './exercise.js';
@@ -34,12 +36,20 @@ export default defineScenario<ChargeQueue>({
       max: 10_000,
       default: 1000,
     },
+    choiceSpec('fault', 'Fault', {
+      stall: { label: 'stopped in the call', does: 'worker-1 is stopped (SIGSTOP) for the pause in the provider call.' },
+      block: {
+        label: 'event loop blocked in the call',
+        does: 'worker-1 blocks its own event loop for the pause there (no signal: the process runs flat out).',
+      },
+      kill: { label: 'killed after the charge', does: 'worker-1 is killed (SIGKILL) after its charge, before bullmq completes the job.' },
+    }),
     {
       kind: 'int',
       name: 'pauseMs',
       label: 'Pause',
       unit: 'ms',
-      help: "How long worker-1's process is stopped (SIGSTOP) in the provider call.",
+      help: "How long worker-1's process is stopped (SIGSTOP), or its event loop blocked, in the provider call (fault: stopped or blocked).",
       min: 0,
       max: 20_000,
       default: 3000,

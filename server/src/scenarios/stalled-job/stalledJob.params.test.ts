@@ -27,6 +27,32 @@ describe('stalled-job at its declared sets', () => {
   });
 });
 
+describe('stalled-job with the other faults: the same counts', () => {
+  it("worker-1's event loop blocked 6 s in a 2 s lock: no signal, yet bullmq's renewal starves and the job runs twice", async () => {
+    const params = { lockDurationMs: 2000, fault: 'block', pauseMs: 6000 };
+    const plain = await run('plain-insert', params);
+    expect([plain.metrics, plain.verdict]).toEqual([{ charges: 2, jobStarts: 2 }, 'fail']);
+    expect(eventsOf(plain.events, 'process-paused')).toEqual([]);
+    expect(eventsOf(plain.events, 'event-loop-blocked').map((e) => e.workerId)).toEqual(['worker-1']);
+    const fenced = await run('fenced-attempt', params);
+    expect([fenced.metrics, fenced.verdict]).toEqual([{ charges: 1, jobStarts: 2 }, 'pass']);
+  });
+
+  it('worker-1 killed after its charge: the job stays active until its lock expires, and worker-2 runs it again', async () => {
+    const params = { lockDurationMs: 1000, fault: 'kill' };
+    const plain = await run('plain-insert', params);
+    expect([plain.metrics, plain.verdict]).toEqual([{ charges: 2, jobStarts: 2 }, 'fail']);
+    expect(eventsOf(plain.events, 'write-accepted').map((e) => [e.workerId, e.fence])).toEqual([
+      ['worker-1', 1],
+      ['worker-2', 2],
+    ]);
+    for (const variant of ['unique-job-id', 'fenced-attempt']) {
+      const { metrics, verdict } = await run(variant, params);
+      expect([metrics, verdict], variant).toEqual([{ charges: 1, jobStarts: 2 }, 'pass']);
+    }
+  });
+});
+
 describe("stalled-job's near-misses", () => {
   it('key-per-attempt: a unique key, but a new one for the second run of the job: two charges', async () => {
     const { metrics, verdict } = await mutant('key-per-attempt');

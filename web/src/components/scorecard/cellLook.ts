@@ -23,7 +23,8 @@ export const WHY_LEASES_NEED_FENCING = { scenario: 'fencing', variant: 'lease-on
 
 export function cellLook(cell: ScorecardCell): CellLook {
   if (cell.verdict === 'correct') return { tone: 'correct', icon: 'check', words: 'correct' };
-  if (cell.verdict === 'does not apply') return { tone: 'not-applicable', icon: 'ban', words: 'does not apply' };
+  if (cell.verdict === 'does not apply' || cell.verdict === 'not staged')
+    return { tone: 'not-applicable', icon: 'ban', words: cell.verdict };
   const fair = fairWords(cell);
   if (fair)
     return {

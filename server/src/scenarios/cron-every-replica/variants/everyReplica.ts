@@ -9,6 +9,7 @@ export default defineVariant<ReplicaJob>({
     'Every replica starts the same croner schedule, as three copies of one service do. Each fires for the slot by its own clock and sends the report: the slot is reported three times.',
   figures: 'croner fired 3 times: reports sent 3 (should be 1)',
   source: import.meta.url,
+  checkpoints: ['sending'],
   async run(job) {
     // croner keeps this replica's schedule, and only this replica's: nothing says another has run the slot.
     await job.sendReport();

@@ -18,6 +18,7 @@ export default defineSteppedVariant<ReplicaJob, SlotLockSteps>({
     "Each replica's croner still fires, but the first to SET the slot's key with NX sends the report; the key is never released and expires with the slot, so a replica whose clock is late finds it and skips. It holds while no clock is a whole slot late.",
   figures: 'croner fired 3 times: reports sent 1',
   source: import.meta.url,
+  checkpoints: ['sending'],
   expectedOtherwise: lateByMoreThanASlot,
   refusedAt: firesAsTheLockEnds,
   steps: {

@@ -15,6 +15,7 @@ export default defineSteppedVariant<ReplicaJob, SlotClaimSteps>({
     "Each replica's croner still fires, and inserts a row for its slot with ON CONFLICT DO NOTHING; only the replica whose insert landed sends the report. The table takes each slot once, however late a clock fires for it.",
   figures: 'croner fired 3 times: reports sent 1',
   source: import.meta.url,
+  checkpoints: ['sending'],
   steps: {
     // The slot as croner named it on this replica's clock: every replica names the same one.
     claim: async (job) => {

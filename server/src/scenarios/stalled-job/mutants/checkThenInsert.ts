@@ -13,7 +13,7 @@ export default defineMutant<ChargeQueue>({
   summary: 'worker-1 checked before it was stopped, when nothing was charged yet; it inserts on what it saw then, after worker-2 charged.',
   source: import.meta.url,
   refusedAt: pauseAtTheEdge,
-  checkpoints: ['calling'],
+  checkpoints: ['calling', 'completing'],
   async run(queue) {
     await queue.process(async (job) => {
       await queue.pg.query(

@@ -12,7 +12,7 @@ export default defineMutant<ChargeQueue>({
   summary: 'The table takes each key once, but the second run of the job brings a new key: both charges land.',
   source: import.meta.url,
   refusedAt: pauseAtTheEdge,
-  checkpoints: ['calling'],
+  checkpoints: ['calling', 'completing'],
   async run(queue) {
     await queue.process(async (job) => {
       await job.callProvider();

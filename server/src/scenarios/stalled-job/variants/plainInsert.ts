@@ -1,5 +1,5 @@
 import { defineVariant } from '../../types.js';
-import { pauseAtTheEdge, type ChargeQueue } from '../chargeQueue.js';
+import { pauseAtTheEdge, queueTimings, type ChargeQueue } from '../chargeQueue.js';
 
 export default defineVariant<ChargeQueue>({
   id: 'plain-insert',
@@ -9,10 +9,12 @@ export default defineVariant<ChargeQueue>({
     "The handler calls the provider and records the charge. worker-1 is stopped past the job's lock; bullmq's stalled-job check hands the job to worker-2, and both charge the card.",
   figures: 'charges 2 (should be 1), job started 2 times',
   source: import.meta.url,
-  expectedOtherwise: (params) =>
-    Number(params.pauseMs) < Number(params.lockDurationMs) ? "the pause ends inside the job's lock: no one else runs the job" : null,
+  expectedOtherwise: (params) => {
+    const { lockDurationMs, pauseMs, fault } = queueTimings(params);
+    return fault !== 'kill' && pauseMs < lockDurationMs ? "the pause ends inside the job's lock: no one else runs the job" : null;
+  },
   refusedAt: pauseAtTheEdge,
-  checkpoints: ['calling'],
+  checkpoints: ['calling', 'completing'],
   async run(queue) {
     await queue.process(async (job) => {
       await job.callProvider();

@@ -11,7 +11,7 @@ export default defineVariant<ChargeQueue>({
   figures: 'charges 1, job started 2 times',
   source: import.meta.url,
   refusedAt: pauseAtTheEdge,
-  checkpoints: ['calling'],
+  checkpoints: ['calling', 'completing'],
   async run(queue) {
     await queue.process(async (job) => {
       await job.callProvider();
