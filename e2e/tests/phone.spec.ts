@@ -1,7 +1,8 @@
 // On a 390 px phone the page is laid out 390 px wide: nothing is wider than the screen,
 // the first screen shows the scenario's story, Run (Replay with no server) and the top of
 // the timeline, the controls are a drawer one tap away (and a keyboard's too), a run brings
-// the timeline into sight, and the timeline fits on one screen and pans inside its own box.
+// the timeline into sight, and the whole run fits the timeline's width (nothing scrolls
+// sideways) with its verdict's headline in sight under it.
 import { expect, type Page } from '@playwright/test';
 import { boxOf, expectInsideViewport, expectNoWiderThanViewport, timelineOf, verdictStatus } from './layout.js';
 import { openPlayground, RUN_TIMEOUT } from './racelab.js';
@@ -11,6 +12,33 @@ import { startStaticServer } from './staticServer.js';
 test.use({ viewport: { width: 390, height: 844 } });
 
 const FENCING_STORY = /^A worker's process stops while it holds a lease/;
+
+/**
+ * The whole run fits the screen's width: neither the page nor the timeline's own box scrolls
+ * sideways, and the run's last mark (its highest sequence number) lies inside the screen.
+ */
+async function expectWholeRunInWidth(page: Page): Promise<void> {
+  const lanes = timelineOf(page).getByRole('group', { name: /^Marks of the runs/ });
+  const widths = await lanes.evaluate((el) => {
+    const box = el.parentElement!;
+    return {
+      scroll: box.scrollWidth,
+      client: box.clientWidth,
+      page: document.documentElement.scrollWidth,
+      pageClient: document.documentElement.clientWidth,
+    };
+  });
+  expect(widths.scroll, "the timeline's box scrolls sideways").toBeLessThanOrEqual(widths.client);
+  expect(widths.page, 'the page scrolls sideways').toBeLessThanOrEqual(widths.pageClient);
+  const last = await lanes.locator('[data-mark]').evaluateAll((marks) => {
+    const seq = (m: Element) => Number(/^mark-(\d+)$/.exec(m.getAttribute('data-mark') ?? '')?.[1] ?? -1);
+    const mark = marks.reduce((a, b) => (seq(b) > seq(a) ? b : a));
+    const r = (mark.querySelector('.glyph') ?? mark).getBoundingClientRect();
+    return { id: mark.getAttribute('data-mark'), left: r.left, right: r.right };
+  });
+  expect(last.left, `${last.id}, the run's last mark`).toBeGreaterThanOrEqual(0);
+  expect(last.right, `${last.id}, the run's last mark`).toBeLessThanOrEqual(390);
+}
 
 /** At load, before any scroll: the story, the given button and the timeline's top edge on the first screen, nothing wider. */
 async function expectRaceFirst(page: Page, button: string): Promise<void> {
@@ -88,6 +116,9 @@ test('with no server, a recording from a link: the story, Replay and the top of 
     await page.goto(`${server.url}/?replay=fencing-lease-only.json`);
     await expect(verdictStatus(page)).toHaveText(/^FAIL/);
     await expectRaceFirst(page, 'Replay');
+    // The whole run across the screen, and its verdict with it on the first screen.
+    await expectWholeRunInWidth(page);
+    await expectInsideViewport(page, verdictStatus(page));
     await page.getByRole('button', { name: 'Replay', exact: true }).click();
     await expect(verdictStatus(page)).toHaveText('Replaying…');
     await expect(verdictStatus(page)).toHaveText(/^FAIL/);
@@ -97,7 +128,9 @@ test('with no server, a recording from a link: the story, Replay and the top of 
   }
 });
 
-test('390 px wide, Run in sight, the timeline inside the screen and panning in its own box', async ({ page }, testInfo) => {
+test('390 px wide, Run in sight; the whole run fits the width, nothing scrolls sideways, and the verdict is in sight with it', async ({
+  page,
+}, testInfo) => {
   // fencing: a run of about three seconds, long enough to look at it in progress.
   await openPlayground(page, '/?scenario=fencing');
   await expectNoWiderThanViewport(page);
@@ -113,20 +146,25 @@ test('390 px wide, Run in sight, the timeline inside the screen and panning in i
   const during = await boxOf(timeline);
   await expect(verdictStatus(page)).toHaveText(/^FAIL/, { timeout: RUN_TIMEOUT });
   await expectNoWiderThanViewport(page);
-  // The verdict arrived under the timeline: the timeline did not move.
+  // The verdict arrived under the timeline: the timeline did not move, and both are in sight.
   expect(await boxOf(timeline)).toEqual(during);
   await expectInsideViewport(page, timeline);
-
-  // The lanes are wider than the screen, so they pan inside the timeline, not the page.
-  const lanes = timeline.getByRole('group', { name: /^Marks of the runs/ });
-  const pans = await lanes.evaluate((el) => {
-    const box = el.parentElement!;
-    return { scroll: box.scrollWidth, client: box.clientWidth };
-  });
-  expect(pans.scroll).toBeGreaterThan(pans.client);
+  await expectInsideViewport(page, verdictStatus(page));
+  await expectWholeRunInWidth(page);
   const path = testInfo.outputPath('phone-fencing.png');
   await page.screenshot({ path });
   await testInfo.attach('phone-fencing', { path, contentType: 'image/png' });
+
+  // By keyboard: Tab from the timeline's Export enters the marks; End goes to the lane's
+  // last, which is in sight, nothing scrolled sideways to show it.
+  await timeline.getByText('Export', { exact: true }).focus();
+  await page.keyboard.press('Tab');
+  const focused = page.locator(':focus');
+  await expect(focused).toHaveAttribute('role', 'img');
+  await page.keyboard.press('End');
+  await expect(focused).toHaveAttribute('role', 'img');
+  await expectInsideViewport(page, focused);
+  await expectWholeRunInWidth(page);
 });
 
 test("while the workers start, the note sits over the lanes' tracks, whole and in sight, beside their labels", async ({

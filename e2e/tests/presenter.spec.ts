@@ -1,7 +1,7 @@
 // Presenting: shortcuts for everything, listed on ?; presenter mode in large type; a light
 // and a dark theme; scenario and variant switched and runs started from the keyboard.
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { verdictLine, type Recording } from '@racelab/shared';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { verdictLine, type Recording, type ScenarioManifest } from '@racelab/shared';
 import {
   boxOf,
   documentSize,
@@ -189,3 +189,79 @@ test.describe('presenter mode, every shipped recording', () => {
     expect(namespaces, 'store rows whose key has a namespace').toBeGreaterThan(40);
   });
 });
+
+/** The chapter counter on stage, and whether it (and every button of the bar) is shown whole. */
+async function stageBarWhole(page: Page): Promise<{ chapter: string; cut: string[] }> {
+  return page.getByRole('group', { name: 'On stage' }).evaluate((bar) => {
+    const box = bar.getBoundingClientRect();
+    const chapter = bar.querySelector('.stage-chapter');
+    const cut = [chapter, ...Array.from(bar.querySelectorAll('button'))]
+      .filter((el): el is Element => el !== null)
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        const clipped = el.scrollWidth > el.clientWidth || r.width === 0 || r.left < box.left || r.right > box.right;
+        return clipped || r.right > window.innerWidth;
+      })
+      .map(
+        (el) =>
+          `${el.textContent} (${el.scrollWidth} px in ${el.clientWidth}, ${Math.round(el.getBoundingClientRect().right)} of ${window.innerWidth})`,
+      );
+    return { chapter: chapter?.textContent ?? '', cut };
+  });
+}
+
+// The chapter counter reads whole on a projector ("chapter 41 of 45: broken: plain-insert"
+// was cut to "chapter 41 of 4…" at 1280×720 beside a long title), and so do the bar's
+// buttons: every chapter opened from its link (a run's chapter shows its shipped recording;
+// one with none cannot be opened without running, and is left out), then a step back from
+// the last chapter by keyboard, which runs the chapter before it.
+for (const viewport of [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`at ${viewport.width}×${viewport.height} the chapter counter and the bar's buttons read whole, in every chapter`, async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize(viewport);
+    const catalog = (await (await request.get('/api/catalog')).json()) as ScenarioManifest[];
+    const shipped = new Set(((await (await request.get('/recordings/index.json')).json()) as { file: string }[]).map((r) => r.file));
+    // A talk's chapters, as the stage steps through them: each scenario, its first broken
+    // variant's run, its first correct variant's run.
+    const chapters = catalog.flatMap((s) => {
+      const broken = s.variants.find((v) => !v.correct)!;
+      const correct = s.variants.find((v) => v.correct)!;
+      return [
+        { words: 'the scenario', file: null },
+        { words: `broken: ${broken.id}`, file: `${s.id}-${broken.id}.json` },
+        { words: `correct: ${correct.id}`, file: `${s.id}-${correct.id}.json` },
+      ];
+    });
+    test.setTimeout(60_000 + chapters.length * 4_000);
+    const total = chapters.length;
+    const stage = page.getByRole('group', { name: 'On stage' });
+    const counter = stage.getByText(/^chapter \d+ of \d+: /);
+    let opened = 0;
+    for (const [i, { words, file }] of chapters.entries()) {
+      if (file && !shipped.has(file)) continue;
+      const text = `chapter ${i + 1} of ${total}: ${words}`;
+      await page.goto(`/?presenter=1&chapter=${i + 1}`);
+      await expect(counter).toHaveText(text);
+      if (file) await expect(verdictStatus(page), text).toHaveText(/^(PASS|FAIL) — /);
+      expect(await stageBarWhole(page), text).toEqual({ chapter: text, cut: [] });
+      opened++;
+    }
+    expect(opened).toBeGreaterThan(total - 5);
+
+    // From the last chapter, ← steps back to the run before it, which starts: the counter
+    // stays whole while it runs and after.
+    await page.goto(`/?presenter=1&chapter=${total}`);
+    await expect(counter).toHaveText(`chapter ${total} of ${total}: ${chapters[total - 1]!.words}`);
+    await page.locator('body').press('ArrowLeft');
+    const before = `chapter ${total - 1} of ${total}: ${chapters[total - 2]!.words}`;
+    await expect(counter).toHaveText(before);
+    expect(await stageBarWhole(page)).toEqual({ chapter: before, cut: [] });
+    await expect(verdictStatus(page)).toHaveText(/^(PASS|FAIL) — /, { timeout: RUN_TIMEOUT });
+    expect(await stageBarWhole(page)).toEqual({ chapter: before, cut: [] });
+  });
+}

@@ -7,6 +7,9 @@ import { useStore } from '../store/index.js';
 /** The layout where the controls stack above the stage (base.css, max-width 1100px). */
 export const STACKED = '(max-width: 1100px)';
 
+/** A phone's layout (base.css and timeline.css, max-width 700px): the whole run fits the width, the legend goes under the verdict. */
+export const PHONE = '(max-width: 700px)';
+
 /**
  * True when a run has just been asked for (nothing pending before, something now) in a
  * stacked layout. `stacked` is asked only then: the store changes every frame of a live run,

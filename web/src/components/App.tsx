@@ -32,7 +32,7 @@ import { ShortcutsDialog } from './present/ShortcutsDialog.js';
 import { StageBar } from './present/StageBar.js';
 import { BackToScorecard, ScorecardToggle } from './scorecard/ScorecardButtons.js';
 import { RecordingControls } from './sharing/RecordingControls.js';
-import { RunLegend } from './timeline/Legend.js';
+import { LegendByVerdict } from './timeline/Legend.js';
 import { Timeline } from './timeline/Timeline.js';
 
 /** The scenario's summary and the way into its exercise, or the open exercise in their place. */
@@ -135,7 +135,7 @@ export function App() {
                 <Timeline />
                 <div className="verdict-area">
                   <Verdicts />
-                  {presenter && <RunLegend />}
+                  <LegendByVerdict />
                 </div>
                 {!presenter && (
                   <div className="below">

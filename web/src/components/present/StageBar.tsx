@@ -1,6 +1,7 @@
 // In presenter mode the controls are hidden: this bar names what is on stage (scenario,
 // variant, chapter), keeps Run and the variant toggle one click (or one key) away, and
-// says why a run did not start, since the form that would say it is hidden.
+// says why a run did not start, since the form that would say it is hidden. Four parts
+// (what, buttons, about, look) that present.css lays out in two rows or three.
 import { chapterIndex, chaptersOf, chapterWords } from '../../app/chapters.js';
 import { perform } from '../../app/useShortcuts.js';
 import { useStore } from '../../store/index.js';
@@ -37,34 +38,38 @@ export function StageBar() {
   const runError = useStore((s) => s.runError);
   return (
     <div className="stage-bar" role="group" aria-label="On stage">
-      <div className="stage-line">
-        {scenario && <span className="stage-scenario">{scenario.title}</span>}
+      <div className="stage-what">
+        {scenario && (
+          <span className="stage-scenario" title={scenario.title}>
+            {scenario.title}
+          </span>
+        )}
         {variant && (
           <span className={`badge ${variant.correct ? 'correct' : 'broken'}`}>
             {variant.id} {variant.correct ? '✓ correct' : '✗ broken'}
           </span>
         )}
         <Chapter />
-        <span className="stage-buttons">
-          <button type="button" onClick={() => perform({ id: 'toggle-variant' })} title="V">
-            Toggle variant
-          </button>
-          <button
-            type="button"
-            className="run"
-            disabled={busy || !connected}
-            onClick={() => perform({ id: 'run' })}
-            title="R"
-            aria-keyshortcuts="R"
-          >
-            Run
-          </button>
-          <button type="button" disabled={busy || !connected} onClick={() => perform({ id: 'compare' })} title="C">
-            Run both side by side
-          </button>
-        </span>
       </div>
-      <div className="stage-line">
+      <span className="stage-buttons">
+        <button type="button" onClick={() => perform({ id: 'toggle-variant' })} title="V">
+          Toggle variant
+        </button>
+        <button
+          type="button"
+          className="run"
+          disabled={busy || !connected}
+          onClick={() => perform({ id: 'run' })}
+          title="R"
+          aria-keyshortcuts="R"
+        >
+          Run
+        </button>
+        <button type="button" disabled={busy || !connected} onClick={() => perform({ id: 'compare' })} title="C">
+          Run both side by side
+        </button>
+      </span>
+      <div className="stage-about">
         {runError ? (
           <p className="stage-summary error" role="alert">
             The run did not start: {runError}
@@ -73,6 +78,8 @@ export function StageBar() {
           <p className="stage-summary">{scenario?.summary}</p>
         )}
         <span className="stage-speed">{speedWords(speed)}</span>
+      </div>
+      <div className="stage-look">
         <PresentControls />
         <ConnectionStatus />
       </div>

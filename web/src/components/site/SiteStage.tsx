@@ -13,6 +13,7 @@ import { CodePanel } from '../panels/CodePanel.js';
 import { ExplanationPanel } from '../panels/ExplanationPanel.js';
 import { VerdictPanel } from '../panels/VerdictPanel.js';
 import { BackToScorecard } from '../scorecard/ScorecardButtons.js';
+import { LegendByVerdict } from '../timeline/Legend.js';
 import { Timeline } from '../timeline/Timeline.js';
 
 /** "FAIL" or "PASS", as the recording's title ends (npm run recordings writes it). */
@@ -83,6 +84,7 @@ export function SiteStage({ chapters }: { chapters: readonly SiteChapter[] }) {
       <Timeline />
       <div className="verdict-area">
         <VerdictPanel />
+        <LegendByVerdict />
       </div>
       <div className="below">
         {!exercise && <CodePanel />}

@@ -2,8 +2,11 @@
 // the lanes, the legend lists only the shapes the runs on screen draw (derived from their
 // events), under the lanes, where a new entry moves none of them. In presenter mode every
 // shape is listed, those not drawn dimmed, so the legend beside the verdict keeps its size
-// from the first screen on.
+// from the first screen on. On stage and on a phone it sits by the verdict, not in the
+// timeline's box (whose height is the lanes').
 import { memo, useMemo } from 'react';
+import { PHONE } from '../../app/stageInSight.js';
+import { useMedia } from '../../app/useMedia.js';
 import { deriveOverlaps } from '../../model/holders.js';
 import { deriveLanes, type Lane } from '../../model/lanes.js';
 import { memoOnLog, type EventLog } from '../../model/memo.js';
@@ -93,4 +96,17 @@ export function RunLegend({ only = false }: { only?: boolean }) {
   const key = shown && (first || second) ? `${first} ${second}`.trim() : null;
   const used = useMemo(() => (key === null ? null : new Set(key.split(' '))), [key]);
   return <Legend used={used} only={only} />;
+}
+
+/** Whether the legend sits by the verdict (on stage, on a phone) rather than under the lanes. */
+export function useLegendByVerdict(): boolean {
+  const phone = useMedia(PHONE);
+  const presenter = useStore((s) => s.presenter);
+  return phone || presenter;
+}
+
+/** The legend by the verdict, where it sits there: every shape on stage, the drawn ones on a phone. */
+export function LegendByVerdict() {
+  const presenter = useStore((s) => s.presenter);
+  return useLegendByVerdict() ? <RunLegend only={!presenter} /> : null;
 }

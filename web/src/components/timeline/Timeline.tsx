@@ -5,7 +5,7 @@ import { isSite } from '../../app/siteMode.js';
 import { useStore } from '../../store/index.js';
 import { selectComparing, selectCurrentEvents } from '../../store/selectors.js';
 import { ExportMenu } from '../sharing/ExportMenu.js';
-import { RunLegend } from './Legend.js';
+import { RunLegend, useLegendByVerdict } from './Legend.js';
 import { SelectedEventLine } from './SelectedMark.js';
 import { TimelineView } from './TimelineView.js';
 import { ZoomControls } from './ZoomControls.js';
@@ -17,6 +17,7 @@ export function Timeline() {
   const pending = useStore((s) => s.pending.length > 0);
   const comparing = useStore(selectComparing);
   const presenter = useStore((s) => s.presenter);
+  const legendByVerdict = useLegendByVerdict();
   const show = !pending && shown && hasEvents;
   // The view is laid out as soon as the server has taken the run, before its workers are
   // up: the first events then only add lanes and marks, not the whole timeline at once.
@@ -42,8 +43,8 @@ export function Timeline() {
       )}
       {accepted && <TimelineView />}
       {accepted && !hasEvents && <p className="timeline-empty starting">{starting}</p>}
-      {/* In presenter mode the legend sits beside the verdict. */}
-      {!presenter && <RunLegend only />}
+      {/* In presenter mode the legend sits beside the verdict, on a phone under it. */}
+      {!legendByVerdict && <RunLegend only />}
     </section>
   );
 }
