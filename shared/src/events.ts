@@ -11,6 +11,8 @@ const value = MetricValue;
 /**
  * The network and clock faults a lab stages (see fault-staged); `rejoin` ends an `isolation`,
  * as `partition-healed` ends a partition and `slowdown-ended` a `slowdown` (a lab node slowed).
+ * `pooling`: the workers' connections pass through a pooler that lends one server connection
+ * to whichever client's transaction comes next (PgBouncer in transaction mode).
  */
 const StagedFaultKind = z.enum([
   'partition',
@@ -22,6 +24,7 @@ const StagedFaultKind = z.enum([
   'clock-skew',
   'clock-jump',
   'slow-link',
+  'pooling',
 ]);
 
 /** How a slowdown slows its node: ms added each way, and the share of the traffic lost. */

@@ -45,6 +45,7 @@ export const MECHANISM = {
   wallClockShim: 'LD_PRELOAD wall clock',
   simulatedExpiry: 'simulated expiry',
   simulatedClock: 'simulated clock',
+  pgbouncerTransactionPool: 'pgbouncer transaction pool',
 } as const;
 
 /** Where Debian and others put libfaketime: searched, not assumed (the multiarch folder varies). */

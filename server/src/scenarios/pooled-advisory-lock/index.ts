@@ -3,6 +3,7 @@
 // held by the server connection, and PgBouncer lends that connection to both clients: the
 // re-entrant lock is granted twice. A transaction-level lock inside the transaction that does
 // the work is held only as long as the pooler keeps the connection for that client.
+import { MECHANISM } from '../../labnet/mechanisms.js';
 import { pgbouncerMissing, startPgbouncer } from '../../services/pgbouncer.js';
 import { defineScenario, intParam } from '../types.js';
 import { SEEN_IN_THE_WILD } from './sources.js';
@@ -64,7 +65,23 @@ export default defineScenario<PooledJob>({
     await createHoldsTable(stores);
     const pooler = await startPgbouncer({ databaseUrl: run.databaseUrl, poolMode: 'transaction', poolSize: POOL_SIZE });
     const port = Number(new URL(pooler.url).port);
-    return { shared: { poolerUrl: pooler.url }, reaches: [{ host: '127.0.0.1', port }], close: () => pooler.stop() };
+    return {
+      shared: { poolerUrl: pooler.url },
+      reaches: [{ host: '127.0.0.1', port }],
+      // The run's JSON and timeline name what stands between the workers and PostgreSQL.
+      faults: [
+        {
+          fault: 'pooling',
+          target: `worker-1 and worker-2 through PgBouncer, ${POOL_SIZE} server connection between them`,
+          mechanism: MECHANISM.pgbouncerTransactionPool,
+          node: null,
+          peer: null,
+          worker: null,
+          slowdown: null,
+        },
+      ],
+      close: () => pooler.stop(),
+    };
   },
 
   observe: observeHolds,

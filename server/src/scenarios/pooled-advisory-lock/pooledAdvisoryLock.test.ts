@@ -5,6 +5,7 @@
 // unavailable with what to install, and its runs are refused. The declared sets and the
 // near-miss are in pooledAdvisoryLock.params.test.ts (`npm run test:full`).
 import { afterEach, describe, expect, it } from 'vitest';
+import { faultsOf } from '@racelab/shared';
 import { manifestOf } from '../registry.js';
 import { eventsOf } from '../../testing/testPlayground.js';
 import { scenarioUnderTest } from '../../testing/scenarioUnderTest.js';
@@ -20,6 +21,8 @@ describe('pooled-advisory-lock at its defaults', () => {
     expect(metrics).toEqual({ maxConcurrentHolders: 2, backends: 1 });
     expect(verdict).toBe('fail');
     expect(eventsOf(events, 'lease-acquired').map((e) => e.workerId)).toEqual(['worker-1', 'worker-2']);
+    // The run's faults, as the CLI's --json lists them, name the pooler between the workers and PostgreSQL.
+    expect(faultsOf(events).map((f) => `${f.fault}: ${f.mechanism}`)).toEqual(['pooling: pgbouncer transaction pool']);
   });
 
   it('xact-lock: worker-2 waits for the end of worker-1’s transaction', async () => {
