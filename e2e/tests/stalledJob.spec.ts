@@ -16,7 +16,9 @@ test('plain-insert charges the card in both runs of the stalled job; unique-job-
   await expect(verdict).toContainText('Charges: 2 — should be 1');
   await expect(verdict).toContainText('Job started (times): 2');
   await expect(timeline.getByRole('img', { name: /^worker-1 process stalled from [\d.]+ (ms|s) to [\d.]+ (ms|s)$/ })).toBeVisible();
-  await expect(timeline.getByRole('group', { name: 'PostgreSQL charges' })).toContainText(/^2 · worker-\d \(attempt \d\), worker-\d \(attempt \d\)/);
+  await expect(timeline.getByRole('group', { name: 'PostgreSQL charges' })).toContainText(
+    /^2 · worker-\d \(attempt \d\), worker-\d \(attempt \d\)/,
+  );
   await expect(timeline.getByRole('group', { name: 'Redis job' })).toContainText('started 2×');
 
   await choose(page, 'stalled-job', 'unique-job-id (correct)');
