@@ -15,8 +15,9 @@ test('session-lock behind PgBouncer is held by both workers at once on one backe
   await expect(verdict.getByRole('status')).toHaveText(/^FAIL/);
   await expect(verdict).toContainText('Max concurrent holders: 2 — should be at most 1');
   await expect(verdict).toContainText('Backends used: 1');
-  // The pooler between the workers and PostgreSQL, named with its mechanism on the timeline.
-  await expect(timeline.getByRole('img', { name: /pooling .* by pgbouncer transaction pool/ })).toBeVisible();
+  // The pooler between each worker and PostgreSQL, named with its mechanism in each lane.
+  for (const worker of ['worker-1', 'worker-2'])
+    await expect(timeline.getByRole('img', { name: new RegExp(`^${worker} pooling .* by pgbouncer transaction pool`) })).toBeVisible();
 
   await choose(page, 'pooled-advisory-lock', 'xact-lock (correct)');
   await runAndWait(page, 'xact-lock (correct)');

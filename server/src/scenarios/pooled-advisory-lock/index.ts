@@ -16,6 +16,7 @@ import xactLock from './variants/xactLock.js';
 
 /** PgBouncer's server connections for the run: one, so that both workers' transactions land on the same backend. */
 const POOL_SIZE = 1;
+const WORKERS = ['worker-1', 'worker-2'] as const;
 
 export default defineScenario<PooledJob>({
   id: 'pooled-advisory-lock',
@@ -56,7 +57,7 @@ export default defineScenario<PooledJob>({
   unavailable: () => pgbouncerMissing(),
   workersOnServer: "they connect to the run's PgBouncer, which listens on this server's loopback",
 
-  workers: () => ['worker-1', 'worker-2'],
+  workers: () => [...WORKERS],
   watchedKeys: () => [],
   deadlineMs: (params) => 20_000 + 2 * intParam(params, 'workMs'),
 
@@ -68,18 +69,18 @@ export default defineScenario<PooledJob>({
     return {
       shared: { poolerUrl: pooler.url },
       reaches: [{ host: '127.0.0.1', port }],
-      // The run's JSON and timeline name what stands between the workers and PostgreSQL.
-      faults: [
-        {
-          fault: 'pooling',
-          target: `worker-1 and worker-2 through PgBouncer, ${POOL_SIZE} server connection between them`,
-          mechanism: MECHANISM.pgbouncerTransactionPool,
-          node: null,
-          peer: null,
-          worker: null,
-          slowdown: null,
-        },
-      ],
+      // The run's JSON and timeline name what stands between each worker and PostgreSQL: a
+      // mark on each worker's lane, since the pooler is in the path of both.
+      faults: WORKERS.map((workerId) => ({
+        fault: 'pooling' as const,
+        workerId,
+        target: `${workerId}'s connection through PgBouncer, ${POOL_SIZE} server connection for ${WORKERS.join(' and ')}`,
+        mechanism: MECHANISM.pgbouncerTransactionPool,
+        node: null,
+        peer: null,
+        worker: null,
+        slowdown: null,
+      })),
       close: () => pooler.stop(),
     };
   },

@@ -22,7 +22,10 @@ describe('pooled-advisory-lock at its defaults', () => {
     expect(verdict).toBe('fail');
     expect(eventsOf(events, 'lease-acquired').map((e) => e.workerId)).toEqual(['worker-1', 'worker-2']);
     // The run's faults, as the CLI's --json lists them, name the pooler between the workers and PostgreSQL.
-    expect(faultsOf(events).map((f) => `${f.fault}: ${f.mechanism}`)).toEqual(['pooling: pgbouncer transaction pool']);
+    expect(faultsOf(events).map((f) => `${f.workerId} ${f.fault}: ${f.mechanism}`)).toEqual([
+      'worker-1 pooling: pgbouncer transaction pool',
+      'worker-2 pooling: pgbouncer transaction pool',
+    ]);
   });
 
   it('xact-lock: worker-2 waits for the end of worker-1’s transaction', async () => {
