@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, parse } from 'node:path';
 import { createInterface } from 'node:readline';
 import { own } from '../debris/ownedProcesses.js';
+import { endedWords } from './endedWords.js';
 import { builtScript } from '../services/builtScript.js';
 import type { FromWorker, WorkerProcess } from '../worker/ipc.js';
 import { exerciseConfinement, storesOf, type Endpoint } from './confinement.js';
@@ -76,8 +77,10 @@ export function exerciseWorkerCommand(scratch: string, launch: ExerciseLaunch): 
     ...readablePaths(scratch).map((path) => `--allow-fs-read=${path}`),
     `--allow-fs-write=${scratch}/*`,
     ...(launch.folders ?? []).flatMap((folder) => [`--allow-fs-read=${folder}/*`, `--allow-fs-write=${folder}/*`]),
+    // The heap cap, and V8's own young generation: with the 16 MB semi-space the pool's workers
+    // start with (worker/entry.ts), under this cap, V8 failed to promote young objects ("young
+    // object promotion failed") at a 20–30 MB heap in one of stalled-job's bullmq workers.
     `--max-old-space-size=${EXERCISE_HEAP_MB}`,
-    '--min-semi-space-size=16',
     '--no-warnings', // the permission model's "experimental" warning, on every start
     WORKER_MAIN,
   ];
@@ -148,9 +151,16 @@ function startOne(
   child.once('error', release);
   own(child, 'exercise worker process'); // stopped by the next start if this server dies without doing it
   const lines: string[] = [];
+  // The last lines it wrote: what node says as it dies (out of memory, refused) names the end.
+  const tail: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => {
     if (lines.length < 20) lines.push(line);
+    tail.push(line);
+    if (tail.length > 40) tail.shift();
     process.stderr.write(`${redact(line)}\n`);
+  });
+  Object.assign(child, {
+    endedBecause: () => endedWords({ code: child.exitCode, signal: child.signalCode, text: tail.join('\n') }),
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

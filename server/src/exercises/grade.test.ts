@@ -6,7 +6,7 @@
 import { EXERCISE_VARIANT_ID, type ExerciseProgress } from '@racelab/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Playground } from '../runs/playground.js';
-import { BLIND_DEL, PLAIN_DEL_HALF_FIX, STALL_REMOVED, TELLS_ITS_PROCESS, TOKEN_LUA } from '../testing/exerciseCode.js';
+import { BLIND_DEL, HEAP_HOG, PLAIN_DEL_HALF_FIX, STALL_REMOVED, TELLS_ITS_PROCESS, TOKEN_LUA } from '../testing/exerciseCode.js';
 import { eventsOf, openTestPlayground } from '../testing/testPlayground.js';
 import { exerciseOf, type Exercise } from './exerciseOf.js';
 import { ExerciseService } from './exerciseService.js';
@@ -85,6 +85,13 @@ describe("duplicate-job's exercise", () => {
         expect.stringMatching(/^your code no longer reaches working, where the scenario stalls worker-\d: keep it$/),
       ]),
     );
+  });
+
+  it('says why a run of code that fills its heap failed: out of memory, not killed from outside', async () => {
+    const { ending } = await grade(HEAP_HOG, { onlySet: 0 });
+    expect(ending).toMatchObject({ kind: 'done', passed: false });
+    if (ending.kind !== 'done') return;
+    expect(ending.results[0]!.failures.join('\n')).toMatch(/worker-\d \(pid \d+\) ended: your code ran out of memory \(128 MB\)/);
   });
 
   it('tells code that does not load from code that fails: not-compiled, with the reason', async () => {

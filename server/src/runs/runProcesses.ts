@@ -38,6 +38,8 @@ export function killAndWait(child: WorkerProcess): Promise<void> {
 /** Why a worker ended that the run did not expect to, in words for the run's failure. */
 function exitWords(child: WorkerProcess, code: number | null, signal: NodeJS.Signals | null): string {
   if (child.lost) return child.lost;
+  const because = child.endedBecause?.();
+  if (because) return `ended: ${because}`;
   if (signal) return `was killed from outside the run (${signal})`;
   const store = storeLostBy(code);
   return store ? `exited: ${lostConnectionWords(store)}` : `exited with code ${code} before it finished`;

@@ -45,3 +45,12 @@ export const TELLS_ITS_PROCESS = edit(
   `const token = tokenOf(job);
     job.emit({ type: 'note', text: \`env \${Object.keys(process.env).sort().join(',')}; reads /etc/hostname: \${String(process.permission?.has('fs.read', '/etc/hostname'))}\` });`,
 );
+
+/** token-lua that fills its heap once it runs: arrays of numbers, kept, until the engine gives up. */
+export const HEAP_HOG = edit(
+  TOKEN_LUA,
+  'const token = tokenOf(job);',
+  `const token = tokenOf(job);
+    const kept: number[][] = [];
+    for (;;) kept.push(new Array<number>(100_000).fill(kept.length));`,
+);

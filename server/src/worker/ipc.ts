@@ -74,6 +74,8 @@ export interface WorkerProcess {
   readonly host?: string;
   /** Why the server lost it without an exit status (its agent went), once it has; its 'exit' then says (null, null). */
   readonly lost?: string;
+  /** Why it ended, in a learner's words, when what it left says (edited code out of memory, refused): read once it has exited. */
+  readonly endedBecause?: () => string | null;
   readonly connected: boolean;
   readonly exitCode: number | null;
   readonly signalCode: NodeJS.Signals | null;
