@@ -44,7 +44,7 @@ test('a library variant runs from the page under its scorecard fault and gives t
 
   // The header leads to the scorecard, and the link says so.
   await page.getByRole('button', { name: 'Library scorecard' }).click();
-  await expect(page.getByRole('table')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Lock libraries (rows) under each fault (columns)' })).toBeVisible();
   expect(new URL(page.url()).searchParams.get('scorecard')).toBe('1');
 });
 
@@ -89,6 +89,33 @@ test.describe('the scorecard view, with no server', () => {
     // The keyboard is back on the cell it left from.
     await expect(table.getByRole('button', { name: `Replay ${lockName(cell.lock)} under “${faultTitle(cell.fault)}”` })).toBeFocused();
     expect(sockets).toEqual([]);
+  });
+
+  test('holds the job queues, schedulers and poolers under their faults, and replays a cell’s run', async ({ page }) => {
+    const stacks = card.stacks!;
+    await page.goto(`${server.url}/?scorecard=1`);
+    const table = page.getByRole('table', { name: /^Job queues, schedulers and poolers/ });
+    for (const fault of stacks.faults)
+      await expect(table.getByRole('columnheader', { name: `${fault.title} ${fault.mapping}`, exact: true })).toBeVisible();
+    await expect(table.getByRole('rowheader')).toHaveCount(stacks.rows.length);
+    for (const row of stacks.rows)
+      await expect(
+        table.getByRole('rowheader', { name: `${row.library} ${row.version} ${row.usage} (${row.correct ? 'correct' : 'broken'})` }),
+      ).toHaveCount(1);
+
+    const cell = stacks.cells.find((c) => c.row === 'stalled-job-plain-insert' && c.fault === 'stall-past-job-lock')!;
+    const row = stacks.rows.find((r) => r.id === cell.row)!;
+    const fault = stacks.faults.find((f) => f.id === cell.fault)!;
+    const replay = table.getByRole('button', { name: `Replay ${row.library}: ${row.usage} under “${fault.title}”` });
+    await replay.click();
+    const verdict = page.getByRole('region', { name: 'Verdict' });
+    // The cell's word and the recorded run's verdict agree: double processing, read from the stores.
+    expect(cell.verdict).toBe('duplicate work');
+    await expect(verdict.getByRole('status')).toHaveText(/^FAIL — /);
+    await expect(verdict).toContainText('Charges: 2 — should be 1');
+    expect(new URL(page.url()).searchParams.get('replay')).toBe(`scorecard/${cell.recording}`);
+    await page.getByRole('button', { name: '← Back to the scorecard' }).click();
+    await expect(replay).toBeFocused();
   });
 
   test('on a phone the table scrolls in its own box, never the page', async ({ page }) => {

@@ -1,7 +1,7 @@
 // The lock libraries' scorecard, shipped with the page: docs/scorecard.json, built into a
 // chunk of its own that is fetched when the view first opens (no second copy to keep in
 // step), held to the shared schema. Each cell's run is a shipped recording.
-import { cellRecordingPath, Scorecard, SCORECARD_RECORDINGS, type ScorecardCell } from '@racelab/shared';
+import { cellRecordingPath, Scorecard, SCORECARD_RECORDINGS, type CellReading } from '@racelab/shared';
 import type { AppStore } from '../store/index.js';
 import { openShipped } from './recordings.js';
 
@@ -24,9 +24,9 @@ export function loadScorecard(): Promise<LoadedScorecard> {
 }
 
 /** Replays a cell's run on the page (no server: a shipped recording) in place of the matrix; an error in words, or null. */
-export async function openCell(store: AppStore, cell: ScorecardCell): Promise<string | null> {
+export async function openCell(store: AppStore, cell: CellReading, name: string): Promise<string | null> {
   const path = cellRecordingPath(cell);
-  if (!path) return `${cell.lock} × ${cell.fault} has no run`;
+  if (!path) return `${name} has no run`;
   const error = await openShipped(store, path);
   if (!error) store.getState().setScorecard(false);
   return error;

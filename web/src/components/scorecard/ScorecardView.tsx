@@ -1,9 +1,10 @@
-// The lock libraries' scorecard: a table of locks × faults, each cell its verdict in words,
+// The libraries' scorecard: a table of locks × faults, and under it the job queues,
+// schedulers and poolers × the faults that apply to them; each cell its verdict in words,
 // colour and icon, the fair words, the parameters it was seen at, and a button that replays
 // its run on the page (a shipped recording: no server). Shown in place of the playground;
 // under it, the check of a lock of your own (OwnLockCheck).
-import { useEffect, useState, type CSSProperties } from 'react';
-import { cellAt, type Scorecard, type ScorecardCell } from '@racelab/shared';
+import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
+import { cellAt, type CellReading, type Scorecard, type StackScorecard } from '@racelab/shared';
 import { loadScorecard, openCell } from '../../app/scorecard.js';
 import { useStore } from '../../store/index.js';
 import { Icon } from '../icons/Icon.js';
@@ -16,9 +17,25 @@ const whyRecordingHref = `?replay=${WHY.recording}`;
 
 /** The cell whose run was opened last: its button takes the focus back when the matrix returns. */
 let lastOpened: string | null = null;
-const cellKey = (cell: ScorecardCell) => `${cell.lock}×${cell.fault}`;
 
-function Cell({ cell, lockName, faultTitle }: { cell: ScorecardCell | undefined; lockName: string; faultTitle: string }) {
+/** A row of either part: its id (the cells' key), its name as the Replay button says it, and its header. */
+interface MatrixRow {
+  id: string;
+  name: string;
+  header: ReactNode;
+}
+
+/** A table of rows × faults: the locks, or the job queues, schedulers and poolers. */
+interface MatrixPart {
+  label: string;
+  caption: string;
+  corner: string;
+  rows: MatrixRow[];
+  faults: Array<{ id: string; title: string; mapping: string }>;
+  cellOf(row: string, fault: string): CellReading | undefined;
+}
+
+function Cell({ cell, at, rowName, faultTitle }: { cell: CellReading | undefined; at: string; rowName: string; faultTitle: string }) {
   const [error, setError] = useState<string | null>(null);
   if (!cell) return <td className="sc-cell not-applicable">not measured</td>;
   const look = cellLook(cell);
@@ -34,11 +51,11 @@ function Cell({ cell, lockName, faultTitle }: { cell: ScorecardCell | undefined;
           <button
             type="button"
             className="sc-open"
-            data-cell={cellKey(cell)}
-            aria-label={`Replay ${lockName} under “${faultTitle}”`}
+            data-cell={at}
+            aria-label={`Replay ${rowName} under “${faultTitle}”`}
             onClick={() => {
-              lastOpened = cellKey(cell);
-              void openCell(useStore, cell).then(setError);
+              lastOpened = at;
+              void openCell(useStore, cell, `${rowName} × ${faultTitle}`).then(setError);
             }}
           >
             <Icon name="play" /> Replay
@@ -65,18 +82,18 @@ function Cell({ cell, lockName, faultTitle }: { cell: ScorecardCell | undefined;
   );
 }
 
-function Matrix({ card }: { card: Scorecard }) {
+function Matrix({ part }: { part: MatrixPart }) {
   return (
-    <div className="sc-scroll" role="region" aria-label="Scorecard: locks × faults" tabIndex={0}>
+    <div className="sc-scroll" role="region" aria-label={part.label} tabIndex={0}>
       {/* Each fault column keeps a readable width: the box scrolls sideways where the screen has not the room. */}
-      <table className="sc-table" style={{ '--faults': card.faults.length } as CSSProperties}>
-        <caption className="sc-caption">Lock libraries (rows) under each fault (columns)</caption>
+      <table className="sc-table" style={{ '--faults': part.faults.length } as CSSProperties}>
+        <caption className="sc-caption">{part.caption}</caption>
         <thead>
           <tr>
             <th scope="col" className="sc-corner">
-              Library
+              {part.corner}
             </th>
-            {card.faults.map((f) => (
+            {part.faults.map((f) => (
               <th scope="col" key={f.id}>
                 <span className="sc-fault-title">{f.title}</span>
                 <span className="sc-fault-mapping">{f.mapping}</span>
@@ -85,15 +102,13 @@ function Matrix({ card }: { card: Scorecard }) {
           </tr>
         </thead>
         <tbody>
-          {card.locks.map((lock) => (
-            <tr key={lock.id}>
+          {part.rows.map((row) => (
+            <tr key={row.id}>
               <th scope="row" className="sc-lock">
-                <code className="sc-lock-name">{lock.name}</code>
-                <span className="sc-lock-version">{lock.version}</span>
-                <span className="sc-lock-renews">{lock.renews ? 'renews its lease' : 'no renewal'}</span>
+                {row.header}
               </th>
-              {card.faults.map((f) => (
-                <Cell key={f.id} cell={cellAt(card, lock.id, f.id)} lockName={lock.name} faultTitle={f.title} />
+              {part.faults.map((f) => (
+                <Cell key={f.id} cell={part.cellOf(row.id, f.id)} at={`${row.id}×${f.id}`} rowName={row.name} faultTitle={f.title} />
               ))}
             </tr>
           ))}
@@ -101,6 +116,52 @@ function Matrix({ card }: { card: Scorecard }) {
       </table>
     </div>
   );
+}
+
+/** The first part: lock libraries under the faults every lock meets. */
+function locksPart(card: Scorecard): MatrixPart {
+  return {
+    label: 'Scorecard: locks × faults',
+    caption: 'Lock libraries (rows) under each fault (columns)',
+    corner: 'Library',
+    faults: card.faults,
+    cellOf: (lock, fault) => cellAt(card, lock, fault),
+    rows: card.locks.map((lock) => ({
+      id: lock.id,
+      name: lock.name,
+      header: (
+        <>
+          <code className="sc-lock-name">{lock.name}</code>
+          <span className="sc-lock-version">{lock.version}</span>
+          <span className="sc-lock-renews">{lock.renews ? 'renews its lease' : 'no renewal'}</span>
+        </>
+      ),
+    })),
+  };
+}
+
+/** The second part: job queues, schedulers and poolers, each as a scenario's variant uses it. */
+function stacksPart(stacks: StackScorecard): MatrixPart {
+  return {
+    label: 'Scorecard: job queues, schedulers and poolers × faults',
+    caption: 'Job queues, schedulers and poolers, as each variant uses them (rows), under each fault that applies (columns)',
+    corner: 'Library, as used',
+    faults: stacks.faults,
+    cellOf: (row, fault) => stacks.cells.find((c) => c.row === row && c.fault === fault),
+    rows: stacks.rows.map((row) => ({
+      id: row.id,
+      name: `${row.library}: ${row.usage}`,
+      header: (
+        <>
+          <code className="sc-lock-name">{row.library}</code>
+          <span className="sc-lock-version">{row.version}</span>
+          <span className="sc-lock-renews">
+            {row.usage} ({row.correct ? 'correct' : 'broken'})
+          </span>
+        </>
+      ),
+    })),
+  };
 }
 
 export function ScorecardView() {
@@ -137,7 +198,17 @@ export function ScorecardView() {
           {loaded.error}
         </p>
       )}
-      {loaded?.ok && <Matrix card={loaded.card} />}
+      {loaded?.ok && <Matrix part={locksPart(loaded.card)} />}
+      {loaded?.ok && loaded.card.stacks && (
+        <>
+          <h3 className="sc-part-title">Job queues, schedulers and poolers under faults</h3>
+          <p className="sc-lead">
+            The libraries around the lock: each row is a scenario’s variant using the library, broken or correct, run under the faults that
+            apply to it; the verdict is read from the stores, as above.
+          </p>
+          <Matrix part={stacksPart(loaded.card.stacks)} />
+        </>
+      )}
       {/* Below the matrix: whatever it shows or becomes moves nothing above it. */}
       <OwnLockCheck />
     </section>
