@@ -1,13 +1,15 @@
 // Explored runs on kept workers, against the real Redis and PostgreSQL: the same worker
 // processes serve two explored runs in a row, each run on connections of its own (the first
 // run's sessions are gone from pg_stat_activity and CLIENT LIST before the second's are made);
-// a worker the schedule killed is never served again; an ordinary run's workers still exit.
+// a worker the schedule killed is never served again; an ordinary run's workers still exit, and
+// so do an explored run's in a lab, of a lock library or where the scenario says its workers
+// serve one run.
 // Each run is held while every worker waits at its first scheduling point, logged in as the
 // run, so its sessions are read from the stores at a moment the schedule makes, not by luck.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent, ScheduleChoice, StepAt } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
-import type { RunOutcome } from '../runs/run.js';
+import { keepsWorkers, type RunOutcome } from '../runs/run.js';
 import { eventsOf, openTestPlayground, play } from '../testing/testPlayground.js';
 import { alive, until, workerPids } from '../testing/wsClient.js';
 import { EXPLORE_SPEED, StepScheduler } from './stepScheduler.js';
@@ -133,6 +135,23 @@ describe('kept workers', () => {
     // The two that finished served again; the third is a fresh process.
     const kept = workerPids(killing.events).filter((pid) => pid !== killedPid);
     expect(pids.filter((pid) => kept.includes(pid)).sort()).toEqual(kept.sort());
+  });
+
+  it('are only those of an explored run of catalog code, outside a lab, a lock library and a scenario whose workers serve one run', () => {
+    const { scenarios } = playground.catalog;
+    const setting = (scenario: string, variant: string) => {
+      const definition = scenarios.get(scenario)!;
+      const found = [...definition.variants, ...(definition.mutants ?? [])].find((v) => v.id === variant)!;
+      return { needs: definition.lab?.({}), variant: found };
+    };
+    const explored = (scenario: string) => ({ scenario: scenarios.get(scenario)!, scheduler: new StepScheduler() });
+    expect(keepsWorkers(explored('duplicate-job'), setting('duplicate-job', 'no-lock'))).toBe(true);
+    expect(keepsWorkers({ scenario: scenarios.get('duplicate-job')! }, setting('duplicate-job', 'no-lock'))).toBe(false);
+    const library = scenarios.get('duplicate-job')!.variants.find((v) => v.library)!;
+    expect(keepsWorkers(explored('duplicate-job'), setting('duplicate-job', library.id))).toBe(false);
+    expect(scenarios.get('stalled-job')!.workersServeOneRun).toMatch(/bullmq/);
+    expect(keepsWorkers(explored('stalled-job'), setting('stalled-job', 'plain-insert'))).toBe(false);
+    expect(keepsWorkers(explored('redlock'), setting('redlock', scenarios.get('redlock')!.variants[0]!.id))).toBe(false);
   });
 
   it("an ordinary run's workers still exit, one process per run", async () => {

@@ -374,7 +374,7 @@ export class Run {
     // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
     const placement = {
       onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer,
-      lend: this.keepsWorkers(setting),
+      lend: keepsWorkers(this.request, setting),
     };
     const take = (): Promise<WorkerProcess[]> =>
       this.request.ownCode
@@ -395,20 +395,6 @@ export class Run {
     const children = await abortable(this.underway.children, signal);
     this.underway.adopted = true;
     return children;
-  }
-
-  /**
-   * Whether the run's workers may serve the next explored run once their part is over, instead
-   * of exiting (worker/workerMain.ts says when a worker offers to, runs/runProcesses.ts when it
-   * is taken back). Only an explored run of racelab's own catalog code: its order is the
-   * scheduler's, so no timing a warm process carries over can change its verdict, and its code
-   * keeps no state of a run outside the run's connections, which the worker closes. Never a
-   * lab's (its processes were started inside the lab's hosts), someone's own code (its
-   * process is the run's alone), or a lock library's variant (npm code whose module-level
-   * state racelab does not own).
-   */
-  private keepsWorkers({ needs, variant }: Setting): boolean {
-    return this.request.scheduler !== undefined && !this.request.ownCode && !needs && !variant.library;
   }
 
   /** Fresh workers for code that is not racelab's, each connecting as the run's own users (through its lab's relays where it has them). */
@@ -489,7 +475,7 @@ export class Run {
     signal: AbortSignal,
   ): Promise<void> {
     const { variant, workerIds, timed, faults } = setting;
-    const keepWarm = this.keepsWorkers(setting);
+    const keepWarm = keepsWorkers(this.request, setting);
     workerIds.forEach((workerId, i) => {
       const plan: WorkerPlan = {
         runId: this.id,
@@ -631,4 +617,21 @@ function servicesReached(lab: RunLab | undefined, fixture: RunFixture): ServiceE
     }
   });
   return [...(fixture.reaches ?? []), ...urls];
+}
+
+/**
+ * Whether a run's workers may serve the next explored run once their part is over, instead of
+ * exiting (worker/workerMain.ts says when a worker offers to, runs/runProcesses.ts when it is
+ * taken back). Only an explored run of racelab's own catalog code: its order is the
+ * scheduler's, so no timing a warm process carries over can change its verdict, and its code
+ * keeps no state of a run outside the run's connections, which the worker closes. Never a
+ * lab's (its processes were started inside the lab's hosts), someone's own code (its process
+ * is the run's alone), a lock library's variant, or a scenario that says its workers serve one
+ * run (npm code or process state racelab does not own).
+ */
+export function keepsWorkers(
+  { scheduler, ownCode, scenario }: Pick<RunRequest, 'scheduler' | 'ownCode' | 'scenario'>,
+  { needs, variant }: Pick<Setting, 'needs' | 'variant'>,
+): boolean {
+  return scheduler !== undefined && !ownCode && !needs && !variant.library && !scenario.workersServeOneRun;
 }
