@@ -22,6 +22,7 @@ import {
   closeConnections,
   reachStores,
   SERVER_PG_POOL_SIZE,
+  SERVER_SESSION_OPTIONS,
   serverConnections,
   unlessSilent,
   type ServerConnections,
@@ -241,7 +242,7 @@ export class Playground {
       labMechanisms: options.labMechanisms,
       ...(agents ? { agents } : {}),
     });
-    const spare = new SpareConnection({ connectionString: options.databaseUrl });
+    const spare = new SpareConnection({ connectionString: options.databaseUrl, options: SERVER_SESSION_OPTIONS });
     spare.refill();
     const playground = new Playground(catalog, redis, pool, workers, keyspace, spare, options.databaseUrl, redact, agents, watch);
     opening.playground = playground;

@@ -145,6 +145,8 @@ export class Run {
     partition: (workerId, ms) => this.links.partition(workerId, ms),
     isolate: (node, onCut, ms) => this.isolation.isolate(node, onCut, ms),
     slow: (node, slowdown, onSlowed, ms) => this.slowdowns.slow(node, slowdown, onSlowed, ms),
+    // Only while the run goes: a cancelled run's workers exit, whatever they offer.
+    keep: (child) => !this.abort.signal.aborted && this.services.pool.keep(child),
   });
   private readonly links = new LinkFaults({
     staged: (workerId, fault) => this.log.append(workerId, { type: 'fault-staged', ...fault }),
@@ -365,11 +367,15 @@ export class Run {
   }
 
   /** The run's worker processes from the pool (fresh ones when the lab wraps their start); the run owns them from here. */
-  private async takeWorkers({ needs, workerIds }: Setting, { lab, fixture }: Stage, signal: AbortSignal): Promise<WorkerProcess[]> {
+  private async takeWorkers(setting: Setting, { lab, fixture }: Stage, signal: AbortSignal): Promise<WorkerProcess[]> {
+    const { needs, workerIds } = setting;
     const { scenario } = this.request;
     const pool = this.services.pool;
     // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
-    const placement = { onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer };
+    const placement = {
+      onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer,
+      lend: keepsWorkers(this.request, setting),
+    };
     const take = (): Promise<WorkerProcess[]> =>
       this.request.ownCode
         ? this.startOwnWorkers(this.request.ownCode, workerIds, lab, {
@@ -462,12 +468,14 @@ export class Run {
 
   /** Hands each worker its plan and waits for every one of them to exit. */
   private async play(
-    { variant, workerIds, timed, faults }: Setting,
+    setting: Setting,
     { stores, lab, info, fixture }: Stage,
     children: WorkerProcess[],
     coordinator: Coordinator,
     signal: AbortSignal,
   ): Promise<void> {
+    const { variant, workerIds, timed, faults } = setting;
+    const keepWarm = keepsWorkers(this.request, setting);
     workerIds.forEach((workerId, i) => {
       const plan: WorkerPlan = {
         runId: this.id,
@@ -485,6 +493,8 @@ export class Run {
         credentials: stores.credentials,
         ...(this.request.ownCode ? { editedModule: this.request.ownCode.moduleUrl } : {}),
         ...(this.request.scheduler ? { explore: true as const } : {}),
+        // A worker on an agent's host is never kept: the agent counts its slots by process.
+        ...(keepWarm && children[i]!.host === undefined ? { keepWarm: true as const } : {}),
       };
       this.underway.exits.push(this.processes.drive(children[i]!, plan, coordinator));
     });
@@ -607,4 +617,21 @@ function servicesReached(lab: RunLab | undefined, fixture: RunFixture): ServiceE
     }
   });
   return [...(fixture.reaches ?? []), ...urls];
+}
+
+/**
+ * Whether a run's workers may serve the next explored run once their part is over, instead of
+ * exiting (worker/workerMain.ts says when a worker offers to, runs/runProcesses.ts when it is
+ * taken back). Only an explored run of racelab's own catalog code: its order is the
+ * scheduler's, so no timing a warm process carries over can change its verdict, and its code
+ * keeps no state of a run outside the run's connections, which the worker closes. Never a
+ * lab's (its processes were started inside the lab's hosts), someone's own code (its process
+ * is the run's alone), a lock library's variant, or a scenario that says its workers serve one
+ * run (npm code or process state racelab does not own).
+ */
+export function keepsWorkers(
+  { scheduler, ownCode, scenario }: Pick<RunRequest, 'scheduler' | 'ownCode' | 'scenario'>,
+  { needs, variant }: Pick<Setting, 'needs' | 'variant'>,
+): boolean {
+  return scheduler !== undefined && !ownCode && !needs && !variant.library && !scenario.workersServeOneRun;
 }

@@ -2,6 +2,7 @@
 // the run's schema): a backend terminated under one run ends that run and no other. Made
 // fresh, or adopted from the spare made before the run.
 import pg from 'pg';
+import { SERVER_SESSION_OPTIONS } from './serverConnections.js';
 
 export interface RunConnectionOptions {
   /** The run's connection goes there; where the pool connects when absent. */
@@ -70,6 +71,7 @@ export class RunConnection {
       new pg.Client({
         ...(this.options.databaseUrl ? { connectionString: this.options.databaseUrl } : this.pool.options),
         application_name: this.name,
+        options: SERVER_SESSION_OPTIONS,
         statement_timeout: this.options.statementTimeoutMs,
       }),
     );

@@ -15,7 +15,10 @@ class Child extends EventEmitter {
   connected = true;
   exitCode: number | null = null;
   signalCode: NodeJS.Signals | null = null;
-  send(): boolean {
+  /** What the run sent it, in order. */
+  readonly sent: unknown[] = [];
+  send(message: unknown): boolean {
+    this.sent.push(message);
     return true;
   }
   kill(): boolean {
@@ -32,20 +35,25 @@ class Child extends EventEmitter {
   }
 }
 
-function driven() {
+/** One worker driven by a run; `keep` answers a worker that offers to stay (the pool's). */
+function driven(keep?: () => boolean) {
   const log: string[] = [];
   const reasons: string[] = [];
+  const kept: Child[] = [];
   const host: ProcessHost = {
-    append: (_workerId, body) => log.push(body.type),
+    append: (_workerId, body) => log.push('pooled' in body && body.pooled ? `${body.type} (pooled)` : body.type),
     cancel: (reason) => reasons.push(reason),
     partition: () => undefined,
     isolate: () => undefined,
     slow: () => undefined,
+    ...(keep ? { keep: (child) => keep() && kept.push(child as Child) > 0 } : {}),
   };
   const child = new Child();
   const plan = { workerId: 'worker-1' } as WorkerPlan;
-  const done = new RunProcesses(host).drive(child, plan, new Coordinator(['worker-1'], []));
-  return { child, log, reasons, done };
+  const processes = new RunProcesses(host);
+  let over = false;
+  const done = processes.drive(child, plan, new Coordinator(['worker-1'], [])).then(() => void (over = true));
+  return { child, log, reasons, done, processes, kept, isOver: () => over };
 }
 
 describe("a worker's exit", () => {
@@ -80,5 +88,40 @@ describe("a worker's exit", () => {
     child.exit(1);
     await done;
     expect(reasons).toEqual(['worker-1 (pid 4242) exited with code 1 before it finished']);
+  });
+});
+
+describe('a worker that offers to stay after an explored run', () => {
+  it('goes back to the pool: told to stay, unwired from the run, its part over without an exit', async () => {
+    const { child, log, done, kept } = driven(() => true);
+    child.emit('message', { kind: 'finished', stays: true } satisfies FromWorker);
+    await done;
+    expect(kept).toEqual([child]);
+    expect(child.sent.at(-1)).toEqual({ kind: 'stay' });
+    expect(log).toEqual(['worker-started', 'worker-exited (pooled)']);
+    expect(child.listenerCount('message') + child.listenerCount('exit') + child.listenerCount('error')).toBe(0);
+  });
+
+  it('is told to leave when a fault struck it in this run, and its exit ends its part as any other', async () => {
+    const { child, log, reasons, processes, kept, done, isOver } = driven(() => true);
+    expect(processes.fault('worker-1', 'pause')).toBeUndefined();
+    expect(processes.fault('worker-1', 'resume')).toBeUndefined();
+    child.emit('message', { kind: 'finished', stays: true } satisfies FromWorker);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(child.sent.at(-1)).toEqual({ kind: 'leave' });
+    expect(kept).toEqual([]);
+    expect(isOver()).toBe(false);
+    child.disconnect();
+    child.exit(0);
+    await done;
+    expect(reasons).toEqual([]);
+    expect(log.at(-1)).toBe('worker-exited');
+  });
+
+  it('is told to leave when the pool will not have it', async () => {
+    const { child, kept } = driven(() => false);
+    child.emit('message', { kind: 'finished', stays: true } satisfies FromWorker);
+    expect(child.sent.at(-1)).toEqual({ kind: 'leave' });
+    expect(kept).toEqual([]);
   });
 });

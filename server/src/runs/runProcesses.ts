@@ -4,7 +4,9 @@
 // never left stopped: every kill sends SIGCONT first, and the timers that end planned
 // stalls go with the processes. A worker on a worker agent's host is driven alike: its
 // signals are the agent's, on that host (agents/remoteWorker.ts). Each worker has one
-// status (workerStatus.ts): working, paused by the page, leaving, exited or left.
+// status (workerStatus.ts): working, paused by the page, leaving, exited or left. A worker
+// of an explored run that offers to stay once its part is over (worker/workerMain.ts) goes
+// back to the pool instead of exiting, unless anything struck it in this run.
 import { lostConnectionWords, parseWorkerEvent, storeLostBy, type FaultRule, type LiveFaultAction } from '@racelab/shared';
 import type { FromWorker, ToWorker, WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import type { Coordinator } from './coordinator.js';
@@ -25,6 +27,8 @@ export interface ProcessHost {
   isolate(node: string, onCut: () => void, ms?: number): string | undefined;
   /** Slows a lab node for every worker (for `ms`, or to the run's end), then calls `onSlowed`; returns an error when it cannot. */
   slow(node: string, slowdown: Slowdown, onSlowed: () => void, ms?: number): string | undefined;
+  /** Takes back a worker that offers to serve the next explored run; false when it must exit instead. */
+  keep?(child: WorkerProcess): boolean;
 }
 
 /** SIGKILLs a process and resolves once it has exited. */
@@ -51,6 +55,10 @@ interface Driven {
   child: WorkerProcess;
   coordinator: Coordinator;
   status: WorkerStatus;
+  /** A fault reached its process in this run (a signal, a cut link, a slowed node): it never serves another. */
+  struck: boolean;
+  /** Unwires it from the run and resolves its drive(): for a worker that stays, which never exits here. */
+  letGo(): void;
 }
 
 export class RunProcesses {
@@ -65,14 +73,12 @@ export class RunProcesses {
     return this.stallTimers.size;
   }
 
-  /** Wires one worker process into the run, sends it its plan, and resolves when it has exited. */
+  /** Wires one worker process into the run, sends it its plan, and resolves when it has exited (or gone back to the pool). */
   drive(child: WorkerProcess, plan: WorkerPlan, coordinator: Coordinator): Promise<void> {
-    const worker: Driven = { workerId: plan.workerId, child, coordinator, status: 'working' };
-    this.workers.set(worker.workerId, worker);
-    child.on('error', () => undefined);
-    child.on('message', (message: FromWorker) => this.receive(worker, message));
     return new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
+      const onError = (): void => undefined;
+      const onMessage = (message: FromWorker): void => this.receive(worker, message);
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         this.move(worker, 'exit');
         const ended = (): void => {
           this.ended(worker, code, signal);
@@ -82,7 +88,18 @@ export class RunProcesses {
         // that makes the exit expected): the exit is judged once the channel has delivered it all.
         if (child.connected) child.once('disconnect', ended);
         else ended();
-      });
+      };
+      const letGo = (): void => {
+        child.off('error', onError);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve();
+      };
+      const worker: Driven = { workerId: plan.workerId, child, coordinator, status: 'working', struck: false, letGo };
+      this.workers.set(worker.workerId, worker);
+      child.on('error', onError);
+      child.on('message', onMessage);
+      child.once('exit', onExit);
       this.host.append(worker.workerId, { type: 'worker-started', pid: child.pid ?? -1, ...(child.host ? { host: child.host } : {}) });
       child.send({ kind: 'plan', plan } satisfies ToWorker);
     });
@@ -96,6 +113,7 @@ export class RunProcesses {
     const worker = this.workers.get(workerId);
     if (!worker) return `no worker '${workerId}' in this run`;
     if (hasExited(worker.status)) return `${workerId} has already exited`;
+    worker.struck = true;
     if (action === 'kill') {
       this.kill(worker);
     } else if (action === 'pause') {
@@ -159,6 +177,7 @@ export class RunProcesses {
         this.move(worker, 'leave');
         // A worker that failed ends the run at once: waiting for the others tells nothing more.
         if (message.error) this.host.cancel(`${workerId} failed: ${message.error}`);
+        if (message.stays) return this.stayOrLeave(worker);
         return coordinator.signal(doneLatch(workerId));
       case 'ready':
         return;
@@ -190,6 +209,25 @@ export class RunProcesses {
     coordinator.gone(workerId);
   }
 
+  /**
+   * A worker whose explored run went well offers to stay, its run's connections closed: it
+   * goes back to the pool when nothing struck it in this run and the pool takes it; otherwise
+   * it is told to leave, and exits as any other. Its part is over either way.
+   */
+  private stayOrLeave(worker: Driven): void {
+    const { workerId, child, coordinator } = worker;
+    if (worker.struck || !this.host.keep?.(child)) {
+      this.reply(worker, { kind: 'leave' });
+      return coordinator.signal(doneLatch(workerId));
+    }
+    worker.letGo();
+    this.move(worker, 'exit');
+    this.reply(worker, { kind: 'stay' });
+    this.host.append(workerId, { type: 'worker-exited', code: 0, signal: null, pooled: true });
+    coordinator.signal(doneLatch(workerId));
+    coordinator.gone(workerId);
+  }
+
   /** The run kills a worker (a fault of its plan or the page's, or ctx.die()): its exit is expected. */
   private kill(worker: Driven): void {
     this.host.append(worker.workerId, { type: 'process-killed', signal: 'SIGKILL' });
@@ -205,6 +243,7 @@ export class RunProcesses {
   private strike(worker: Driven, fault: FaultRule | undefined, resume: () => void): void {
     const { workerId, child } = worker;
     if (!fault) return resume();
+    worker.struck = true;
     if (fault.action === 'partition') {
       // The process goes on at once; its connections hang until the link is healed.
       const error = this.host.partition(workerId, fault.ms);

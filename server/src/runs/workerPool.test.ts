@@ -52,6 +52,23 @@ describe('the worker pool', () => {
     for (const child of [...first, ...second]) child.kill('SIGKILL');
   });
 
+  it('forks no replacements for workers lent to an explored run, and forks one once a lent worker is gone', async () => {
+    pool = open(2);
+    await warm(pool, 2);
+    const lent = await pool.take(2, { lend: true });
+    pool.replenish(); // they may come back: nothing to replace yet
+    expect(pool.size).toBe(2);
+    expect(pool.idleCount).toBe(0);
+    const gone = new Promise((resolve) => lent[0]!.once('exit', resolve));
+    lent[0]!.kill('SIGKILL'); // killed in its run: never given back
+    await gone;
+    expect(pool.keep(lent[0]!)).toBe(false);
+    pool.replenish();
+    await warm(pool, 1);
+    expect(pool.size).toBe(2);
+    lent[1]!.kill('SIGKILL');
+  });
+
   // A run's plan may still be on its way when Redis goes: the worker has no part to end with
   // a message, so its exit code is what tells the run why it went.
   it('a worker taken for a run whose Redis goes before its plan arrives exits with the code that says so', async () => {

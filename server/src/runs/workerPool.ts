@@ -1,6 +1,9 @@
 // A warm pool of worker processes: forked from built JavaScript, connected to Redis and
 // PostgreSQL and with every scenario loaded before a run asks for them. Each process
-// serves one run and exits, so a run never inherits another's state (or its SIGSTOP).
+// serves one run and exits, so a run never inherits another's state (or its SIGSTOP);
+// but an explored run's processes, lent (take's `lend`), may come back (`keep`) with fresh
+// connections once their run ended well and nothing struck them (runs/runProcesses.ts,
+// worker/workerMain.ts): the explorer plays schedule after schedule on the same processes.
 // With worker agents (a server started with --worker-agents), the warm workers are the
 // agents' whenever one is connected, and a run takes all its workers from them (never some
 // here and some there); with none connected, the pool forks here as without agents. A run
@@ -36,6 +39,11 @@ export interface WorkerPoolOptions {
 export interface Placement {
   /** Why they must be this server's own processes, when they must (say, "token-stampede's token provider listens on this server's loopback"). */
   onServer?: string;
+  /**
+   * The run may give its workers back (an explored run: `keep`): until they come back or
+   * exit they count as warm, so that the pool forks no replacements for them meanwhile.
+   */
+  lend?: boolean;
 }
 
 /**
@@ -62,6 +70,8 @@ export class WorkerPool {
   private readonly live = new Set<WorkerProcess>();
   /** Replacements being forked (refill): a run waits for them before it starts. */
   private readonly refilling = new Set<Promise<unknown>>();
+  /** Processes lent to explored runs, which may give them back: counted as warm until they come back or exit. */
+  private readonly lent = new Set<WorkerProcess>();
   private closed = false;
   /** True once the pool has been full: from then on it is warm, runs taking its workers or not. */
   private filledOnce = false;
@@ -116,7 +126,31 @@ export class WorkerPool {
       for (const child of [...warm, ...cold]) child.kill('SIGKILL');
       throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
     }
-    return [...warm, ...cold];
+    const taken = [...warm, ...cold];
+    if (placement.lend && !remote) for (const child of taken) this.lent.add(child);
+    return taken;
+  }
+
+  /**
+   * Takes back a process lent to an explored run, its part over and its run's connections
+   * closed: warm again once it has made fresh ones and says ready. False when the pool will
+   * not have it (closed, or the process was not lent): it exits instead.
+   */
+  keep(worker: WorkerProcess): boolean {
+    if (this.closed || !this.lent.delete(worker)) return false;
+    let died = false;
+    const back: Promise<unknown> = this.ready(worker)
+      .then(() => {
+        if (this.closed || this.idle.length >= this.options.size) worker.kill('SIGKILL');
+        else this.idle.push(worker);
+      })
+      .catch(() => (died = true))
+      .finally(() => {
+        this.refilling.delete(back);
+        if (died) this.refill();
+      });
+    this.refilling.add(back);
+    return true;
   }
 
   /**
@@ -214,7 +248,7 @@ export class WorkerPool {
 
   private refill(): void {
     if (this.retryTimer) return; // backing off after a failed start
-    while (!this.closed && this.idle.length + this.refilling.size < this.options.size) {
+    while (!this.closed && this.idle.length + this.refilling.size + this.lent.size < this.options.size) {
       // On the agents, as many as they have slots for; the next agent to come in gets the rest.
       if (this.fromAgents && this.options.agents!.freeSlots === 0) return;
       let moved = false;
@@ -307,6 +341,7 @@ export class WorkerPool {
     this.live.add(worker);
     worker.once('exit', () => {
       this.live.delete(worker);
+      this.lent.delete(worker);
       const at = this.idle.indexOf(worker);
       if (at >= 0) {
         // A warm process died while waiting (its store connection broke, its agent went): start a fresh one.
@@ -314,6 +349,11 @@ export class WorkerPool {
         this.refill();
       }
     });
+    return this.ready(worker);
+  }
+
+  /** Resolves once the process says it is ready; rejects, saying why, when it exits first. */
+  private ready(worker: WorkerProcess): Promise<WorkerProcess> {
     return new Promise((resolve, reject) => {
       const onMessage = (message: FromWorker): void => {
         if (message.kind !== 'ready') return;

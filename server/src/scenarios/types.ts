@@ -269,6 +269,13 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
    * agents on other hosts never run them; a scenario with a `lab` is such a one already.
    */
   workersOnServer?: string;
+  /**
+   * Why its worker processes must serve one run each even when explored, when they must: its
+   * workers run an npm library of their own (a job queue, a scheduler) or change the process
+   * (its Date), state racelab does not own. An explored run's workers otherwise go back to the
+   * pool for the next schedule (runs/run.ts, keepsWorkers).
+   */
+  workersServeOneRun?: string;
   /** Redis keys (names, without the run prefix) whose contents the timeline shows. */
   watchedKeys(params: Params, run: RunInfo): string[];
   /** Longest a healthy run may take, in ms; past it the run is failed and its workers killed. */

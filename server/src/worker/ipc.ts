@@ -32,6 +32,13 @@ export interface WorkerPlan {
    * schedule, not the scenario, decides the order.
    */
   explore?: true;
+  /**
+   * The worker may serve another explored run after this one instead of exiting: it says so
+   * in its 'finished' (`stays`) when its part ended well and left nothing behind, and the
+   * server answers `stay` or `leave` (worker/workerMain.ts, runs/runProcesses.ts). Set only
+   * for an explored run of racelab's own code on the server's warm, local processes.
+   */
+  keepWarm?: true;
 }
 
 /**
@@ -47,7 +54,10 @@ export interface RunCredentials {
 export type ToWorker =
   | { kind: 'plan'; plan: WorkerPlan }
   /** Answers a wait, barrier or checkpoint request with the same id; `name` is the latch that was set. */
-  | { kind: 'released'; id: number; name?: string };
+  | { kind: 'released'; id: number; name?: string }
+  /** Answers a 'finished' that offered to stay: go back to the pool (fresh connections, then 'ready'), or exit. */
+  | { kind: 'stay' }
+  | { kind: 'leave' };
 
 export type FromWorker =
   | { kind: 'ready' }
@@ -60,7 +70,8 @@ export type FromWorker =
   /** An explored run's scheduling point: the worker goes on once released. */
   | { kind: 'step'; id: number; step: StepAt }
   | { kind: 'die' }
-  | { kind: 'finished'; error?: string };
+  /** Its part is over. `stays`: its connections are closed and it offers to serve the next explored run (see WorkerPlan.keepWarm). */
+  | { kind: 'finished'; error?: string; stays?: true };
 
 /**
  * The server's handle on one worker process: a ChildProcess it forked (IPC), or a worker an
@@ -91,4 +102,5 @@ export interface WorkerProcess {
   once(event: 'disconnect', listener: () => void): this;
   off(event: 'message', listener: (message: FromWorker) => void): this;
   off(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  off(event: 'error', listener: (error: Error) => void): this;
 }

@@ -110,7 +110,7 @@ export function markOf(e: RunEvent, w: string, lease: Lease | undefined): Omit<M
         major: false,
         tag: null,
         caption: null,
-        label: `${w} exited with code ${e.code ?? 'none'} ${at(e.atMs)}`,
+        label: e.pooled ? `${w} went back to the warm pool ${at(e.atMs)}` : `${w} exited with code ${e.code ?? 'none'} ${at(e.atMs)}`,
         details: lostStore ? [lostConnectionWords(lostStore)] : [],
       };
     }

@@ -75,6 +75,7 @@ export default defineScenario<ChargeQueue>({
 
   workers: () => ['worker-1', 'worker-2'],
   watchedKeys: () => [],
+  workersServeOneRun: 'its workers run pg-boss, whose instances and maintenance racelab does not own',
   deadlineMs: (params) => 20_000 + intParam(params, 'pauseMs') + 3000 * intParam(params, 'expireInSeconds'),
 
   async setup(stores) {

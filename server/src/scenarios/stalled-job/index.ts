@@ -69,6 +69,7 @@ export default defineScenario<ChargeQueue>({
 
   workers: () => ['worker-1', 'worker-2'],
   watchedKeys: () => [LOCK_KEY],
+  workersServeOneRun: 'its workers run bullmq, whose queues, workers and scripts racelab does not own',
   deadlineMs: (params) => 20_000 + intParam(params, 'pauseMs') + 3 * intParam(params, 'lockDurationMs'),
 
   async setup(stores) {
