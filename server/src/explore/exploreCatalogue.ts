@@ -15,7 +15,7 @@ export type ExploredKind = 'broken' | 'correct' | 'near-miss';
 /** What exploring one variant gave. */
 export type ExploredResult =
   | { kind: 'found'; preemptions: number; faults: number; decisions: number; verdict: string }
-  | { kind: 'none'; exhausted: boolean; bound: number }
+  | { kind: 'none'; exhausted: boolean; bound: number; errors: number }
   | { kind: 'assumption'; words: string[] }
   | { kind: 'not-explorable'; why: string }
   | { kind: 'unavailable'; why: string }
@@ -29,8 +29,14 @@ export interface ExploredRow {
   schedules: number;
   ms: number;
   result: ExploredResult;
-  /** The result is what the kind expects; null when nothing was judged (not explorable, unavailable here). */
+  /**
+   * The result is what the kind expects; null when it was not judged: not explorable, unavailable
+   * here, or a near-miss with nothing found from the defaults whose mistake is declared to show
+   * at another parameter set (a stock that cannot run out at the defaults: no schedule changes it).
+   */
   asExpected: boolean | null;
+  /** Why a near-miss with nothing found was not judged: the set where its mistake is declared to show. */
+  declaredAt?: string;
 }
 
 /** How far each variant is explored: the limits of one exploration, and a budget of their own for correct variants (they run it whole). */
@@ -117,7 +123,10 @@ async function exploreVariant(playground: Playground, target: Target, limits: Ex
       manifest.metrics,
     );
     const result = resultOf(found, limits.bound);
-    return { ...base, schedules: schedulesToFailure(found), ms: Date.now() - started, result, asExpected: expected(kind, result) };
+    const row = { ...base, schedules: schedulesToFailure(found), ms: Date.now() - started, result };
+    const declaredAt = 'failsAt' in definition ? setWords(definition.failsAt) : '';
+    if (mutant && result.kind === 'none' && declaredAt !== '') return { ...row, asExpected: null, declaredAt };
+    return { ...row, asExpected: expected(kind, result) };
   } catch (error) {
     return {
       ...base,
@@ -130,13 +139,17 @@ async function exploreVariant(playground: Playground, target: Target, limits: Ex
 }
 
 function resultOf(found: Exploration, bound: number): ExploredResult {
-  const { smallest, assumptionsBroken, exhausted } = found;
+  const { smallest, assumptionsBroken, exhausted, played } = found;
   if (smallest) {
     const { cost, choices, lines } = smallest;
     return { kind: 'found', ...cost, decisions: choices.length, verdict: lines[0] ?? '' };
   }
   if (assumptionsBroken.length > 0) return { kind: 'assumption', words: [...new Set(assumptionsBroken.map((p) => p.assumption!))] };
-  return { kind: 'none', exhausted, bound };
+  const errors = played.filter((p) => p.outcome === 'error');
+  // Runs that all ended in an error say nothing of the variant's schedules.
+  if (errors.length === played.length)
+    return { kind: 'error', message: `every schedule ended with an error, e.g. ${errors[0]?.lines[0] ?? 'none played'}` };
+  return { kind: 'none', exhausted, bound, errors: errors.length };
 }
 
 /** The schedules played up to and with the first failure of the variant (in the order they ended), else all. */
@@ -150,15 +163,28 @@ function expected(kind: ExploredKind, result: ExploredResult): boolean {
   return kind === 'correct' ? result.kind !== 'found' : result.kind === 'found';
 }
 
+/** A declared parameter set in words ("initialStock=5, sales=4,3"); empty for the defaults. */
+const setWords = (set: Record<string, unknown>): string =>
+  Object.entries(set)
+    .map(([name, value]) => `${name}=${Array.isArray(value) ? value.join(',') : String(value)}`)
+    .join(', ');
+
 /** A row's result in the table's words. */
-export function resultWords({ result, schedules }: ExploredRow): string {
+export function resultWords(row: ExploredRow): string {
+  const words = outcomeWords(row);
+  return row.declaredAt ? `${words}; its mistake is declared to show at ${row.declaredAt}, not at the defaults` : words;
+}
+
+function outcomeWords({ result, schedules }: ExploredRow): string {
   switch (result.kind) {
     case 'found':
       return `found: ${result.preemptions}p ${result.faults}f, ${result.decisions} decisions: ${result.verdict}`;
-    case 'none':
+    case 'none': {
+      const errors = result.errors > 0 ? `; ${result.errors} ended with an error` : '';
       return result.exhausted
-        ? `none: every schedule within bound ${result.bound} run`
-        : `none in ${schedules} schedule${schedules === 1 ? '' : 's'} (bound ${result.bound})`;
+        ? `none: every schedule within bound ${result.bound} run${errors}`
+        : `none in ${schedules} schedule${schedules === 1 ? '' : 's'} (bound ${result.bound}${errors})`;
+    }
     case 'assumption':
       return `assumption broken: ${result.words.join('; ')}`;
     case 'not-explorable':

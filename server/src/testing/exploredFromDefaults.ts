@@ -6,7 +6,7 @@ import { exploreScenario, mostWorkers, resultWords, type ExploreLimits, type Exp
 import { loadCatalog } from '../scenarios/registry.js';
 import { openTestPlayground } from './testPlayground.js';
 
-export const EXPLORED_IN_TESTS: ExploreLimits = { bound: 2, budget: 12, correctBudget: 2, timeMs: 120_000, parallel: 2 };
+export const EXPLORED_IN_TESTS: ExploreLimits = { bound: 2, budget: 20, correctBudget: 2, timeMs: 120_000, parallel: 2 };
 
 export interface ExploredScenario {
   rows: ExploredRow[];

@@ -17,13 +17,14 @@ const released = (workerId: string): Body => ({ type: 'lease-released', workerId
 const wrote = (workerId: string, fence: number): Body => ({ type: 'write-accepted', workerId, target: 'document', value: 'x', fence });
 
 describe('assumptions a schedule may break', () => {
-  it('the containers arrive together: broken by a request after another container released', () => {
+  it('the containers arrive together: broken when one takes the lock after another released it', () => {
     const together = [requested('worker-1'), requested('worker-2'), acquired('worker-1'), released('worker-1')];
     expect(ARRIVE_TOGETHER.brokenBy(played(together))).toBe(false);
-    const late = [requested('worker-1'), acquired('worker-1'), released('worker-1'), requested('worker-2')];
+    // worker-2 asked while worker-1 held the lock, and took it once worker-1 had released it.
+    const late = [requested('worker-1'), acquired('worker-1'), requested('worker-2'), released('worker-1'), acquired('worker-2')];
     expect(ARRIVE_TOGETHER.brokenBy(played(late))).toBe(true);
-    // Its own release, then its own request again, is no late arrival of another.
-    expect(ARRIVE_TOGETHER.brokenBy(played([requested('worker-1'), released('worker-1'), requested('worker-1')]))).toBe(false);
+    // Its own release, then its own lock again, is no late arrival of another.
+    expect(ARRIVE_TOGETHER.brokenBy(played([acquired('worker-1'), released('worker-1'), acquired('worker-1')]))).toBe(false);
   });
 
   it('the lease outlasts the work: broken by a schedule that lets a lease run out', () => {

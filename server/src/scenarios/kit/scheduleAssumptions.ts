@@ -1,7 +1,7 @@
 // What correct variants' verdicts rest on that a choreography stages and an explored schedule
 // may break, each read from the schedule's own decisions or the run's log in order: a lease
-// run out by the schedule, a holder killed, a container that tries only after another is
-// done, an older holder that writes before the newer one. A scenario names the ones its
+// run out by the schedule, a holder killed, a container that takes the lock only after another
+// is done with it, an older holder that writes before the newer one. A scenario names the ones its
 // verdicts rest on (ScenarioDefinition.assumptions).
 import type { RunEvent } from '@racelab/shared';
 import type { Assumption } from '../types.js';
@@ -18,10 +18,13 @@ export const HOLDER_LIVES: Assumption = {
   brokenBy: ({ choices, events }) => choices.some((c) => c.kill && holdsAtTheEnd(events, c.worker)),
 };
 
-/** Every container tries the lock while the first holds it: broken when one asks for it only after another released it. */
+/**
+ * Every container tries the lock while the first holds it: broken when one takes it after
+ * another released it (it came when the first was done, as if it had fired later).
+ */
 export const ARRIVE_TOGETHER: Assumption = {
   words: 'the containers arrive together',
-  brokenBy: ({ events }) => askedAfterARelease(events),
+  brokenBy: ({ events }) => takenAfterARelease(events),
 };
 
 /** The newer holder of a fenced lease writes before the older one: broken when a write comes with an older fence while a newer one's holder has not written. */
@@ -41,12 +44,12 @@ function holdsAtTheEnd(events: RunEvent[], worker: string): boolean {
   return holds;
 }
 
-function askedAfterARelease(events: RunEvent[]): boolean {
+function takenAfterARelease(events: RunEvent[]): boolean {
   const released = new Set<string>();
   for (const e of events) {
     if (e.workerId === null) continue;
     if (e.type === 'lease-released') released.add(e.workerId);
-    if (e.type === 'lease-requested' && [...released].some((w) => w !== e.workerId)) return true;
+    if (e.type === 'lease-acquired' && [...released].some((w) => w !== e.workerId)) return true;
   }
   return false;
 }
