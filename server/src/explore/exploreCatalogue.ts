@@ -67,18 +67,20 @@ export function mostWorkers(catalog: Catalog, scenarioId: string): number {
 const paramsOf = (manifest: ScenarioManifest, definition: AnyVariant, kind: ExploredKind) =>
   resolveParams(manifest, definition.id, kind === 'near-miss' ? { ...definition.defaults } : {});
 
-/** Explores every variant and near-miss of one scenario from its defaults, one after another; `onRow` hears of each as it ends. */
+/** Explores every variant and near-miss of one scenario (or those `only` names) from its defaults, one after another; `onRow` hears of each as it ends. */
 export async function exploreScenario(
   playground: Playground,
   scenarioId: string,
   limits: ExploreLimits,
   onRow?: (row: ExploredRow) => void,
+  only?: string[],
 ): Promise<ExploredRow[]> {
   const scenario = playground.catalog.scenarios.get(scenarioId);
   const manifest = playground.catalog.manifests.find((m) => m.id === scenarioId);
   if (!scenario || !manifest) throw new Error(`unknown scenario '${scenarioId}'`);
   const rows: ExploredRow[] = [];
   for (const { definition, kind } of variantsOf(scenario)) {
+    if (only && !only.includes(definition.id)) continue;
     const row = await exploreVariant(playground, { scenario, manifest, definition, kind }, limits);
     rows.push(row);
     onRow?.(row);

@@ -16,11 +16,11 @@ export interface ExploredScenario {
   words: Record<string, string>;
 }
 
-/** Explores every variant and near-miss of the scenario from its defaults. */
-export async function exploredFromDefaults(scenario: string, limits = EXPLORED_IN_TESTS): Promise<ExploredScenario> {
+/** Explores every variant and near-miss of the scenario from its defaults (or only those named in `only`). */
+export async function exploredFromDefaults(scenario: string, limits = EXPLORED_IN_TESTS, only?: string[]): Promise<ExploredScenario> {
   const playground = await openTestPlayground(mostWorkers(await loadCatalog(), scenario) * (limits.parallel ?? 1));
   try {
-    const rows = await exploreScenario(playground, scenario, limits);
+    const rows = await exploreScenario(playground, scenario, limits, undefined, only);
     return {
       rows,
       unexpected: rows.filter((r) => r.asExpected === false).map((r) => `${r.variant} (${r.kind}): ${resultWords(r)}`),
