@@ -26,8 +26,10 @@ const FULL_ONLY = [
   'server/src/scorecard/scorecard.test.ts',
   'server/src/scorecard/check.test.ts',
   'server/src/http/ownLockCheck.test.ts',
-  // Searches over schedules that place faults: dozens of real runs each.
+  // Searches over schedules that place faults: dozens of real runs each; and each scenario's
+  // variants and near-misses explored from their defaults, as `npm run explore -- --all` does.
   'server/src/explore/explorerFaults.test.ts',
+  '**/*.explore.test.ts',
   // Crowds and hostile input at volume, and a room of 30 attendees losing one of its three servers.
   'server/src/http/crowd.test.ts',
   'server/src/workshop/lostServer.test.ts',

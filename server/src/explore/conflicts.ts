@@ -56,3 +56,9 @@ export function conflicts(a: StepAt, b: StepAt): boolean {
 export function keysOf(step: StepAt): string[] {
   return step.kind === 'redis' ? step.keys : [];
 }
+
+/** True when the step may change a store: a Redis command or SQL statement that does not only read. */
+export function writes(step: StepAt): boolean {
+  if (step.kind === 'redis') return !REDIS_READS.has(step.command);
+  return step.kind === 'postgres' && !readsOnly(step.sql);
+}

@@ -6,7 +6,7 @@
 // recording (the page's "Open recording"). While it runs, a progress line on stderr says how
 // many schedules ran and failed, the rate and the time left of the budget (progressLine.ts).
 // Exit 0 when no schedule failed, 1 when one did (or the stores could not be reached), 2 on
-// bad input.
+// bad input. `racelab explore --all` explores the whole catalogue (exploreAll.ts).
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,7 +39,8 @@ export const EXPLORE_USAGE = `usage: racelab explore <scenario> --variant <id> [
   --budget   schedules to run at most (default 40)
   --minutes  stop starting schedules after this long (default 10)
   --no-faults  only reorder the workers: no lease runs out, nobody is killed
-  --first    stop at the first failing schedule (it is among the cheapest)`;
+  --first    stop at the first failing schedule (it is among the cheapest)
+       racelab explore --all [--budget N] [--minutes M] [--bound K] [--scenario id ...]: every variant and near-miss, a table`;
 
 const OPTIONS = {
   variant: { type: 'string' },
@@ -57,6 +58,8 @@ type Parsed = { request: ExploreRequest; manifest: ScenarioManifest; out: string
 
 /** The explore command; `cwd` resolves --out. Returns the exit code. */
 export async function exploreCommand(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()): Promise<number> {
+  // The whole catalogue, one variant after another: exploreAll.ts.
+  if (argv.includes('--all')) return (await import('./exploreAll.js')).exploreAllCommand(argv.filter((a) => a !== '--all'));
   const parsed = await readRequest(argv, cwd);
   if (typeof parsed === 'string') {
     console.error(`${parsed}\n${EXPLORE_USAGE}`);

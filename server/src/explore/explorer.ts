@@ -7,11 +7,15 @@
 // and a budget of schedules and time: the few-preemptions bound under which most real races
 // show. Several schedules play at once (their order is the scheduler's, never the machine's:
 // a run's verdict does not depend on what else runs), each taken cheapest first from the
-// frontier; the smallest failing one is the cheapest of those played.
+// frontier; the smallest failing one is the cheapest of those played. A correct variant's
+// failing schedule that broke an assumption its verdict rests on (assumptions.ts) is kept
+// apart, as that assumption broken, and the search goes on for a failure of the variant.
 import { verdictLine, type MetricSpec, type Metrics, type RunEvent, type ScheduleChoice, type StepAt } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
+import { findVariant } from '../scenarios/registry.js';
 import { EXPLORE_SPEED, StepScheduler, type Decision } from './stepScheduler.js';
-import { conflicts, keysOf } from './conflicts.js';
+import { assumptionsOf, brokenAssumption, notExplorable } from './assumptions.js';
+import { conflicts, keysOf, writes } from './conflicts.js';
 
 export interface ExploreRequest {
   scenario: string;
@@ -46,6 +50,8 @@ export interface PlayedSchedule {
   choices: ScheduleChoice[];
   cost: { preemptions: number; faults: number };
   outcome: 'pass' | 'fail' | 'error';
+  /** A failing schedule of a correct variant that broke an assumption its verdict rests on: the assumption's words. */
+  assumption?: string;
   /** The verdict's lines (the failed ones first), or the run's error. */
   lines: string[];
   metrics: Metrics;
@@ -57,7 +63,10 @@ export interface Exploration {
   played: PlayedSchedule[];
   /** Distinct outcomes: each set of measured figures (or error), and how many schedules gave it. */
   outcomes: Array<{ outcome: 'pass' | 'fail' | 'error'; figures: string; schedules: number }>;
+  /** The failing schedules that broke no assumption of the variant: its failures. */
   failing: PlayedSchedule[];
+  /** The failing schedules that broke an assumption the variant's verdict rests on. */
+  assumptionsBroken: PlayedSchedule[];
   /** The cheapest failing schedule (fewest preemptions and faults, then fewest decisions). */
   smallest?: PlayedSchedule;
   /** Every schedule within the bound was played (none was left for the budget or the time). */
@@ -67,13 +76,19 @@ export interface Exploration {
 interface Candidate {
   choices: ScheduleChoice[];
   cost: number;
+  /** Its place among the schedules of the same cost (FAULT_RANK). */
+  rank: number;
 }
 
-/** At the same cost, a schedule without a fault first, then one whose lease runs out (the lease's own failure), then a kill. */
-function faultRank({ choices }: Candidate): number {
-  const last = choices.at(-1);
-  return last?.kill ? 2 : last?.expire !== undefined ? 1 : 0;
-}
+/**
+ * At the same cost, a schedule without a fault first, then one whose lease runs out (the
+ * lease's own failure), then one that kills a worker right after it changed a store (it
+ * holds what it wrote: a lock without expiry, a half-done job), then any other kill.
+ */
+const FAULT_RANK = { none: 0, expire: 1, killAfterWrite: 2, kill: 3 } as const;
+
+/** A failure of the variant: failing, without breaking an assumption its verdict rests on. */
+export const failsTheVariant = (p: PlayedSchedule): boolean => p.outcome === 'fail' && p.assumption === undefined;
 
 const costOf = (choices: ScheduleChoice[], trace: Decision[]): PlayedSchedule['cost'] => ({
   preemptions: trace.filter((d) => d.preemption).length,
@@ -88,7 +103,9 @@ export async function explore(
   onPlayed?: (progress: ExploreProgress) => void,
 ): Promise<Exploration> {
   const started = Date.now();
-  const frontier: Candidate[] = [{ choices: [], cost: 0 }];
+  const why = whyNotExplorable(playground, request);
+  if (why !== undefined) throw new Error(`${request.scenario} ${request.variant} is not explorable: ${why}`);
+  const frontier: Candidate[] = [{ choices: [], cost: 0, rank: FAULT_RANK.none }];
   const seen = new Set<string>([JSON.stringify([])]);
   const played: PlayedSchedule[] = [];
   const playing = new Set<Promise<void>>();
@@ -100,14 +117,14 @@ export async function explore(
     const going: Promise<void> = play(playground, request, next.choices, metrics).then((run) => {
       playing.delete(going);
       played.push(run);
-      if (run.outcome === 'fail' && request.firstFailure) stopped = true;
+      if (failsTheVariant(run) && request.firstFailure) stopped = true;
       for (const child of branches(run, next.choices.length, request)) {
         const key = JSON.stringify(child.choices);
         if (child.cost > request.bound || seen.has(key)) continue;
         seen.add(key);
         frontier.push(child);
       }
-      onPlayed?.({ played: played.length, failing: played.filter((p) => p.outcome === 'fail').length, elapsedMs: Date.now() - started });
+      onPlayed?.({ played: played.length, failing: played.filter(failsTheVariant).length, elapsedMs: Date.now() - started });
     });
     playing.add(going);
   };
@@ -119,19 +136,19 @@ export async function explore(
     if (playing.size === 0) break;
     await Promise.race(playing);
   }
-  const failing = played.filter((p) => p.outcome === 'fail');
+  const failing = played.filter(failsTheVariant);
   const smallest = [...failing].sort(smallestFirst)[0];
   return {
     played,
     outcomes: outcomesOf(played),
     failing,
+    assumptionsBroken: played.filter((p) => p.outcome === 'fail' && p.assumption !== undefined),
     ...(smallest ? { smallest } : {}),
     exhausted: !stopped && frontier.length === 0,
   };
 }
 
-const cheapestFirst = (a: Candidate, b: Candidate): number =>
-  a.cost - b.cost || faultRank(a) - faultRank(b) || a.choices.length - b.choices.length;
+const cheapestFirst = (a: Candidate, b: Candidate): number => a.cost - b.cost || a.rank - b.rank || a.choices.length - b.choices.length;
 
 /** The cheaper of two played schedules: fewer preemptions and faults, then fewer decisions. */
 const smallestFirst = (a: PlayedSchedule, b: PlayedSchedule): number =>
@@ -163,8 +180,25 @@ export async function play(
     ),
   );
   const verdict = results.every((r) => r.held) ? 'pass' : 'fail';
-  return { ...base, outcome: verdict, lines, metrics: outcome.metrics, events };
+  const assumption = verdict === 'fail' ? brokenAssumption(assumptionsFor(playground, request), { ...base, events }) : undefined;
+  return { ...base, outcome: verdict, ...(assumption === undefined ? {} : { assumption }), lines, metrics: outcome.metrics, events };
 }
+
+function definitionsOf(playground: Playground, request: Pick<ExploreRequest, 'scenario' | 'variant' | 'mutants'>) {
+  const scenario = playground.catalog.scenarios.get(request.scenario);
+  const variant = scenario && findVariant(scenario, request.variant, { mutants: request.mutants === true });
+  return scenario && variant ? { scenario, variant } : undefined;
+}
+
+const assumptionsFor = (playground: Playground, request: Pick<ExploreRequest, 'scenario' | 'variant' | 'mutants'>) => {
+  const found = definitionsOf(playground, request);
+  return found ? assumptionsOf(found.scenario, found.variant) : [];
+};
+
+const whyNotExplorable = (playground: Playground, request: ExploreRequest): string | undefined => {
+  const found = definitionsOf(playground, request);
+  return found && notExplorable(found.scenario, found.variant);
+};
 
 /**
  * The schedules that branch off a played one's trace, past its first `told` decisions (those
@@ -179,8 +213,8 @@ function branches(run: PlayedSchedule, told: number, request: ExploreRequest): C
   const steps = trace.map(released);
   const costs = costsBefore(trace);
   const children: Candidate[] = [];
-  const add = (j: number, choice: ScheduleChoice, extra: number): void => {
-    if (j >= told) children.push({ choices: [...trace.slice(0, j).map((d) => d.choice), choice], cost: costs[j]! + extra });
+  const add = (j: number, choice: ScheduleChoice, extra: number, rank: number = FAULT_RANK.none): void => {
+    if (j >= told) children.push({ choices: [...trace.slice(0, j).map((d) => d.choice), choice], cost: costs[j]! + extra, rank });
   };
   const switchCost = (j: number, worker: string): number => {
     const last = j > 0 ? goingOn(trace[j - 1]!) : undefined;
@@ -197,12 +231,19 @@ function branches(run: PlayedSchedule, told: number, request: ExploreRequest): C
   trace.forEach((decision, j) => {
     for (const { worker, step } of decision.waiting) {
       const leases = request.faults.expire ? decision.leases.filter((key) => keysOf(step).includes(key)) : [];
-      for (const key of leases) add(j, { worker, expire: key }, switchCost(j, worker) + 1);
+      for (const key of leases) add(j, { worker, expire: key }, switchCost(j, worker) + 1, FAULT_RANK.expire);
       // Killed at a pause is killed at its next step: only steps are places to die.
-      if (request.faults.kill && step.kind !== 'yield') add(j, { worker, kill: true }, 1);
+      if (request.faults.kill && step.kind !== 'yield')
+        add(j, { worker, kill: true }, 1, justWrote(steps.slice(0, j), worker) ? FAULT_RANK.killAfterWrite : FAULT_RANK.kill);
     }
   });
   return children;
+}
+
+/** The worker's last store step among these went to change a store: killed now, it leaves what it wrote. */
+function justWrote(before: Array<{ worker: string; step: StepAt }>, worker: string): boolean {
+  const last = before.filter((s) => s.worker === worker && (s.step.kind === 'redis' || s.step.kind === 'postgres')).at(-1);
+  return last !== undefined && writes(last.step);
 }
 
 /** The step a decision let go, and whose. */

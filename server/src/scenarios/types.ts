@@ -3,6 +3,9 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type {
+  RunEvent,
+  ScheduleChoice,
+  StepAt,
   Expectation,
   FaultRule,
   MetricSpec,
@@ -16,6 +19,26 @@ import type {
 import type { Slowdown } from '../labnet/delayRelay.js';
 import type { LabHost } from '../labnet/labHost.js';
 import type { LabMechanisms } from '../labnet/mechanisms.js';
+
+/** A schedule the explorer played, as an assumption reads it: its decisions in order, and the run's log. */
+export interface PlayedFacts {
+  choices: ScheduleChoice[];
+  /** Each decision: who waited where, and what went. */
+  trace: Array<{ waiting: Array<{ worker: string; step: StepAt }>; choice: ScheduleChoice }>;
+  events: RunEvent[];
+}
+
+/**
+ * Something a correct variant's verdict rests on that the choreography stages and an explored
+ * schedule may break ("the containers arrive together"): a failing schedule that broke it is
+ * no failure of the variant (explore/assumptions.ts).
+ */
+export interface Assumption {
+  /** What is assumed, in words: "the lease outlasts the work". */
+  words: string;
+  /** Whether this played schedule broke it. */
+  brokenBy(played: PlayedFacts): boolean;
+}
 
 /** What a variant's code gets inside its worker process. */
 export interface WorkerContext {
@@ -218,6 +241,10 @@ export interface VariantDefinition<Job> {
    * no race to lose, e.g. one worker): the reason in one line. null: its kind's verdict.
    */
   expectedOtherwise?(params: Params): string | null;
+  /** What this correct variant's verdict rests on, beside its scenario's `assumptions`, that an explored schedule may break. */
+  assumptions?: Assumption[];
+  /** Why the explorer cannot search this variant's schedules (work it does out of the scheduler's sight); absent: it can. */
+  notExplorable?: string;
   run(job: Job): Promise<void>;
 }
 
@@ -304,6 +331,14 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
    * last, say): an explored run, whose order the schedule decides, is judged without them.
    */
   stagedExpectations?: string[];
+  /**
+   * What the verdicts of the scenario's correct variants rest on, that the choreography stages
+   * and an explored schedule may break: such a failing schedule is reported as the assumption
+   * broken, not as a failure of the variant.
+   */
+  assumptions?: Assumption[];
+  /** Why the explorer cannot search this scenario's schedules (work on connections the scheduler does not see); absent: it can. */
+  notExplorable?: string;
   /** Worker side: plays this worker's part with the chosen variant. */
   work(ctx: WorkerContext, variant: VariantDefinition<Job>): Promise<void>;
   /**
@@ -389,6 +424,7 @@ export function mutantOf<Job, Steps>(
     checkpoints: variant.checkpoints,
     renewsLease: variant.renewsLease,
     unavailable: variant.unavailable,
+    notExplorable: variant.notExplorable,
     defaults: variant.defaults,
     faults: variant.faults,
     ...own,

@@ -73,6 +73,7 @@ export default defineScenario<ChargeQueue>({
   // twice; and worker-1 killed after its charge, before the completion, so the job expires.
   stabilityParams: [{ expireInSeconds: 2, pauseMs: 6000 }, { expireInSeconds: 2, pauseMs: 500 }, { fault: 'kill' }],
 
+  notExplorable: 'the job runs inside pg-boss, on a PostgreSQL pool of its own the scheduler does not see',
   workers: () => ['worker-1', 'worker-2'],
   watchedKeys: () => [],
   workersServeOneRun: 'its workers run pg-boss, whose instances and maintenance racelab does not own',

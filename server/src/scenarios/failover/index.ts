@@ -84,6 +84,8 @@ export default defineScenario<FailoverJob, FailoverFixture>({
   // where wait-replica (zone by its own defaults) is turned away by its WAIT check and passes.
   stabilityParams: [{ outage: 'zone' }, { lag: 'none', workMs: 600 }, { outage: 'primary' }],
 
+  notExplorable:
+    "its workers take the lock on the lab's own Redis primary and replica, on connections of their own the scheduler does not see, and its race is the lab's failover, which a schedule does not play",
   workers: () => ['worker-1', 'worker-2'],
   // The far replica a host of its own, so that the slow link is held in the kernel.
   lab: (params) => ({ network: false, ...(choiceParam(params, 'lag') === 'slow' ? { nodes: [NODES.far] } : {}) }),

@@ -28,6 +28,7 @@ import fenced from './variants/fenced.js';
 import leaseOnly from './variants/leaseOnly.js';
 import { LIBRARY_VARIANTS } from './libraryVariants.js';
 import { EXERCISE } from './exercise.js';
+import { NEWER_HOLDER_WRITES_FIRST } from '../kit/scheduleAssumptions.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
 const metrics = ledgerMetrics('documents', OBSERVED_GRANTS);
@@ -82,6 +83,9 @@ export default defineScenario<DocumentJob>({
   // worker-2 is always granted the lease after worker-1, so its write must be the one that stays.
   // Who writes last is the choreography's order; under an explored schedule, only the fence's rule holds.
   stagedExpectations: [LAST_HOLDER_WINS],
+  // A fence turns away a write older than one the row has taken, not one older than a grant
+  // whose holder has not written yet: the choreography has worker-2 write first.
+  assumptions: [NEWER_HOLDER_WRITES_FIRST],
   expectations: () => [
     noStaleWrite('no write lands from a worker whose lease had already passed to another'),
     lastHolderWins(WORKERS[1]!, 'the document keeps the write of worker-2, the last worker granted the lease'),

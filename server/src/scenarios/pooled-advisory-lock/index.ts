@@ -57,6 +57,7 @@ export default defineScenario<PooledJob>({
   unavailable: () => pgbouncerMissing(),
   workersOnServer: "they connect to the run's PgBouncer, which listens on this server's loopback",
 
+  notExplorable: "its workers' advisory locks go through the run's PgBouncer on connections of their own, which the scheduler does not see",
   workers: () => [...WORKERS],
   watchedKeys: () => [],
   deadlineMs: (params) => 20_000 + 2 * intParam(params, 'workMs'),

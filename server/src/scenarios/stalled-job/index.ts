@@ -67,6 +67,8 @@ export default defineScenario<ChargeQueue>({
     { lockDurationMs: 2000, pauseMs: 500 },
   ],
 
+  notExplorable:
+    'the job runs inside bullmq, on Redis connections of its own (ctx.redis.duplicate()) the scheduler does not see: with the choreography stepped aside no job is ever taken',
   workers: () => ['worker-1', 'worker-2'],
   watchedKeys: () => [LOCK_KEY],
   workersServeOneRun: 'its workers run bullmq, whose queues, workers and scripts racelab does not own',

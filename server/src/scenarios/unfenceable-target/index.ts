@@ -24,6 +24,7 @@ import fencedPointer from './variants/fencedPointer.js';
 import fileWithToken from './variants/fileWithToken.js';
 import versionedKey from './variants/versionedKey.js';
 import { EXERCISE } from './exercise.js';
+import { NEWER_HOLDER_WRITES_FIRST } from '../kit/scheduleAssumptions.js';
 
 const WORKERS = ['worker-1', 'worker-2'];
 
@@ -132,6 +133,9 @@ export default defineScenario<UploadJob, UploadFolder>({
   // worker-2 is always granted the lease after worker-1, with the higher fence.
   // Who writes last is the choreography's order; under an explored schedule, only the fence's rule holds.
   stagedExpectations: [LAST_HOLDER_WINS],
+  // The fenced pointer turns away an upload older than one it took, not one older than a grant
+  // whose holder has not uploaded yet: the choreography has worker-2 upload first.
+  assumptions: [NEWER_HOLDER_WRITES_FIRST],
   expectations: () => [
     noStaleWrite('no upload is taken from a worker whose lease had already passed to another'),
     lastHolderWins(WORKERS[1]!, 'readers get the report of worker-2, the last worker granted the lease'),

@@ -1,0 +1,32 @@
+// A scenario held to the explorer from its defaults, as `npm run explore -- --all` holds it, on
+// a playground of its own: every variant and near-miss explored one after another, and the rows
+// that are not what their kind expects, in words. The budgets keep a scenario to a minute or
+// two on 2 cores: a broken variant stops at its first failure, a correct one runs a few schedules.
+import { exploreScenario, mostWorkers, resultWords, type ExploreLimits, type ExploredRow } from '../explore/exploreCatalogue.js';
+import { loadCatalog } from '../scenarios/registry.js';
+import { openTestPlayground } from './testPlayground.js';
+
+export const EXPLORED_IN_TESTS: ExploreLimits = { bound: 2, budget: 20, correctBudget: 2, timeMs: 120_000, parallel: 2 };
+
+export interface ExploredScenario {
+  rows: ExploredRow[];
+  /** "variant (kind): result" for each row not as its kind expects. */
+  unexpected: string[];
+  /** Each row's result in the table's words, by variant id. */
+  words: Record<string, string>;
+}
+
+/** Explores every variant and near-miss of the scenario from its defaults (or only those named in `only`). */
+export async function exploredFromDefaults(scenario: string, limits = EXPLORED_IN_TESTS, only?: string[]): Promise<ExploredScenario> {
+  const playground = await openTestPlayground(mostWorkers(await loadCatalog(), scenario) * (limits.parallel ?? 1));
+  try {
+    const rows = await exploreScenario(playground, scenario, limits, undefined, only);
+    return {
+      rows,
+      unexpected: rows.filter((r) => r.asExpected === false).map((r) => `${r.variant} (${r.kind}): ${resultWords(r)}`),
+      words: Object.fromEntries(rows.map((r) => [r.variant, resultWords(r)])),
+    };
+  } finally {
+    await playground.close();
+  }
+}
