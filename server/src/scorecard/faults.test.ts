@@ -53,7 +53,7 @@ describe('scorecard cells', () => {
     expect(removed).toMatchObject({ verdict: 'duplicate work' });
     expect(removed.byDesign).toBeUndefined();
     expect(removed.note).toContain(
-      "the key's history: 1 release removed a lock held by another (worker-1's release after its own lease had expired); worker-3's lock went by a DEL, not by expiry nor by its own release",
+      "the key's history: 1 lock held by another removed by a release: worker-3's lock went by a DEL, not by expiry nor by its own release, but by worker-1's release after its own lease had expired",
     );
     expect(removed.note).toContain('not by expiry');
     expect(removed.note).toContain('e-mails 3');

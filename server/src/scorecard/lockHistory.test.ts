@@ -18,13 +18,37 @@ describe("a lock key's history", () => {
   it("finds the stale holder's release that removed a lock held by another, whatever order its report and Redis's word arrived in", () => {
     const history = lockHistory(naiveStallLog(KEY), [KEY]);
     expect(foreignRemovals(history)).toBe(1);
-    expect(history.foreign).toEqual({ removedBy: { 'worker-1': 1 }, lost: { 'worker-3': 1 }, stale: ['worker-1'] });
+    // Redis deleted worker-2's and worker-3's holds; worker-1's and worker-2's releases each removed one: one was not theirs.
+    expect(history.foreign).toEqual({ lost: { 'worker-3': 1 }, removedBy: { 'worker-1': 1 }, stale: ['worker-1'] });
     expect(history.endsKnown && history.ownersKnown).toBe(true);
   });
 
   it("finds none where each DEL was its own holder's: the stale release removed nothing", () => {
     const history = lockHistory(tokenStallLog(KEY), [KEY]);
     expect(history.holds.map((h) => h.end)).toEqual(['expired', 'deleted']);
+    expect(foreignRemovals(history)).toBe(0);
+  });
+
+  it("takes Redis's word over a release's: a lease that ran out between the release's two reads was removed by nobody", () => {
+    const ranOut = lockLog(KEY, [
+      { acquired: 'worker-1' },
+      { seen: 'token-1' },
+      { seen: null, gone: 'expired' },
+      { released: 'worker-1', deleted: 1 }, // its read before found the token, its read after none
+    ]);
+    const history = lockHistory(ranOut, [KEY]);
+    expect(history.holds.map((h) => h.end)).toEqual(['expired']);
+    expect(foreignRemovals(history)).toBe(0);
+  });
+
+  it('counts no removal where a holder died before it could report its own release', () => {
+    const killed = lockLog(KEY, [
+      { acquired: 'worker-1' },
+      { seen: 'token-1' },
+      { seen: null, gone: 'deleted' }, // worker-1's own compare-and-delete; it is killed before its report
+    ]);
+    const history = lockHistory(killed, [KEY]);
+    expect(history.foreign.lost).toEqual({ 'worker-1': 1 });
     expect(foreignRemovals(history)).toBe(0);
   });
 

@@ -19,13 +19,13 @@ export interface Hold {
   owner?: string;
 }
 
-/** Releases that removed a hold granted to another worker, counted per worker. */
+/** Holds that went by another worker's DEL, counted per worker. */
 export interface ForeignRemovals {
-  /** Workers whose releases removed more holds than they owned holds removed by a DEL, and by how many. */
-  removedBy: Record<string, number>;
-  /** Workers whose holds went by a DEL more often than their own releases removed one, and by how many. */
+  /** Workers whose holds went by a DEL (Redis's word) more often than their own releases said they removed one, and by how many. */
   lost: Record<string, number>;
-  /** Of the workers in removedBy, those whose own hold had expired first: they released after their lease passed on. */
+  /** Workers whose releases said they removed more holds than their own that went by a DEL, and by how many: whose DELs they were (their reports). */
+  removedBy: Record<string, number>;
+  /** Of the workers in removedBy, those whose own hold had expired: they released after their lease had passed on. */
   stale: string[];
 }
 
@@ -69,27 +69,37 @@ export function holdsOf(events: readonly RunEvent[], keys: readonly string[]): H
 }
 
 /**
- * The key's holds and the releases that removed another worker's hold. A worker's release
- * reports that it removed the key it found (lease-released, deleted 1); Redis says which holds
- * went by a DEL. Where a worker's releases removed more holds than its own that went by a DEL,
- * the rest were others': counted so, no report has to arrive before or after Redis's word.
+ * The key's holds and the holds another worker's release removed. Redis says which holds went by
+ * a DEL; a worker's release reports whether it removed the key it found (lease-released,
+ * deleted 1: its read before found a value, its read after none). A worker whose holds went by a
+ * DEL more often than its releases removed one lost them to another's, and a worker whose
+ * releases removed more than its own holds that went by a DEL removed another's: counted, so
+ * that no report has to arrive before or after Redis's word (foreignRemovals).
  */
 export function lockHistory(events: readonly RunEvent[], keys: readonly string[]): LockHistory {
   const holds = holdsOf(events, keys);
-  const balance = new Map<string, number>(); // releases that removed a hold, less own holds removed by a DEL
+  const balance = new Map<string, number>(); // own holds removed by a DEL, less releases that said they removed one
   const add = (worker: string, n: number): void => void balance.set(worker, (balance.get(worker) ?? 0) + n);
-  for (const e of events) if (e.type === 'lease-released' && keys.includes(e.key) && e.deleted > 0 && e.workerId) add(e.workerId, 1);
-  for (const hold of holds) if (hold.end === 'deleted' && hold.owner) add(hold.owner, -1);
-  const removedBy = Object.fromEntries([...balance].filter(([, n]) => n > 0));
-  const lost = Object.fromEntries([...balance].filter(([, n]) => n < 0).map(([w, n]) => [w, -n]));
+  for (const hold of holds) if (hold.end === 'deleted' && hold.owner) add(hold.owner, 1);
+  for (const e of events) if (e.type === 'lease-released' && keys.includes(e.key) && e.deleted > 0 && e.workerId) add(e.workerId, -1);
+  const lost = Object.fromEntries([...balance].filter(([, n]) => n > 0));
+  const removedBy = Object.fromEntries([...balance].filter(([, n]) => n < 0).map(([w, n]) => [w, -n]));
   const stale = Object.keys(removedBy).filter((w) => holds.some((h) => h.owner === w && h.end === 'expired'));
   return {
     holds,
-    foreign: { removedBy, lost, stale },
+    foreign: { lost, removedBy, stale },
     endsKnown: holds.every((h) => h.end !== 'unknown'),
     ownersKnown: holds.every((h) => h.owner !== undefined),
   };
 }
 
-/** How many releases removed a hold that was not their worker's. */
-export const foreignRemovals = ({ foreign }: LockHistory): number => Object.values(foreign.removedBy).reduce((a, b) => a + b, 0);
+/**
+ * How many holds went by another worker's DEL: as many as Redis's DELs that their owners'
+ * releases do not account for (an owner killed before it could report its release leaves one),
+ * and no more than other workers' releases said they removed (a release whose key ran out
+ * between its two reads says it removed one): both must show it.
+ */
+export function foreignRemovals({ foreign }: LockHistory): number {
+  const sum = (counts: Record<string, number>): number => Object.values(counts).reduce((a, b) => a + b, 0);
+  return Math.min(sum(foreign.lost), sum(foreign.removedBy));
+}

@@ -25,17 +25,17 @@ export function holdsInWords(history: LockHistory): string {
   return history.holds.map((h) => `${h.owner ?? 'a holder'}'s ${h.end === 'held' ? 'still held' : h.end}`).join(', ');
 }
 
-/** What the history says of releases that removed another's lock, in a line; null when none did. */
+/** What the history says of holds another's release removed, in a line; null when none was. */
 export function foreignRemovalWords(history: LockHistory): string | null {
   const n = foreignRemovals(history);
   if (n === 0) return null;
   const { removedBy, lost, stale } = history.foreign;
+  const its = Object.keys(lost).length === 1 ? 'its' : 'their';
   const removers = Object.keys(removedBy)
     .sort()
     .map((w) => `${w}'s release${stale.includes(w) ? ' after its own lease had expired' : ''}`)
     .join(' and ');
-  const its = Object.keys(lost).length === 1 ? 'its' : 'their';
-  return `${n} release${n === 1 ? '' : 's'} removed a lock held by another (${removers}); ${listed(lost)}'s lock went by a DEL, not by expiry nor by ${its} own release`;
+  return `${n} lock${n === 1 ? '' : 's'} held by another removed by a release: ${listed(lost)}'s lock went by a DEL, not by expiry nor by ${its} own release, but by ${removers}`;
 }
 
 /** The cell's verdict. */
