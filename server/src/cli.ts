@@ -4,8 +4,11 @@
 //   racelab check --lock ./my-lock.mjs [--json]   (scorecard/check.ts)
 //   racelab exercise <scenario> --file my-fix.ts [--json] [--set N]   (exercises/exerciseCli.ts)
 //   racelab explore <scenario> --variant <id> [--bound K] [--budget N]   (explore/exploreCli.ts)
+//   racelab explore --lock ./my-lock.mjs [--bound K] [--budget N]   (explore/lockExploreCli.ts)
 // Exit 0 when the run completed (whatever its verdict), 2 on bad input, 1 when the
 // services could not be reached or the run itself failed.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   expectationWords,
   formatParam,
@@ -45,6 +48,11 @@ async function main(argv: string[]): Promise<number> {
   // The URLs set are probed while the catalog loads (a PING, nothing started): a store that does
   // not answer is told a probe's timeout after start-up, not after start-up and then the timeout.
   const setUrls = args.list ? undefined : probeSetUrls();
+  const ownLock = args.lock === undefined ? null : await useOwnLock(args.lock);
+  if (typeof ownLock === 'string') {
+    console.error(`${ownLock}\n${USAGE}`);
+    return 2;
+  }
   const catalog = await loadCatalog();
   if (args.list) {
     console.log(catalogListing(catalog.manifests));
@@ -208,6 +216,18 @@ function printHuman(
   console.log(
     `  verdict: ${outcome.verdict.toUpperCase()} (${expectationWords(outcome.verdict, expected)} ${why}) in ${Math.round(last)} ms`,
   );
+}
+
+/** Loads a lock module of your own as the variant 'your-lock', before the catalog; why it cannot be, as a string. */
+async function useOwnLock(given: string): Promise<string | null> {
+  const path = resolve(process.env.INIT_CWD ?? process.cwd(), given);
+  if (!existsSync(path)) return `no lock module at ${path}`;
+  try {
+    await (await import('./scorecard/check.js')).importWithLock(path);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 process.exitCode = await main(process.argv.slice(2));

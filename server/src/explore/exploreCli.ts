@@ -35,6 +35,7 @@ export const EXPLORE_PARALLEL = 2;
 
 export const EXPLORE_USAGE = `usage: racelab explore <scenario> --variant <id> [--param name=value ...] [--bound K] [--budget N] [--minutes M]
                        [--no-faults] [--first] [--out file.schedule.json] [--json]   (npm run explore -- <scenario> --variant <id>)
+       racelab explore --lock <module.mjs> [...]   (a lock module of your own)
   --bound    the most preemptions plus faults a schedule may have (default 2)
   --budget   schedules to run at most (default 40)
   --minutes  stop starting schedules after this long (default 10)
@@ -57,6 +58,8 @@ type Parsed = { request: ExploreRequest; manifest: ScenarioManifest; out: string
 
 /** The explore command; `cwd` resolves --out. Returns the exit code. */
 export async function exploreCommand(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()): Promise<number> {
+  if (argv.some((arg) => arg === '--lock' || arg.startsWith('--lock=')))
+    return (await import('./lockExploreCli.js')).exploreLockCommand(argv, cwd);
   const parsed = await readRequest(argv, cwd);
   if (typeof parsed === 'string') {
     console.error(`${parsed}\n${EXPLORE_USAGE}`);
@@ -131,10 +134,10 @@ async function readRequest(argv: string[], cwd: string): Promise<Parsed | string
   return { request, manifest, out, json: values.json, workers: scenario.workers(params.params).length };
 }
 
-const recordingPath = (out: string): string => out.replace(/(\.schedule)?\.json$/, '') + '.recording.json';
+export const recordingPath = (out: string): string => out.replace(/(\.schedule)?\.json$/, '') + '.recording.json';
 
 /** The smallest failing schedule, as a schedule file and as a recording. */
-function writeSmallest({ request, manifest, out }: Parsed, smallest: PlayedSchedule): void {
+export function writeSmallest({ request, manifest, out }: Pick<Parsed, 'request' | 'manifest' | 'out'>, smallest: PlayedSchedule): void {
   const file: ScheduleFile = {
     kind: 'racelab-schedule',
     version: 1,
@@ -173,7 +176,8 @@ function printReport({ request, out }: Parsed, found: Exploration): void {
 const pageLink = (request: ExploreRequest, smallest: PlayedSchedule): string =>
   scheduleQuery({ ...request, params: request.params as ScheduleFile['params'], choices: smallest.choices });
 
-function jsonReport({ request, out }: Parsed, found: Exploration): unknown {
+/** The exploration as the --json document. */
+export function jsonReport({ request, out }: Pick<Parsed, 'request' | 'out'>, found: Exploration): unknown {
   const { played, outcomes, failing, smallest, exhausted } = found;
   return {
     scenario: request.scenario,

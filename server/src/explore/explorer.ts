@@ -31,6 +31,8 @@ export interface ExploreRequest {
   firstFailure?: boolean;
   /** Schedules played at once (1 when absent). */
   parallel?: number;
+  /** Judges each run in place of the scenario's verdict (a lock of your own: its promises, lockJudge.ts). */
+  judge?: (run: { metrics: Metrics; events: RunEvent[] }) => { outcome: 'pass' | 'fail'; lines: string[] };
 }
 
 /** How far an exploration has gone: told after each schedule played. */
@@ -140,7 +142,7 @@ const smallestFirst = (a: PlayedSchedule, b: PlayedSchedule): number =>
 /** Plays one schedule as a real run, to its verdict. */
 export async function play(
   playground: Playground,
-  request: Pick<ExploreRequest, 'scenario' | 'variant' | 'params' | 'mutants'>,
+  request: Pick<ExploreRequest, 'scenario' | 'variant' | 'params' | 'mutants' | 'judge'>,
   choices: ScheduleChoice[],
   metrics: MetricSpec[],
 ): Promise<PlayedSchedule> {
@@ -153,6 +155,7 @@ export async function play(
   const base = { choices: scheduler.trace.map((d) => d.choice), cost: costOf(choices, scheduler.trace), trace: scheduler.trace };
   const events = prepared.run.events;
   if (outcome.status === 'failed') return { ...base, outcome: 'error', lines: [outcome.message], metrics: {}, events };
+  if (request.judge) return { ...base, ...request.judge({ metrics: outcome.metrics, events }), metrics: outcome.metrics, events };
   // What holds only in the choreography's order is no verdict on a schedule that chose another.
   const staged = playground.catalog.scenarios.get(scenario)?.stagedExpectations ?? [];
   const results = outcome.results.filter((r) => !staged.includes(r.id)).sort((a, b) => Number(a.held) - Number(b.held));
