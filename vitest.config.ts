@@ -29,6 +29,7 @@ const FULL_ONLY = [
   // Searches over schedules that place faults: dozens of real runs each.
   'server/src/explore/explorerFaults.test.ts',
   'server/src/explore/lockExplore.test.ts',
+  'server/src/explore/exerciseExplore.test.ts',
   // Crowds and hostile input at volume, and a room of 30 attendees losing one of its three servers.
   'server/src/http/crowd.test.ts',
   'server/src/workshop/lostServer.test.ts',

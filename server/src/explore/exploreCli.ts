@@ -36,6 +36,7 @@ export const EXPLORE_PARALLEL = 2;
 export const EXPLORE_USAGE = `usage: racelab explore <scenario> --variant <id> [--param name=value ...] [--bound K] [--budget N] [--minutes M]
                        [--no-faults] [--first] [--out file.schedule.json] [--json]   (npm run explore -- <scenario> --variant <id>)
        racelab explore --lock <module.mjs> [...]   (a lock module of your own)
+       racelab explore --exercise <scenario> --file <my-fix.ts> [...]   (an exercise's edited code)
   --bound    the most preemptions plus faults a schedule may have (default 2)
   --budget   schedules to run at most (default 40)
   --minutes  stop starting schedules after this long (default 10)
@@ -60,6 +61,8 @@ type Parsed = { request: ExploreRequest; manifest: ScenarioManifest; out: string
 export async function exploreCommand(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()): Promise<number> {
   if (argv.some((arg) => arg === '--lock' || arg.startsWith('--lock=')))
     return (await import('./lockExploreCli.js')).exploreLockCommand(argv, cwd);
+  if (argv.some((arg) => arg === '--exercise' || arg.startsWith('--exercise=')))
+    return (await import('./exerciseExploreCli.js')).exploreExerciseCommand(argv, cwd);
   const parsed = await readRequest(argv, cwd);
   if (typeof parsed === 'string') {
     console.error(`${parsed}\n${EXPLORE_USAGE}`);

@@ -9,6 +9,7 @@
 // a run's verdict does not depend on what else runs), each taken cheapest first from the
 // frontier; the smallest failing one is the cheapest of those played.
 import { verdictLine, type MetricSpec, type Metrics, type RunEvent, type ScheduleChoice, type StepAt } from '@racelab/shared';
+import type { OwnCode } from '../runs/ownCode.js';
 import type { Playground } from '../runs/playground.js';
 import { EXPLORE_SPEED, StepScheduler, type Decision } from './stepScheduler.js';
 import { conflicts, keysOf } from './conflicts.js';
@@ -31,6 +32,8 @@ export interface ExploreRequest {
   firstFailure?: boolean;
   /** Schedules played at once (1 when absent). */
   parallel?: number;
+  /** An exercise's edited code, played as the variant (runs/ownCode.ts). */
+  ownCode?: OwnCode;
   /** Judges each run in place of the scenario's verdict (a lock of your own: its promises, lockJudge.ts). */
   judge?: (run: { metrics: Metrics; events: RunEvent[] }) => { outcome: 'pass' | 'fail'; lines: string[] };
 }
@@ -142,13 +145,21 @@ const smallestFirst = (a: PlayedSchedule, b: PlayedSchedule): number =>
 /** Plays one schedule as a real run, to its verdict. */
 export async function play(
   playground: Playground,
-  request: Pick<ExploreRequest, 'scenario' | 'variant' | 'params' | 'mutants' | 'judge'>,
+  request: Pick<ExploreRequest, 'scenario' | 'variant' | 'params' | 'mutants' | 'ownCode' | 'judge'>,
   choices: ScheduleChoice[],
   metrics: MetricSpec[],
 ): Promise<PlayedSchedule> {
   const scheduler = new StepScheduler(choices);
-  const { scenario, variant, params, mutants } = request;
-  const prepared = playground.prepare({ scenario, variant, params, mutants, scheduler, speed: EXPLORE_SPEED });
+  const { scenario, variant, params, mutants, ownCode } = request;
+  const prepared = playground.prepare({
+    scenario,
+    variant,
+    params,
+    mutants,
+    ...(ownCode ? { ownCode } : {}),
+    scheduler,
+    speed: EXPLORE_SPEED,
+  });
   if (!prepared.ok) throw new Error(prepared.error);
   const outcome = await prepared.run.start();
   await prepared.run.settled;
