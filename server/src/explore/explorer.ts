@@ -35,7 +35,7 @@ export interface ExploreRequest {
   /** An exercise's edited code, played as the variant (runs/ownCode.ts). */
   ownCode?: OwnCode;
   /** Judges each run in place of the scenario's verdict (a lock of your own: its promises, lockJudge.ts). */
-  judge?: (run: { metrics: Metrics; events: RunEvent[] }) => { outcome: 'pass' | 'fail'; lines: string[] };
+  judge?: (run: { metrics: Metrics; events: RunEvent[]; trace: Decision[] }) => { outcome: 'pass' | 'fail'; lines: string[] };
 }
 
 /** How far an exploration has gone: told after each schedule played. */
@@ -166,7 +166,9 @@ export async function play(
   const base = { choices: scheduler.trace.map((d) => d.choice), cost: costOf(choices, scheduler.trace), trace: scheduler.trace };
   const events = prepared.run.events;
   if (outcome.status === 'failed') return { ...base, outcome: 'error', lines: [outcome.message], metrics: {}, events };
-  if (request.judge) return { ...base, ...request.judge({ metrics: outcome.metrics, events }), metrics: outcome.metrics, events };
+  if (request.judge) {
+    return { ...base, ...request.judge({ metrics: outcome.metrics, events, trace: scheduler.trace }), metrics: outcome.metrics, events };
+  }
   // What holds only in the choreography's order is no verdict on a schedule that chose another.
   const staged = playground.catalog.scenarios.get(scenario)?.stagedExpectations ?? [];
   const results = outcome.results.filter((r) => !staged.includes(r.id)).sort((a, b) => Number(a.held) - Number(b.held));

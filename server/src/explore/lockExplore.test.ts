@@ -62,7 +62,11 @@ describe('racelab explore --lock', () => {
 
     const replay = await racelab(['duplicate-job', '--variant', 'your-lock', '--lock', lock, '--schedule', out, '--json']);
     expect(replay.code, replay.stderr).toBe(0);
-    expect((JSON.parse(replay.stdout) as { metrics: unknown }).metrics).toEqual(report.figures);
+    const replayed = JSON.parse(replay.stdout) as { metrics: unknown; lockVerdict?: { outcome: string; lines: string[] } };
+    expect(replayed.metrics).toEqual(report.figures);
+    // Beside the scenario's verdict, the lock's as the explorer judged it: the same removal again.
+    expect(replayed.lockVerdict?.outcome).toBe('fail');
+    expect(replayed.lockVerdict?.lines[0]).toMatch(/^Locks held by another removed by a release: 1 — should be 0/);
   }, 600_000);
 
   it('finds no failing schedule of the fenced lock, every one within bound 1 played', async () => {

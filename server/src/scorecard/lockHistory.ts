@@ -15,7 +15,7 @@ export interface Hold {
   fromSeq: number;
   toSeq?: number;
   end: HoldEnd;
-  /** The worker granted it: the n-th lease-acquired report for the n-th hold (a worker's report). */
+  /** The worker granted it: the n-th grantee for the n-th hold (an explored run's trace, else the workers' lease-acquired reports). */
   owner?: string;
 }
 
@@ -39,8 +39,12 @@ export interface LockHistory {
   ownersKnown: boolean;
 }
 
-/** The holds of the key named `keys` (the scenario's name for it and where the lock stores it) in `events`. */
-export function holdsOf(events: readonly RunEvent[], keys: readonly string[]): Hold[] {
+/**
+ * The holds of the key named `keys` (the scenario's name for it and where the lock stores it) in
+ * `events`, each given to its grantee: the n-th of `grantees` (an explored run's trace knows them
+ * in the order Redis held them), else of the lease-acquired reports.
+ */
+export function holdsOf(events: readonly RunEvent[], keys: readonly string[], grantees?: readonly string[]): Hold[] {
   const holds: Hold[] = [];
   let open: Hold | undefined;
   let closed: Hold | undefined; // the hold that went last, until a notification tells how
@@ -62,7 +66,7 @@ export function holdsOf(events: readonly RunEvent[], keys: readonly string[]): H
     closed = undefined;
     holds.push(open);
   }
-  const owners = events.filter((e) => e.type === 'lease-acquired' && keys.includes(e.key)).map((e) => e.workerId ?? undefined);
+  const owners = grantees ?? events.filter((e) => e.type === 'lease-acquired' && keys.includes(e.key)).map((e) => e.workerId ?? undefined);
   // One grant, one hold: where the counts differ, no hold is given an owner rather than a wrong one.
   if (owners.length === holds.length) holds.forEach((hold, i) => (hold.owner = owners[i]));
   return holds;
@@ -76,8 +80,8 @@ export function holdsOf(events: readonly RunEvent[], keys: readonly string[]): H
  * releases removed more than its own holds that went by a DEL removed another's: counted, so
  * that no report has to arrive before or after Redis's word (foreignRemovals).
  */
-export function lockHistory(events: readonly RunEvent[], keys: readonly string[]): LockHistory {
-  const holds = holdsOf(events, keys);
+export function lockHistory(events: readonly RunEvent[], keys: readonly string[], grantees?: readonly string[]): LockHistory {
+  const holds = holdsOf(events, keys, grantees);
   const balance = new Map<string, number>(); // own holds removed by a DEL, less releases that said they removed one
   const add = (worker: string, n: number): void => void balance.set(worker, (balance.get(worker) ?? 0) + n);
   for (const hold of holds) if (hold.end === 'deleted' && hold.owner) add(hold.owner, 1);

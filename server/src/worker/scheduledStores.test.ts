@@ -1,12 +1,12 @@
 // An explored run's scheduling points on the real Redis: a duplicate of a gated connection (a
 // lock module's adapter gets one) stops at the gate too, past its own log-in and name; each
-// call of a lock's adapter is a point of its own, naming the key where the lock lives; and
-// nothing goes before the gate lets it.
+// call of a lock's adapter is a point of its own, naming the key where the lock lives, and a
+// grant stops once more right after; nothing goes before the gate lets it.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StepAt } from '@racelab/shared';
 import { freshPrefix, testRedis } from '../testing/testRedis.js';
 import type { LockAdapter } from '../locks/lockAdapter.js';
-import { gateLock, gateRedis } from './scheduledStores.js';
+import { gateLock, gateRedis, grantedPoint } from './scheduledStores.js';
 
 const plain = testRedis();
 afterAll(() => plain.disconnect());
@@ -63,18 +63,23 @@ describe('scheduling points', () => {
     await expect.poll(() => steps).toHaveLength(1);
     expect(calls).toEqual([]); // not called before the gate lets it
     open();
+    // A grant stops once more, right after: the trace then says whose grant it was.
+    await expect.poll(() => steps).toHaveLength(2);
+    expect(calls).toEqual(['acquire lock']);
+    open();
     const handle = (await taken)!;
     expect(lock.fence?.(handle)).toBe(7);
     const extended = lock.extend!(handle, 500);
-    await expect.poll(() => steps).toHaveLength(2);
+    await expect.poll(() => steps).toHaveLength(3);
     open();
     await extended;
     const released = lock.release(handle);
-    await expect.poll(() => steps).toHaveLength(3);
+    await expect.poll(() => steps).toHaveLength(4);
     open();
     await released;
     expect(steps).toEqual([
       { kind: 'lock', call: 'acquire', key: 'lib:lock' },
+      { kind: 'checkpoint', name: grantedPoint('lib:lock') },
       { kind: 'lock', call: 'extend', key: 'lib:lock' },
       { kind: 'lock', call: 'release', key: 'lib:lock' },
     ]);

@@ -53,9 +53,12 @@ export function gateRedis(redis: Redis, keyPrefix: string, gate: Gate): void {
   };
 }
 
+/** The point a worker reaches right after its lock's acquire returned a grant of `key` (where the lock keeps it). */
+export const grantedPoint = (key: string): string => `granted ${key}`.slice(0, 100);
+
 /**
  * Each call of `lock` (acquire, release, extend) waits at `gate` first, whatever connections
- * the lock sends on. `storedAt` names where the lock keeps a key in Redis (its module's redisKey).
+ * the lock sends on; a grant stops once more right after (grantedPoint). `storedAt` names where the lock keeps a key in Redis (its module's redisKey).
  */
 export function gateLock<Handle>(lock: LockAdapter<Handle>, gate: Gate, storedAt: (key: string) => string): LockAdapter<Handle> {
   const keys = new Map<Handle, string>(); // a release names its handle, not its key
@@ -67,7 +70,10 @@ export function gateLock<Handle>(lock: LockAdapter<Handle>, gate: Gate, storedAt
       lastKey = key;
       await step('acquire', key);
       const handle = await lock.acquire(key, ttlMs);
-      if (handle !== null) keys.set(handle, key);
+      if (handle === null) return null;
+      keys.set(handle, key);
+      // Arriving here tells the scheduler's trace whose grant each was, in the order Redis held them.
+      await gate({ kind: 'checkpoint', name: grantedPoint(storedAt(key)) });
       return handle;
     },
     async release(handle) {
