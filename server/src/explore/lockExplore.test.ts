@@ -49,7 +49,7 @@ describe('racelab explore --lock', () => {
     expect(report).toMatchObject({ scenario: 'duplicate-job', variant: 'your-lock', name: 'naive SET NX + DEL' });
     const smallest = report.smallest!;
     expect(smallest.verdict[0]).toMatch(/^Locks held by another removed by a release: 1 — should be 0 \(the key's history: /);
-    expect(smallest.verdict[0]).toContain("whose release and whose lock: the workers' reports");
+    expect(smallest.verdict[0]).toContain("whose grant: the schedule's trace; whose release: the workers' reports of their releases");
     // The lease ran out where the schedule said, and the lock's release was a step of its own.
     expect(smallest.cost.faults).toBe(1);
     expect(smallest.story).toContain("the lease 'lock:nightly-report' runs out (Redis's clock)");

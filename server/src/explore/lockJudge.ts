@@ -10,7 +10,10 @@ import type { LockModule } from '../locks/lockAdapter.js';
 import { grantedPoint } from '../worker/scheduledStores.js';
 import type { Decision } from './stepScheduler.js';
 import { foreignRemovals, lockHistory } from '../scorecard/lockHistory.js';
-import { duplicateJobLockKeys, foreignRemovalWords, holdsInWords, REPORTED } from '../scorecard/releaseAfterExpiry.js';
+import { duplicateJobLockKeys, foreignRemovalWords, holdsInWords } from '../scorecard/releaseAfterExpiry.js';
+
+/** Where the attribution comes from under a schedule, said beside the figure that rests on it. */
+const ATTRIBUTED = "whose grant: the schedule's trace; whose release: the workers' reports of their releases";
 
 export interface Judged {
   outcome: 'pass' | 'fail';
@@ -29,7 +32,7 @@ export function lockJudge(lock: LockModule): (run: { metrics: Metrics; events: R
     const removal = foreignRemovalWords(history);
     if (removal !== null)
       failed.push(
-        `Locks held by another removed by a release: ${foreignRemovals(history)} — should be 0 (the key's history: ${removal}; ${REPORTED})`,
+        `Locks held by another removed by a release: ${foreignRemovals(history)} — should be 0 (the key's history: ${removal}; ${ATTRIBUTED})`,
       );
     if (Number(metrics.lockTtlAfterRunMs) === -1)
       failed.push("Lock TTL after run: no expiry — should expire (Redis: a holder's key outlived it and never expires)");
