@@ -53,6 +53,8 @@ describe('racelab explore --lock', () => {
     // The lease ran out where the schedule said, and the lock's release was a step of its own.
     expect(smallest.cost.faults).toBe(1);
     expect(smallest.story).toContain("the lease 'lock:nightly-report' runs out (Redis's clock)");
+    // Redis told that lease's end as an expiry, and the next holder's as a DEL.
+    expect(smallest.verdict).toContainEqual(expect.stringContaining("The lock key's holds: worker-1's expired, worker-2's deleted"));
     expect(smallest.story.filter((line) => line.endsWith(': lock.release(lock:nightly-report)'))).not.toHaveLength(0);
     const written = parseScheduleFile(readFileSync(out, 'utf8'));
     if (!written.ok) throw new Error(written.error);
