@@ -30,6 +30,8 @@ const FULL_ONLY = [
   // variants and near-misses explored from their defaults, as `npm run explore -- --all` does.
   'server/src/explore/explorerFaults.test.ts',
   '**/*.explore.test.ts',
+  'server/src/explore/lockExplore.test.ts',
+  'server/src/explore/exerciseExplore.test.ts',
   // Crowds and hostile input at volume, and a room of 30 attendees losing one of its three servers.
   'server/src/http/crowd.test.ts',
   'server/src/workshop/lostServer.test.ts',

@@ -4,8 +4,11 @@
 //   racelab check --lock ./my-lock.mjs [--json]   (scorecard/check.ts)
 //   racelab exercise <scenario> --file my-fix.ts [--json] [--set N]   (exercises/exerciseCli.ts)
 //   racelab explore <scenario> --variant <id> [--bound K] [--budget N]   (explore/exploreCli.ts)
+//   racelab explore --lock ./my-lock.mjs [--bound K] [--budget N]   (explore/lockExploreCli.ts)
 // Exit 0 when the run completed (whatever its verdict), 2 on bad input, 1 when the
 // services could not be reached or the run itself failed.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   expectationWords,
   formatParam,
@@ -19,6 +22,8 @@ import {
   faultsOf,
 } from '@racelab/shared';
 import { catalogListing } from './catalogListing.js';
+import type { Judged } from './explore/lockJudge.js';
+import type { LockModule } from './locks/lockAdapter.js';
 import { readCliArgs, USAGE, UsageError, type CliArgs } from './cliArgs.js';
 import { readFaultPlan, readScheduleFile } from './faultPlanFile.js';
 import { EXPLORE_SPEED, StepScheduler } from './explore/stepScheduler.js';
@@ -45,6 +50,11 @@ async function main(argv: string[]): Promise<number> {
   // The URLs set are probed while the catalog loads (a PING, nothing started): a store that does
   // not answer is told a probe's timeout after start-up, not after start-up and then the timeout.
   const setUrls = args.list ? undefined : probeSetUrls();
+  const ownLock = args.lock === undefined ? undefined : await useOwnLock(args.lock);
+  if (typeof ownLock === 'string') {
+    console.error(`${ownLock}\n${USAGE}`);
+    return 2;
+  }
   const catalog = await loadCatalog();
   if (args.list) {
     console.log(catalogListing(catalog.manifests));
@@ -102,18 +112,25 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', stop).on('SIGTERM', stop);
   try {
+    const scheduler = schedule ? new StepScheduler(schedule.value.choices) : undefined;
     const prepared = playground.prepare({
       scenario: manifest.id,
       variant: variant.id,
       params: params.params,
       ...(faults ? { faults } : {}),
-      ...(schedule ? { scheduler: new StepScheduler(schedule.value.choices), speed: EXPLORE_SPEED } : {}),
+      ...(scheduler ? { scheduler, speed: EXPLORE_SPEED } : {}),
     });
     if (!prepared.ok) {
       console.error(prepared.error);
       return 2;
     }
     const outcome = await prepared.run.start();
+    const lockVerdict = await lockVerdictOf(ownLock, scheduler, {
+      scenario: manifest.id,
+      variant: variant.id,
+      outcome,
+      events: prepared.run.events,
+    });
     // Known before the run: a failed run has one too (and is never as expected).
     const expectedVerdict = expectedOf(findVariant(catalog.scenarios.get(manifest.id)!, variant.id)!, params.params);
     if (args.json) {
@@ -143,6 +160,8 @@ async function main(argv: string[]): Promise<number> {
         // played it: the kernel's, libfaketime, a signal, or an imitation.
         ...(faults ? { faultPlan: faults } : {}),
         faults: faultsOf(prepared.run.events),
+        // A schedule explore --lock found: the lock's verdict as the explorer judged it.
+        ...(lockVerdict ? { lockVerdict } : {}),
         events: prepared.run.events,
       };
       process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -158,6 +177,10 @@ async function main(argv: string[]): Promise<number> {
         expectedVerdict,
         faults?.length ?? 0,
       );
+      if (lockVerdict) {
+        console.log(`  your lock, as racelab explore --lock judges it: ${lockVerdict.outcome.toUpperCase()}`);
+        for (const line of lockVerdict.lines) console.log(`    ${line}`);
+      }
     }
     return stoppedBy ? 130 : outcome.status === 'finished' ? 0 : 1;
   } finally {
@@ -208,6 +231,34 @@ function printHuman(
   console.log(
     `  verdict: ${outcome.verdict.toUpperCase()} (${expectationWords(outcome.verdict, expected)} ${why}) in ${Math.round(last)} ms`,
   );
+}
+
+/** Loads a lock module of your own as the variant 'your-lock', before the catalog; why it cannot be, as a string. */
+async function useOwnLock(given: string): Promise<LockModule | string> {
+  const path = resolve(process.env.INIT_CWD ?? process.cwd(), given);
+  if (!existsSync(path)) return `no lock module at ${path}`;
+  try {
+    const { LOCKS, OWN_LOCK_ID } = await (await import('./scorecard/check.js')).importWithLock(path);
+    return LOCKS.find((l) => l.id === OWN_LOCK_ID) ?? `${path} was not loaded as a lock of your own`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/**
+ * A schedule `racelab explore --lock` found, played again on the lock of your own: its verdict
+ * as the explorer judged it (lockJudge.ts), beside the scenario's, which counts e-mails.
+ */
+async function lockVerdictOf(
+  lock: LockModule | undefined,
+  scheduler: StepScheduler | undefined,
+  run: { scenario: string; variant: string; outcome: Awaited<ReturnType<import('./runs/run.js').Run['start']>>; events: RunEvent[] },
+): Promise<Judged | undefined> {
+  if (!lock || !scheduler || run.variant !== lock.id || run.outcome.status !== 'finished') return undefined;
+  const { LOCK_SCENARIO } = await import('./explore/lockExploreCli.js');
+  if (run.scenario !== LOCK_SCENARIO) return undefined;
+  const { lockJudge } = await import('./explore/lockJudge.js');
+  return lockJudge(lock)({ metrics: run.outcome.metrics, events: run.events, trace: scheduler.trace });
 }
 
 process.exitCode = await main(process.argv.slice(2));

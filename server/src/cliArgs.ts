@@ -6,6 +6,7 @@ import { splitParam } from './commandLine.js';
 
 export const USAGE = `usage: npm run scenario -- <scenario> --variant <id> [--param name=value ...] [--faults plan.json] [--json]
        npm run scenario -- <scenario> --variant <id> --schedule file.schedule.json   (a schedule npm run explore found)
+       npm run scenario -- duplicate-job --variant your-lock --lock my-lock.mjs [--schedule file]   (a lock module of your own)
        npm run scenario -- --list
   --faults: a JSON file holding a list of fault rules, as a page plans them, e.g.
             [{"checkpoint": "working", "target": "first", "action": "stall", "ms": 3000}]`;
@@ -19,6 +20,8 @@ export interface CliArgs {
   faults?: string;
   /** The file of a schedule (--schedule), as the explorer writes it. */
   schedule?: string;
+  /** A lock module of your own (--lock), run as the variant 'your-lock' (locks/lockModules.ts). */
+  lock?: string;
   json: boolean;
   list: boolean;
   help: boolean;
@@ -32,6 +35,7 @@ const OPTIONS = {
   param: { type: 'string', multiple: true },
   faults: { type: 'string' },
   schedule: { type: 'string' },
+  lock: { type: 'string' },
   json: { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -62,6 +66,7 @@ export function readCliArgs(argv: string[]): CliArgs {
     params,
     ...(values.faults !== undefined ? { faults: values.faults } : {}),
     ...(values.schedule !== undefined ? { schedule: values.schedule } : {}),
+    ...(values.lock !== undefined ? { lock: values.lock } : {}),
     json: values.json,
     list: values.list,
     help: values.help,

@@ -160,6 +160,11 @@ export const serverEventBodies = [
     value: z.string().max(2000).nullable(),
     /** PTTL as Redis reports it: -1 no expiry, -2 no key. */
     pttlMs: z.number().int(),
+    /**
+     * How a key went, as Redis's keyspace notification said (a DEL, its expiry, an eviction);
+     * absent while it is there, or when no notification told (a Redis that does not notify).
+     */
+    gone: z.enum(['deleted', 'expired', 'evicted']).optional(),
   }),
   /**
    * A lock that lives on a lab's own Redis nodes (redlock's five, failover's primary and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChoices, parseChoices, scheduleQuery, type ScheduleChoice } from './schedule.js';
+import { formatChoices, parseChoices, scheduleQuery, StepAt, stepWords, type ScheduleChoice } from './schedule.js';
 
 describe("a schedule's text", () => {
   const choices: ScheduleChoice[] = [
@@ -43,5 +43,14 @@ describe("a schedule's link", () => {
       '?scenario=fencing&variant=lease-only&p.workMs=300&p.offsetsMs=0,600&schedule=worker-1,worker-2:expire:lock:document',
     );
     expect(parseChoices(query.split('&schedule=')[1]!)).toMatchObject({ ok: true });
+  });
+});
+
+describe('a step in words', () => {
+  it("tells a call of a lock's adapter by the call and the key, and takes it as a step a worker may send", () => {
+    const step = { kind: 'lock', call: 'release', key: 'lock:nightly-report' } as const;
+    expect(stepWords(step)).toBe('lock.release(lock:nightly-report)');
+    expect(StepAt.safeParse(step).success).toBe(true);
+    expect(StepAt.safeParse({ ...step, call: 'steal' }).success).toBe(false);
   });
 });

@@ -15,6 +15,12 @@ export const StepAt = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('checkpoint'), name: z.string().max(100) }),
   /** A pause the code asked for (a sleep, a stall, its think time): letting another worker go here is free. */
   z.object({ kind: z.literal('yield'), why: z.string().max(100) }),
+  /**
+   * A call of a lock module's adapter (locks/lockAdapter.ts), before it sends anything: `key`
+   * is where the lock lives in Redis (without the run's prefix), or the scenario's name for
+   * it when the lock is not in Redis.
+   */
+  z.object({ kind: z.literal('lock'), call: z.enum(['acquire', 'release', 'extend']), key: z.string().max(512) }),
 ]);
 export type StepAt = z.infer<typeof StepAt>;
 
@@ -110,7 +116,7 @@ export function scheduleQuery(file: Pick<ScheduleFile, 'scenario' | 'variant' | 
   return `?${fields.map(([name, value]) => `${encode(name!)}=${encode(value!)}`).join('&')}`;
 }
 
-/** A step in words: "SET lock", "UPDATE documents …", "checkpoint after-grant", "pause (sleep)". */
+/** A step in words: "SET lock", "UPDATE documents …", "checkpoint after-grant", "pause (sleep)", "lock.release(lock)". */
 export function stepWords(step: StepAt): string {
   switch (step.kind) {
     case 'redis':
@@ -121,5 +127,7 @@ export function stepWords(step: StepAt): string {
       return `checkpoint ${step.name}`;
     case 'yield':
       return `pause (${step.why})`;
+    case 'lock':
+      return `lock.${step.call}(${step.key})`;
   }
 }

@@ -1,6 +1,8 @@
 // Which steps of two workers do not commute: swapping them could change what the stores hold
 // or what either worker reads. Steps on different stores, on different keys or tables, or
-// that both only read, commute; so do pauses and checkpoints, which touch no store. Where a
+// that both only read, commute; so do pauses and checkpoints, which touch no store. A call of
+// a lock's adapter takes, gives back or extends its key: it conflicts with any other step on
+// that key, a lock's call or a Redis command. Where a
 // step's reach cannot be told (a command without keys, a statement whose tables do not show),
 // it conflicts with every step of its store: the search may run an equivalent schedule, but
 // never skips a different one.
@@ -39,8 +41,11 @@ function readsOnly(sql: string): boolean {
 
 const overlaps = (a: string[], b: string[]): boolean => a.length === 0 || b.length === 0 || a.some((x) => b.includes(x));
 
+const onKeys = (step: StepAt): boolean => step.kind === 'redis' || step.kind === 'lock';
+
 /** True when swapping the two steps could change an outcome. */
 export function conflicts(a: StepAt, b: StepAt): boolean {
+  if (a.kind === 'lock' || b.kind === 'lock') return onKeys(a) && onKeys(b) && overlaps(keysOf(a), keysOf(b));
   if (a.kind === 'redis' && b.kind === 'redis') {
     if (REDIS_READS.has(a.command) && REDIS_READS.has(b.command)) return false;
     return overlaps(a.keys, b.keys);
@@ -52,9 +57,9 @@ export function conflicts(a: StepAt, b: StepAt): boolean {
   return false;
 }
 
-/** The keys a step names (a Redis command's); none for any other step. */
+/** The keys a step names (a Redis command's, a lock call's); none for any other step. */
 export function keysOf(step: StepAt): string[] {
-  return step.kind === 'redis' ? step.keys : [];
+  return step.kind === 'redis' ? step.keys : step.kind === 'lock' ? [step.key] : [];
 }
 
 /** True when the step may change a store: a Redis command or SQL statement that does not only read. */

@@ -35,6 +35,8 @@ export const EXPLORE_PARALLEL = 2;
 
 export const EXPLORE_USAGE = `usage: racelab explore <scenario> --variant <id> [--param name=value ...] [--bound K] [--budget N] [--minutes M]
                        [--no-faults] [--first] [--out file.schedule.json] [--json]   (npm run explore -- <scenario> --variant <id>)
+       racelab explore --lock <module.mjs> [...]   (a lock module of your own)
+       racelab explore --exercise <scenario> --file <my-fix.ts> [...]   (an exercise's edited code)
   --bound    the most preemptions plus faults a schedule may have (default 2)
   --budget   schedules to run at most (default 40)
   --minutes  stop starting schedules after this long (default 10)
@@ -60,6 +62,10 @@ type Parsed = { request: ExploreRequest; manifest: ScenarioManifest; out: string
 export async function exploreCommand(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()): Promise<number> {
   // The whole catalogue, one variant after another: exploreAll.ts.
   if (argv.includes('--all')) return (await import('./exploreAll.js')).exploreAllCommand(argv.filter((a) => a !== '--all'));
+  if (argv.some((arg) => arg === '--lock' || arg.startsWith('--lock=')))
+    return (await import('./lockExploreCli.js')).exploreLockCommand(argv, cwd);
+  if (argv.some((arg) => arg === '--exercise' || arg.startsWith('--exercise=')))
+    return (await import('./exerciseExploreCli.js')).exploreExerciseCommand(argv, cwd);
   const parsed = await readRequest(argv, cwd);
   if (typeof parsed === 'string') {
     console.error(`${parsed}\n${EXPLORE_USAGE}`);
@@ -134,10 +140,10 @@ async function readRequest(argv: string[], cwd: string): Promise<Parsed | string
   return { request, manifest, out, json: values.json, workers: scenario.workers(params.params).length };
 }
 
-const recordingPath = (out: string): string => out.replace(/(\.schedule)?\.json$/, '') + '.recording.json';
+export const recordingPath = (out: string): string => out.replace(/(\.schedule)?\.json$/, '') + '.recording.json';
 
 /** The smallest failing schedule, as a schedule file and as a recording. */
-function writeSmallest({ request, manifest, out }: Parsed, smallest: PlayedSchedule): void {
+export function writeSmallest({ request, manifest, out }: Pick<Parsed, 'request' | 'manifest' | 'out'>, smallest: PlayedSchedule): void {
   const file: ScheduleFile = {
     kind: 'racelab-schedule',
     version: 1,
@@ -176,7 +182,8 @@ function printReport({ request, out }: Parsed, found: Exploration): void {
 const pageLink = (request: ExploreRequest, smallest: PlayedSchedule): string =>
   scheduleQuery({ ...request, params: request.params as ScheduleFile['params'], choices: smallest.choices });
 
-function jsonReport({ request, out }: Parsed, found: Exploration): unknown {
+/** The exploration as the --json document. */
+export function jsonReport({ request, out }: Pick<Parsed, 'request' | 'out'>, found: Exploration): unknown {
   const { played, outcomes, failing, smallest, exhausted } = found;
   return {
     scenario: request.scenario,

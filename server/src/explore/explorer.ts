@@ -11,6 +11,7 @@
 // failing schedule that broke an assumption its verdict rests on (assumptions.ts) is kept
 // apart, as that assumption broken, and the search goes on for a failure of the variant.
 import { verdictLine, type MetricSpec, type Metrics, type RunEvent, type ScheduleChoice, type StepAt } from '@racelab/shared';
+import type { OwnCode } from '../runs/ownCode.js';
 import type { Playground } from '../runs/playground.js';
 import { findVariant } from '../scenarios/registry.js';
 import { EXPLORE_SPEED, StepScheduler, type Decision } from './stepScheduler.js';
@@ -35,6 +36,10 @@ export interface ExploreRequest {
   firstFailure?: boolean;
   /** Schedules played at once (1 when absent). */
   parallel?: number;
+  /** An exercise's edited code, played as the variant (runs/ownCode.ts). */
+  ownCode?: OwnCode;
+  /** Judges each run in place of the scenario's verdict (a lock of your own: its promises, lockJudge.ts). */
+  judge?: (run: { metrics: Metrics; events: RunEvent[]; trace: Decision[] }) => { outcome: 'pass' | 'fail'; lines: string[] };
 }
 
 /** How far an exploration has gone: told after each schedule played. */
@@ -157,19 +162,30 @@ const smallestFirst = (a: PlayedSchedule, b: PlayedSchedule): number =>
 /** Plays one schedule as a real run, to its verdict. */
 export async function play(
   playground: Playground,
-  request: Pick<ExploreRequest, 'scenario' | 'variant' | 'params' | 'mutants'>,
+  request: Pick<ExploreRequest, 'scenario' | 'variant' | 'params' | 'mutants' | 'ownCode' | 'judge'>,
   choices: ScheduleChoice[],
   metrics: MetricSpec[],
 ): Promise<PlayedSchedule> {
   const scheduler = new StepScheduler(choices);
-  const { scenario, variant, params, mutants } = request;
-  const prepared = playground.prepare({ scenario, variant, params, mutants, scheduler, speed: EXPLORE_SPEED });
+  const { scenario, variant, params, mutants, ownCode } = request;
+  const prepared = playground.prepare({
+    scenario,
+    variant,
+    params,
+    mutants,
+    ...(ownCode ? { ownCode } : {}),
+    scheduler,
+    speed: EXPLORE_SPEED,
+  });
   if (!prepared.ok) throw new Error(prepared.error);
   const outcome = await prepared.run.start();
   await prepared.run.settled;
   const base = { choices: scheduler.trace.map((d) => d.choice), cost: costOf(choices, scheduler.trace), trace: scheduler.trace };
   const events = prepared.run.events;
   if (outcome.status === 'failed') return { ...base, outcome: 'error', lines: [outcome.message], metrics: {}, events };
+  if (request.judge) {
+    return { ...base, ...request.judge({ metrics: outcome.metrics, events, trace: scheduler.trace }), metrics: outcome.metrics, events };
+  }
   // What holds only in the choreography's order is no verdict on a schedule that chose another.
   const staged = playground.catalog.scenarios.get(scenario)?.stagedExpectations ?? [];
   const results = outcome.results.filter((r) => !staged.includes(r.id)).sort((a, b) => Number(a.held) - Number(b.held));

@@ -11,6 +11,9 @@ interface Killer {
   fault(workerId: string, action: 'kill'): string | undefined;
 }
 
+/** The life an expiring key is left, in ms: long enough that Redis sets it rather than deleting the key at once. */
+const EXPIRE_IN_MS = 20;
+
 export function scheduledRun(
   stores: { redis: Redis; pg: pg.Pool; keyPrefix: string; schema: string },
   processes: Killer,
@@ -32,9 +35,11 @@ export function scheduledRun(
     },
 
     async expire(key) {
-      // A millisecond's life left, then read until Redis says it is gone: it expires (its
-      // observers see an expiry, as when a lease runs out), rather than being deleted.
-      await redis.pexpire(keyPrefix + key, 1);
+      // A few milliseconds' life left, then read until Redis says it is gone: it expires (its
+      // observers see an expiry, as when a lease runs out), rather than being deleted. Not 1 ms:
+      // Redis deletes a key whose new expiry has already passed when it checks, with a DEL's
+      // notification, and on a busy machine a millisecond passes inside the PEXPIRE itself.
+      await redis.pexpire(keyPrefix + key, EXPIRE_IN_MS);
       while ((await redis.exists(keyPrefix + key)) === 1) await sleepAtLeast(1);
     },
 

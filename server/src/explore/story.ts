@@ -1,7 +1,8 @@
-// A played schedule in words, one line a step that touched a store or a fault the schedule
-// played: "worker-1: SET lock:document", "worker-1 is held before EVAL lock:document;
-// worker-2 goes", "the lease 'lock:document' runs out (Redis's clock)", "worker-2 is killed
-// before UPDATE …". Pauses and checkpoints are left out: they change nothing in the stores.
+// A played schedule in words, one line a step that touched a store (or called a lock) or a
+// fault the schedule played: "worker-1: SET lock:document", "worker-1: lock.release(lock:x)",
+// "worker-1 is held before EVAL lock:document; worker-2 goes", "the lease 'lock:document'
+// runs out (Redis's clock)", "worker-2 is killed before UPDATE …". Pauses and checkpoints are
+// left out: they change nothing in the stores.
 import { stepWords } from '@racelab/shared';
 import type { Decision } from './stepScheduler.js';
 
@@ -17,7 +18,7 @@ export function storyOf(trace: Decision[]): string[] {
       const next = decision.waiting.find((w) => w.worker === held)!.step;
       lines.push(`${held} is held before ${stepWords(next)}; ${worker} goes`);
     }
-    if (step.kind === 'redis' || step.kind === 'postgres') lines.push(`${worker}: ${stepWords(step)}`);
+    if (step.kind === 'redis' || step.kind === 'postgres' || step.kind === 'lock') lines.push(`${worker}: ${stepWords(step)}`);
   });
   return lines;
 }

@@ -2,6 +2,7 @@
 import type { WorkerContext } from '../scenarios/types.js';
 import type { Redis } from 'ioredis';
 import type { LockAdapter, LockModule } from './lockAdapter.js';
+import { gateLock } from '../worker/scheduledStores.js';
 
 export interface OpenLock {
   lock: LockAdapter;
@@ -23,13 +24,22 @@ export async function openLock(module: LockModule, ctx: WorkerContext, lab: LabC
   const redis = (lab.redis ?? ctx.redis).duplicate({ keyPrefix });
   redis.on('error', () => undefined); // a command that fails reports it (a lab's primary may die)
   const nodes = lab.nodes ?? [redis];
-  const lock = await module.create({
+  const made = await module.create({
     redis,
     nodes,
     keyPrefix,
     redisUrl: process.env.RACELAB_REDIS_URL ?? '',
     databaseUrl: process.env.RACELAB_DATABASE_URL ?? '',
   });
+  // In an explored run each call of the lock is a scheduling point (its commands on `redis` are too).
+  const { scheduled } = ctx;
+  const lock = scheduled
+    ? gateLock(
+        made,
+        (step) => scheduled.call(ctx, step),
+        (key) => module.redisKey(key) ?? key,
+      )
+    : made;
   return {
     lock,
     async close() {

@@ -76,7 +76,7 @@ export class GroundTruth {
       (stored, storedBefore) => {
         const o = { ...stored, key: scenarioKey(keyAliases, stored.key) };
         const before = storedBefore && { ...storedBefore, key: o.key };
-        this.run.append({ type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs });
+        this.run.append({ type: 'key-observed', key: o.key, value: o.value, pttlMs: o.pttlMs, ...(o.gone ? { gone: o.gone } : {}) });
         this.records = this.records
           .then(() => scenario.onKeyObserved?.(stores, o, before))
           .then(() => {

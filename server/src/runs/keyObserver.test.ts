@@ -1,6 +1,7 @@
 // The key observer against the real Redis: a lease counting down is reported once, and a
-// renewal to the same length is reported too (what a watchdog does), as is the key's end;
-// a lock kept as a hash is reported by its fields.
+// renewal to the same length is reported too (what a watchdog does), as is the key's end and,
+// where Redis notifies, how it went (a DEL, an expiry); a lock kept as a hash is reported by
+// its fields.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -85,6 +86,32 @@ describe('key observer', () => {
       await redis.multi().set(`${prefix}lock`, 'worker-1').del(`${prefix}lock`).exec();
       await expect.poll(() => gone, { timeout: 5000 }).toEqual(['lock']);
       expect(seen.map((o) => o.value)).toEqual([]); // never seen with a value
+    } finally {
+      await observer.stop();
+      events!.close();
+    }
+  });
+
+  it('says how a key went, as Redis told: deleted by a DEL, or run out', async () => {
+    const events = await KeyspaceEvents.open(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, redis, () => undefined);
+    expect(events).not.toBeNull();
+    const { prefix, seen, observer } = observe(events, `racelab:keyobserver-test-${randomUUID()}:`);
+    const last = (): KeyObservation | undefined => seen.at(-1);
+    try {
+      await sleep(50); // sampling, and subscribed
+      await redis.set(`${prefix}lock`, 'worker-1', 'PX', 60_000);
+      await expect.poll(() => last()?.value, { timeout: 5000 }).toBe('worker-1');
+      await redis.del(`${prefix}lock`);
+      await expect.poll(() => last()?.gone, { timeout: 5000 }).toBe('deleted');
+      await redis.set(`${prefix}lock`, 'worker-2', 'PX', 60_000);
+      await expect.poll(() => last()?.value, { timeout: 5000 }).toBe('worker-2');
+      await redis.pexpire(`${prefix}lock`, 1); // runs out on Redis's clock, as an explored run's fault has it
+      await expect.poll(() => last()?.gone, { timeout: 5000 }).toBe('expired');
+      // Every observation of the key gone carries no value; those with a cause say the one Redis gave.
+      expect(seen.filter((o) => o.gone !== undefined).map((o) => [o.value, o.gone])).toEqual([
+        [null, 'deleted'],
+        [null, 'expired'],
+      ]);
     } finally {
       await observer.stop();
       events!.close();

@@ -17,7 +17,14 @@ export interface KeyObservation {
    * step; absent for a key a notification reported gone. The host's wall clock.
    */
   redisTimeUs?: number;
+  /** How the key went, when a notification told: a DEL, its expiry, an eviction. */
+  gone?: KeyGone;
 }
+
+export type KeyGone = 'deleted' | 'expired' | 'evicted';
+
+/** A keyspace notification's event for a key that went, in the observation's words. */
+const GONE_BY: Record<string, KeyGone> = { del: 'deleted', expired: 'expired', evicted: 'evicted' };
 
 // Each key's value (as the timeline shows it: ../scenarios/keyValue.ts) and its PTTL; then
 // Redis's TIME (seconds, microseconds) of the snapshot.
@@ -46,6 +53,8 @@ const PTTL_ROUNDING_MS = 1;
 
 export class KeyObserver {
   private readonly last = new Map<string, KeyObservation & Partial<Sampled>>();
+  /** Keys reported gone by a sample, before Redis's notification said how: its word is news. */
+  private readonly wentUntold = new Set<string>();
   private readonly sampling: SamplingLoop;
   // Samples and notifications are applied one at a time, in the order they came.
   private queue: Promise<void> = Promise.resolve();
@@ -85,9 +94,9 @@ export class KeyObserver {
 
   private notified(key: string, event: string): void {
     if (!this.sampling.running || !this.keys.includes(key)) return;
-    // A key that is gone is known to be gone; after any other change, ask Redis what it holds.
-    const gone = event === 'del' || event === 'expired' || event === 'evicted';
-    void this.serial(async () => (gone ? this.report({ key, value: null, pttlMs: -2 }, undefined, true) : this.sample())).catch(
+    // A key that is gone is known to be gone, and how; after any other change, ask Redis what it holds.
+    const gone = GONE_BY[event];
+    void this.serial(async () => (gone ? this.report({ key, value: null, pttlMs: -2, gone }, undefined, true) : this.sample())).catch(
       (error: unknown) => this.onError(error instanceof Error ? error : new Error(String(error))),
     );
   }
@@ -110,11 +119,19 @@ export class KeyObserver {
   private report(now: KeyObservation, when?: Sampled, removed = false): void {
     const before = this.last.get(now.key);
     const gone = now.value === null && (removed || (before !== undefined && before.value !== null));
-    // A TTL counting down is not news; a new value, a new lease or a lost expiry is.
-    const changed = !before || before.value !== now.value || (before.pttlMs === -1) !== (now.pttlMs === -1) || renewed(before, now, when);
+    // A TTL counting down is not news; a new value, a new lease or a lost expiry is, and so is
+    // how a key went when a sample saw it gone before Redis's notification said how.
+    const changed =
+      !before ||
+      before.value !== now.value ||
+      (before.pttlMs === -1) !== (now.pttlMs === -1) ||
+      renewed(before, now, when) ||
+      (now.gone !== undefined && this.wentUntold.has(now.key));
     if (changed) {
       this.last.set(now.key, { ...now, ...when });
       if (before || now.value !== null) this.onChange(now, before);
+      if (now.value === null && now.gone === undefined && before?.value != null) this.wentUntold.add(now.key);
+      else this.wentUntold.delete(now.key);
     }
     if (gone) this.onGone(now.key);
   }

@@ -73,6 +73,12 @@ export interface WorkerContext {
   stall(ms: number): Promise<void>;
   /** Has the server kill this process for real (SIGKILL); never returns. */
   die(): Promise<never>;
+  /**
+   * An explored run's scheduling point (worker/scheduledStores.ts): resolves when the schedule
+   * lets this worker past `step`. Absent in any other run. A lock module's adapter waits here
+   * before each call (locks/openLock.ts).
+   */
+  scheduled?(step: StepAt): Promise<void>;
 }
 
 /** What the server saw a watched key hold, read from its own Redis connection. */

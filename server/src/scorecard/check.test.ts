@@ -1,6 +1,7 @@
 // `racelab check --lock` on the two examples, in real worker processes against the real
-// stores: the naive SET NX + DEL fails its release after expiry and exits 1; the fenced
-// lock exits 0. And docs/LIBRARIES.md's scorecard section is the one docs/scorecard.json gives.
+// stores: the naive SET NX + DEL fails its release after expiry (read from the lock key's
+// history) and exits 1; the fenced lock exits 0. And docs/LIBRARIES.md's scorecard section is
+// the one docs/scorecard.json gives.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -32,7 +33,13 @@ describe('racelab check --lock', () => {
     const { code, result } = await check('naive-setnx.mjs');
     expect(code).toBe(1);
     expect(result.passed).toBe(false);
-    expect(result.cells.find((c) => c.fault === 'release-after-expiry')?.verdict).toBe('duplicate work');
+    const release = result.cells.find((c) => c.fault === 'release-after-expiry')!;
+    expect(release.verdict).toBe('duplicate work');
+    // Read from what Redis told of the lock key: worker-1's lease ran out, and its DEL removed a lock held by another.
+    expect(release.note).toMatch(
+      /^the key's history: \d+ locks? held by another removed by a release: .* but by worker-1's release after its own lease had expired/,
+    );
+    expect(release.note).toContain('e-mails 3');
     expect(result.cells.find((c) => c.fault === 'holder-killed')?.verdict).toBe('correct');
     // No fence: its stale write lands, reported as what any lease gives, not as its failure.
     expect(result.cells.find((c) => c.fault === 'stale-write')).toMatchObject({ verdict: 'stale write accepted', byDesign: true });
@@ -57,6 +64,10 @@ describe('racelab check --lock', () => {
       ['clock-jump', 'does not apply'],
     ]);
     expect(result.cells.find((c) => c.fault === 'stale-write')?.metrics).toMatchObject({ staleWritesRejected: 1, staleWritesAccepted: 0 });
+    // worker-1's lease ran out on Redis's clock; worker-2's lock went only by worker-2's own release.
+    expect(result.cells.find((c) => c.fault === 'release-after-expiry')?.note).toContain(
+      "the key's history: worker-1's expired, worker-2's deleted; no release removed another holder's lock",
+    );
     expect(result.cells.find((c) => c.fault === 'failover-before-replication')?.metrics).toMatchObject({
       maxConcurrentHolders: 2,
       staleWritesAccepted: 0,

@@ -66,7 +66,8 @@ export async function check(argv: string[], cwd = process.cwd()): Promise<number
   }
 }
 
-async function importWithLock(path: string): Promise<typeof import('../locks/lockModules.js')> {
+/** Names the lock module of your own (an absolute path) for this process and the workers it forks, then loads the locks. */
+export async function importWithLock(path: string): Promise<typeof import('../locks/lockModules.js')> {
   const { LOCK_MODULE_ENV } = await import('../locks/lockEnv.js');
   process.env[LOCK_MODULE_ENV] = path;
   return import('../locks/lockModules.js');

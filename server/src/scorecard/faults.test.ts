@@ -2,6 +2,8 @@
 // fair words for what a lock never promised (no fence: a stale write is what any lease gives).
 import { describe, expect, it } from 'vitest';
 import type { LockModule } from '../locks/lockAdapter.js';
+import { LOCK_KEY } from '../scenarios/duplicate-job/nightlyJob.js';
+import { naiveStallLog, tokenStallLog } from '../testing/lockLogs.js';
 import { SCORECARD_FAULTS } from './faults.js';
 
 const fault = (id: string) => SCORECARD_FAULTS.find((f) => f.id === id)!;
@@ -45,11 +47,32 @@ describe('scorecard cells', () => {
     expect(fault('stall-past-lease').classify({ maxConcurrentHolders: 1, emailsSent: 1 }, advisory).verdict).toBe('correct');
   });
 
-  it('release after expiry: a third e-mail is duplicate work held against the lock', () => {
-    expect(fault('release-after-expiry').classify({ emailsSent: 3 }, plain)).toMatchObject({ verdict: 'duplicate work' });
-    expect(fault('release-after-expiry').classify({ emailsSent: 3 }, plain).byDesign).toBeUndefined();
-    expect(fault('release-after-expiry').classify({ emailsSent: 2 }, plain).verdict).toBe('correct');
-    expect(fault('release-after-expiry').doesNotApply(advisory)).not.toBeNull();
+  it("release after expiry: read from the lock key's history, the e-mails beside it; a release that removed another's lock is held against the lock", () => {
+    const release = fault('release-after-expiry');
+    const removed = release.classify({ emailsSent: 3 }, plain, naiveStallLog(LOCK_KEY));
+    expect(removed).toMatchObject({ verdict: 'duplicate work' });
+    expect(removed.byDesign).toBeUndefined();
+    expect(removed.note).toContain(
+      "the key's history: 1 lock held by another removed by a release: worker-3's lock went by a DEL, not by expiry nor by its own release, but by worker-1's release after its own lease had expired",
+    );
+    expect(removed.note).toContain('not by expiry');
+    expect(removed.note).toContain('e-mails 3');
+    expect(removed.note).toContain("the workers' reports");
+    // The history decides, not the e-mails: a compare-and-delete release is correct whatever the count.
+    expect(release.classify({ emailsSent: 3 }, plain, tokenStallLog(LOCK_KEY))).toMatchObject({ verdict: 'correct' });
+    expect(release.classify({ emailsSent: 2 }, plain, tokenStallLog(LOCK_KEY)).note).toContain("worker-1's expired, worker-2's deleted");
+    // A library that stores the lock under a prefix of its own: its key goes by both names in the log.
+    const prefixed = lock({ redisKey: (key) => `lib:${key}` });
+    expect(release.classify({ emailsSent: 3 }, prefixed, naiveStallLog(`lib:${LOCK_KEY}`)).verdict).toBe('duplicate work');
+    expect(release.doesNotApply(advisory)).not.toBeNull();
+  });
+
+  it('release after expiry: where Redis sent no keyspace notifications, the e-mails alone decide, and the note says so', () => {
+    const release = fault('release-after-expiry');
+    const cell = release.classify({ emailsSent: 3 }, plain, naiveStallLog(LOCK_KEY, false));
+    expect(cell.verdict).toBe('duplicate work');
+    expect(cell.note).toContain('read from the e-mails alone');
+    expect(release.classify({ emailsSent: 2 }, plain, naiveStallLog(LOCK_KEY, false)).verdict).toBe('correct');
   });
 
   it('stale write: landed without a fence is by design ("does not prevent damage"); with a fence it is held against the lock; rejected is correct', () => {

@@ -1,9 +1,10 @@
 // The faults the scorecard runs every lock against: each one a run of a scenario's library
 // variant with a declared set of parameters and a fault plan, and how the run's metrics
 // (counted from the stores) read as a verdict word. A lock is never called broken for what it never promised.
-import type { FaultRule, Metrics, Params } from '@racelab/shared';
+import type { FaultRule, Metrics, Params, RunEvent } from '@racelab/shared';
 import type { LockModule } from '../locks/lockAdapter.js';
 import type { Classified } from './matrix.js';
+import { releaseAfterExpiry } from './releaseAfterExpiry.js';
 
 export interface ScorecardFault {
   id: string;
@@ -15,7 +16,8 @@ export interface ScorecardFault {
   faults: FaultRule[];
   /** Why the fault cannot apply to this lock by design; null: it applies. */
   doesNotApply(lock: LockModule): string | null;
-  classify(metrics: Metrics, lock: LockModule): Classified;
+  /** The verdict from the run's metrics and, where the fault needs it, its log (the keys the server observed). */
+  classify(metrics: Metrics, lock: LockModule, events?: readonly RunEvent[]): Classified;
 }
 
 const num = (metrics: Metrics, name: string): number => Number(metrics[name]);
@@ -94,19 +96,7 @@ export const SCORECARD_FAULTS: ScorecardFault[] = [
     params: STALL_PARAMS,
     faults: STALL_PLAN,
     doesNotApply: (lock) => (lock.redisKey('lock') === null ? 'the lock has no expiry: its holder never releases after one' : null),
-    classify(metrics) {
-      const emails = num(metrics, 'emailsSent');
-      if (emails >= 3) {
-        return {
-          verdict: 'duplicate work',
-          note: `e-mails ${emails}: the stale holder's release removed the next holder's lock and a third container got in`,
-        };
-      }
-      return {
-        verdict: 'correct',
-        note: `e-mails ${emails}: the stale holder's release left the next holder's lock alone; the third container skipped`,
-      };
-    },
+    classify: (metrics, lock, events = []) => releaseAfterExpiry(metrics, lock, events),
   },
   {
     id: 'stale-write',

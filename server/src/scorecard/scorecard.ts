@@ -17,7 +17,7 @@ function lockColumn(fault: ScorecardFault): MatrixFault<LockModule> {
       if (reason !== null) return { verdict: 'does not apply', note: reason };
       return { scenario: fault.scenario, variant: lock.id, params: fault.params, faults: fault.faults };
     },
-    classify: (run, lock) => fault.classify(run.metrics, lock),
+    classify: (run, lock) => fault.classify(run.metrics, lock, run.recording.events),
   };
 }
 

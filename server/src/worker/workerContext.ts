@@ -67,7 +67,10 @@ export function createWorkerContext(
     },
   };
 
-  if (plan.explore) exploreChoreography(ctx, gate);
+  if (plan.explore) {
+    exploreChoreography(ctx, gate);
+    ctx.scheduled = gate;
+  }
 
   return {
     ctx,

@@ -1,0 +1,95 @@
+// What the explore commands of a lock of your own and of an exercise's edited code share: the
+// options of a search (its bound, budget and time, whether faults are placed, whether it stops
+// at the first failure, the parameters given with --param), the search with its progress on
+// stderr, and the smallest failing schedule in words.
+import type { MetricSpec } from '@racelab/shared';
+import { splitParam } from '../commandLine.js';
+import type { Playground } from '../runs/playground.js';
+import type { Exploration, ExploreRequest, PlayedSchedule } from './explorer.js';
+import { progressLine } from './progressLine.js';
+import { recordingPath } from './exploreCli.js';
+import { storyOf } from './story.js';
+
+/** parseArgs options of a search. */
+export const SEARCH_OPTIONS = {
+  param: { type: 'string', multiple: true, default: [] as string[] },
+  bound: { type: 'string', default: '2' },
+  budget: { type: 'string', default: '40' },
+  minutes: { type: 'string', default: '10' },
+  'no-faults': { type: 'boolean', default: false },
+  first: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
+/** The values parseArgs gives for SEARCH_OPTIONS. */
+export interface SearchValues {
+  param: string[];
+  bound: string;
+  budget: string;
+  minutes: string;
+  'no-faults': boolean;
+  first: boolean;
+}
+
+export type SearchBudget = Pick<ExploreRequest, 'bound' | 'budget' | 'timeMs' | 'faults' | 'firstFailure'>;
+
+const BOUNDS = { bound: [0, 6], budget: [1, 10_000], minutes: [1, 24 * 60] } as const;
+
+/** The search's bound, budget, time and faults, or which option is out of its bounds. */
+export function searchBudget(values: SearchValues): SearchBudget | string {
+  for (const [name, [min, max]] of Object.entries(BOUNDS)) {
+    const n = Number(values[name as keyof typeof BOUNDS]);
+    if (!Number.isInteger(n) || n < min || n > max) return `--${name} must be an integer from ${min} to ${max}`;
+  }
+  const faults = !values['no-faults'];
+  return {
+    bound: Number(values.bound),
+    budget: Number(values.budget),
+    timeMs: Number(values.minutes) * 60_000,
+    faults: { expire: faults, kill: faults },
+    firstFailure: values.first,
+  };
+}
+
+/** The --param pairs by name, or why one is not a pair. */
+export function paramsGiven(pairs: string[]): Record<string, string> | string {
+  try {
+    return Object.fromEntries(pairs.map(splitParam));
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** Explores as `request` says, the progress line on stderr while it runs (progressLine.ts). */
+export async function searchShowingProgress(playground: Playground, request: ExploreRequest, metrics: MetricSpec[]): Promise<Exploration> {
+  const { explore } = await import('./explorer.js');
+  const progress = progressLine(request, process.stderr);
+  return explore(playground, request, metrics, progress.update).finally(progress.done);
+}
+
+/** "1 preemption", "2 faults". */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The smallest failing schedule: its cost, its story, its verdict's lines, the files written and how it plays again. */
+export function printSmallest(smallest: PlayedSchedule, out: string, replay: string): void {
+  const { cost } = smallest;
+  console.log(
+    `smallest failing schedule: ${plural(cost.preemptions, 'preemption')}, ${plural(cost.faults, 'fault')}, ${smallest.choices.length} decisions`,
+  );
+  for (const line of storyOf(smallest.trace)) console.log(`  ${line}`);
+  for (const line of smallest.lines) console.log(`  → ${line}`);
+  console.log(`written: ${out}\n  play it again: ${replay}`);
+  console.log(`written: ${recordingPath(out)}\n  open it in the page: Open recording`);
+}
+
+/**
+ * The explorer's --json document (exploreCli.ts) for a variant the page cannot load from a link
+ * (a lock module of your own, edited code): without the page's link.
+ */
+export function reportWithoutLink(report: unknown): Record<string, unknown> {
+  const { smallest, ...rest } = report as { smallest?: Record<string, unknown> };
+  if (!smallest) return rest;
+  const { page, ...kept } = smallest;
+  return { ...rest, smallest: kept };
+}
