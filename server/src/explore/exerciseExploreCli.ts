@@ -19,17 +19,9 @@ import { readScheduleFile } from '../faultPlanFile.js';
 import type { Playground } from '../runs/playground.js';
 import { loadCatalog } from '../scenarios/registry.js';
 import { servicesOrSay } from '../services/index.js';
-import { EXPLORE_PARALLEL, jsonReport, writeSmallest } from './exploreCli.js';
+import { EXPLORE_PARALLEL, jsonReport } from './exploreCli.js';
 import type { Exploration, ExploreRequest } from './explorer.js';
-import {
-  paramsGiven,
-  plural,
-  printSmallest,
-  searchBudget,
-  reportWithoutLink,
-  searchShowingProgress,
-  SEARCH_OPTIONS,
-} from './searchCommand.js';
+import { paramsGiven, plural, printSmallest, searchBudget, reportWithoutLink, searchAndReport, SEARCH_OPTIONS } from './searchCommand.js';
 
 export const EXPLORE_EXERCISE_USAGE = `usage: racelab explore --exercise <scenario> --file <my-fix.ts> [--param name=value ...] [--bound K] [--budget N]
                        [--minutes M] [--no-faults] [--first] [--out file.schedule.json] [--json]
@@ -88,11 +80,11 @@ export async function exploreExerciseCommand(argv: string[], cwd: string): Promi
 /** The search, its smallest failing schedule written, its report printed; exit 1 when a schedule failed. */
 async function search(playground: Playground, parsed: Parsed, request: ExploreRequest): Promise<number> {
   const { manifest } = parsed.exercise;
-  const found = await searchShowingProgress(playground, request, manifest.metrics);
-  if (found.smallest) writeSmallest({ request, manifest, out: parsed.out }, found.smallest);
-  if (parsed.json) console.log(JSON.stringify(exerciseJson(parsed, found)));
-  else printReport(parsed, found);
-  return found.smallest ? 1 : 0;
+  return searchAndReport(
+    playground,
+    { request, manifest, out: parsed.out, json: parsed.json },
+    { json: (found) => exerciseJson(parsed, found), print: (found) => printReport(parsed, found) },
+  );
 }
 
 /** One schedule played again on the edited code; exit 1 when it fails again. */

@@ -9,7 +9,6 @@
 // bad input. `racelab explore --all` explores the whole catalogue (exploreAll.ts).
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   createRecording,
   resolveParams,
@@ -19,11 +18,9 @@ import {
   type ScheduleFile,
   type ScenarioManifest,
 } from '@racelab/shared';
-import { splitParam } from '../commandLine.js';
 import { findVariant, loadCatalog } from '../scenarios/registry.js';
-import { servicesOrSay } from '../services/index.js';
 import type { Exploration, ExploreRequest, PlayedSchedule } from './explorer.js';
-import { progressLine } from './progressLine.js';
+import { paramsGiven, runSearchCommand, searchBudget, readArgs, SEARCH_OPTIONS } from './searchCommand.js';
 import { storyOf } from './story.js';
 
 /**
@@ -37,26 +34,16 @@ export const EXPLORE_USAGE = `usage: racelab explore <scenario> --variant <id> [
                        [--no-faults] [--first] [--out file.schedule.json] [--json]   (npm run explore -- <scenario> --variant <id>)
        racelab explore --lock <module.mjs> [...]   (a lock module of your own)
        racelab explore --exercise <scenario> --file <my-fix.ts> [...]   (an exercise's edited code)
+       racelab explore --all [--budget N] [--minutes M] [--bound K] [--scenario id ...]   (every variant and near-miss, a table)
   --bound    the most preemptions plus faults a schedule may have (default 2)
   --budget   schedules to run at most (default 40)
   --minutes  stop starting schedules after this long (default 10)
   --no-faults  only reorder the workers: no lease runs out, nobody is killed
-  --first    stop at the first failing schedule (it is among the cheapest)
-       racelab explore --all [--budget N] [--minutes M] [--bound K] [--scenario id ...]: every variant and near-miss, a table`;
+  --first    stop at the first failing schedule (it is among the cheapest)`;
 
-const OPTIONS = {
-  variant: { type: 'string' },
-  param: { type: 'string', multiple: true, default: [] as string[] },
-  bound: { type: 'string', default: '2' },
-  budget: { type: 'string', default: '40' },
-  minutes: { type: 'string', default: '10' },
-  'no-faults': { type: 'boolean', default: false },
-  first: { type: 'boolean', default: false },
-  out: { type: 'string' },
-  json: { type: 'boolean', default: false },
-} as const;
+const OPTIONS = { variant: { type: 'string' }, ...SEARCH_OPTIONS } as const;
 
-type Parsed = { request: ExploreRequest; manifest: ScenarioManifest; out: string; json: boolean; workers: number };
+export type Parsed = { request: ExploreRequest; manifest: ScenarioManifest; out: string; json: boolean; workers: number };
 
 /** The explore command; `cwd` resolves --out. Returns the exit code. */
 export async function exploreCommand(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()): Promise<number> {
@@ -66,74 +53,36 @@ export async function exploreCommand(argv: string[], cwd = process.env.INIT_CWD 
     return (await import('./lockExploreCli.js')).exploreLockCommand(argv, cwd);
   if (argv.some((arg) => arg === '--exercise' || arg.startsWith('--exercise=')))
     return (await import('./exerciseExploreCli.js')).exploreExerciseCommand(argv, cwd);
-  const parsed = await readRequest(argv, cwd);
-  if (typeof parsed === 'string') {
-    console.error(`${parsed}\n${EXPLORE_USAGE}`);
-    return 2;
-  }
-  const services = await servicesOrSay();
-  if (!services) return 1;
-  const { Playground } = await import('../runs/playground.js');
-  const { explore } = await import('./explorer.js');
-  const { request } = parsed;
-  // Warm processes for every schedule playing at once.
-  const playground = await Playground.open({ ...services, poolSize: parsed.workers * (request.parallel ?? 1) });
-  const progress = progressLine(request, process.stderr);
-  try {
-    const found = await explore(playground, request, parsed.manifest.metrics, progress.update).finally(progress.done);
-    if (found.smallest) writeSmallest(parsed, found.smallest);
-    if (parsed.json) console.log(JSON.stringify(jsonReport(parsed, found)));
-    else printReport(parsed, found);
-    return found.smallest ? 1 : 0;
-  } catch (error) {
-    console.error(`racelab explore: ${playground.redact((error as Error).message)}`);
-    return 1;
-  } finally {
-    await playground.close();
-    await services.stop();
-  }
+  return runSearchCommand(await readRequest(argv, cwd), EXPLORE_USAGE, (parsed) => ({
+    json: (found) => jsonReport(parsed, found),
+    print: (found) => printReport(parsed, found),
+  }));
 }
 
 /** The request the command line makes, or why it makes none. */
 async function readRequest(argv: string[], cwd: string): Promise<Parsed | string> {
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const read = readArgs(argv, OPTIONS);
+  if (typeof read === 'string') return read;
+  const { values, positionals } = read;
   const catalog = await loadCatalog();
   const manifest = catalog.manifests.find((m) => m.id === positionals[0]);
   if (positionals.length !== 1 || !manifest) return unknownScenario(positionals[0] ?? '', catalog.manifests);
   const scenario = catalog.scenarios.get(manifest.id)!;
   const definition = values.variant === undefined ? undefined : findVariant(scenario, values.variant, { mutants: true });
   if (!definition) return values.variant ? unknownVariant(values.variant, manifest) : '--variant is required';
-  const numbers = { bound: [0, 6], budget: [1, 10_000], minutes: [1, 24 * 60] } as const;
-  for (const [name, [min, max]] of Object.entries(numbers)) {
-    const n = Number(values[name as keyof typeof numbers]);
-    if (!Number.isInteger(n) || n < min || n > max) return `--${name} must be an integer from ${min} to ${max}`;
-  }
-  let given: Record<string, string>;
-  try {
-    given = Object.fromEntries(values.param.map(splitParam));
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const budget = searchBudget(values);
+  if (typeof budget === 'string') return budget;
+  const given = paramsGiven(values.param);
+  if (typeof given === 'string') return given;
   const mutant = !scenario.variants.includes(definition);
   const params = resolveParams(manifest, definition.id, mutant ? { ...definition.defaults, ...given } : given);
   if (!params.ok) return params.error;
-  const faults = !values['no-faults'];
   const request: ExploreRequest = {
     scenario: manifest.id,
     variant: definition.id,
     params: params.params,
     mutants: mutant,
-    bound: Number(values.bound),
-    budget: Number(values.budget),
-    timeMs: Number(values.minutes) * 60_000,
-    faults: { expire: faults, kill: faults },
-    firstFailure: values.first,
+    ...budget,
     parallel: EXPLORE_PARALLEL,
   };
   const out = resolve(cwd, values.out ?? `${manifest.id}-${definition.id}.schedule.json`);

@@ -11,12 +11,10 @@
 // Exit 0 when no schedule failed, 1 when one did (or the stores could not be reached), 2 on bad input.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { resolveParams, type ScenarioManifest } from '@racelab/shared';
 import type { LockModule } from '../locks/lockAdapter.js';
-import { servicesOrSay } from '../services/index.js';
 import { importWithLock } from '../scorecard/check.js';
-import { EXPLORE_PARALLEL, jsonReport, writeSmallest } from './exploreCli.js';
+import { EXPLORE_PARALLEL, jsonReport } from './exploreCli.js';
 import type { Exploration, ExploreRequest } from './explorer.js';
 import { lockJudge } from './lockJudge.js';
 import {
@@ -25,7 +23,8 @@ import {
   printSmallest,
   searchBudget,
   reportWithoutLink,
-  searchShowingProgress,
+  runSearchCommand,
+  readArgs,
   SEARCH_OPTIONS,
 } from './searchCommand.js';
 
@@ -51,40 +50,17 @@ interface Parsed {
 
 /** The command; `cwd` resolves --lock and --out. Returns the exit code. */
 export async function exploreLockCommand(argv: string[], cwd: string): Promise<number> {
-  const parsed = await readRequest(argv, cwd);
-  if (typeof parsed === 'string') {
-    console.error(`${parsed}\n${EXPLORE_LOCK_USAGE}`);
-    return 2;
-  }
-  const services = await servicesOrSay();
-  if (!services) return 1;
-  const { Playground } = await import('../runs/playground.js');
-  const { request } = parsed;
-  const playground = await Playground.open({ ...services, poolSize: parsed.workers * (request.parallel ?? 1) });
-  try {
-    const found = await searchShowingProgress(playground, request, parsed.manifest.metrics);
-    if (found.smallest) writeSmallest(parsed, found.smallest);
-    if (parsed.json) console.log(JSON.stringify(lockJson(parsed, found)));
-    else printReport(parsed, found);
-    return found.smallest ? 1 : 0;
-  } catch (error) {
-    console.error(`racelab explore: ${playground.redact((error as Error).message)}`);
-    return 1;
-  } finally {
-    await playground.close();
-    await services.stop();
-  }
+  return runSearchCommand(await readRequest(argv, cwd), EXPLORE_LOCK_USAGE, (parsed) => ({
+    json: (found) => lockJson(parsed, found),
+    print: (found) => printReport(parsed, found),
+  }));
 }
 
 /** The exploration the command line asks for, or why it asks for none. */
 async function readRequest(argv: string[], cwd: string): Promise<Parsed | string> {
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const read = readArgs(argv, OPTIONS);
+  if (typeof read === 'string') return read;
+  const { values, positionals } = read;
   if (positionals.length > 0)
     return `--lock explores your lock in ${LOCK_SCENARIO}: no scenario is named beside it (got '${positionals[0]}')`;
   if (!values.lock) return '--lock needs the path of a lock module';

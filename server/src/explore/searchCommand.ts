@@ -1,13 +1,15 @@
-// What the explore commands of a lock of your own and of an exercise's edited code share: the
-// options of a search (its bound, budget and time, whether faults are placed, whether it stops
-// at the first failure, the parameters given with --param), the search with its progress on
-// stderr, and the smallest failing schedule in words.
+// What the explore commands (of a variant, a lock of your own, an exercise's edited code) share:
+// the options of a search (its bound, budget and time, whether faults are placed, whether it stops
+// at the first failure, the parameters given with --param), the stores and a warm pool, the
+// search with its progress on stderr, and the smallest failing schedule in words.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { MetricSpec } from '@racelab/shared';
 import { splitParam } from '../commandLine.js';
 import type { Playground } from '../runs/playground.js';
+import { servicesOrSay } from '../services/index.js';
 import type { Exploration, ExploreRequest, PlayedSchedule } from './explorer.js';
 import { progressLine } from './progressLine.js';
-import { recordingPath } from './exploreCli.js';
+import { recordingPath, writeSmallest, type Parsed } from './exploreCli.js';
 import { storyOf } from './story.js';
 
 /** parseArgs options of a search. */
@@ -36,6 +38,20 @@ export type SearchBudget = Pick<ExploreRequest, 'bound' | 'budget' | 'timeMs' | 
 
 const BOUNDS = { bound: [0, 6], budget: [1, 10_000], minutes: [1, 24 * 60] } as const;
 
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** The command line read against a command's options (positionals allowed, nothing unknown), or why it does not read. */
+export function readArgs<T extends Options>(
+  argv: string[],
+  options: T,
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> | string {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** The search's bound, budget, time and faults, or which option is out of its bounds. */
 export function searchBudget(values: SearchValues): SearchBudget | string {
   for (const [name, [min, max]] of Object.entries(BOUNDS)) {
@@ -59,6 +75,63 @@ export function paramsGiven(pairs: string[]): Record<string, string> | string {
   } catch (error) {
     return (error as Error).message;
   }
+}
+
+/**
+ * Finds the stores, opens a playground whose warm pool holds the workers of every schedule
+ * playing at once, and runs the command's `work` on it; 1 when the stores cannot be reached or
+ * the work throws (its message redacted), and everything closed whichever way it ends.
+ */
+export async function onWarmPool(
+  workers: number,
+  request: ExploreRequest,
+  work: (playground: Playground) => Promise<number>,
+): Promise<number> {
+  const services = await servicesOrSay();
+  if (!services) return 1;
+  const { Playground } = await import('../runs/playground.js');
+  const playground = await Playground.open({ ...services, poolSize: workers * (request.parallel ?? 1) });
+  try {
+    return await work(playground);
+  } catch (error) {
+    console.error(`racelab explore: ${playground.redact((error as Error).message)}`);
+    return 1;
+  } finally {
+    await playground.close();
+    await services.stop();
+  }
+}
+
+/**
+ * A search command from its command line read: the usage and exit 2 when it did not read;
+ * otherwise the search on a warm pool and its report (searchAndReport).
+ */
+export async function runSearchCommand<P extends Pick<Parsed, 'request' | 'manifest' | 'out' | 'json' | 'workers'>>(
+  parsed: P | string,
+  usage: string,
+  report: (parsed: P) => { json(found: Exploration): unknown; print(found: Exploration): void },
+): Promise<number> {
+  if (typeof parsed === 'string') {
+    console.error(`${parsed}\n${usage}`);
+    return 2;
+  }
+  return onWarmPool(parsed.workers, parsed.request, (playground) => searchAndReport(playground, parsed, report(parsed)));
+}
+
+/**
+ * The search a command asks for, on `playground`: its smallest failing schedule written, then
+ * the report, as JSON or in words; exit 1 when a schedule failed, 0 when none did.
+ */
+export async function searchAndReport(
+  playground: Playground,
+  parsed: Pick<Parsed, 'request' | 'manifest' | 'out' | 'json'>,
+  report: { json(found: Exploration): unknown; print(found: Exploration): void },
+): Promise<number> {
+  const found = await searchShowingProgress(playground, parsed.request, parsed.manifest.metrics);
+  if (found.smallest) writeSmallest(parsed, found.smallest);
+  if (parsed.json) console.log(JSON.stringify(report.json(found)));
+  else report.print(found);
+  return found.smallest ? 1 : 0;
 }
 
 /** Explores as `request` says, the progress line on stderr while it runs (progressLine.ts). */

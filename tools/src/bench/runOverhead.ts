@@ -94,6 +94,35 @@ function phaseWords(runs: RacelabPhases[]): string {
   return words.join(', ');
 }
 
+/**
+ * A run's floor: the bare script plus what a run keeps on purpose, each part measured in the
+ * same round (docs/PERFORMANCE.md, "A run with no work: its floor"): the run's own store users
+ * (the run with them less the interleaved run without), its registration and schema (the stores
+ * phase without users), its workers' exits (last event to last exit: a verdict is measured only
+ * once no process can write), and the scenario's setup beyond the bare script's (its second
+ * table: the ground truth of reports built at once). What is left above it is cold code in a
+ * fresh process, the IPC and the observers.
+ */
+function floorOf(racelab: RacelabPhases[], withoutUsers: RacelabPhases[], warm: BarePhases[]): { ratios: number[]; words: string } {
+  const parts = racelab.map((r, i) => {
+    const bare = warm[i]!;
+    const users = Math.max(0, r.totalMs - withoutUsers[i]!.totalMs);
+    const registration = withoutUsers[i]!.phases.stores ?? 0;
+    const setup = Math.max(0, (r.phases.setup ?? 0) - bare.setupMs);
+    return { bare: bare.totalMs, users, registration, exits: r.tailMs, setup };
+  });
+  const sum = (p: (typeof parts)[number]) => p.bare + p.users + p.registration + p.exits + p.setup;
+  const m = (pick: (p: (typeof parts)[number]) => number) => fmt(med(parts.map(pick)));
+  return {
+    ratios: parts.map((p) => sum(p) / p.bare),
+    words:
+      `Its floor, with no work (medians of ${parts.length} rounds, ms): the bare script ${m((p) => p.bare)}, ` +
+      `plus the run's own store users ${m((p) => p.users)}, its registration and schema ${m((p) => p.registration)}, ` +
+      `its workers' exits ${m((p) => p.exits)}, the scenario's setup beyond the bare script's (its second table) ${m((p) => p.setup)}: ${m(sum)} ` +
+      `against the run's ${fmt(med(racelab.map((r) => r.totalMs)))}; the rest is cold code in fresh processes, the IPC and the observers.`,
+  };
+}
+
 /** One run with the run's own store users off (the server's users instead): what making and dropping them costs, measured. */
 async function withoutRunUsers<T>(playground: Playground, work: () => Promise<T>): Promise<T> {
   const inside = playground as unknown as { credentialSupport: unknown };
@@ -198,6 +227,18 @@ export async function benchRunOverhead(redisUrl: string, databaseUrl: string, ro
             ? `. The same runs without the run's own store users (no Redis ACL user, no PostgreSQL role: the server's), interleaved: total ${fmt(med(withoutUsers.map((r) => r.totalMs)))}; ${phaseWords(withoutUsers)}.`
             : '.'),
       );
+      if (workMs === 0 && withoutUsers.length > 0) {
+        const floor = floorOf(racelab, withoutUsers, warm);
+        figures.push({
+          section: SECTION,
+          name: `the run's floor ÷ bare (warm), ${label}`,
+          unit: '×',
+          samples: floor.ratios,
+          sampleOf: 'round',
+          note: 'what a run keeps on purpose, measured per round: see below',
+        });
+        notes.push(floor.words);
+      }
       if (withoutUsers.length > 0) {
         figures.push({
           section: SECTION,
