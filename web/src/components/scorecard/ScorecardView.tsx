@@ -3,7 +3,7 @@
 // colour and icon, the fair words, the parameters it was seen at, and a button that replays
 // its run on the page (a shipped recording: no server). Shown in place of the playground;
 // under it, the check of a lock of your own (OwnLockCheck).
-import { useEffect, useState, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import { cellAt, type CellReading, type Scorecard, type StackScorecard } from '@racelab/shared';
 import { loadScorecard, openCell } from '../../app/scorecard.js';
 import { useStore } from '../../store/index.js';
@@ -18,11 +18,13 @@ const whyRecordingHref = `?replay=${WHY.recording}`;
 /** The cell whose run was opened last: its button takes the focus back when the matrix returns. */
 let lastOpened: string | null = null;
 
-/** A row of either part: its id (the cells' key), its name as the Replay button says it, and its header. */
+/** A row of either part: its id (the cells' key), its name as the Replay button says it, and its header's three lines. */
 interface MatrixRow {
   id: string;
   name: string;
-  header: ReactNode;
+  library: string;
+  version: string;
+  detail: string;
 }
 
 /** A table of rows × faults: the locks, or the job queues, schedulers and poolers. */
@@ -105,7 +107,9 @@ function Matrix({ part }: { part: MatrixPart }) {
           {part.rows.map((row) => (
             <tr key={row.id}>
               <th scope="row" className="sc-lock">
-                {row.header}
+                <code className="sc-lock-name">{row.library}</code>
+                <span className="sc-lock-version">{row.version}</span>
+                <span className="sc-lock-renews">{row.detail}</span>
               </th>
               {part.faults.map((f) => (
                 <Cell key={f.id} cell={part.cellOf(row.id, f.id)} at={`${row.id}×${f.id}`} rowName={row.name} faultTitle={f.title} />
@@ -129,13 +133,9 @@ function locksPart(card: Scorecard): MatrixPart {
     rows: card.locks.map((lock) => ({
       id: lock.id,
       name: lock.name,
-      header: (
-        <>
-          <code className="sc-lock-name">{lock.name}</code>
-          <span className="sc-lock-version">{lock.version}</span>
-          <span className="sc-lock-renews">{lock.renews ? 'renews its lease' : 'no renewal'}</span>
-        </>
-      ),
+      library: lock.name,
+      version: lock.version,
+      detail: lock.renews ? 'renews its lease' : 'no renewal',
     })),
   };
 }
@@ -151,15 +151,9 @@ function stacksPart(stacks: StackScorecard): MatrixPart {
     rows: stacks.rows.map((row) => ({
       id: row.id,
       name: `${row.library}: ${row.usage}`,
-      header: (
-        <>
-          <code className="sc-lock-name">{row.library}</code>
-          <span className="sc-lock-version">{row.version}</span>
-          <span className="sc-lock-renews">
-            {row.usage} ({row.correct ? 'correct' : 'broken'})
-          </span>
-        </>
-      ),
+      library: row.library,
+      version: row.version,
+      detail: `${row.usage} (${row.correct ? 'correct' : 'broken'})`,
     })),
   };
 }
