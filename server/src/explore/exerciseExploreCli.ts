@@ -11,17 +11,25 @@
 // the file does not compile, or on bad input.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EXERCISE_VARIANT_ID, resolveParams, type ScheduleChoice } from '@racelab/shared';
 import { compileErrorLine } from '../exercises/exerciseCli.js';
 import { exerciseOf, allExercises, type Exercise } from '../exercises/exerciseOf.js';
 import { readScheduleFile } from '../faultPlanFile.js';
 import type { Playground } from '../runs/playground.js';
 import { loadCatalog } from '../scenarios/registry.js';
-import { servicesOrSay } from '../services/index.js';
 import { EXPLORE_PARALLEL, jsonReport } from './exploreCli.js';
 import type { Exploration, ExploreRequest } from './explorer.js';
-import { paramsGiven, plural, printSmallest, searchBudget, reportWithoutLink, searchAndReport, SEARCH_OPTIONS } from './searchCommand.js';
+import {
+  onPlayground,
+  paramsGiven,
+  plural,
+  printSmallest,
+  readArgs,
+  searchBudget,
+  reportWithoutLink,
+  searchAndReport,
+  SEARCH_OPTIONS,
+} from './searchCommand.js';
 
 export const EXPLORE_EXERCISE_USAGE = `usage: racelab explore --exercise <scenario> --file <my-fix.ts> [--param name=value ...] [--bound K] [--budget N]
                        [--minutes M] [--no-faults] [--first] [--out file.schedule.json] [--json]
@@ -48,33 +56,26 @@ export async function exploreExerciseCommand(argv: string[], cwd: string): Promi
     console.error(`${parsed}\n${EXPLORE_EXERCISE_USAGE}`);
     return 2;
   }
-  const services = await servicesOrSay();
-  if (!services) return 1;
-  const { Playground } = await import('../runs/playground.js');
   const { prepareEditedCode } = await import('../exercises/editedCode.js');
   const { closeExerciseConfinement } = await import('../exercises/confinement.js');
   // Edited code never runs on the warm pool's workers: each run starts fresh ones of its own.
-  const playground = await Playground.open({ ...services, poolSize: 0 });
-  try {
-    const prepared = await prepareEditedCode(parsed.exercise, parsed.source, playground.redact);
-    if (!prepared.ok) {
-      prepared.errors.forEach((e) => console.error(compileErrorLine(parsed.file, e)));
-      return 2;
-    }
-    try {
-      const request = { ...parsed.request, ownCode: prepared.code.ownCode };
-      return parsed.replay ? await playAgain(playground, parsed, request, parsed.replay) : await search(playground, parsed, request);
-    } finally {
-      await prepared.code.remove();
-    }
-  } catch (error) {
-    console.error(`racelab explore: ${playground.redact((error as Error).message)}`);
-    return 1;
-  } finally {
-    await playground.close();
-    await closeExerciseConfinement();
-    await services.stop();
-  }
+  return onPlayground(
+    0,
+    async (playground) => {
+      const prepared = await prepareEditedCode(parsed.exercise, parsed.source, playground.redact);
+      if (!prepared.ok) {
+        prepared.errors.forEach((e) => console.error(compileErrorLine(parsed.file, e)));
+        return 2;
+      }
+      try {
+        const request = { ...parsed.request, ownCode: prepared.code.ownCode };
+        return parsed.replay ? await playAgain(playground, parsed, request, parsed.replay) : await search(playground, parsed, request);
+      } finally {
+        await prepared.code.remove();
+      }
+    },
+    closeExerciseConfinement,
+  );
 }
 
 /** The search, its smallest failing schedule written, its report printed; exit 1 when a schedule failed. */
@@ -102,12 +103,10 @@ async function playAgain(playground: Playground, parsed: Parsed, request: Explor
 
 /** The exploration the command line asks for, or why it asks for none. */
 async function readRequest(argv: string[], cwd: string): Promise<Parsed | string> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true }));
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const read = readArgs(argv, OPTIONS);
+  if (typeof read === 'string') return read;
+  if (read.positionals.length > 0) return `--exercise names its scenario itself: nothing goes beside it (got '${read.positionals[0]}')`;
+  const { values } = read;
   const catalog = await loadCatalog();
   const known = allExercises(catalog).map((e) => e.scenario.id);
   const exercise = values.exercise === undefined ? undefined : exerciseOf(catalog, values.exercise);

@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { unknownScenario } from '@racelab/shared';
 import { loadCatalog, type Catalog } from '../scenarios/registry.js';
-import { servicesOrSay } from '../services/index.js';
+import { onPlayground } from './searchCommand.js';
 import { EXPLORE_PARALLEL } from './exploreCli.js';
 import { mostWorkers, resultWords, type ExploreLimits, type ExploredRow } from './exploreCatalogue.js';
 
@@ -34,24 +34,19 @@ export async function exploreAllCommand(argv: string[]): Promise<number> {
     console.error(`${parsed}\n${EXPLORE_ALL_USAGE}`);
     return 2;
   }
-  const services = await servicesOrSay();
-  if (!services) return 1;
-  const { Playground } = await import('../runs/playground.js');
   const { exploreScenario } = await import('./exploreCatalogue.js');
   const { limits, scenarios } = parsed;
-  const playground = await Playground.open({
-    ...services,
-    poolSize: Math.max(...scenarios.map((id) => mostWorkers(catalog, id))) * EXPLORE_PARALLEL,
-  });
   const started = Date.now();
   const rows: ExploredRow[] = [];
   console.log(TABLE_HEAD);
-  try {
-    for (const id of scenarios) rows.push(...(await exploreScenario(playground, id, limits, (row) => console.log(tableRow(row)))));
-  } finally {
-    await playground.close();
-    await services.stop();
-  }
+  const explored = await onPlayground(
+    Math.max(...scenarios.map((id) => mostWorkers(catalog, id))) * EXPLORE_PARALLEL,
+    async (playground) => {
+      for (const id of scenarios) rows.push(...(await exploreScenario(playground, id, limits, (row) => console.log(tableRow(row)))));
+      return 0;
+    },
+  );
+  if (explored !== 0) return explored;
   const wrong = rows.filter((r) => r.asExpected === false);
   console.log(
     `\n${rows.length} variants and near-misses in ${((Date.now() - started) / 60_000).toFixed(1)} min (bound ${limits.bound}, budget ${limits.budget} schedules each): ${wrong.length === 0 ? 'each as its kind expects' : `${wrong.length} NOT as expected: ${wrong.map((r) => `${r.scenario} ${r.variant}`).join(', ')}`}`,

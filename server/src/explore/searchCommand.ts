@@ -78,19 +78,19 @@ export function paramsGiven(pairs: string[]): Record<string, string> | string {
 }
 
 /**
- * Finds the stores, opens a playground whose warm pool holds the workers of every schedule
- * playing at once, and runs the command's `work` on it; 1 when the stores cannot be reached or
- * the work throws (its message redacted), and everything closed whichever way it ends.
+ * Finds the stores, opens a playground whose warm pool holds `poolSize` workers, and runs the
+ * command's `work` on it; 1 when the stores cannot be reached or the work throws (its message
+ * redacted), and everything closed whichever way it ends (`close` first, when given).
  */
-export async function onWarmPool(
-  workers: number,
-  request: ExploreRequest,
+export async function onPlayground(
+  poolSize: number,
   work: (playground: Playground) => Promise<number>,
+  close?: () => Promise<void>,
 ): Promise<number> {
   const services = await servicesOrSay();
   if (!services) return 1;
   const { Playground } = await import('../runs/playground.js');
-  const playground = await Playground.open({ ...services, poolSize: workers * (request.parallel ?? 1) });
+  const playground = await Playground.open({ ...services, poolSize });
   try {
     return await work(playground);
   } catch (error) {
@@ -98,6 +98,7 @@ export async function onWarmPool(
     return 1;
   } finally {
     await playground.close();
+    await close?.();
     await services.stop();
   }
 }
@@ -115,7 +116,9 @@ export async function runSearchCommand<P extends Pick<Parsed, 'request' | 'manif
     console.error(`${parsed}\n${usage}`);
     return 2;
   }
-  return onWarmPool(parsed.workers, parsed.request, (playground) => searchAndReport(playground, parsed, report(parsed)));
+  // Warm processes for every schedule playing at once.
+  const poolSize = parsed.workers * (parsed.request.parallel ?? 1);
+  return onPlayground(poolSize, (playground) => searchAndReport(playground, parsed, report(parsed)));
 }
 
 /**
