@@ -3,6 +3,10 @@ import { checkInputs } from '../../model/params.js';
 import { useStore } from '../../store/index.js';
 import { selectLiveInProgress, selectRunInProgress, selectScenario } from '../../store/selectors.js';
 
+/** What Run does while a link's schedule is set, in the form and on presenter mode's stage bar. */
+export const scheduleWords = (schedule: string): string =>
+  `Run replays a schedule the explorer found: ${schedule.split(',').length} decisions, in their order.`;
+
 export function RunControls() {
   const scenario = useStore(selectScenario);
   const variantId = useStore((s) => s.variantId);
@@ -52,7 +56,7 @@ export function RunControls() {
       </p>
       {schedule && (
         <p className="run-schedule" role="status">
-          Run replays a schedule the explorer found: {schedule.split(',').length} decisions, in their order.{' '}
+          {scheduleWords(schedule)}{' '}
           <button type="button" onClick={() => dropSchedule()}>
             Drop the schedule
           </button>

@@ -1,12 +1,14 @@
 // In presenter mode the controls are hidden: this bar names what is on stage (scenario,
 // variant, chapter), keeps Run and the variant toggle one click (or one key) away, and
-// says why a run did not start, since the form that would say it is hidden. Four parts
+// says why a run did not start, or that Run replays a link's schedule, since the form that
+// would say it is hidden. Four parts
 // (what, buttons, about, look) that present.css lays out in two rows or three.
 import { chapterIndex, chaptersOf, chapterWords } from '../../app/chapters.js';
 import { perform } from '../../app/useShortcuts.js';
 import { useStore } from '../../store/index.js';
 import { selectChapterExercises, selectRunInProgress, selectScenario, selectVariant } from '../../store/selectors.js';
 import { ConnectionStatus } from '../ConnectionStatus.js';
+import { scheduleWords } from '../controls/RunControls.js';
 import { speedWords } from '../controls/SpeedControl.js';
 import { PresentControls } from './PresentControls.js';
 
@@ -36,6 +38,7 @@ export function StageBar() {
   const busy = useStore(selectRunInProgress);
   const connected = useStore((s) => s.transport !== null);
   const runError = useStore((s) => s.runError);
+  const schedule = useStore((s) => s.schedule);
   return (
     <div className="stage-bar" role="group" aria-label="On stage">
       <div className="stage-what">
@@ -73,6 +76,11 @@ export function StageBar() {
         {runError ? (
           <p className="stage-summary error" role="alert">
             The run did not start: {runError}
+          </p>
+        ) : schedule ? (
+          // A link's schedule replaces the staged story: the audience sees the order the explorer found.
+          <p className="stage-summary stage-schedule" role="status">
+            {scheduleWords(schedule)}
           </p>
         ) : (
           <p className="stage-summary">{scenario?.summary}</p>

@@ -33,8 +33,19 @@ function setText(el: HTMLElement, text: string): void {
   } else if (el.textContent !== text) el.textContent = text;
 }
 
-/** Writes tick labels (or grid lines) into a container, reusing its children. */
-function writeTicks(el: HTMLElement | null, times: number[], view: TimeWindow, labels: boolean): void {
+/**
+ * A tick label's width in its own font's em, per character: tabular digits, the space and
+ * "ms" are about 0.55 em each in the page's fonts; a little more, so an estimate errs wide.
+ */
+const TICK_EM_PER_CHAR = 0.62;
+
+/**
+ * Writes tick labels (or grid lines) into a container of `widthPx`, reusing its children.
+ * A label is centred on its time unless that would put it past an edge of the axis; there
+ * it ends (or starts) at its time instead. The label's width is estimated from its text and
+ * font size, not measured: a measure would lay the page out again in every live frame.
+ */
+function writeTicks(el: HTMLElement | null, times: number[], view: TimeWindow, labels: boolean, widthPx: number): void {
   if (!el) return;
   const scale = makeScale(view.startMs, view.endMs);
   while (el.children.length < times.length) {
@@ -43,6 +54,7 @@ function writeTicks(el: HTMLElement | null, times: number[], view: TimeWindow, l
     span.setAttribute('aria-hidden', 'true');
     el.appendChild(span);
   }
+  const emPx = labels && el.firstElementChild ? fontPx(el.firstElementChild as HTMLElement) : 0;
   for (let i = 0; i < el.children.length; i++) {
     const child = el.children[i] as HTMLElement;
     const t = times[i];
@@ -55,11 +67,18 @@ function writeTicks(el: HTMLElement | null, times: number[], view: TimeWindow, l
     const x = timeToX(t, scale);
     child.style.left = `${x}%`;
     if (labels) {
-      // Labels at the edges stay inside the axis.
-      child.style.transform = x < 3 ? 'none' : x > 97 ? 'translateX(-100%)' : '';
-      setText(child, formatMs(t));
+      const text = formatMs(t);
+      const halfPx = (text.length * TICK_EM_PER_CHAR * emPx) / 2;
+      const atPx = (x / 100) * widthPx;
+      child.style.transform = atPx < halfPx ? 'none' : atPx + halfPx > widthPx ? 'translateX(-100%)' : '';
+      setText(child, text);
     }
   }
+}
+
+/** A tick label's font size in px (the presenter's is larger), 13 if the page has none yet. */
+function fontPx(tick: HTMLElement): number {
+  return Number.parseFloat(getComputedStyle(tick).fontSize) || 13;
 }
 
 /** Margin (in visible spans, each side) of a drawing made while zooming out. */
@@ -204,10 +223,10 @@ export function useTimelineFrame(
       if (axisKey !== axisFor) {
         axisFor = axisKey;
         const times = ticks(makeScale(view.startMs, view.endMs), Math.max(3, Math.floor(width / 110)));
-        writeTicks(t.axis.current, times, view, true);
+        writeTicks(t.axis.current, times, view, true, width);
         const axisName = `Time axis from ${formatMs(view.startMs)} to ${formatMs(view.endMs)}`;
         if (t.axis.current && t.axis.current.getAttribute('aria-label') !== axisName) t.axis.current.setAttribute('aria-label', axisName);
-        writeTicks(t.grid.current, times, view, false);
+        writeTicks(t.grid.current, times, view, false, width);
       }
       const viewScale = makeScale(view.startMs, view.endMs);
       const liveX = timeToX(nowMs, viewScale);
