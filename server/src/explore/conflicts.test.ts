@@ -24,6 +24,15 @@ describe('steps that do not commute', () => {
     expect(conflicts({ kind: 'yield', why: 'sleep' }, release)).toBe(false);
   });
 
+  it("lets a transaction's bounds commute, so a statement races the statement it meets, not the other's COMMIT", () => {
+    const update: StepAt = { kind: 'postgres', sql: 'update documents set content = $1 where id = $2' };
+    for (const sql of ['begin', 'COMMIT', 'rollback', 'savepoint a', 'release savepoint a'])
+      expect(conflicts({ kind: 'postgres', sql }, update)).toBe(false);
+    expect(conflicts(update, { kind: 'postgres', sql: 'update documents set fence = $1 where id = $2' })).toBe(true);
+    // Undoing to a savepoint takes back the transaction's writes: it stays a step of unknown reach.
+    expect(conflicts({ kind: 'postgres', sql: 'rollback to savepoint a' }, update)).toBe(true);
+  });
+
   it("names a lock call's key, so a lease may run out just before it", () => {
     expect(keysOf(release)).toEqual(['lock:x']);
   });

@@ -39,6 +39,21 @@ function readsOnly(sql: string): boolean {
   );
 }
 
+/**
+ * A transaction's own bounds: BEGIN, COMMIT, ROLLBACK, a savepoint. They name no table and
+ * commute with every step of another worker: what decides an outcome is where the
+ * transaction's statements fall against the other's (a read of READ COMMITTED sees a row as
+ * it was before an uncommitted update, the same as before the update itself; a write of the
+ * same row waits for the commit whichever goes first), and those statements race in their own
+ * right. Counted as conflicting, a COMMIT would stand between every later statement and the
+ * statement it really races with, and the search would never let the later one go first.
+ */
+function bounds(sql: string): boolean {
+  return (
+    /^\s*(begin|commit|rollback|end|start\s+transaction|savepoint|release\s+savepoint)\b/i.test(sql) && !/\bto\s+savepoint\b/i.test(sql)
+  );
+}
+
 const overlaps = (a: string[], b: string[]): boolean => a.length === 0 || b.length === 0 || a.some((x) => b.includes(x));
 
 const onKeys = (step: StepAt): boolean => step.kind === 'redis' || step.kind === 'lock';
@@ -51,11 +66,15 @@ export function conflicts(a: StepAt, b: StepAt): boolean {
     return overlaps(a.keys, b.keys);
   }
   if (a.kind === 'postgres' && b.kind === 'postgres') {
+    if (bounds(a.sql) || bounds(b.sql)) return false;
     if (readsOnly(a.sql) && readsOnly(b.sql)) return false;
     return overlaps(tablesOf(a.sql), tablesOf(b.sql));
   }
   return false;
 }
+
+/** A step's identity, to tell two steps the same: the same command on the same keys, the same statement, the same call. */
+export const stepKey = (step: StepAt): string => JSON.stringify(step);
 
 /** The keys a step names (a Redis command's, a lock call's); none for any other step. */
 export function keysOf(step: StepAt): string[] {

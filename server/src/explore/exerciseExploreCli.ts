@@ -21,6 +21,7 @@ import { EXPLORE_PARALLEL, jsonReport } from './exploreCli.js';
 import type { Exploration, ExploreRequest } from './explorer.js';
 import {
   onPlayground,
+  cornersWanted,
   paramsGiven,
   plural,
   printSmallest,
@@ -131,7 +132,14 @@ async function readRequest(argv: string[], cwd: string): Promise<Parsed | string
   // The edited code has the parameters of the variant it was edited from; a schedule's are those it was found at.
   const params = resolveParams(exercise.manifest, exercise.from.id, { ...schedule?.value.params, ...given });
   if (!params.ok) return params.error;
-  const request: ExploreRequest = { scenario, variant: EXERCISE_VARIANT_ID, params: params.params, ...budget, parallel: EXPLORE_PARALLEL };
+  const request: ExploreRequest = {
+    scenario,
+    variant: EXERCISE_VARIANT_ID,
+    params: params.params,
+    ...cornersWanted(values, exercise.manifest.params, params.params, given),
+    ...budget,
+    parallel: EXPLORE_PARALLEL,
+  };
   const out = resolve(cwd, values.out ?? `${scenario}-${EXERCISE_VARIANT_ID}.schedule.json`);
   return { exercise, file, source, request, ...(replay ? { replay } : {}), out, json: values.json };
 }

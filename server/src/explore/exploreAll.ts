@@ -14,13 +14,13 @@ import { EXPLORE_PARALLEL } from './exploreCli.js';
 import { mostWorkers, resultWords, type ExploreLimits, type ExploredRow } from './exploreCatalogue.js';
 
 export const EXPLORE_ALL_USAGE = `usage: racelab explore --all [--budget N] [--minutes M] [--bound K] [--scenario id ...]   (npm run explore -- --all)
-  --budget    schedules to run at most for each variant (default 20; a broken one stops at its first failure)
+  --budget    schedules to run at most for each variant (default 100; a broken one stops at its first failure)
   --minutes   stop starting a variant's schedules after this long (default 2)
   --bound     the most preemptions plus faults a schedule may have (default 2)
   --scenario  only this scenario (give it again for more)`;
 
 const OPTIONS = {
-  budget: { type: 'string', default: '20' },
+  budget: { type: 'string', default: '100' },
   minutes: { type: 'string', default: '2' },
   bound: { type: 'string', default: '2' },
   scenario: { type: 'string', multiple: true, default: [] as string[] },

@@ -8,13 +8,14 @@ import type { Playground } from '../runs/playground.js';
 import type { AnyScenario, Catalog } from '../scenarios/registry.js';
 import { variantForSetup, type MutantDefinition, type VariantDefinition } from '../scenarios/types.js';
 import { notExplorable } from './assumptions.js';
+import { paramCorners } from './corners.js';
 import { explore, failsTheVariant, type Exploration, type ExploreRequest } from './explorer.js';
 
 export type ExploredKind = 'broken' | 'correct' | 'near-miss';
 
 /** What exploring one variant gave. */
 export type ExploredResult =
-  | { kind: 'found'; preemptions: number; faults: number; decisions: number; verdict: string }
+  | { kind: 'found'; preemptions: number; faults: number; decisions: number; verdict: string; corner?: string }
   | { kind: 'none'; exhausted: boolean; bound: number; errors: number }
   | { kind: 'assumption'; words: string[] }
   | { kind: 'not-explorable'; why: string }
@@ -114,6 +115,7 @@ async function exploreVariant(playground: Playground, target: Target, limits: Ex
         scenario: scenario.id,
         variant: definition.id,
         params: params.params,
+        corners: paramCorners(manifest.params, params.params),
         mutants: mutant,
         faults: { expire: true, kill: true },
         firstFailure: true,
@@ -127,7 +129,9 @@ async function exploreVariant(playground: Playground, target: Target, limits: Ex
     const result = resultOf(found, limits.bound);
     const row = { ...base, schedules: schedulesToFailure(found), ms: Date.now() - started, result };
     const declaredAt = 'failsAt' in definition ? setWords(definition.failsAt) : '';
-    if (mutant && result.kind === 'none' && declaredAt !== '') return { ...row, asExpected: null, declaredAt };
+    // Nothing of its own found: none failed, or each that did failed the correct variant too.
+    const nothingOwn = result.kind === 'none' || result.kind === 'assumption';
+    if (mutant && nothingOwn && declaredAt !== '') return { ...row, asExpected: null, declaredAt };
     return { ...row, asExpected: expected(kind, result) };
   } catch (error) {
     return {
@@ -143,8 +147,8 @@ async function exploreVariant(playground: Playground, target: Target, limits: Ex
 function resultOf(found: Exploration, bound: number): ExploredResult {
   const { smallest, assumptionsBroken, exhausted, played } = found;
   if (smallest) {
-    const { cost, choices, lines } = smallest;
-    return { kind: 'found', ...cost, decisions: choices.length, verdict: lines[0] ?? '' };
+    const { cost, choices, lines, corner } = smallest;
+    return { kind: 'found', ...cost, decisions: choices.length, verdict: lines[0] ?? '', ...(corner ? { corner: corner.words } : {}) };
   }
   if (assumptionsBroken.length > 0) return { kind: 'assumption', words: [...new Set(assumptionsBroken.map((p) => p.assumption!))] };
   const errors = played.filter((p) => p.outcome === 'error');
@@ -177,10 +181,10 @@ export function resultWords(row: ExploredRow): string {
   return row.declaredAt ? `${words}; its mistake is declared to show at ${row.declaredAt}, not at the defaults` : words;
 }
 
-function outcomeWords({ result, schedules }: ExploredRow): string {
+function outcomeWords({ result, schedules, kind }: ExploredRow): string {
   switch (result.kind) {
     case 'found':
-      return `found: ${result.preemptions}p ${result.faults}f, ${result.decisions} decisions: ${result.verdict}`;
+      return `found: ${result.preemptions}p ${result.faults}f${result.corner ? `, ${result.corner}` : ''}, ${result.decisions} decisions: ${result.verdict}`;
     case 'none': {
       const errors = result.errors > 0 ? `; ${result.errors} ended with an error` : '';
       return result.exhausted
@@ -188,7 +192,8 @@ function outcomeWords({ result, schedules }: ExploredRow): string {
         : `none in ${schedules} schedule${schedules === 1 ? '' : 's'} (bound ${result.bound}${errors})`;
     }
     case 'assumption':
-      return `assumption broken: ${result.words.join('; ')}`;
+      // A near-miss's failures kept apart are those its correct variant fails too.
+      return `${kind === 'near-miss' ? 'none of its own' : 'assumption broken'}: ${result.words.join('; ')}`;
     case 'not-explorable':
       return `not explorable: ${result.why}`;
     case 'unavailable':

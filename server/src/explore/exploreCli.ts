@@ -20,7 +20,7 @@ import {
 } from '@racelab/shared';
 import { findVariant, loadCatalog } from '../scenarios/registry.js';
 import type { Exploration, ExploreRequest, PlayedSchedule } from './explorer.js';
-import { paramsGiven, runSearchCommand, searchBudget, readArgs, SEARCH_OPTIONS } from './searchCommand.js';
+import { costWords, cornersWanted, paramsGiven, runSearchCommand, searchBudget, readArgs, SEARCH_OPTIONS } from './searchCommand.js';
 import { storyOf } from './story.js';
 
 /**
@@ -31,7 +31,7 @@ import { storyOf } from './story.js';
 export const EXPLORE_PARALLEL = 2;
 
 export const EXPLORE_USAGE = `usage: racelab explore <scenario> --variant <id> [--param name=value ...] [--bound K] [--budget N] [--minutes M]
-                       [--no-faults] [--first] [--out file.schedule.json] [--json]   (npm run explore -- <scenario> --variant <id>)
+                       [--no-faults] [--no-corners] [--first] [--out file.schedule.json] [--json]   (npm run explore -- <scenario> --variant <id>)
        racelab explore --lock <module.mjs> [...]   (a lock module of your own)
        racelab explore --exercise <scenario> --file <my-fix.ts> [...]   (an exercise's edited code)
        racelab explore --all [--budget N] [--minutes M] [--bound K] [--scenario id ...]   (every variant and near-miss, a table)
@@ -39,6 +39,7 @@ export const EXPLORE_USAGE = `usage: racelab explore <scenario> --variant <id> [
   --budget   schedules to run at most (default 40)
   --minutes  stop starting schedules after this long (default 10)
   --no-faults  only reorder the workers: no lease runs out, nobody is killed
+  --no-corners  only the parameters given: no schedule starts from a parameter at a bound of its range
   --first    stop at the first failing schedule (it is among the cheapest)`;
 
 const OPTIONS = { variant: { type: 'string' }, ...SEARCH_OPTIONS } as const;
@@ -81,6 +82,7 @@ async function readRequest(argv: string[], cwd: string): Promise<Parsed | string
     scenario: manifest.id,
     variant: definition.id,
     params: params.params,
+    ...cornersWanted(values, manifest.params, params.params, given),
     mutants: mutant,
     ...budget,
     parallel: EXPLORE_PARALLEL,
@@ -98,7 +100,7 @@ export function writeSmallest({ request, manifest, out }: Pick<Parsed, 'request'
     version: 1,
     scenario: request.scenario,
     variant: request.variant,
-    params: request.params as ScheduleFile['params'],
+    params: smallest.params as ScheduleFile['params'],
     choices: smallest.choices,
     story: storyOf(smallest.trace),
     verdict: smallest.lines,
@@ -106,9 +108,6 @@ export function writeSmallest({ request, manifest, out }: Pick<Parsed, 'request'
   writeFileSync(out, `${JSON.stringify(file, null, 2)}\n`);
   writeFileSync(recordingPath(out), JSON.stringify(createRecording(manifest, request.variant, smallest.events, new Date())));
 }
-
-const costWords = ({ cost }: PlayedSchedule): string =>
-  `${cost.preemptions} preemption${cost.preemptions === 1 ? '' : 's'}, ${cost.faults} fault${cost.faults === 1 ? '' : 's'}`;
 
 function printReport({ request, out }: Parsed, found: Exploration): void {
   const { played, outcomes, failing, smallest, exhausted } = found;
@@ -118,6 +117,11 @@ function printReport({ request, out }: Parsed, found: Exploration): void {
   const errors = played.filter((p) => p.outcome === 'error');
   if (errors.length > 0)
     console.log(`${errors.length} schedule${errors.length === 1 ? '' : 's'} ended the run with an error, e.g. ${errors[0]!.lines[0]}`);
+  const broke = found.assumptionsBroken;
+  if (broke.length > 0)
+    console.log(
+      `${broke.length} schedule${broke.length === 1 ? '' : 's'} failed and ${broke.length === 1 ? 'was' : 'were'} kept apart, not failures of the variant (what its verdict rests on broken, or the correct variant it changes failing too): ${[...new Set(broke.map((p) => p.assumption!))].join('; ')}`,
+    );
   if (!smallest) return console.log('no failing schedule found');
   console.log(`smallest failing schedule: ${costWords(smallest)}, ${smallest.choices.length} decisions`);
   for (const line of storyOf(smallest.trace)) console.log(`  ${line}`);
@@ -129,7 +133,7 @@ function printReport({ request, out }: Parsed, found: Exploration): void {
 
 /** The query that replays the schedule live, after the page's address (npm start serves it on port 7070 unless PORT says). */
 const pageLink = (request: ExploreRequest, smallest: PlayedSchedule): string =>
-  scheduleQuery({ ...request, params: request.params as ScheduleFile['params'], choices: smallest.choices });
+  scheduleQuery({ ...request, params: smallest.params as ScheduleFile['params'], choices: smallest.choices });
 
 /** The exploration as the --json document. */
 export function jsonReport({ request, out }: Pick<Parsed, 'request' | 'out'>, found: Exploration): unknown {
@@ -143,6 +147,7 @@ export function jsonReport({ request, out }: Pick<Parsed, 'request' | 'out'>, fo
     exhausted,
     outcomes,
     failing: failing.length,
+    assumptionsBroken: found.assumptionsBroken.map((p) => ({ assumption: p.assumption, choices: p.choices.length, verdict: p.lines[0] })),
     errors: played.filter((p) => p.outcome === 'error').length,
     ...(smallest
       ? {

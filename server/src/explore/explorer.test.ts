@@ -1,6 +1,7 @@
 // The explorer on real workers and the real stores: it finds lost-update's race without the
 // scenario's choreography (the schedule orders the admins' statements), finds none in the
-// atomic update, and a schedule it found plays again to the same figures. Faults placed by
+// atomic update, and a schedule it found plays again to the same figures; a near-miss's failure
+// counts only where its correct variant does not fail the same schedule the same way. Faults placed by
 // the search: explorerFaults.test.ts (npm run test:full).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricSpec } from '@racelab/shared';
@@ -44,6 +45,20 @@ describe('exploring schedules', () => {
     expect(again.outcome).toBe('fail');
     expect(again.metrics.finalStock).toBe(smallest.metrics.finalStock);
     expect(again.trace.some((d) => d.diverged)).toBe(false);
+  });
+
+  it("a near-miss's failing schedule is its own only where the correct variant it changes does not fail it the same way", async () => {
+    const nearMiss = { scenario: 'lost-update', variant: 'select-for-update-without-lock', params: {}, mutants: true };
+    // The default order: both admins read before either writes, and the unlocked read loses a sale.
+    const own = await play(playground, nearMiss, [], metricsOf('lost-update'));
+    expect(own.outcome).toBe('fail');
+    expect(own.assumption).toBeUndefined();
+    // admin-1 killed at its first step: its sale is lost in select-for-update as well.
+    const any = await play(playground, nearMiss, [{ worker: 'admin-1', kill: true }], metricsOf('lost-update'));
+    expect(any.outcome).toBe('fail');
+    expect(any.assumption).toBe(
+      'select-for-update, the correct variant it changes, fails this schedule the same way (every admin lives to finish its sale)',
+    );
   });
 
   it('finds no failing schedule of the atomic update among those it runs', async () => {

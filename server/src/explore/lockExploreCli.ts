@@ -18,6 +18,7 @@ import { EXPLORE_PARALLEL, jsonReport } from './exploreCli.js';
 import type { Exploration, ExploreRequest } from './explorer.js';
 import { lockJudge } from './lockJudge.js';
 import {
+  cornersWanted,
   paramsGiven,
   plural,
   printSmallest,
@@ -88,6 +89,7 @@ async function readRequest(argv: string[], cwd: string): Promise<Parsed | string
     scenario: LOCK_SCENARIO,
     variant: lock.id,
     params: params.params,
+    ...cornersWanted(values, manifest.params, params.params, given),
     ...budget,
     parallel: EXPLORE_PARALLEL,
     judge: lockJudge(lock),

@@ -3,7 +3,8 @@
 // at the first failure, the parameters given with --param), the stores and a warm pool, the
 // search with its progress on stderr, and the smallest failing schedule in words.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { MetricSpec } from '@racelab/shared';
+import type { MetricSpec, ParamSpec, Params } from '@racelab/shared';
+import { paramCorners } from './corners.js';
 import { splitParam } from '../commandLine.js';
 import type { Playground } from '../runs/playground.js';
 import { servicesOrSay } from '../services/index.js';
@@ -19,6 +20,7 @@ export const SEARCH_OPTIONS = {
   budget: { type: 'string', default: '40' },
   minutes: { type: 'string', default: '10' },
   'no-faults': { type: 'boolean', default: false },
+  'no-corners': { type: 'boolean', default: false },
   first: { type: 'boolean', default: false },
   out: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -31,6 +33,7 @@ export interface SearchValues {
   budget: string;
   minutes: string;
   'no-faults': boolean;
+  'no-corners': boolean;
   first: boolean;
 }
 
@@ -66,6 +69,16 @@ export function searchBudget(values: SearchValues): SearchBudget | string {
     faults: { expire: faults, kill: faults },
     firstFailure: values.first,
   };
+}
+
+/** The corners of the parameters (corners.ts) the search starts from too, unless --no-corners; none of those given with --param. */
+export function cornersWanted(
+  values: Pick<SearchValues, 'no-corners'>,
+  specs: ParamSpec[],
+  params: Params,
+  given: Record<string, string>,
+): Pick<ExploreRequest, 'corners'> {
+  return values['no-corners'] ? {} : { corners: paramCorners(specs, params, Object.keys(given)) };
 }
 
 /** The --param pairs by name, or why one is not a pair. */
@@ -147,12 +160,13 @@ export async function searchShowingProgress(playground: Playground, request: Exp
 /** "1 preemption", "2 faults". */
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** "1 preemption, 0 faults", and the corner of the parameters it ran at ("initialStock at its lowest, 0"). */
+export const costWords = ({ cost, corner }: PlayedSchedule): string =>
+  `${plural(cost.preemptions, 'preemption')}, ${plural(cost.faults, 'fault')}${corner ? `, ${corner.words}` : ''}`;
+
 /** The smallest failing schedule: its cost, its story, its verdict's lines, the files written and how it plays again. */
 export function printSmallest(smallest: PlayedSchedule, out: string, replay: string): void {
-  const { cost } = smallest;
-  console.log(
-    `smallest failing schedule: ${plural(cost.preemptions, 'preemption')}, ${plural(cost.faults, 'fault')}, ${smallest.choices.length} decisions`,
-  );
+  console.log(`smallest failing schedule: ${costWords(smallest)}, ${smallest.choices.length} decisions`);
   for (const line of storyOf(smallest.trace)) console.log(`  ${line}`);
   for (const line of smallest.lines) console.log(`  → ${line}`);
   console.log(`written: ${out}\n  play it again: ${replay}`);

@@ -7,6 +7,8 @@
 // killed where it waits. Every decision is kept (the trace): the explorer builds the next
 // schedules from it and tells the story of a failing one.
 import type { ScheduleChoice, StepAt } from '@racelab/shared';
+import type { Assumption } from '../scenarios/types.js';
+import { stepKey } from './conflicts.js';
 
 /**
  * The time scale of an explored run (and of its replay): every duration 50 times longer, so
@@ -35,6 +37,11 @@ export interface Decision {
   leases: string[];
   /** The schedule named a worker that was not waiting here: the default went instead. */
   diverged?: true;
+  /**
+   * Leases that ran out before this decision because every worker only polled for them (time
+   * passing, not a fault of the schedule: its replay does the same).
+   */
+  ranOut?: string[];
 }
 
 /** What the scheduler needs of its run. */
@@ -58,6 +65,8 @@ interface Waiting {
 
 export class StepScheduler {
   readonly trace: Decision[] = [];
+  /** The assumptions of the run's variant that its stores showed broken at its end (set by the run). */
+  brokenInStores: Assumption[] = [];
   private readonly waiting = new Map<string, Waiting[]>();
   private alive: string[] = [];
   private run: ScheduledRun | undefined;
@@ -71,7 +80,30 @@ export class StepScheduler {
   private generation = 0;
   private busySince = 0;
 
-  constructor(readonly choices: readonly ScheduleChoice[] = []) {}
+  /**
+   * Workers seen with two points waiting at once: they run work side by side (hot-key's jobs in
+   * one process), so while one of their tasks waits to poll, another may be between points.
+   */
+  private readonly sideBySide = new Set<string>();
+  /** Each worker's last store step let go, and whether it has slept since (a poll loop's turn). */
+  private readonly lastSent = new Map<string, { step: string; slept: boolean }>();
+  /** The worker the schedule's last choice sent ahead, while it goes on towards `to`. */
+  private ahead: { worker: string; to: string } | undefined;
+
+  /**
+   * `ahead`: once the choices are played, the last one's worker goes on (through its pauses)
+   * until it reaches that step, which goes too; the default takes over sooner when the worker
+   * stops waiting (blocked, or done), polls again (the same store step after a sleep: it waits
+   * for what has not happened yet) or turns out to run tasks side by side. Each decision it takes is in the trace as a plain choice, so
+   * the trace replays without it.
+   */
+  constructor(
+    readonly choices: readonly ScheduleChoice[] = [],
+    ahead?: StepAt,
+  ) {
+    const last = choices.at(-1);
+    if (ahead && last) this.ahead = { worker: last.worker, to: stepKey(ahead) };
+  }
 
   /** The run starts: its workers, in order, and its hands on the stores and processes. */
   bind(workerIds: string[], run: ScheduledRun): void {
@@ -85,6 +117,7 @@ export class StepScheduler {
       const queue = this.waiting.get(workerId) ?? [];
       queue.push({ step, go });
       this.waiting.set(workerId, queue);
+      if (queue.length > 1) this.sideBySide.add(workerId);
       this.started.add(workerId);
       this.settle();
     });
@@ -139,10 +172,12 @@ export class StepScheduler {
     const run = this.run!;
     this.deciding = true;
     try {
+      if (this.waitingWorkers().length === 0) return;
+      const { ranOut, leases } = await this.readTheKeys(run);
+      // Read again after the stores answered: a worker may have ended meanwhile.
       const names = this.waitingWorkers();
       if (names.length === 0) return;
-      const leases = await run.leases();
-      const planned = this.choices[this.trace.length];
+      const planned = this.choices[this.trace.length] ?? this.goingAhead(names);
       const fallback = this.defaultChoice(names);
       const diverged = planned !== undefined && !names.includes(planned.worker);
       const choice = planned && !diverged ? planned : { worker: fallback };
@@ -152,6 +187,7 @@ export class StepScheduler {
         preemption: this.preempts(choice.worker, names),
         leases,
         ...(diverged ? { diverged: true as const } : {}),
+        ...(ranOut.length > 0 ? { ranOut } : {}),
       };
       this.trace.push(decision);
       await this.play(choice, leases);
@@ -177,7 +213,80 @@ export class StepScheduler {
     }
     this.last = choice.worker;
     this.lastPaused = next.step.kind === 'yield';
+    this.sent(choice.worker, next.step);
+    // The worker sent ahead has arrived once it lets that step go.
+    if (this.ahead?.worker === choice.worker && this.trace.length >= this.choices.length && stepKey(next.step) === this.ahead.to)
+      this.ahead = undefined;
     next.go();
+  }
+
+  /**
+   * Time passing where every worker only polls, then the leases a fault may expire. A store that
+   * does not answer (a timeout) is said on the timeline and the decision made without them: a
+   * decision must come, or every worker waits for ever.
+   */
+  private async readTheKeys(run: ScheduledRun): Promise<{ ranOut: string[]; leases: string[] }> {
+    try {
+      const ranOut = await this.letTimePass(this.waitingWorkers());
+      return { ranOut, leases: await run.leases() };
+    } catch (error) {
+      run.note(
+        this.waitingWorkers()[0] ?? this.alive[0] ?? 'worker-1',
+        `the scheduler could not read the run's keys (${(error as Error).message}): this decision places no fault`,
+      );
+      return { ranOut: [], leases: [] };
+    }
+  }
+
+  /** Keeps each worker's last store step, and whether it slept since. */
+  private sent(worker: string, step: StepAt): void {
+    const last = this.lastSent.get(worker);
+    if (step.kind === 'yield') {
+      if (last && step.why === 'sleep') last.slept = true;
+    } else if (step.kind !== 'checkpoint') this.lastSent.set(worker, { step: stepKey(step), slept: false });
+  }
+
+  /** The worker waits to send the very step it sent last, having slept since: it polls. */
+  private polls(worker: string, step: StepAt): boolean {
+    const last = this.lastSent.get(worker);
+    return last !== undefined && last.slept && last.step === stepKey(step);
+  }
+
+  /**
+   * When every live worker waits only to poll again, nothing any of them sends changes what the
+   * others see: only time does. The leases their polls name run out then, on Redis's clock, as
+   * the wall clock would have let them (an explored run's durations are stretched, so that no
+   * lease runs out by itself while its holder is held). Without it a worker waiting for a killed
+   * holder's lease would poll thousands of times.
+   */
+  private async letTimePass(names: string[]): Promise<string[]> {
+    const run = this.run!;
+    // A worker whose other tasks may be between points could still change what the polls see.
+    if (names.length < this.alive.length || this.alive.some((id) => this.sideBySide.has(id))) return [];
+    const steps = names.map((worker) => ({ worker, step: this.waiting.get(worker)![0]!.step }));
+    if (!steps.every(({ worker, step }) => this.polls(worker, step))) return [];
+    const leases = await run.leases();
+    const polled = [...new Set(steps.flatMap(({ step }) => (step.kind === 'redis' ? step.keys : [])))];
+    const ranOut = leases.filter((key) => polled.includes(key));
+    for (const key of ranOut) {
+      run.note(steps[0]!.worker, `every worker only polls for '${key}': time passes and the lease runs out (Redis's clock)`);
+      await run.expire(key);
+    }
+    return ranOut;
+  }
+
+  /** The worker sent ahead, when it still goes ahead here; undefined once it has arrived or cannot. */
+  private goingAhead(names: string[]): ScheduleChoice | undefined {
+    const ahead = this.ahead;
+    if (!ahead) return undefined;
+    const step = names.includes(ahead.worker) ? this.waiting.get(ahead.worker)![0]!.step : undefined;
+    // A worker running tasks side by side goes on with whichever task is first in its queue,
+    // not the one sent ahead: it would poll with one while the step waits in another.
+    if (step === undefined || this.polls(ahead.worker, step) || this.sideBySide.has(ahead.worker)) {
+      this.ahead = undefined;
+      return undefined;
+    }
+    return { worker: ahead.worker };
   }
 
   /** The worker that went last goes on unless it paused; then the next waiting one after it, in turn. */

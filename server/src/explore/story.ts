@@ -11,6 +11,8 @@ export function storyOf(trace: Decision[]): string[] {
   trace.forEach((decision, j) => {
     const { worker, expire, kill } = decision.choice;
     const step = decision.waiting.find((w) => w.worker === worker)!.step;
+    for (const key of decision.ranOut ?? [])
+      lines.push(`every worker only polls: time passes and the lease '${key}' runs out (Redis's clock)`);
     if (expire !== undefined) lines.push(`the lease '${expire}' runs out (Redis's clock)`);
     if (kill) return void lines.push(`${worker} is killed before ${stepWords(step)}`);
     if (decision.preemption) {

@@ -47,6 +47,7 @@ import { credentialedUrls, type CredentialSupport } from './runCredentials.js';
 import type { OwnCode, RunGiven } from './ownCode.js';
 import type { StepScheduler } from '../explore/stepScheduler.js';
 import { scheduledRun } from '../explore/scheduledRun.js';
+import { assumptionsOf, brokenInStores } from '../explore/assumptions.js';
 
 export interface RunRequest {
   scenario: AnyScenario;
@@ -516,6 +517,8 @@ export class Run {
     await abortable(truth.stop(), signal);
     await abortable(truth.recorded, signal); // the key observer's last sample included
     const metrics = await abortable(scenario.measure(stores, timed, info, fixture), signal);
+    const { scheduler } = this.request;
+    if (scheduler) scheduler.brokenInStores = await abortable(brokenInStores(assumptionsOf(scenario, variant), stores), signal);
     signal.throwIfAborted();
     const verdict = judge(scenario.expectations(params), metrics);
     const expected = expectedOf(variant, params);

@@ -26,6 +26,8 @@ export interface PlayedFacts {
   /** Each decision: who waited where, and what went. */
   trace: Array<{ waiting: Array<{ worker: string; step: StepAt }>; choice: ScheduleChoice }>;
   events: RunEvent[];
+  /** The assumptions the stores showed broken at the run's end (Assumption.brokenInStores). */
+  brokenInStores?: Assumption[];
 }
 
 /**
@@ -36,8 +38,13 @@ export interface PlayedFacts {
 export interface Assumption {
   /** What is assumed, in words: "the lease outlasts the work". */
   words: string;
-  /** Whether this played schedule broke it. */
-  brokenBy(played: PlayedFacts): boolean;
+  /** Whether this played schedule broke it, read from its decisions and the run's log. */
+  brokenBy?(played: PlayedFacts): boolean;
+  /**
+   * Whether the stores show it broken, read at the end of an explored run before they are
+   * dropped: the order of acts as the stores timed them, where the workers' words may come late.
+   */
+  brokenInStores?(stores: RunStores): Promise<boolean>;
 }
 
 /** What a variant's code gets inside its worker process. */

@@ -2,11 +2,12 @@
 // a playground of its own: every variant and near-miss explored one after another, and the rows
 // that are not what their kind expects, in words. The budgets keep a scenario to a minute or
 // two on 2 cores: a broken variant stops at its first failure, a correct one runs a few schedules.
+import { describe, expect, it } from 'vitest';
 import { exploreScenario, mostWorkers, resultWords, type ExploreLimits, type ExploredRow } from '../explore/exploreCatalogue.js';
 import { loadCatalog } from '../scenarios/registry.js';
 import { openTestPlayground } from './testPlayground.js';
 
-export const EXPLORED_IN_TESTS: ExploreLimits = { bound: 2, budget: 20, correctBudget: 2, timeMs: 120_000, parallel: 2 };
+export const EXPLORED_IN_TESTS: ExploreLimits = { bound: 2, budget: 100, correctBudget: 2, timeMs: 120_000, parallel: 2 };
 
 export interface ExploredScenario {
   rows: ExploredRow[];
@@ -29,4 +30,22 @@ export async function exploredFromDefaults(scenario: string, limits = EXPLORED_I
   } finally {
     await playground.close();
   }
+}
+
+/**
+ * A scenario's test file held to the explorer from its defaults, as `npm run explore -- --all`
+ * holds it: a failing schedule found for each broken variant and near-miss, and for each correct
+ * variant none, or only schedules that break an assumption its verdict rests on (npm run
+ * test:full: dozens of real runs). A file for each scenario, so that two run side by side;
+ * `more` reads the rows further.
+ */
+export function exploredFromDefaultsTest(scenario: string, more?: (explored: ExploredScenario) => void): void {
+  describe(`${scenario} explored from its defaults`, () => {
+    it('finds the failures of the broken variants and near-misses, and none of the correct ones', async () => {
+      const explored = await exploredFromDefaults(scenario);
+      expect(explored.unexpected).toEqual([]);
+      expect(explored.rows.filter((r) => r.asExpected === true).length).toBeGreaterThan(0);
+      more?.(explored);
+    }, 900_000);
+  });
 }

@@ -1,7 +1,9 @@
 // ioredfour 1.4.3: the lock is a hash {index} with a PEXPIRE. The index is an INCR of a
 // counter beside it (one per namespace), in the same script as the grant, so each grant's is
 // higher than the last: a fencing token. Release and extend compare it; no renewal of its own.
-// It says no value of its own: the scenarios read the hash right after the grant ("{index: 1}").
+// Its value is that hash as racelab shows one (scenarios/keyValue.ts: "{index: 1}"), known from
+// the grant's own index: read back from Redis after the grant, a lease that ran out in between
+// would leave nothing to read, and the grant nobody's.
 // The counter lives in the lock's Redis: a failover that loses a grant loses its increment too,
 // and the promoted replica hands the same index out again; a row that takes only a higher
 // fence still refuses the older holder's write (the failover lab shows it).
@@ -43,6 +45,7 @@ export default defineLock<Lock.Acquired>({
         if (!(await locks.extendLock(lock, ttlMs)).success)
           throw new Error(`ioredfour: lock ${lock.id} is no longer held at index ${lock.index}`);
       },
+      value: (lock) => `{index: ${lock.index}}`,
       fence: (lock) => lock.index,
       async close() {
         subscriber.disconnect(); // ioredfour has no close of its own

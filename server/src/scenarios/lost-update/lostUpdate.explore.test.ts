@@ -1,14 +1,4 @@
-// lost-update held to the explorer from its defaults, as `npm run explore -- --all` holds it: a
-// failing schedule found for each broken variant and near-miss, and for each correct variant
-// none, or only schedules that break an assumption its verdict rests on (npm run test:full:
-// dozens of real runs).
-import { describe, expect, it } from 'vitest';
-import { exploredFromDefaults } from '../../testing/exploredFromDefaults.js';
+// lost-update held to the explorer from its defaults (testing/exploredFromDefaults.ts).
+import { exploredFromDefaultsTest } from '../../testing/exploredFromDefaults.js';
 
-describe('lost-update explored from its defaults', () => {
-  it('finds the failures of the broken variants and near-misses, and none of the correct ones', async () => {
-    const { rows, unexpected } = await exploredFromDefaults('lost-update');
-    expect(unexpected).toEqual([]);
-    expect(rows.filter((r) => r.asExpected === true).length).toBeGreaterThan(0);
-  }, 900_000);
-});
+exploredFromDefaultsTest('lost-update');

@@ -1,0 +1,4 @@
+// fence-check held to the explorer from its defaults (testing/exploredFromDefaults.ts).
+import { exploredFromDefaultsTest } from '../../testing/exploredFromDefaults.js';
+
+exploredFromDefaultsTest('fence-check');
