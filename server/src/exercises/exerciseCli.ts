@@ -65,7 +65,7 @@ export async function exerciseCommand(argv: string[], cwd = process.cwd()): Prom
   const playground = await Playground.open({ ...services, poolSize: 1 });
   try {
     const print = values.json ? () => undefined : (line: ExerciseProgress) => printLine(line, values.file!, exercise.scenario.id);
-    const ending = await gradeExercise(playground, exercise, source, print, { ...(onlySet !== undefined ? { onlySet } : {}) });
+    const ending = await gradeExercise(playground, exercise, source, print, { ...(onlySet !== undefined ? { onlySets: [onlySet] } : {}) });
     if (ending.kind === 'not-compiled') {
       if (values.json) console.log(JSON.stringify({ scenario: exercise.scenario.id, file, compiled: false, errors: ending.errors }));
       return 2;

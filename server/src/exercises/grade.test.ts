@@ -66,7 +66,7 @@ describe("duplicate-job's exercise", () => {
   }, 300_000);
 
   it('names a unique token released with a plain DEL as the blind-release near-miss, at the set that exposes it', async () => {
-    const { ending } = await grade(PLAIN_DEL_HALF_FIX, { onlySet: OVERRUN_SET });
+    const { ending } = await grade(PLAIN_DEL_HALF_FIX, { onlySets: [OVERRUN_SET] });
     expect(ending).toMatchObject({ kind: 'done', passed: false });
     if (ending.kind !== 'done') return;
     expect(ending.results[0]).toMatchObject({
@@ -77,7 +77,7 @@ describe("duplicate-job's exercise", () => {
   }, 180_000);
 
   it('fails a fix that no longer reaches the checkpoint where the scenario stalls, and says to keep it', async () => {
-    const { ending } = await grade(STALL_REMOVED, { onlySet: 0 });
+    const { ending } = await grade(STALL_REMOVED, { onlySets: [0] });
     expect(ending).toMatchObject({ kind: 'done', passed: false });
     if (ending.kind !== 'done') return;
     expect(ending.results[0]!.failures).toEqual(
@@ -88,14 +88,14 @@ describe("duplicate-job's exercise", () => {
   });
 
   it('says why a run of code that fills its heap failed: out of memory, not killed from outside', async () => {
-    const { ending } = await grade(HEAP_HOG, { onlySet: 0 });
+    const { ending } = await grade(HEAP_HOG, { onlySets: [0] });
     expect(ending).toMatchObject({ kind: 'done', passed: false });
     if (ending.kind !== 'done') return;
     expect(ending.results[0]!.failures.join('\n')).toMatch(/worker-\d \(pid \d+\) ended: your code ran out of memory \(128 MB\)/);
   });
 
   it('tells code that does not load from code that fails: not-compiled, with the reason', async () => {
-    const { ending } = await grade(`${TOKEN_LUA}\nthrow new Error('boom at load');\n`, { onlySet: 0 });
+    const { ending } = await grade(`${TOKEN_LUA}\nthrow new Error('boom at load');\n`, { onlySets: [0] });
     expect(ending).toEqual({ kind: 'not-compiled', errors: [{ message: 'your code did not load: boom at load' }] });
   });
 });

@@ -15,8 +15,8 @@ import { playSet } from './setRun.js';
 import { bothReach, missingStalls, type StallFacts } from './stallCheck.js';
 
 export interface GradeOptions {
-  /** Grades only this set (its index among the exercise's sets). */
-  onlySet?: number;
+  /** Grades only these sets (their indexes among the exercise's sets). */
+  onlySets?: readonly number[];
   /** Stops at the first set that fails (the catalogue's test: a broken code fails once, that is enough). */
   stopAtFirstFailure?: boolean;
 }
@@ -39,7 +39,7 @@ export async function gradeExercise(
     const all = exerciseSets(exercise.scenario, exercise.manifest, exercise.definition, exercise.solution);
     const sets = all
       .map((graded, index) => ({ graded, index }))
-      .filter(({ index }) => options.onlySet === undefined || index === options.onlySet);
+      .filter(({ index }) => options.onlySets === undefined || options.onlySets.includes(index));
     progress({ kind: 'compiled', sets: sets.length });
     const results: ExerciseSetResult[] = [];
     for (const { graded, index } of sets) {
