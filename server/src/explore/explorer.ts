@@ -156,7 +156,8 @@ export async function explore(
       playing.delete(going);
       if (failsTheVariant(run) && request.firstFailure) stopped = true;
       // The corners join once the default has given its branches, to be ranked among them.
-      const children = [...branches(run, choices.length, request, corner), ...(next === root ? cornersToTry(playground, request) : [])];
+      const own = branchesFrom(run) ? branches(run, choices.length, request, corner) : [];
+      const children = [...own, ...(next === root ? cornersToTry(playground, request) : [])];
       for (const child of children) {
         if (child.cost > request.bound || seen.has(child.key)) continue;
         seen.add(child.key);
@@ -187,6 +188,23 @@ export async function explore(
     exhausted: !stopped && frontier.length === 0,
   };
 }
+
+/**
+ * The most decisions a played schedule's trace may hold and still give branches. Finding each
+ * step's race walks back through the trace, which costs the square of its length; the longest
+ * trace a variant of the catalogue gives at its defaults or a corner ends in under 4,000
+ * decisions (hot-key's 40 jobs on one key). A run that spun far past that (hot-key's
+ * loser-skips on ten workers: 354,395 decisions to its deadline) would hold the search for
+ * hours.
+ */
+const MOST_DECISIONS_BRANCHED = 20_000;
+
+/**
+ * Whether a played schedule gives branches: one that reached a verdict, within the length above.
+ * A run that ended in an error (its deadline, a lost store) has no verdict to branch from: its
+ * trace stops where the error came, not where the run's code would have ended.
+ */
+const branchesFrom = (run: PlayedSchedule): boolean => run.outcome !== 'error' && run.trace.length <= MOST_DECISIONS_BRANCHED;
 
 const cheapestFirst = (a: Candidate, b: Candidate): number => a.cost - b.cost || a.rank - b.rank || a.at - b.at;
 
