@@ -1,31 +1,21 @@
 // The fenced ledger's grants against the real PostgreSQL and Redis: each new holder the
 // server sees in the lock key is one grant, at Redis's time of the read to the microsecond;
 // a renewal, a key gone and another key are none.
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRunStores, type OwnedRunStores } from '../../runs/runStores.js';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../../services/index.js';
+import type { OwnedRunStores } from '../../runs/runStores.js';
+import { openRunStoresUnderTest, type RunStoresUnderTest } from '../../testing/runStoresUnderTest.js';
 import { createFencedLedger, recordGrantsOf } from './fencedLedger.js';
 
-const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-let redis: Redis;
-let pool: pg.Pool;
+let under: RunStoresUnderTest;
 let stores: OwnedRunStores;
 
 beforeAll(async () => {
-  redis = new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
-  pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  stores = await createRunStores(redis, pool, randomBytes(6).toString('hex'), { databaseUrl, onLost: () => undefined });
+  under = await openRunStoresUnderTest();
+  stores = under.stores;
   await stores.sql('create table documents (id int primary key, writer text not null, fence int not null)');
   await createFencedLedger(stores, 'documents');
 });
-afterAll(async () => {
-  await stores.cleanup();
-  redis.disconnect();
-  await pool.end();
-});
+afterAll(() => under.close());
 
 describe('grants observed in the lock key', () => {
   it('logs each new holder once, at the time Redis read it', async () => {

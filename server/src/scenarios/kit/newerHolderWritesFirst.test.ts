@@ -1,36 +1,26 @@
 // "The newer holder writes first", read from the fenced ledger on the real PostgreSQL: the
 // grants and the guarded row's UPDATEs in the order the stores timed them, whatever order the
 // workers said them in.
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import pg from 'pg';
 import type { RunEvent } from '@racelab/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { brokenAssumption } from '../../explore/assumptions.js';
-import { createRunStores, type OwnedRunStores } from '../../runs/runStores.js';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../../services/index.js';
+import type { OwnedRunStores } from '../../runs/runStores.js';
+import { openRunStoresUnderTest, type RunStoresUnderTest } from '../../testing/runStoresUnderTest.js';
 import { createFencedRow, WRITES_TABLE } from './fencedLedger.js';
 import { NEWER_HOLDER_WRITES_FIRST } from './scheduleAssumptions.js';
 
-const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-let redis: Redis;
-let pool: pg.Pool;
+let under: RunStoresUnderTest;
 let stores: OwnedRunStores;
 
 beforeAll(async () => {
-  redis = new Redis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL);
-  pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  stores = await createRunStores(redis, pool, randomBytes(6).toString('hex'), { databaseUrl, onLost: () => undefined });
+  under = await openRunStoresUnderTest();
+  stores = under.stores;
   await createFencedRow(stores, 'documents', 'first draft');
 });
 beforeEach(async () => {
   await stores.sql(`truncate grants, ${WRITES_TABLE}`);
 });
-afterAll(async () => {
-  await stores.cleanup();
-  redis.disconnect();
-  await pool.end();
-});
+afterAll(() => under.close());
 
 type Act = ['grant' | 'write', string];
 
