@@ -227,8 +227,7 @@ export class StepScheduler {
    */
   private async readTheKeys(run: ScheduledRun): Promise<{ ranOut: string[]; leases: string[] }> {
     try {
-      const ranOut = await this.letTimePass(this.waitingWorkers());
-      return { ranOut, leases: await run.leases() };
+      return await this.letTimePass(this.waitingWorkers());
     } catch (error) {
       run.note(
         this.waitingWorkers()[0] ?? this.alive[0] ?? 'worker-1',
@@ -259,20 +258,22 @@ export class StepScheduler {
    * lease runs out by itself while its holder is held). Without it a worker waiting for a killed
    * holder's lease would poll thousands of times.
    */
-  private async letTimePass(names: string[]): Promise<string[]> {
+  private async letTimePass(names: string[]): Promise<{ ranOut: string[]; leases: string[] }> {
     const run = this.run!;
-    // A worker whose other tasks may be between points could still change what the polls see.
-    if (names.length < this.alive.length || this.alive.some((id) => this.sideBySide.has(id))) return [];
-    const steps = names.map((worker) => ({ worker, step: this.waiting.get(worker)![0]!.step }));
-    if (!steps.every(({ worker, step }) => this.polls(worker, step))) return [];
     const leases = await run.leases();
+    const none = { ranOut: [], leases };
+    // A worker whose other tasks may be between points could still change what the polls see.
+    if (names.length < this.alive.length || this.alive.some((id) => this.sideBySide.has(id))) return none;
+    const steps = names.map((worker) => ({ worker, step: this.waiting.get(worker)![0]!.step }));
+    if (!steps.every(({ worker, step }) => this.polls(worker, step))) return none;
     const polled = [...new Set(steps.flatMap(({ step }) => (step.kind === 'redis' ? step.keys : [])))];
     const ranOut = leases.filter((key) => polled.includes(key));
     for (const key of ranOut) {
       run.note(steps[0]!.worker, `every worker only polls for '${key}': time passes and the lease runs out (Redis's clock)`);
       await run.expire(key);
     }
-    return ranOut;
+    // The leases read once: those that ran out are no longer there for a fault to expire.
+    return { ranOut, leases: leases.filter((key) => !ranOut.includes(key)) };
   }
 
   /** The worker sent ahead, when it still goes ahead here; undefined once it has arrived or cannot. */
