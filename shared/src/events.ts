@@ -150,7 +150,7 @@ export const serverEventBodies = [
     type: z.literal('worker-exited'),
     code: z.number().int().nullable(),
     signal: z.string().nullable(),
-    /** Its part ended well and its process went back to the warm pool for the next explored run instead of exiting (code 0). */
+    /** Its part ended well and its process went back to the warm pool for the next run instead of exiting (code 0). */
     pooled: z.literal(true).optional(),
   }),
   /** What Redis holds for a watched key, observed by the server: value null = no key. */

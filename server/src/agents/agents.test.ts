@@ -89,7 +89,8 @@ function placements(run: Run, also: (pid: number) => void = () => undefined): Pl
   run.onEvent((e) => {
     if (e.type !== 'worker-started') return;
     // (The protocol breaker below is no agent of ours and has no workers: the pid it names is this process's.)
-    if (e.host !== 'mallory') seenWorkers.add(e.pid);
+    // (A worker of this server's own, not an agent's, may go back to its warm pool.)
+    if (e.host !== undefined && e.host !== 'mallory') seenWorkers.add(e.pid);
     placed.push({ workerId: e.workerId!, pid: e.pid, host: e.host, parent: parentOf(e.pid) });
     also(e.pid);
   });

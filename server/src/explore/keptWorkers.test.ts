@@ -1,9 +1,9 @@
-// Explored runs on kept workers, against the real Redis and PostgreSQL: the same worker
-// processes serve two explored runs in a row, each run on connections of its own (the first
-// run's sessions are gone from pg_stat_activity and CLIENT LIST before the second's are made);
-// a worker the schedule killed is never served again; an ordinary run's workers still exit, and
-// so do an explored run's in a lab, of a lock library or where the scenario says its workers
-// serve one run.
+// Runs on kept workers, against the real Redis and PostgreSQL: the same worker processes serve
+// two explored runs in a row, each run on connections of its own (the first run's sessions are
+// gone from pg_stat_activity and CLIENT LIST before the second's are made); a worker the
+// schedule killed is never served again; an ordinary run's workers serve the next run too, but
+// one its choreography stopped (SIGSTOP) exits; and a run's in a lab, of a lock library or
+// where the scenario says its workers serve one run exit, explored or not.
 // Each run is held while every worker waits at its first scheduling point, logged in as the
 // run, so its sessions are read from the stores at a moment the schedule makes, not by luck.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,7 +137,7 @@ describe('kept workers', () => {
     expect(pids.filter((pid) => kept.includes(pid)).sort()).toEqual(kept.sort());
   });
 
-  it('are only those of an explored run of catalog code, outside a lab, a lock library and a scenario whose workers serve one run', () => {
+  it('are only those of a run of catalog code, outside a lab, a lock library and a scenario whose workers serve one run', () => {
     const { scenarios } = playground.catalog;
     const setting = (scenario: string, variant: string) => {
       const definition = scenarios.get(scenario)!;
@@ -146,7 +146,10 @@ describe('kept workers', () => {
     };
     const explored = (scenario: string) => ({ scenario: scenarios.get(scenario)!, scheduler: new StepScheduler() });
     expect(keepsWorkers(explored('duplicate-job'), setting('duplicate-job', 'no-lock'))).toBe(true);
-    expect(keepsWorkers({ scenario: scenarios.get('duplicate-job')! }, setting('duplicate-job', 'no-lock'))).toBe(false);
+    expect(keepsWorkers({ scenario: scenarios.get('duplicate-job')! }, setting('duplicate-job', 'no-lock'))).toBe(true);
+    expect(keepsWorkers({ scenario: scenarios.get('redlock')! }, setting('redlock', scenarios.get('redlock')!.variants[0]!.id))).toBe(
+      false,
+    );
     const library = scenarios.get('duplicate-job')!.variants.find((v) => v.library)!;
     expect(keepsWorkers(explored('duplicate-job'), setting('duplicate-job', library.id))).toBe(false);
     expect(scenarios.get('stalled-job')!.workersServeOneRun).toMatch(/bullmq/);
@@ -154,15 +157,25 @@ describe('kept workers', () => {
     expect(keepsWorkers(explored('redlock'), setting('redlock', scenarios.get('redlock')!.variants[0]!.id))).toBe(false);
   });
 
-  it("an ordinary run's workers still exit, one process per run", async () => {
-    const played = await play(playground, 'duplicate-job', 'no-lock', { workers: WORKERS });
-    expect(played.metrics.emailsSent).toBe(3);
-    await played.run.settled;
-    expect(eventsOf(played.events, 'worker-exited').map((e) => [e.code, e.pooled])).toEqual([
-      [0, undefined],
-      [0, undefined],
-      [0, undefined],
-    ]);
-    for (const pid of workerPids(played.events)) await until(() => !alive(pid), `worker ${pid} gone`);
+  it("an ordinary run's workers serve the next run too, but for one its choreography stopped", async () => {
+    await until(() => playground.pool.idleCount === WORKERS, 'the pool warm');
+    const first = await play(playground, 'duplicate-job', 'no-lock', { workers: WORKERS });
+    expect(first.metrics.emailsSent).toBe(3);
+    await first.run.settled;
+    expect(pooled(first.events).sort()).toEqual(['worker-1', 'worker-2', 'worker-3']);
+    await until(() => playground.pool.idleCount === WORKERS, 'the kept workers warm again');
+    const second = await play(playground, 'duplicate-job', 'no-lock', { workers: WORKERS });
+    expect(second.metrics.emailsSent).toBe(3);
+    expect(workerPids(second.events).sort()).toEqual(workerPids(first.events).sort());
+    await second.run.settled;
+
+    // fencing lease-only stops worker-1 (SIGSTOP) past its lease: that process never serves again.
+    const fencing = await play(playground, 'fencing', 'lease-only');
+    expect(fencing.metrics.staleWritesAccepted).toBe(1);
+    await fencing.run.settled;
+    expect(eventsOf(fencing.events, 'process-paused', 'worker-1')).toHaveLength(1);
+    expect(pooled(fencing.events)).toEqual(['worker-2']);
+    const stopped = eventsOf(fencing.events, 'worker-started', 'worker-1')[0]!.pid;
+    await until(() => !alive(stopped), 'the stopped worker gone');
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EVENTS_PER_MESSAGE, type RunEvent, type ServerMessage } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
 import { startTestServer, type TestServer } from '../testing/testServer.js';
-import { alive, connectClient, isEnd, leftovers, workerPids } from '../testing/wsClient.js';
+import { alive, connectClient, exitedWorkerPids, isEnd, leftovers } from '../testing/wsClient.js';
 import { ORPHAN_GRACE_MS } from './runDirectory.js';
 import { labMechanisms, MECHANISM } from '../labnet/mechanisms.js';
 
@@ -184,7 +184,7 @@ describe('socket server', () => {
     expect(failedAt - closedAt).toBeLessThan(2000);
     console.log(`page closed: run-failed ${Math.round(failedAt - closedAt)} ms after`);
     expect(run.events.at(-1)).toMatchObject({ type: 'run-failed', message: 'the page that started the run went away' });
-    for (const pid of workerPids(run.events)) expect(alive(pid)).toBe(false);
+    for (const pid of exitedWorkerPids(run.events)) expect(alive(pid)).toBe(false);
     expect(await leftovers(playground.redis, playground.pg, runId)).toEqual({ keys: [], schema: false });
     // The next page's run goes to its verdict.
     const next = await connect();

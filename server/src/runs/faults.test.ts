@@ -14,7 +14,7 @@ import type { RunEvent } from '@racelab/shared';
 import { DEFAULT_DATABASE_URL } from '../services/index.js';
 import { startPrivateRedis, type PrivateRedis } from '../testing/privateRedis.js';
 import { openTestPlayground, play } from '../testing/testPlayground.js';
-import { alive, leftovers, until, workerPids } from '../testing/wsClient.js';
+import { alive, exitedWorkerPids, leftovers, until, workerPids } from '../testing/wsClient.js';
 import { Playground } from './playground.js';
 import type { Run } from './run.js';
 
@@ -60,8 +60,8 @@ async function expectCleanFailure(
   const took = started.failedAt() - faultAt;
   expect(took).toBeGreaterThanOrEqual(0);
   expect(took).toBeLessThan(WITHIN_MS);
-  // No orphan worker: every process of the run is gone (reaped, not even a zombie).
-  for (const pid of workerPids(run.events)) expect(alive(pid)).toBe(false);
+  // No orphan worker: every process of the run that did not go back to the pool is gone (reaped, not even a zombie).
+  for (const pid of exitedWorkerPids(run.events)) expect(alive(pid)).toBe(false);
   expect(await leftovers(playground.redis, playground.pg, run.id)).toEqual({ keys: [], schema: false });
   return took;
 }

@@ -12,7 +12,7 @@ import { gate, type Gate } from '../testing/gate.js';
 import { processState } from '../testing/processTable.js';
 import { runOf } from '../testing/runOf.js';
 import { openTestPlayground } from '../testing/testPlayground.js';
-import { alive, leftovers, until, workerPids } from '../testing/wsClient.js';
+import { alive, exitedWorkerPids, leftovers, until, workerPids } from '../testing/wsClient.js';
 import type { Playground } from './playground.js';
 import type { Run } from './run.js';
 import type { StoreSilence } from './storeWatch.js';
@@ -44,8 +44,8 @@ const poolHeldBy = (held: Gate): pg.Pool =>
     },
   });
 
-/** The run settled and left no key, no schema and no live worker process. */
-async function expectNothingLeft(run: Run, pids: number[] = workerPids(run.events)): Promise<void> {
+/** The run settled and left no key, no schema and no live worker process but those back in the pool. */
+async function expectNothingLeft(run: Run, pids: number[] = exitedWorkerPids(run.events)): Promise<void> {
   await run.settled;
   expect(run.status).toBe('settled');
   expect(await leftovers(playground.redis, playground.pg, run.id)).toEqual({ keys: [], schema: false });

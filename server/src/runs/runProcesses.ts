@@ -5,8 +5,8 @@
 // stalls go with the processes. A worker on a worker agent's host is driven alike: its
 // signals are the agent's, on that host (agents/remoteWorker.ts). Each worker has one
 // status (workerStatus.ts): working, paused by the page, leaving, exited or left. A worker
-// of an explored run that offers to stay once its part is over (worker/workerMain.ts) goes
-// back to the pool instead of exiting, unless anything struck it in this run.
+// that offers to stay once its part is over (worker/workerMain.ts; runs/run.ts keepsWorkers
+// says which may) goes back to the pool instead of exiting, unless anything struck it in this run.
 import { lostConnectionWords, parseWorkerEvent, storeLostBy, type FaultRule, type LiveFaultAction } from '@racelab/shared';
 import type { FromWorker, ToWorker, WorkerPlan, WorkerProcess } from '../worker/ipc.js';
 import type { Coordinator } from './coordinator.js';
@@ -27,7 +27,7 @@ export interface ProcessHost {
   isolate(node: string, onCut: () => void, ms?: number): string | undefined;
   /** Slows a lab node for every worker (for `ms`, or to the run's end), then calls `onSlowed`; returns an error when it cannot. */
   slow(node: string, slowdown: Slowdown, onSlowed: () => void, ms?: number): string | undefined;
-  /** Takes back a worker that offers to serve the next explored run; false when it must exit instead. */
+  /** Takes back a worker that offers to serve the next run; false when it must exit instead. */
   keep?(child: WorkerProcess): boolean;
 }
 

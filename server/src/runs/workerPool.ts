@@ -1,9 +1,10 @@
 // A warm pool of worker processes: forked from built JavaScript, connected to Redis and
-// PostgreSQL and with every scenario loaded before a run asks for them. Each process
-// serves one run and exits, so a run never inherits another's state (or its SIGSTOP);
-// but an explored run's processes, lent (take's `lend`), may come back (`keep`) with fresh
-// connections once their run ended well and nothing struck them (runs/runProcesses.ts,
-// worker/workerMain.ts): the explorer plays schedule after schedule on the same processes.
+// PostgreSQL and with every scenario loaded before a run asks for them. A run of racelab's
+// own catalog code borrows its processes (take's `lend`), and each may come back (`keep`)
+// with fresh connections once its part ended well and nothing struck it (runs/runProcesses.ts,
+// worker/workerMain.ts, runs/run.ts keepsWorkers): the explorer plays schedule after schedule
+// on the same processes, and a run saves the forks. Any other process serves one run and
+// exits, so a run never inherits another's state (or its SIGSTOP).
 // With worker agents (a server started with --worker-agents), the warm workers are the
 // agents' whenever one is connected, and a run takes all its workers from them (never some
 // here and some there); with none connected, the pool forks here as without agents. A run

@@ -151,3 +151,13 @@ export async function usersLeft(redis: Redis, pool: pg.Pool, runId: string): Pro
 export function workerPids(events: RunEvent[]): number[] {
   return events.flatMap((e) => (e.type === 'worker-started' ? [e.pid] : []));
 }
+
+/**
+ * The pids of a run's workers that did not go back to the warm pool: once the run is over, none
+ * of them may be alive. (A worker whose part ended well and that nothing struck serves the next
+ * run instead; its worker-exited says `pooled`.)
+ */
+export function exitedWorkerPids(events: RunEvent[]): number[] {
+  const pooled = new Set(events.flatMap((e) => (e.type === 'worker-exited' && e.pooled ? [e.workerId] : [])));
+  return events.flatMap((e) => (e.type === 'worker-started' && !pooled.has(e.workerId) ? [e.pid] : []));
+}

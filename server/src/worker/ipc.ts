@@ -33,10 +33,10 @@ export interface WorkerPlan {
    */
   explore?: true;
   /**
-   * The worker may serve another explored run after this one instead of exiting: it says so
-   * in its 'finished' (`stays`) when its part ended well and left nothing behind, and the
-   * server answers `stay` or `leave` (worker/workerMain.ts, runs/runProcesses.ts). Set only
-   * for an explored run of racelab's own code on the server's warm, local processes.
+   * The worker may serve another run after this one instead of exiting: it says so in its
+   * 'finished' (`stays`) when its part ended well and left nothing behind, and the server
+   * answers `stay` or `leave` (worker/workerMain.ts, runs/runProcesses.ts). Set only for a run
+   * of racelab's own code on the server's warm, local processes (runs/run.ts keepsWorkers).
    */
   keepWarm?: true;
 }
@@ -70,7 +70,7 @@ export type FromWorker =
   /** An explored run's scheduling point: the worker goes on once released. */
   | { kind: 'step'; id: number; step: StepAt }
   | { kind: 'die' }
-  /** Its part is over. `stays`: its connections are closed and it offers to serve the next explored run (see WorkerPlan.keepWarm). */
+  /** Its part is over. `stays`: its connections are closed and it offers to serve the next run (see WorkerPlan.keepWarm). */
   | { kind: 'finished'; error?: string; stays?: true };
 
 /**

@@ -114,8 +114,8 @@ async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => 
 
 /**
  * The part is over. As a rule the worker closes its connections, says so and exits: a run
- * never inherits another's process. An explored run's worker (plan.keepWarm: racelab's own
- * catalog code, no lock library, on the server's warm pool) whose part ended well offers to
+ * never inherits another's process. A worker of racelab's own catalog code (plan.keepWarm: no
+ * lab, no lock library, on the server's warm pool) whose part ended well offers to
  * stay instead, once its connections are closed and its part left no handle behind (a
  * timer, a socket, a child: leftBehind). Its run's connections and their session state (the
  * run's users, search_path, application_name, the gated commands) go with them; what the
