@@ -1,6 +1,6 @@
 // Entry of a pooled worker process. It connects to Redis and PostgreSQL and loads the
 // scenarios before it says "ready", so a run starts without paying for any of that. It
-// plays one part in one run, then exits; after an explored run that ended well it may
+// plays its part in a run; after a run of racelab's own code that ended well it may
 // instead drop that run's connections and serve the next one (see `finish`).
 import { Redis } from 'ioredis';
 import pg from 'pg';

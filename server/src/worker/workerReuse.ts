@@ -1,4 +1,4 @@
-// What a worker that serves another explored run checks first (workerMain.ts): its run's
+// What a worker that serves another run checks first (workerMain.ts): its run's
 // connections closed for good, and nothing else of the run still alive in the process.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';

@@ -8,7 +8,7 @@ import type { Grant, LeaseHolder } from '../kit/holdLease.js';
 import { releaseIfMine } from '../kit/releaseIfMine.js';
 import { intParam, type WorkerContext } from '../types.js';
 import type { PlannedJob } from './jobPlan.js';
-import { markStarted, markWaiting, waitForRound } from './rounds.js';
+import { markSkipped, markStarted, markWaiting, waitForRound } from './rounds.js';
 
 /** A step of `sync` where the fault plan may strike, for the variants that declare it. */
 export const AFTER_JOB_ROW = 'after-job-row';
@@ -37,6 +37,8 @@ export interface EntityJob extends WorkerContext {
   queue(key: string): Promise<void>;
   /** Works on the entity for jobMs, recorded in Postgres, while holding the lock `key`. */
   sync(key: string): Promise<void>;
+  /** This job gives up and is never done, for the reason given. */
+  skip(reason: string): Promise<void>;
   /** This job's lease on the lock named `name` (without the run prefix), with a token of its own. */
   lease(name: string): JobLease;
 }
@@ -91,6 +93,10 @@ export function entityJob(ctx: WorkerContext, planned: PlannedJob, all: PlannedJ
       await waitForRound(ctx, planned, round, all, nameOf(key));
       await inTurn(ctx.pg, 'update job_runs set finished_at = clock_timestamp() where job = $1', [planned.id]);
       ctx.emit({ type: 'work-finished', label });
+    },
+    async skip(reason) {
+      ctx.emit({ type: 'job-skipped', reason: `${planned.id}: ${reason}` });
+      await markSkipped(ctx, planned);
     },
     lease(name) {
       const lockKey = ctx.key(name);

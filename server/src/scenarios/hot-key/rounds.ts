@@ -3,7 +3,9 @@
 // left has started its job of the same round — unless all of that customer's jobs still
 // to start are queued on the very lock this job holds, and cannot start before it lets
 // go. So the jobs that may run side by side always do, and no customer's jobs drift a job
-// length ahead of another's, however busy the machine: each run gives the same figures.
+// length ahead of another's, however busy the machine: each run gives the same figures. A job
+// that skips (a near-miss gives up on a taken lock) will never start: it counts as started
+// for its customer's rounds, or the jobs of the round would wait for it to the run's deadline.
 import type { WorkerContext } from '../types.js';
 import { STARTED_KEY, STATE_KEY } from './keys.js';
 import type { PlannedJob } from './jobPlan.js';
@@ -19,6 +21,11 @@ export async function markWaiting(ctx: WorkerContext, job: PlannedJob, lockName:
 export async function markStarted(ctx: WorkerContext, job: PlannedJob): Promise<number> {
   const replies = await ctx.redis.multi().hset(ctx.key(STATE_KEY), job.id, 'started').hincrby(ctx.key(STARTED_KEY), job.entity, 1).exec();
   return Number(replies?.[1]?.[1]) - 1;
+}
+
+/** Records that a job skipped: its customer's round goes on without it. */
+export async function markSkipped(ctx: WorkerContext, job: PlannedJob): Promise<void> {
+  await ctx.redis.multi().hset(ctx.key(STATE_KEY), job.id, 'skipped').hincrby(ctx.key(STARTED_KEY), job.entity, 1).exec();
 }
 
 /** Waits until each other customer has started its job of this round, or queues all its rest on `lockName`. */

@@ -15,7 +15,7 @@ export default mutantOf(perEntityKey, {
     // The mistake: every job must run, but this one gives up when another holds the key.
     acquire: (job, lease) =>
       takeLease(lease, job.redis, async () => {
-        job.emit({ type: 'job-skipped', reason: `${job.jobId}: ${job.entity} is locked` });
+        await job.skip(`${job.entity} is locked`);
         return null;
       }),
   },
