@@ -38,6 +38,14 @@ describe('deriveLanes', () => {
     }
   });
 
+  it('says of a worker that went back to the warm pool that it was kept warm, in words short enough for a phone', () => {
+    const events = noLockRun().map((e) => (e.type === 'worker-exited' && e.workerId === 'worker-2' ? { ...e, pooled: true as const } : e));
+    const [w1, w2] = deriveLanes(events);
+    expect([w1!.fate, w2!.fate]).toEqual(['exited 0', 'kept warm']);
+    expect(w2!.died).toBe(false);
+    expect(w2!.marks.map((m) => m.label)).toContainEqual(expect.stringMatching(/^worker-2 went back to the warm pool at \d+ ms$/));
+  });
+
   it('names marks with worker, fact and time', () => {
     const w1 = deriveLanes(noLockRun())[0]!;
     expect(w1.marks.find((m) => m.kind === 'write-accepted')!.label).toBe('worker-1 write to email accepted at 131 ms');

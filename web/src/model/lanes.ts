@@ -237,7 +237,7 @@ export const deriveLanes = foldOnLog<LanesState, Lane[]>({
       case 'worker-exited':
         if (!lane.died) {
           lane.died = e.signal !== null;
-          lane.fate = e.signal !== null ? `died by ${e.signal}` : e.pooled ? 'back to the warm pool' : `exited ${e.code ?? ''}`.trim();
+          lane.fate = e.signal !== null ? `died by ${e.signal}` : e.pooled ? 'kept warm' : `exited ${e.code ?? ''}`.trim();
         }
         endAll();
         // Right after process-killed it is the same death: one mark is enough.
