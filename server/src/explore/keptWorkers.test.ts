@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent, ScheduleChoice, StepAt } from '@racelab/shared';
 import type { Playground } from '../runs/playground.js';
-import { keepsWorkers, type RunOutcome } from '../runs/run.js';
+import type { RunOutcome } from '../runs/run.js';
+import { keepsWorkers } from '../runs/runSetting.js';
 import { eventsOf, openTestPlayground, play } from '../testing/testPlayground.js';
 import { alive, until, workerPids } from '../testing/wsClient.js';
 import { EXPLORE_SPEED, StepScheduler } from './stepScheduler.js';

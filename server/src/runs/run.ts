@@ -375,7 +375,7 @@ export class Run {
     // Worker agents never run a lab's workers, nor those of a scenario that reaches this machine's own services.
     const placement = {
       onServer: needs ? `${scenario.id}'s lab is made on this server` : scenario.workersOnServer,
-      lend: keepsWorkers(this.request, setting),
+      lend: setting.keepsWorkers,
     };
     const take = (): Promise<WorkerProcess[]> =>
       this.request.ownCode
@@ -476,7 +476,6 @@ export class Run {
     signal: AbortSignal,
   ): Promise<void> {
     const { variant, workerIds, timed, faults } = setting;
-    const keepWarm = keepsWorkers(this.request, setting);
     workerIds.forEach((workerId, i) => {
       const plan: WorkerPlan = {
         runId: this.id,
@@ -495,7 +494,7 @@ export class Run {
         ...(this.request.ownCode ? { editedModule: this.request.ownCode.moduleUrl } : {}),
         ...(this.request.scheduler ? { explore: true as const } : {}),
         // A worker on an agent's host is never kept: the agent counts its slots by process.
-        ...(keepWarm && children[i]!.host === undefined ? { keepWarm: true as const } : {}),
+        ...(setting.keepsWorkers && children[i]!.host === undefined ? { keepWarm: true as const } : {}),
       };
       this.underway.exits.push(this.processes.drive(children[i]!, plan, coordinator));
     });
@@ -620,23 +619,4 @@ function servicesReached(lab: RunLab | undefined, fixture: RunFixture): ServiceE
     }
   });
   return [...(fixture.reaches ?? []), ...urls];
-}
-
-/**
- * Whether a run's workers may serve the next run once their part is over, instead of exiting
- * (worker/workerMain.ts says when a worker offers to, runs/runProcesses.ts when it is taken
- * back: its part ended well, nothing struck it, and it left nothing running). Only a run of
- * racelab's own catalog code, whose code keeps no state of a run outside the run's
- * connections, which the worker closes, and makes fresh ones for the next. Never a lab's (its
- * processes were started inside the lab's hosts), someone's own code (its process is the
- * run's alone), a lock library's variant, or a scenario that says its workers serve one run
- * (npm code or process state racelab does not own). A worker that comes back is as warm as one
- * forked for the pool: the next run starts it from the same place, with its own connections;
- * what it saves is the fork (a third of a second of CPU a worker, BENCHMARKS.md).
- */
-export function keepsWorkers(
-  { ownCode, scenario }: Pick<RunRequest, 'ownCode' | 'scenario'>,
-  { needs, variant }: Pick<Setting, 'needs' | 'variant'>,
-): boolean {
-  return !ownCode && !needs && !variant.library && !scenario.workersServeOneRun;
 }

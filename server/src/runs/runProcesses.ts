@@ -5,7 +5,7 @@
 // stalls go with the processes. A worker on a worker agent's host is driven alike: its
 // signals are the agent's, on that host (agents/remoteWorker.ts). Each worker has one
 // status (workerStatus.ts): working, paused by the page, leaving, exited or left. A worker
-// that offers to stay once its part is over (worker/workerMain.ts; runs/run.ts keepsWorkers
+// that offers to stay once its part is over (worker/workerMain.ts; runs/runSetting.ts keepsWorkers
 // says which may) goes back to the pool instead of exiting, unless anything struck it in this run.
 import { lostConnectionWords, parseWorkerEvent, storeLostBy, type FaultRule, type LiveFaultAction } from '@racelab/shared';
 import type { FromWorker, ToWorker, WorkerPlan, WorkerProcess } from '../worker/ipc.js';

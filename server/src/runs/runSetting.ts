@@ -22,6 +22,8 @@ export interface Setting {
   needs: LabNeeds | undefined;
   /** From the workers' hand-out to the verdict, in ms. */
   deadlineMs: number;
+  /** Its workers may serve the next run once their part is over (keepsWorkers). */
+  keepsWorkers: boolean;
 }
 
 /** The request's variant at the request's speed. */
@@ -29,13 +31,34 @@ export function settingOf(request: RunRequest, variant: Variant): Setting {
   const { scenario, params } = request;
   const speed = request.speed ?? 1;
   const timed = scaleDurations(scenario.params, params, speed);
+  const needs = scenario.lab?.(timed);
   return {
     variant,
     speed,
     timed,
     faults: scaleFaults(request.faults ?? variant.faults ?? [], speed),
     workerIds: scenario.workers(params),
-    needs: scenario.lab?.(timed),
+    needs,
     deadlineMs: request.deadlineMs ?? scenario.deadlineMs(timed),
+    keepsWorkers: keepsWorkers(request, { needs, variant }),
   };
+}
+
+/**
+ * Whether a run's workers may serve the next run once their part is over, instead of exiting
+ * (worker/workerMain.ts says when a worker offers to, runs/runProcesses.ts when it is taken
+ * back: its part ended well, nothing struck it, and it left nothing running). Only a run of
+ * racelab's own catalog code, whose code keeps no state of a run outside the run's
+ * connections, which the worker closes, and makes fresh ones for the next. Never a lab's (its
+ * processes were started inside the lab's hosts), someone's own code (its process is the
+ * run's alone), a lock library's variant, or a scenario that says its workers serve one run
+ * (npm code or process state racelab does not own). A worker that comes back is as warm as one
+ * forked for the pool: the next run starts it from the same place, with its own connections;
+ * what it saves is the fork (a third of a second of CPU a worker, BENCHMARKS.md).
+ */
+export function keepsWorkers(
+  { ownCode, scenario }: Pick<RunRequest, 'ownCode' | 'scenario'>,
+  { needs, variant }: Pick<Setting, 'needs' | 'variant'>,
+): boolean {
+  return !ownCode && !needs && !variant.library && !scenario.workersServeOneRun;
 }

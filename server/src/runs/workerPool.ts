@@ -2,7 +2,7 @@
 // PostgreSQL and with every scenario loaded before a run asks for them. A run of racelab's
 // own catalog code borrows its processes (take's `lend`), and each may come back (`keep`)
 // with fresh connections once its part ended well and nothing struck it (runs/runProcesses.ts,
-// worker/workerMain.ts, runs/run.ts keepsWorkers): the explorer plays schedule after schedule
+// worker/workerMain.ts, runs/runSetting.ts keepsWorkers): the explorer plays schedule after schedule
 // on the same processes, and a run saves the forks. Any other process serves one run and
 // exits, so a run never inherits another's state (or its SIGSTOP).
 // With worker agents (a server started with --worker-agents), the warm workers are the

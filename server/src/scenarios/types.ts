@@ -313,7 +313,7 @@ export interface ScenarioDefinition<Job = never, Fixture extends RunFixture = Ru
    * Why its worker processes must serve one run each, when they must: its workers run an npm
    * library of their own (a job queue, a scheduler) or change the process (its Date), state
    * racelab does not own. A run's workers otherwise go back to the pool for the next run (or
-   * schedule) when nothing struck them (runs/run.ts, keepsWorkers).
+   * schedule) when nothing struck them (runs/runSetting.ts, keepsWorkers).
    */
   workersServeOneRun?: string;
   /** Redis keys (names, without the run prefix) whose contents the timeline shows. */

@@ -36,7 +36,7 @@ export interface WorkerPlan {
    * The worker may serve another run after this one instead of exiting: it says so in its
    * 'finished' (`stays`) when its part ended well and left nothing behind, and the server
    * answers `stay` or `leave` (worker/workerMain.ts, runs/runProcesses.ts). Set only for a run
-   * of racelab's own code on the server's warm, local processes (runs/run.ts keepsWorkers).
+   * of racelab's own code on the server's warm, local processes (runs/runSetting.ts keepsWorkers).
    */
   keepWarm?: true;
 }

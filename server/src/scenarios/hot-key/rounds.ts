@@ -18,14 +18,19 @@ export async function markWaiting(ctx: WorkerContext, job: PlannedJob, lockName:
 }
 
 /** Records that a job has started its work; returns its round. */
-export async function markStarted(ctx: WorkerContext, job: PlannedJob): Promise<number> {
-  const replies = await ctx.redis.multi().hset(ctx.key(STATE_KEY), job.id, 'started').hincrby(ctx.key(STARTED_KEY), job.entity, 1).exec();
-  return Number(replies?.[1]?.[1]) - 1;
+export function markStarted(ctx: WorkerContext, job: PlannedJob): Promise<number> {
+  return countInRound(ctx, job, 'started');
 }
 
 /** Records that a job skipped: its customer's round goes on without it. */
 export async function markSkipped(ctx: WorkerContext, job: PlannedJob): Promise<void> {
-  await ctx.redis.multi().hset(ctx.key(STATE_KEY), job.id, 'skipped').hincrby(ctx.key(STARTED_KEY), job.entity, 1).exec();
+  await countInRound(ctx, job, 'skipped');
+}
+
+/** The job's state, and one more of its customer's jobs counted as started; returns the job's round. */
+async function countInRound(ctx: WorkerContext, job: PlannedJob, state: 'started' | 'skipped'): Promise<number> {
+  const replies = await ctx.redis.multi().hset(ctx.key(STATE_KEY), job.id, state).hincrby(ctx.key(STARTED_KEY), job.entity, 1).exec();
+  return Number(replies?.[1]?.[1]) - 1;
 }
 
 /** Waits until each other customer has started its job of this round, or queues all its rest on `lockName`. */
