@@ -63,6 +63,12 @@ export async function startStaticServer(root = DIST, options: StaticServerOption
   return {
     url: `http://127.0.0.1:${port}`,
     pageUrl: `http://127.0.0.1:${port}${base}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Every connection goes with it: close() alone waits for a response the page has not
+    // finished reading, and a page still open may never finish it.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
