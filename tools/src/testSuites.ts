@@ -1,4 +1,5 @@
-// The unit and integration tests, then the browser tests, each suite's time printed at the end.
+// The unit and integration tests, then the browser tests; at the end, each suite's time and
+// the lines that named its failing tests.
 // One after the other, not at the same time. At the same time they were tried twice on a
 // 2-core machine (2026-12-06, the browser blind to the host's links under the netlink shim,
 // server/src/testing/noNetlink.c, so ERR_NETWORK_CHANGED was no longer the obstacle): the
@@ -8,37 +9,51 @@
 // servers gone before its kill (the cause not found). Each of those passes alone. Exits 1 when either fails. Run by `npm test`
 // after the build and the checks.
 import { spawn } from 'node:child_process';
+import { failureNamed } from './failureNamed.js';
 
 interface Suite {
   name: string;
   script: string;
-  /** Printed as it comes, or held and printed whole when every suite has ended. */
-  live: boolean;
 }
 
 const SUITES: Suite[] = [
-  { name: 'unit and integration', script: 'test:unit', live: true },
-  { name: 'browser', script: 'test:e2e', live: true },
+  { name: 'unit and integration', script: 'test:unit' },
+  { name: 'browser', script: 'test:e2e' },
 ];
 
 interface Ended {
   suite: Suite;
   code: number;
   seconds: number;
-  held: string;
+  /** The lines that named a failing test, in the order they came, each once. */
+  failing: string[];
 }
 
+/** Runs one suite, its output passed through as it comes and read for the tests that failed. */
 function runSuite(suite: Suite): Promise<Ended> {
   const started = performance.now();
-  const child = spawn('npm', ['run', suite.script, '--silent'], { stdio: suite.live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
-  const held: Buffer[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => held.push(chunk));
+  // Piped, not inherited, so its lines can be read: colours kept where the terminal has them.
+  const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env;
+  const child = spawn('npm', ['run', suite.script, '--silent'], { stdio: ['inherit', 'pipe', 'pipe'], env });
+  const failing = new Set<string>();
+  const read = (sink: NodeJS.WriteStream) => {
+    let partial = '';
+    return (chunk: Buffer) => {
+      sink.write(chunk);
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) {
+        const named = failureNamed(line);
+        if (named) failing.add(named);
+      }
+    };
+  };
+  child.stdout.on('data', read(process.stdout));
+  child.stderr.on('data', read(process.stderr));
   return new Promise((resolve) => {
-    const end = (code: number): void =>
-      resolve({ suite, code, seconds: (performance.now() - started) / 1000, held: Buffer.concat(held).toString('utf8') });
+    const end = (code: number): void => resolve({ suite, code, seconds: (performance.now() - started) / 1000, failing: [...failing] });
     child.on('error', (error) => {
-      held.push(Buffer.from(`could not start npm run ${suite.script}: ${error.message}\n`));
+      process.stderr.write(`could not start npm run ${suite.script}: ${error.message}\n`);
       end(1);
     });
     child.on('close', (code, signal) => end(code ?? (signal ? 1 : 0)));
@@ -47,12 +62,12 @@ function runSuite(suite: Suite): Promise<Ended> {
 
 const ended: Ended[] = [];
 for (const suite of SUITES) ended.push(await runSuite(suite));
-for (const { suite, held } of ended) {
-  if (suite.live) continue;
-  process.stdout.write(`\n── ${suite.name} tests ──\n${held}`);
-}
 process.stdout.write('\n');
-for (const { suite, code, seconds } of ended) {
+// The end of the output says what failed in either suite: a long run's first suite scrolls
+// far out of sight (and out of a CI log's tail) while the second runs.
+for (const { suite, code, seconds, failing } of ended) {
   process.stdout.write(`${suite.name}: ${code === 0 ? 'passed' : `failed (exit ${code})`} in ${seconds.toFixed(0)} s\n`);
+  for (const line of failing.slice(0, 30)) process.stdout.write(`  ${line}\n`);
+  if (failing.length > 30) process.stdout.write(`  … and ${failing.length - 30} more lines naming failures\n`);
 }
 process.exitCode = ended.every((e) => e.code === 0) ? 0 : 1;
