@@ -15,7 +15,7 @@ import { verdictLine, type MetricSpec, type Params, type Metrics, type RunEvent,
 import type { OwnCode } from '../runs/ownCode.js';
 import type { Playground } from '../runs/playground.js';
 import { findVariant } from '../scenarios/registry.js';
-import { EXPLORE_SPEED, StepScheduler, type Decision } from './stepScheduler.js';
+import { EXPLORE_SPEED, SPINNING_AFTER, StepScheduler, type Decision } from './stepScheduler.js';
 import { assumptionsOf, brokenAssumption, notExplorable } from './assumptions.js';
 import { conflicts, keysOf, stepKey, writes } from './conflicts.js';
 import type { ParamCorner } from './corners.js';
@@ -197,7 +197,7 @@ export async function explore(
  * loser-skips on ten workers: 354,395 decisions to its deadline) would hold the search for
  * hours.
  */
-const MOST_DECISIONS_BRANCHED = 20_000;
+const MOST_DECISIONS_BRANCHED = SPINNING_AFTER;
 
 /**
  * Whether a played schedule gives branches: one that reached a verdict, within the length above.

@@ -17,6 +17,13 @@ import { stepKey } from './conflicts.js';
  */
 export const EXPLORE_SPEED = 0.02;
 
+/**
+ * A run past this many decisions is spinning: the longest run of the catalogue at its defaults or
+ * a corner ends in under 4,000. The explorer does not branch from one (explorer.ts), and where its
+ * workers run tasks side by side the scheduler lets time pass for it all the same (letTimePass).
+ */
+export const SPINNING_AFTER = 20_000;
+
 /** How often the scheduler asks whether the busy workers are blocked, in ms. */
 const POLL_MS = 20;
 /**
@@ -87,6 +94,8 @@ export class StepScheduler {
   private readonly sideBySide = new Set<string>();
   /** Each worker's last store step let go, and whether it has slept since (a poll loop's turn). */
   private readonly lastSent = new Map<string, { step: string; slept: boolean }>();
+  /** Each worker's store steps let go, each with whether the worker has slept since it last went. */
+  private readonly sentSteps = new Map<string, Map<string, boolean>>();
   /** The worker the schedule's last choice sent ahead, while it goes on towards `to`. */
   private ahead: { worker: string; to: string } | undefined;
 
@@ -237,12 +246,33 @@ export class StepScheduler {
     }
   }
 
-  /** Keeps each worker's last store step, and whether it slept since. */
+  /** Keeps each worker's store steps, the last apart, and whether it slept since. */
   private sent(worker: string, step: StepAt): void {
     const last = this.lastSent.get(worker);
+    const steps = this.sentSteps.get(worker) ?? new Map<string, boolean>();
+    this.sentSteps.set(worker, steps);
     if (step.kind === 'yield') {
-      if (last && step.why === 'sleep') last.slept = true;
-    } else if (step.kind !== 'checkpoint') this.lastSent.set(worker, { step: stepKey(step), slept: false });
+      if (step.why !== 'sleep') return;
+      if (last) last.slept = true;
+      for (const key of steps.keys()) steps.set(key, true);
+    } else if (step.kind !== 'checkpoint') {
+      this.lastSent.set(worker, { step: stepKey(step), slept: false });
+      steps.set(stepKey(step), false);
+    }
+  }
+
+  /**
+   * The steps that say whether the worker only polls: the first waiting one; of a worker running
+   * tasks side by side in a spinning run, each waiting store step, a step polling when the worker
+   * sent it before and has slept since (its tasks' loops interleave, so "the step it sent last"
+   * says nothing), its sleeps left out (a sleep waits for time itself).
+   */
+  private pollingSteps(worker: string, spinning: boolean): boolean {
+    const queue = this.waiting.get(worker)!;
+    if (!(spinning && this.sideBySide.has(worker))) return this.polls(worker, queue[0]!.step);
+    const sent = this.sentSteps.get(worker);
+    const stores = queue.map(({ step }) => step).filter((step) => step.kind !== 'yield');
+    return stores.length > 0 && stores.every((step) => step.kind === 'redis' && sent?.get(stepKey(step)) === true);
   }
 
   /** The worker waits to send the very step it sent last, having slept since: it polls. */
@@ -256,16 +286,20 @@ export class StepScheduler {
    * others see: only time does. The leases their polls name run out then, on Redis's clock, as
    * the wall clock would have let them (an explored run's durations are stretched, so that no
    * lease runs out by itself while its holder is held). Without it a worker waiting for a killed
-   * holder's lease would poll thousands of times.
+   * holder's lease would poll thousands of times. A worker running tasks side by side may have
+   * one between points that could still change what the polls see, so time passes in such a run
+   * only once it is spinning (SPINNING_AFTER): hot-key's jobs, on a key two customers share, can
+   * each hold a lock and wait for the other's customer, and polled for 640,000 decisions (130 s)
+   * until the run's own clock ended it.
    */
   private async letTimePass(names: string[]): Promise<{ ranOut: string[]; leases: string[] }> {
     const run = this.run!;
     const leases = await run.leases();
     const none = { ranOut: [], leases };
-    // A worker whose other tasks may be between points could still change what the polls see.
-    if (names.length < this.alive.length || this.alive.some((id) => this.sideBySide.has(id))) return none;
-    const steps = names.map((worker) => ({ worker, step: this.waiting.get(worker)![0]!.step }));
-    if (!steps.every(({ worker, step }) => this.polls(worker, step))) return none;
+    const spinning = this.trace.length >= SPINNING_AFTER;
+    if (names.length < this.alive.length || (!spinning && this.alive.some((id) => this.sideBySide.has(id)))) return none;
+    if (!names.every((worker) => this.pollingSteps(worker, spinning))) return none;
+    const steps = names.flatMap((worker) => this.waiting.get(worker)!.map(({ step }) => ({ worker, step })));
     const polled = [...new Set(steps.flatMap(({ step }) => (step.kind === 'redis' ? step.keys : [])))];
     const ranOut = leases.filter((key) => polled.includes(key));
     for (const key of ranOut) {
