@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { StepAt, WorkerEventBody } from '@racelab/shared';
-import { msSince, sleepAtLeast } from '../time/clock.js';
+import { afterAtLeast, msSince } from '../time/clock.js';
 import type { WorkerContext } from '../scenarios/types.js';
 import { storedKey } from '../scenarios/keyAliases.js';
 import type { FromWorker, ToWorker, WorkerPlan } from './ipc.js';
@@ -16,10 +16,21 @@ export function createWorkerContext(
   client: pg.Client,
   send: Send,
   keyAliases?: Record<string, string>,
-): { ctx: WorkerContext; onMessage(message: ToWorker): void; gate: (step: StepAt) => Promise<void> } {
+): { ctx: WorkerContext; onMessage(message: ToWorker): void; gate: (step: StepAt) => Promise<void>; endSleeps(): void } {
   const startNs = BigInt(plan.runStartNs);
   const pending = new Map<number, (name: string) => void>();
   let nextId = 1;
+  // The sleeps not yet over, each by what cancels its timer: a sleep the run's code left
+  // behind (the loser of a Promise.race) ends with the run, so the worker may serve another.
+  const sleeps = new Set<() => void>();
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const cancel = afterAtLeast(ms, () => {
+        sleeps.delete(cancel);
+        resolve();
+      });
+      sleeps.add(cancel);
+    });
 
   // Every request that the server answers later (wait, barrier, checkpoint) goes through here.
   const request = (build: (id: number) => FromWorker): Promise<string> =>
@@ -48,7 +59,7 @@ export function createWorkerContext(
     key: (name) => plan.keyPrefix + storedKey(keyAliases, name),
     emit: (event) => send({ kind: 'event', event: { ...stripPrefix(event), atMs: msSince(startNs), workerId: plan.workerId } }),
     now: () => msSince(startNs),
-    sleep: sleepAtLeast,
+    sleep,
     signal: (name) => send({ kind: 'signal', name }),
     waitFor: (...names) => request((id) => ({ kind: 'wait', id, names })),
     barrier: async (name) => {
@@ -75,6 +86,10 @@ export function createWorkerContext(
   return {
     ctx,
     gate,
+    endSleeps() {
+      for (const cancel of sleeps) cancel();
+      sleeps.clear();
+    },
     onMessage(message) {
       if (message.kind !== 'released') return;
       pending.get(message.id)?.(message.name ?? '');

@@ -103,13 +103,17 @@ async function play(plan: WorkerPlan, feed: (handler: (m: ToWorker) => void) => 
   await client.query(
     `set search_path to ${plan.schema}; set application_name to 'racelab-worker ${plan.schema} ${plan.workerId}'${commits}`,
   );
-  const { ctx, onMessage, gate } = createWorkerContext(plan, redis, client, send, variant.keyAliases);
+  const { ctx, onMessage, gate, endSleeps } = createWorkerContext(plan, redis, client, send, variant.keyAliases);
   feed(onMessage);
   if (plan.explore) {
     gateRedis(redis, plan.keyPrefix, gate);
     gatePostgres(client, gate);
   }
-  await scenario.work(ctx, variant);
+  try {
+    await scenario.work(ctx, variant);
+  } finally {
+    endSleeps();
+  }
 }
 
 /**
