@@ -92,10 +92,11 @@ export class StepScheduler {
    * one process), so while one of their tasks waits to poll, another may be between points.
    */
   private readonly sideBySide = new Set<string>();
-  /** Each worker's last store step let go, and whether it has slept since (a poll loop's turn). */
-  private readonly lastSent = new Map<string, { step: string; slept: boolean }>();
-  /** Each worker's store steps let go, each with whether the worker has slept since it last went. */
-  private readonly sentSteps = new Map<string, Map<string, boolean>>();
+  /**
+   * Each worker's store steps let go: how many sleeps it had let go when each last went, the last
+   * step apart. A step it has slept since is one a poll loop sends again.
+   */
+  private readonly sentSteps = new Map<string, { sleeps: number; at: Map<string, number>; last?: string }>();
   /** The worker the schedule's last choice sent ahead, while it goes on towards `to`. */
   private ahead: { worker: string; to: string } | undefined;
 
@@ -246,39 +247,41 @@ export class StepScheduler {
     }
   }
 
-  /** Keeps each worker's store steps, the last apart, and whether it slept since. */
+  /** Keeps each worker's store steps, the last apart, and counts its sleeps. */
   private sent(worker: string, step: StepAt): void {
-    const last = this.lastSent.get(worker);
-    const steps = this.sentSteps.get(worker) ?? new Map<string, boolean>();
-    this.sentSteps.set(worker, steps);
+    const sent = this.sentSteps.get(worker) ?? { sleeps: 0, at: new Map<string, number>() };
+    this.sentSteps.set(worker, sent);
     if (step.kind === 'yield') {
-      if (step.why !== 'sleep') return;
-      if (last) last.slept = true;
-      for (const key of steps.keys()) steps.set(key, true);
+      if (step.why === 'sleep') sent.sleeps++;
     } else if (step.kind !== 'checkpoint') {
-      this.lastSent.set(worker, { step: stepKey(step), slept: false });
-      steps.set(stepKey(step), false);
+      sent.last = stepKey(step);
+      sent.at.set(sent.last, sent.sleeps);
     }
   }
 
+  /** The worker sent this step before and has slept since. */
+  private sentBeforeASleep(worker: string, step: StepAt): boolean {
+    const sent = this.sentSteps.get(worker);
+    const at = sent?.at.get(stepKey(step));
+    return at !== undefined && at < sent!.sleeps;
+  }
+
   /**
-   * The steps that say whether the worker only polls: the first waiting one; of a worker running
-   * tasks side by side in a spinning run, each waiting store step, a step polling when the worker
-   * sent it before and has slept since (its tasks' loops interleave, so "the step it sent last"
-   * says nothing), its sleeps left out (a sleep waits for time itself).
+   * Whether the worker only polls: its first waiting step does; of a worker running tasks side by
+   * side in a spinning run, each waiting store step is a Redis command it sent before and it has
+   * slept since (its tasks' loops interleave, so "the step it sent last" says nothing), its
+   * sleeps left out (a sleep waits for time itself).
    */
-  private pollingSteps(worker: string, spinning: boolean): boolean {
+  private onlyPolls(worker: string, spinning: boolean): boolean {
     const queue = this.waiting.get(worker)!;
     if (!(spinning && this.sideBySide.has(worker))) return this.polls(worker, queue[0]!.step);
-    const sent = this.sentSteps.get(worker);
     const stores = queue.map(({ step }) => step).filter((step) => step.kind !== 'yield');
-    return stores.length > 0 && stores.every((step) => step.kind === 'redis' && sent?.get(stepKey(step)) === true);
+    return stores.length > 0 && stores.every((step) => step.kind === 'redis' && this.sentBeforeASleep(worker, step));
   }
 
   /** The worker waits to send the very step it sent last, having slept since: it polls. */
   private polls(worker: string, step: StepAt): boolean {
-    const last = this.lastSent.get(worker);
-    return last !== undefined && last.slept && last.step === stepKey(step);
+    return this.sentSteps.get(worker)?.last === stepKey(step) && this.sentBeforeASleep(worker, step);
   }
 
   /**
@@ -298,7 +301,7 @@ export class StepScheduler {
     const none = { ranOut: [], leases };
     const spinning = this.trace.length >= SPINNING_AFTER;
     if (names.length < this.alive.length || (!spinning && this.alive.some((id) => this.sideBySide.has(id)))) return none;
-    if (!names.every((worker) => this.pollingSteps(worker, spinning))) return none;
+    if (!names.every((worker) => this.onlyPolls(worker, spinning))) return none;
     const steps = names.flatMap((worker) => this.waiting.get(worker)!.map(({ step }) => ({ worker, step })));
     const polled = [...new Set(steps.flatMap(({ step }) => (step.kind === 'redis' ? step.keys : [])))];
     const ranOut = leases.filter((key) => polled.includes(key));

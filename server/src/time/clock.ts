@@ -18,15 +18,7 @@ export function msSince(startNs: bigint): number {
  * lasts 300 ms on the timeline, never 299.4.
  */
 export function sleepAtLeast(ms: number): Promise<void> {
-  const until = monotonicNs() + BigInt(Math.max(0, Math.ceil(ms * 1e6)));
-  return new Promise((resolve) => {
-    const check = (): void => {
-      const leftNs = until - monotonicNs();
-      if (leftNs > 0n) setTimeout(check, Math.ceil(Number(leftNs) / 1e6));
-      else resolve();
-    };
-    setTimeout(check, ms);
-  });
+  return new Promise((resolve) => void afterAtLeast(ms, resolve));
 }
 
 /** Calls `then` once at least `ms` have passed on the host-wide monotonic clock (as sleepAtLeast); the function returned cancels it. */
